@@ -1,0 +1,93 @@
+/**
+ * The seam between the devnet's ledger engine (apps/devnet/src/engine) and its servers
+ * (WebSocket API, replay, load generator). The engine knows nothing about sockets; the servers
+ * know nothing about transaction rules.
+ */
+import type { ChainProfile, LedgerHeader } from '@ledger-node/chain';
+
+export type JsonObject = Record<string, unknown>;
+
+/** What `submit` answers, shaped after rippled's preliminary result. */
+export interface SubmitResult {
+  /** Engine result token, e.g. `tesSUCCESS`, `temBAD_FEE`, `terPRE_SEQ`. */
+  engineResult: string;
+  engineResultCode: number;
+  engineResultMessage: string;
+  /** True when the transaction is in the open ledger (tes and tec results). */
+  applied: boolean;
+  /** True when the transaction is held to be retried later (ter results such as terPRE_SEQ). */
+  queued: boolean;
+  /** The decoded transaction, addresses in the profile's alphabet; absent when the blob does not decode. */
+  txJson?: JsonObject;
+  /** Uppercase hex; absent when the blob does not decode. */
+  txHash?: string;
+  txBlob: string;
+  /** Sequence the account would use next / ledger info, as rippled's submit reports them. */
+  accountSequenceNext?: number;
+  accountSequenceAvailable?: number;
+  openLedgerIndex: number;
+  validatedLedgerIndex: number;
+}
+
+export interface ClosedTransaction {
+  /** Uppercase hex transaction hash. */
+  hash: string;
+  /** Uppercase hex of the signed transaction. */
+  txBlob: string;
+  /** Uppercase hex of the serialized metadata. */
+  metaBlob: string;
+  txJson: JsonObject;
+  /** Metadata JSON, including TransactionIndex, TransactionResult, AffectedNodes, delivered_amount. */
+  metaJson: JsonObject;
+  /** Position in the ledger (TransactionIndex). */
+  index: number;
+}
+
+export interface ClosedLedger {
+  header: LedgerHeader;
+  /** Uppercase hex ledger hash. */
+  hash: string;
+  /** In TransactionIndex order. */
+  transactions: ClosedTransaction[];
+}
+
+export interface StateEntry {
+  /** Uppercase hex ledger entry index (the SHAMap key). */
+  index: string;
+  /** Uppercase hex of the serialized ledger entry. */
+  blob: string;
+  json: JsonObject;
+}
+
+export interface FeeSettings {
+  baseFee: bigint;
+  reserveBase: bigint;
+  reserveIncrement: bigint;
+}
+
+/** A single-node chain: every closed ledger is validated at once. */
+export interface DevnetChain {
+  readonly profile: ChainProfile;
+  readonly fees: FeeSettings;
+  /** Applies a signed transaction (hex) to the open ledger with rippled's rules. Never throws for bad input. */
+  submit(txBlobHex: string): SubmitResult;
+  /** Closes (and validates) the open ledger; `closeTime` in seconds since the ripple epoch (default: now). */
+  close(closeTime?: number): ClosedLedger;
+  /** Transactions waiting in the open ledger or held for retry. */
+  pendingCount(): number;
+  validatedLedgerIndex(): number;
+  /** The open ledger's index (validated + 1). */
+  openLedgerIndex(): number;
+  /** The earliest ledger the chain still holds (the genesis ledger, 1, unless pruned). */
+  earliestLedgerIndex(): number;
+  ledger(ledgerIndex: number): ClosedLedger | undefined;
+  ledgerByHash(ledgerHash: string): ClosedLedger | undefined;
+  /** A ledger entry as it was at a closed ledger, or in the open ledger when `ledgerIndex` is the open index. */
+  stateEntry(index: string, ledgerIndex: number): StateEntry | undefined;
+  /** State entries at a ledger in ascending index order, after `afterIndex` (exclusive), at most `limit`. */
+  stateEntries(ledgerIndex: number, afterIndex: string | undefined, limit: number): StateEntry[];
+  /** A transaction by hash from any closed ledger, with its ledger index. */
+  transaction(txHash: string): { ledgerIndex: number; tx: ClosedTransaction } | undefined;
+  /** Called after each close, in ledger order. Returns an unsubscribe function. */
+  onLedgerClosed(listener: (ledger: ClosedLedger) => void): () => void;
+}

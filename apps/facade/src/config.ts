@@ -1,0 +1,31 @@
+import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import type { LogLevel } from '@ledger-node/telemetry';
+
+export interface Listener {
+  host: string;
+  port: number;
+}
+
+export interface FacadeConfig {
+  /** JSON-RPC listener, when -rpc. */
+  rpc?: Listener;
+  /** REST listener, when -api. */
+  api?: Listener;
+  ledgerStoreAddress: string;
+  logLevel: LogLevel;
+  /** Largest accepted request body. */
+  maxBodyBytes: number;
+  /** Most calls in one JSON-RPC batch. */
+  maxBatchLength: number;
+}
+
+export function facadeConfig(flags: ParsedFlags): FacadeConfig {
+  return {
+    rpc: flags.boolean('rpc') ? { host: flags.string('rpcaddr')!, port: flags.integer('rpcport')! } : undefined,
+    api: flags.boolean('api') ? { host: flags.string('apiaddr')!, port: flags.integer('apiport')! } : undefined,
+    ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
+    logLevel: flags.string('log_level') as LogLevel,
+    maxBodyBytes: 1024 * 1024,
+    maxBatchLength: 100,
+  };
+}

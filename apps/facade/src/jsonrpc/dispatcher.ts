@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { isLedgerNodeError } from '@ledger-node/errors';
+import type { Logger } from '@ledger-node/telemetry';
+import { parseParams, type MethodContext, type RpcMethod } from './method';
+import { errorResponse, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
+
+export interface DispatcherOptions {
+  methods: ReadonlyMap<string, RpcMethod>;
+  context: MethodContext;
+  logger: Logger;
+  /** Most calls one batch may hold. */
+  maxBatchLength: number;
+}
+
+type Response = ReturnType<typeof successResponse> | ReturnType<typeof errorResponse>;
+
+class RequestError extends Error {
+  constructor(readonly rpcError: RpcErrorObject) {
+    super(rpcError.message);
+  }
+}
+
+const isValidId = (id: unknown): id is RpcId =>
+  id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+
+/**
+ * JSON-RPC 2.0: single calls and batches, notifications (no `id`: no response entry),
+ * and every failure as an error object with `status: "error"`.
+ */
+export class Dispatcher {
+  constructor(private readonly options: DispatcherOptions) {}
+
+  /** The response body for a parsed request body; undefined when nothing is to be sent (only notifications). */
+  async handle(body: unknown): Promise<Response | Response[] | undefined> {
+    if (!Array.isArray(body)) return this.call(body);
+    if (body.length === 0) return errorResponse(null, { code: RpcCode.invalidRequest, message: 'invalid request: empty batch' });
+    if (body.length > this.options.maxBatchLength) {
+      return errorResponse(null, {
+        code: RpcCode.invalidRequest,
+        message: `invalid request: batch of ${body.length} calls exceeds the limit of ${this.options.maxBatchLength}`,
+      });
+    }
+    const responses = await Promise.all(body.map((request) => this.call(request)));
+    const sent = responses.filter((response): response is Response => response !== undefined);
+    return sent.length > 0 ? sent : undefined;
+  }
+
+  private async call(request: unknown): Promise<Response | undefined> {
+    const id = typeof request === 'object' && request !== null && 'id' in request ? (request as { id: unknown }).id : undefined;
+    const responseId: RpcId = isValidId(id) ? id : null;
+    try {
+      const { method, params } = this.validate(request);
+      const values = parseParams(method, params);
+      const result = await method.handler(values, this.options.context);
+      return id === undefined ? undefined : successResponse(responseId, result);
+    } catch (error) {
+      const rpcError = this.toRpcError(error);
+      // A malformed request gets an answer even without an id; a failed notification does not.
+      if (id === undefined && !(error instanceof RequestError)) return undefined;
+      return errorResponse(responseId, rpcError);
+    }
+  }
+
+  private validate(request: unknown): { method: RpcMethod; params: unknown[] } {
+    const invalid = (why: string) => new RequestError({ code: RpcCode.invalidRequest, message: `invalid request: ${why}` });
+    if (typeof request !== 'object' || request === null || Array.isArray(request)) throw invalid('expected a JSON object');
+    const { jsonrpc, method: name, params, id } = request as Record<string, unknown>;
+    if (jsonrpc !== '2.0') throw invalid('"jsonrpc" must be "2.0"');
+    if (typeof name !== 'string' || name === '') throw invalid('"method" must be a non-empty string');
+    if (id !== undefined && !isValidId(id)) throw invalid('"id" must be a number, a string or null');
+    if (params !== undefined && !Array.isArray(params)) throw invalid('"params" must be an array');
+    const method = this.options.methods.get(name);
+    if (!method) throw new RequestError({ code: RpcCode.methodNotFound, message: `method not found: ${name}` });
+    return { method, params: (params as unknown[] | undefined) ?? [] };
+  }
+
+  private toRpcError(error: unknown): RpcErrorObject {
+    if (error instanceof RequestError) return error.rpcError;
+    if (isLedgerNodeError(error) && error.kind !== 'internal') {
+      const data = error.details.param ? { param: error.details.param, ...error.details.data } : error.details.data;
+      return { code: rpcCodeByKind[error.kind], message: error.message, ...(data ? { data } : {}) };
+    }
+    // Unexpected: the caller gets a correlation id to quote, the log gets the details.
+    const correlationId = randomUUID();
+    this.options.logger.error({ err: error, correlationId }, 'internal error in JSON-RPC method');
+    return { code: RpcCode.internal, message: 'internal error', data: { correlation_id: correlationId } };
+  }
+}

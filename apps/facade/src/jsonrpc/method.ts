@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { InvalidParams } from '@ledger-node/errors';
+import type { Clients } from '../clients';
+
+/** One positional parameter: its name (used in error messages and documents) and schema. */
+export interface Param<T = unknown> {
+  readonly name: string;
+  readonly schema: z.ZodType<T>;
+  readonly description: string;
+  /** Optional parameters may be left out from the end of the list (their schema supplies the default). */
+  readonly optional?: boolean;
+}
+
+export type ParamValues<P extends readonly Param[]> = { -readonly [I in keyof P]: P[I] extends Param<infer T> ? T : never };
+
+export interface MethodContext {
+  readonly clients: Clients;
+}
+
+/** A JSON-RPC method defined once: params and result schemas plus the handler they type. */
+export interface RpcMethod<P extends readonly Param[] = readonly Param[], R = unknown> {
+  readonly name: string;
+  readonly summary: string;
+  readonly params: P;
+  readonly result: z.ZodType<R>;
+  readonly handler: (params: ParamValues<P>, context: MethodContext) => Promise<R>;
+}
+
+export function defineMethod<const P extends readonly Param[], R>(method: RpcMethod<P, R>): RpcMethod<P, R> {
+  return method;
+}
+
+export function param<T>(name: string, schema: z.ZodType<T>, description: string, options: { optional?: boolean } = {}): Param<T> {
+  return { name, schema, description, optional: options.optional };
+}
+
+/** Checks positional params against a method's list; the error names the parameter and the expected form. */
+export function parseParams<P extends readonly Param[]>(method: RpcMethod<P, unknown>, params: unknown[]): ParamValues<P> {
+  const required = method.params.filter((p) => !p.optional).length;
+  if (params.length < required || params.length > method.params.length) {
+    const expected = required === method.params.length ? `${required}` : `${required} to ${method.params.length}`;
+    throw new InvalidParams(
+      `${method.name} takes ${expected} parameter(s) (${method.params.map((p) => p.name).join(', ') || 'none'}), got ${params.length}`,
+    );
+  }
+  return method.params.map((spec, position) => {
+    const result = spec.schema.safeParse(params[position]);
+    if (!result.success) {
+      const reason = result.error.issues[0]?.message ?? 'invalid value';
+      throw new InvalidParams(`invalid parameter ${position + 1} (${spec.name}): ${reason}`, spec.name);
+    }
+    return result.data;
+  }) as ParamValues<P>;
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineMethod } from '../method';
+
+/** The highest ledger stored locally (0 before the first one). */
+export const jt_blockNumber = defineMethod({
+  name: 'jt_blockNumber',
+  summary: 'The current block number the node runs at: the highest stored ledger index, 0 when none is stored yet.',
+  params: [],
+  result: z.number().int().nonnegative(),
+  async handler(_params, { clients }) {
+    const status = await clients.ledgerStore.getStatus({});
+    return status.highestLedgerIndex ?? 0;
+  },
+});

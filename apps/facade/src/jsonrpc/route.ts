@@ -1,0 +1,50 @@
+import type Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import type { Dispatcher } from './dispatcher';
+import { errorResponse, RpcCode } from './protocol';
+
+/**
+ * `POST /v1/jsonrpc`: JSON bodies only (415 otherwise), bounded in size (413), answered per
+ * JSON-RPC 2.0 with HTTP 200 for every call result, error or not; 204 when only notifications came.
+ */
+export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number): Koa.Middleware {
+  const parseBody = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: String(maxBodyBytes),
+    strict: false,
+    onerror: (error: Error & { status?: number }, ctx) => {
+      if (error.status === 413) {
+        ctx.status = 413;
+        ctx.body = errorResponse(null, { code: RpcCode.invalidRequest, message: `request body exceeds ${maxBodyBytes} bytes` });
+      } else {
+        ctx.status = 200;
+        ctx.body = errorResponse(null, { code: RpcCode.parseError, message: 'parse error: the body is not valid JSON' });
+      }
+      ctx.state.bodyRejected = true;
+    },
+  });
+
+  return async (ctx, next) => {
+    if (ctx.path !== '/v1/jsonrpc') return next();
+    if (ctx.method !== 'POST') {
+      ctx.status = 405;
+      ctx.set('Allow', 'POST');
+      ctx.body = errorResponse(null, { code: RpcCode.invalidRequest, message: `method ${ctx.method} not allowed: use POST` });
+      return;
+    }
+    if (!ctx.is('application/json')) {
+      ctx.status = 415;
+      ctx.body = errorResponse(null, { code: RpcCode.invalidRequest, message: 'Content-Type must be application/json' });
+      return;
+    }
+    await parseBody(ctx, async () => {});
+    if (ctx.state.bodyRejected) return;
+    const response = await dispatcher.handle((ctx.request as { body?: unknown }).body);
+    if (response === undefined) {
+      ctx.status = 204;
+      return;
+    }
+    ctx.status = 200;
+    ctx.body = response;
+  };
+}

@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import Koa from 'koa';
+import type { ParsedFlags } from '@ledger-node/config';
+import { createLogger, type Logger } from '@ledger-node/telemetry';
+import { createClients } from './clients';
+import { facadeConfig, type Listener } from './config';
+import { Dispatcher } from './jsonrpc/dispatcher';
+import { methods } from './jsonrpc/methods/index';
+import { jsonRpcRoute } from './jsonrpc/route';
+import { restErrors, restRoutes } from './rest/routes';
+
+/** The facade: JSON-RPC at /v1/jsonrpc (-rpc) and the REST API under /v1 (-api), over the gRPC services. */
+export async function start(flags: ParsedFlags) {
+  const config = facadeConfig(flags);
+  const logger = createLogger('facade', config.logLevel);
+  const clients = createClients({ ledgerStore: config.ledgerStoreAddress });
+  const servers: Server[] = [];
+  const addresses: string[] = [];
+
+  try {
+    if (config.rpc) {
+      const dispatcher = new Dispatcher({ methods, context: { clients }, logger, maxBatchLength: config.maxBatchLength });
+      const app = new Koa();
+      app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes));
+      servers.push(await listen(app, config.rpc, logger));
+      addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`);
+    }
+    if (config.api) {
+      const app = new Koa();
+      const router = restRoutes(clients);
+      app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
+      servers.push(await listen(app, config.api, logger));
+      addresses.push(`http://${config.api.host}:${config.api.port}/v1`);
+    }
+  } catch (error) {
+    await Promise.all(servers.map(close));
+    clients.ledgerStore.close();
+    throw error;
+  }
+  logger.info({ addresses }, 'facade serving');
+
+  return {
+    address: addresses.join(' '),
+    async stop() {
+      await Promise.all(servers.map(close));
+      clients.ledgerStore.close();
+      logger.info('facade stopped');
+    },
+  };
+}
+
+function listen(app: Koa, listener: Listener, logger: Logger): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer(app.callback());
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`cannot listen on ${listener.host}:${listener.port}: ${error.code ?? error.message}`)),
+    );
+    server.listen(listener.port, listener.host, () => {
+      logger.debug({ listener }, 'listening');
+      resolve(server);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,4 @@
+declare module 'rocksdb' {
+  const rocksdb: unknown;
+  export default rocksdb;
+}

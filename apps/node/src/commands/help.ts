@@ -1,0 +1,22 @@
+import { flagGroups, renderFlagHelp } from '@ledger-node/config';
+
+export function helpText(): string {
+  return `ledger-node: a verified ledger node for XRP-Ledger-derived chains (XRP Ledger, Jingtum/SWTC)
+
+Usage:
+  ledger-node [flags]                    start the node: every needed service as a child process
+  ledger-node serve <service> [flags]    run one service alone: ledger-store, sync, keystore, submission, facade, devnet
+  ledger-node devnet [flags]             run a local devnet (a rippled-compatible single-node chain)
+  ledger-node account list [-json]       list the local accounts
+  ledger-node account generate [-nickname NAME] [-key_type ed25519]
+                                         generate a new local account
+
+Flags take one dash or two: -flag value, -flag=value; booleans -sync, -sync=false.
+
+${renderFlagHelp(flagGroups)}
+
+Environment:
+  LEDGER_NODE_PASSWORD     keystore passphrase (when -password_file is not given)
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*   OpenTelemetry export (off when unset)
+`;
+}

@@ -1,0 +1,55 @@
+import { allFlags, FlagError, parseFlags } from '@ledger-node/config';
+import { isLedgerNodeError } from '@ledger-node/errors';
+import { runAccountCommand } from './commands/account';
+import { helpText } from './commands/help';
+import { serve } from './commands/serve';
+import { runSupervisor } from './supervisor/run';
+import { isServiceName, serviceNames } from './services';
+
+const program = 'ledger-node';
+
+async function main(argv: string[]): Promise<number> {
+  const { flags, positionals, help } = parseFlags(argv, allFlags);
+  if (help || positionals[0] === 'help') {
+    process.stdout.write(helpText());
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  switch (command) {
+    case undefined:
+      return runSupervisor(flags);
+    case 'serve': {
+      const [service, ...extra] = rest;
+      if (!service || !isServiceName(service)) {
+        throw new FlagError(`serve needs a service name: ${serviceNames.join(', ')}`);
+      }
+      rejectExtra(extra);
+      return serve(service, flags);
+    }
+    case 'devnet':
+      rejectExtra(rest);
+      return serve('devnet', flags);
+    case 'account':
+      return runAccountCommand(rest, flags);
+    default:
+      throw new FlagError(`unknown command "${command}" (see --help)`);
+  }
+}
+
+function rejectExtra(extra: string[]): void {
+  if (extra.length > 0) throw new FlagError(`unexpected argument "${extra[0]}" (see --help)`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof FlagError || (isLedgerNodeError(error) && error.kind === 'invalid_params')) {
+      process.stderr.write(`${program}: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${program}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

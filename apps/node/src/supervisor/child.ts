@@ -1,0 +1,77 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ServiceName } from '../services';
+
+const cliEntry = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
+
+export interface ChildEvents {
+  onReady(child: ServiceChild, address: string | undefined): void;
+  onExit(child: ServiceChild, code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+/** One service running as `ledger-node serve <name>` in a child process. */
+export class ServiceChild {
+  process: ChildProcess | undefined;
+  ready = false;
+  startedAt = 0;
+  restarts = 0;
+  /** Consecutive exits before the service ever became ready. */
+  failedStarts = 0;
+
+  constructor(
+    readonly name: ServiceName,
+    private readonly args: string[],
+    private readonly events: ChildEvents,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  start(): void {
+    this.ready = false;
+    this.startedAt = Date.now();
+    // Own process group: a terminal's Ctrl-C reaches the supervisor only, which stops children in order.
+    const child = fork(cliEntry, ['serve', this.name, ...this.args], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      detached: true,
+    });
+    this.process = child;
+    child.on('message', (message: unknown) => {
+      if (isReadyMessage(message)) {
+        this.ready = true;
+        this.failedStarts = 0;
+        this.events.onReady(this, message.address);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      if (this.process === child) this.process = undefined;
+      if (!this.ready) this.failedStarts++;
+      this.ready = false;
+      this.events.onExit(this, code, signal);
+    });
+  }
+
+  /** Sends a signal to the child; true when there was a child to signal. */
+  signal(signal: NodeJS.Signals): boolean {
+    const child = this.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return false;
+    try {
+      child.kill(signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Resolves once the current child process (if any) has exited. */
+  exited(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+}
+
+function isReadyMessage(message: unknown): message is { type: 'ready'; address?: string } {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready';
+}

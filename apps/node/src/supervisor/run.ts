@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { dataDir, FlagError, type ParsedFlags } from '@ledger-node/config';
+import type { ServiceName } from '../services';
+import { Supervisor } from './supervisor';
+
+/** Which services `ledger-node` starts for the given flags, in start order. */
+export function servicePlan(flags: ParsedFlags): ServiceName[] {
+  const serving = flags.boolean('rpc') || flags.boolean('api');
+  const plan: ServiceName[] = [];
+  if (flags.boolean('dev')) plan.push('devnet');
+  plan.push('ledger-store');
+  if (serving) plan.push('keystore', 'submission');
+  if (flags.boolean('sync')) plan.push('sync');
+  if (serving) plan.push('facade');
+  return plan;
+}
+
+/** `ledger-node` with no command: every needed service as a child process, until SIGINT/SIGTERM. */
+export async function runSupervisor(flags: ParsedFlags): Promise<number> {
+  const dir = dataDir(flags);
+  mkdirSync(path.join(dir, 'run'), { recursive: true, mode: 0o700 });
+  let childFlags = flags.with({ data_dir: dir });
+
+  if (flags.boolean('dev')) {
+    if (flags.given('endpoint')) throw new FlagError('-dev and -endpoint exclude each other: -dev syncs from the embedded devnet');
+    const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
+    childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}` });
+  }
+
+  const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), (line) => process.stdout.write(`${line}\n`));
+  return supervisor.run();
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

@@ -1,0 +1,120 @@
+import type { ServiceName } from '../services';
+import { ServiceChild } from './child';
+
+export interface RestartPolicy {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** A child that stayed up this long is healthy again: its next restart starts from the initial delay. */
+  stableAfterMs: number;
+  /** Give up (stop everything, exit 1) after this many exits in a row before becoming ready. */
+  maxFailedStarts: number;
+  /** How long children get to stop on SIGINT/SIGTERM before they are killed. */
+  stopGraceMs: number;
+}
+
+export const defaultRestartPolicy: RestartPolicy = {
+  initialDelayMs: 500,
+  maxDelayMs: 30_000,
+  stableAfterMs: 30_000,
+  maxFailedStarts: 5,
+  stopGraceMs: 9_000,
+};
+
+/**
+ * Starts each service as a child process, restarts a crashed child with exponential backoff,
+ * prints one status line per change, and on SIGINT/SIGTERM stops every child (last started first).
+ */
+export class Supervisor {
+  private readonly children: ServiceChild[];
+  private stopping = false;
+  private readonly restartTimers = new Set<NodeJS.Timeout>();
+  private readonly delays = new Map<ServiceName, number>();
+  private finish: (code: number) => void = () => {};
+
+  constructor(
+    plan: readonly ServiceName[],
+    args: string[],
+    private readonly print: (line: string) => void,
+    private readonly policy: RestartPolicy = defaultRestartPolicy,
+  ) {
+    this.children = plan.map(
+      (name) =>
+        new ServiceChild(name, args, {
+          onReady: (child, address) => this.status(child, 'ready', address),
+          onExit: (child, code, signal) => this.onExit(child, code, signal),
+        }),
+    );
+  }
+
+  run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.finish = resolve));
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (this.stopping) return;
+      this.print(`ledger-node: ${signal} received, stopping ${this.children.length} services`);
+      void this.stop(0);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    this.print(`ledger-node: starting ${this.children.map((c) => c.name).join(', ')}`);
+    for (const child of this.children) {
+      child.start();
+      this.status(child, 'starting');
+    }
+    return done.finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
+  }
+
+  private status(child: ServiceChild, state: string, detail?: string): void {
+    const pid = child.pid === undefined ? '' : `pid ${child.pid}`;
+    this.print(`ledger-node: ${child.name.padEnd(12)} ${state.padEnd(10)} ${pid.padEnd(10)} ${detail ?? ''}`.trimEnd());
+  }
+
+  private onExit(child: ServiceChild, code: number | null, signal: NodeJS.Signals | null): void {
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (this.stopping) {
+      this.status(child, 'stopped', how);
+      return;
+    }
+    if (child.failedStarts >= this.policy.maxFailedStarts) {
+      this.status(child, 'failed', `${how}; it exited ${child.failedStarts} times before becoming ready, giving up`);
+      void this.stop(1);
+      return;
+    }
+    const upMs = Date.now() - child.startedAt;
+    const previous = this.delays.get(child.name);
+    const delay =
+      previous === undefined || upMs >= this.policy.stableAfterMs
+        ? this.policy.initialDelayMs
+        : Math.min(previous * 2, this.policy.maxDelayMs);
+    this.delays.set(child.name, delay);
+    child.restarts++;
+    this.status(child, 'crashed', `${how}; restart #${child.restarts} in ${(delay / 1000).toFixed(1)} s`);
+    const timer = setTimeout(() => {
+      this.restartTimers.delete(timer);
+      if (this.stopping) return;
+      child.start();
+      this.status(child, 'restarted');
+    }, delay);
+    this.restartTimers.add(timer);
+  }
+
+  private async stop(code: number): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    // Last started first: the facade stops taking requests before the store closes.
+    const order = [...this.children].reverse();
+    for (const child of order) child.signal('SIGTERM');
+    const killTimer = setTimeout(() => {
+      for (const child of order) {
+        if (child.signal('SIGKILL')) this.status(child, 'killed', `did not stop within ${this.policy.stopGraceMs} ms`);
+      }
+    }, this.policy.stopGraceMs);
+    await Promise.all(order.map((child) => child.exited()));
+    clearTimeout(killTimer);
+    this.print('ledger-node: all services stopped');
+    this.finish(code);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * A command-line flag, declared once with its type, default and meaning. The same declaration
+ * drives parsing, validation, `--help` and the README's flags table.
+ */
+export type FlagValue = string | number | boolean | undefined;
+
+interface FlagBase<T extends FlagValue> {
+  readonly name: string;
+  readonly description: string;
+  /** Shown in --help when the default is computed at run time (e.g. "current directory"). */
+  readonly defaultLabel?: string;
+  readonly default: T;
+  /** Flags from the seed specification keep their exact names and defaults. */
+  readonly seed?: boolean;
+}
+
+export interface StringFlag extends FlagBase<string | undefined> {
+  readonly type: 'string';
+  readonly choices?: readonly string[];
+  /** Returns an error message when the value is not acceptable. */
+  readonly check?: (value: string) => string | undefined;
+  readonly valueName?: string;
+}
+
+export interface IntegerFlag extends FlagBase<number | undefined> {
+  readonly type: 'integer';
+  readonly min: number;
+  readonly max: number;
+  readonly valueName?: string;
+}
+
+export interface BooleanFlag extends FlagBase<boolean> {
+  readonly type: 'boolean';
+}
+
+export type FlagSpec = StringFlag | IntegerFlag | BooleanFlag;
+
+export interface FlagGroup {
+  readonly title: string;
+  readonly flags: readonly FlagSpec[];
+}
+
+export const stringFlag = (spec: Omit<StringFlag, 'type'>): StringFlag => ({ type: 'string', ...spec });
+export const integerFlag = (spec: Omit<IntegerFlag, 'type'>): IntegerFlag => ({ type: 'integer', ...spec });
+export const booleanFlag = (spec: Omit<BooleanFlag, 'type'>): BooleanFlag => ({ type: 'boolean', ...spec });

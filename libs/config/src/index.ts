@@ -1,0 +1,5 @@
+export * from './flag';
+export * from './parse';
+export * from './help';
+export * from './options/index';
+export * from './paths';

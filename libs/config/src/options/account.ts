@@ -1,0 +1,18 @@
+import { booleanFlag, stringFlag, type FlagGroup } from '../flag';
+
+export const accountOptions: FlagGroup = {
+  title: 'Accounts (ledger-node account list | account generate)',
+  flags: [
+    stringFlag({
+      name: 'nickname',
+      description: 'Nickname of the account to generate',
+      default: undefined,
+      valueName: 'NAME',
+      seed: true,
+      check: (value) => (/^[A-Za-z0-9_.-]{1,64}$/.test(value) ? undefined : 'must be 1-64 letters, digits, _ . or -'),
+    }),
+    stringFlag({ name: 'key_type', description: 'Key type of a generated account: secp256k1 or ed25519', default: 'secp256k1', choices: ['secp256k1', 'ed25519'] }),
+    stringFlag({ name: 'password_file', description: 'File holding the keystore passphrase (else LEDGER_NODE_PASSWORD, else a prompt)', default: undefined, valueName: 'FILE' }),
+    booleanFlag({ name: 'json', description: 'Print account list as JSON', default: false }),
+  ],
+};

@@ -1,0 +1,22 @@
+import { integerFlag, stringFlag, type FlagGroup } from '../flag';
+
+export const devnetOptions: FlagGroup = {
+  title: 'Devnet (ledger-node devnet, and the chain embedded by -dev)',
+  flags: [
+    stringFlag({ name: 'host', description: 'Address the devnet WebSocket server listens on', default: '127.0.0.1', valueName: 'HOST' }),
+    integerFlag({
+      name: 'port',
+      description: 'Port of the devnet WebSocket server (0: any free port)',
+      default: 6006,
+      defaultLabel: '6006; with -dev, a free port',
+      min: 0,
+      max: 65535,
+      valueName: 'PORT',
+    }),
+    integerFlag({ name: 'close_ms', description: 'Ledger close interval in milliseconds while transactions are pending', default: 1000, min: 10, max: 600_000, valueName: 'MS' }),
+    stringFlag({ name: 'replay', description: 'Serve the recorded ledgers (JSON files) in this directory instead of a live chain', default: undefined, valueName: 'DIR' }),
+    integerFlag({ name: 'replay_rate', description: 'Ledgers per second announced on the ledger stream in replay mode', default: 1, min: 1, max: 100_000, valueName: 'N' }),
+    integerFlag({ name: 'load', description: 'Submit random payments at this many transactions per second (0: off)', default: 0, min: 0, max: 100_000, valueName: 'TPS' }),
+    integerFlag({ name: 'load_accounts', description: 'Number of funded accounts the load generator uses', default: 10, min: 2, max: 10_000, valueName: 'N' }),
+  ],
+};

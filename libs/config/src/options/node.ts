@@ -1,0 +1,80 @@
+import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
+import { chainFlag, logLevelFlag } from './shared';
+
+export const nodeOptions: FlagGroup = {
+  title: 'Node',
+  flags: [
+    stringFlag({
+      name: 'data_dir',
+      description: 'Directory where ledgers, keys and service sockets are stored',
+      default: undefined,
+      defaultLabel: 'current directory',
+      valueName: 'DIR',
+      seed: true,
+    }),
+    stringFlag({
+      name: 'database_name',
+      description: 'Name of the ledger database directory inside -data_dir',
+      default: 'node.db',
+      valueName: 'NAME',
+      seed: true,
+      check: (value) => (/^[A-Za-z0-9._-]+$/.test(value) && value !== '.' && value !== '..' ? undefined : 'must be a plain directory name'),
+    }),
+    chainFlag,
+    booleanFlag({
+      name: 'dev',
+      description: 'Start an embedded local devnet and sync from it (no network needed)',
+      default: false,
+    }),
+    logLevelFlag,
+  ],
+};
+
+export const syncOptions: FlagGroup = {
+  title: 'Synchronisation',
+  flags: [
+    booleanFlag({ name: 'sync', description: 'Start real-time ledger synchronisation', default: true, seed: true }),
+    stringFlag({
+      name: 'endpoint',
+      description: 'WebSocket URL(s) of the public node(s) to sync from, comma-separated, tried in order',
+      default: undefined,
+      defaultLabel: "the chain's public test network node",
+      valueName: 'URL[,URL]',
+      seed: true,
+      check: (value) =>
+        value.split(',').every((url) => /^wss?:\/\/[^\s/]+/.test(url.trim()))
+          ? undefined
+          : 'must be ws://HOST:PORT or wss://HOST[:PORT] (comma-separated for several)',
+    }),
+    integerFlag({
+      name: 'thread_count',
+      description: 'Number of concurrent ledger fetchers used for synchronisation',
+      default: 8,
+      min: 1,
+      max: 256,
+      valueName: 'N',
+      seed: true,
+    }),
+    integerFlag({
+      name: 'start_ledger',
+      description: 'Oldest ledger to backfill down to',
+      default: undefined,
+      defaultLabel: "the upstream's earliest available ledger",
+      min: 1,
+      max: 4_294_967_295,
+      valueName: 'INDEX',
+    }),
+  ],
+};
+
+export const apiOptions: FlagGroup = {
+  title: 'JSON REST API and JSON-RPC API',
+  flags: [
+    booleanFlag({ name: 'api', description: 'Start the JSON REST API service', default: false, seed: true }),
+    stringFlag({ name: 'apiaddr', description: 'Address on which the JSON REST API listens', default: 'localhost', valueName: 'HOST', seed: true }),
+    integerFlag({ name: 'apiport', description: 'Port of the JSON REST API', default: 7544, min: 0, max: 65535, valueName: 'PORT', seed: true }),
+    booleanFlag({ name: 'rpc', description: 'Start the JSON-RPC API service', default: false, seed: true }),
+    stringFlag({ name: 'rpcaddr', description: 'Address on which the JSON-RPC API listens', default: 'localhost', valueName: 'HOST', seed: true }),
+    integerFlag({ name: 'rpcport', description: 'Port of the JSON-RPC API', default: 7545, min: 0, max: 65535, valueName: 'PORT', seed: true }),
+  ],
+};

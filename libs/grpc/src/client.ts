@@ -1,0 +1,127 @@
+import { Client as GrpcClient, credentials, Metadata, status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import type { LedgerNodeError } from '@ledger-node/errors';
+import { parseGrpcAddress } from './address';
+import { HealthService, ServingStatus } from './health';
+import { fromStatus } from './status';
+import type { AnyService, CallOptions, Client } from './types';
+
+export interface ClientOptions<S extends AnyService> {
+  /** Deadline of each call unless the call gives its own. */
+  deadlineMs?: number;
+  /** Methods safe to repeat: retried on UNAVAILABLE (e.g. while the service restarts), within the deadline. */
+  idempotent?: readonly (keyof S)[];
+  /** Attempts after the first for idempotent methods. */
+  retries?: number;
+  /** Sent as `authorization: Bearer <token>`. */
+  authToken?: string;
+  /** Name used in error messages ("ledger-store unavailable: ..."). */
+  serviceLabel?: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A promise-based client over a generated service definition. Every call has a deadline;
+ * failures come back as our typed errors (libs/errors), never raw gRPC errors.
+ */
+export function createGrpcClient<S extends AnyService>(
+  definition: S,
+  address: string,
+  options: ClientOptions<S> = {},
+): Client<S> & { close(): void } {
+  const target = parseGrpcAddress(address).target;
+  const channel = new GrpcClient(target, credentials.createInsecure(), {
+    'grpc.max_receive_message_length': 64 * 1024 * 1024,
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 2_000,
+  });
+  const defaultDeadlineMs = options.deadlineMs ?? 10_000;
+  const idempotent = new Set<PropertyKey>(options.idempotent ?? []);
+  const retries = options.retries ?? 4;
+  const label = options.serviceLabel ?? target;
+
+  const metadataFor = (call: CallOptions | undefined): Metadata => {
+    const metadata = call?.metadata?.clone() ?? new Metadata();
+    if (options.authToken) metadata.set('authorization', `Bearer ${options.authToken}`);
+    return metadata;
+  };
+  const failure = (error: ServiceError): LedgerNodeError => {
+    const converted = fromStatus(error);
+    if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
+      converted.message = `${label} unavailable: ${error.details || error.message}`;
+    }
+    return converted;
+  };
+
+  const client: Record<PropertyKey, unknown> = {
+    close: () => channel.close(),
+  };
+  for (const [methodName, method] of Object.entries(definition)) {
+    if (method.responseStream) {
+      client[methodName] = (request: unknown, call?: CallOptions) =>
+        streamOf(
+          channel.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadataFor(call), {
+            ...(call?.deadlineMs ? { deadline: Date.now() + call.deadlineMs } : {}),
+          }),
+          failure,
+          call?.signal,
+        );
+      continue;
+    }
+    client[methodName] = async (request: unknown, call?: CallOptions) => {
+      const deadline = Date.now() + (call?.deadlineMs ?? defaultDeadlineMs);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await new Promise((resolve, reject) => {
+            const pending = channel.makeUnaryRequest(
+              method.path,
+              method.requestSerialize,
+              method.responseDeserialize,
+              request,
+              metadataFor(call),
+              { deadline },
+              (error, response) => (error ? reject(error) : resolve(response)),
+            );
+            call?.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
+          });
+        } catch (error) {
+          const serviceError = error as ServiceError;
+          const backoff = 100 * 2 ** attempt;
+          const retryable = serviceError.code === status.UNAVAILABLE && idempotent.has(methodName) && attempt < retries;
+          if (!retryable || Date.now() + backoff >= deadline) throw failure(serviceError);
+          await sleep(backoff);
+        }
+      }
+    };
+  }
+  return client as Client<S> & { close(): void };
+}
+
+async function* streamOf<T>(
+  stream: ClientReadableStream<T>,
+  failure: (error: ServiceError) => LedgerNodeError,
+  signal?: AbortSignal,
+): AsyncIterable<T> {
+  signal?.addEventListener('abort', () => stream.cancel(), { once: true });
+  try {
+    for await (const message of stream) yield message as T;
+  } catch (error) {
+    const serviceError = error as ServiceError;
+    if (serviceError.code === status.CANCELLED && signal?.aborted) return;
+    throw failure(serviceError);
+  } finally {
+    stream.cancel();
+  }
+}
+
+/** Asks a server's grpc.health.v1 service for the state of `service` ('' = the server as a whole). */
+export async function checkHealth(address: string, service = '', deadlineMs = 2_000): Promise<keyof typeof ServingStatus> {
+  const client = createGrpcClient(HealthService, address, { deadlineMs, serviceLabel: address });
+  try {
+    const response = await client.check({ service });
+    const name = (Object.keys(ServingStatus) as (keyof typeof ServingStatus)[]).find((key) => ServingStatus[key] === response.status);
+    return name ?? 'UNKNOWN';
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,7 @@
+export * from './address';
+export * from './client';
+export * from './health';
+export * from './server';
+export * from './status';
+export * from './types';
+export * from './standalone';

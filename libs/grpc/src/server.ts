@@ -1,0 +1,161 @@
+import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { connect } from 'node:net';
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type Metadata,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import { Unauthorized } from '@ledger-node/errors';
+import type { Logger } from '@ledger-node/telemetry';
+import { parseGrpcAddress } from './address';
+import { HealthReporter, HealthService } from './health';
+import { toStatus } from './status';
+import type { AnyService, CallContext, Handlers } from './types';
+
+export interface ServiceBinding<S extends AnyService = AnyService> {
+  /** Full proto name, e.g. `ledgernode.ledgerstore.v1.LedgerStoreService` (the health service key). */
+  readonly name: string;
+  readonly definition: S;
+  readonly handlers: Handlers<S>;
+}
+
+export function bindService<S extends AnyService>(name: string, definition: S, handlers: Handlers<S>): ServiceBinding {
+  return { name, definition, handlers } as unknown as ServiceBinding;
+}
+
+export interface GrpcServerOptions {
+  /** `unix:/path.sock` or `host:port` (port 0: any free port). */
+  address: string;
+  services: ServiceBinding[];
+  logger: Logger;
+  /** When set, every call must carry `authorization: Bearer <token>` (required on TCP for key services). */
+  authToken?: string;
+}
+
+export interface GrpcServer {
+  /** The address actually bound (with the real port when 0 was asked). */
+  readonly address: string;
+  readonly health: HealthReporter;
+  /** Stops accepting calls, lets running calls finish for up to `graceMs`, then cancels them. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
+  const parsed = parseGrpcAddress(options.address);
+  const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
+  const health = new HealthReporter();
+  server.addService(HealthService, health.implementation() as unknown as UntypedServiceImplementation);
+  for (const binding of options.services) {
+    server.addService(binding.definition, implement(binding, options));
+    health.set(binding.name, 'SERVING');
+  }
+
+  if (parsed.kind === 'unix') {
+    mkdirSync(dirname(parsed.path), { recursive: true, mode: 0o700 });
+    await removeStaleSocket(parsed.path);
+  }
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(parsed.target, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(new Error(`cannot listen on ${options.address}: ${error.message}`)) : resolve(boundPort),
+    ),
+  );
+  // Only the owner may talk to a service over its socket.
+  if (parsed.kind === 'unix') chmodSync(parsed.path, 0o600);
+  const address = parsed.kind === 'unix' ? parsed.target : `${parsed.host}:${port}`;
+
+  return {
+    address,
+    health,
+    stop: (graceMs = 5_000) =>
+      new Promise<void>((resolve) => {
+        health.shutdown();
+        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          if (parsed.kind === 'unix' && existsSync(parsed.path)) unlinkSync(parsed.path);
+          resolve();
+        });
+      }),
+  };
+}
+
+/** A socket file left by a process that died is removed; one that still answers is an error. */
+async function removeStaleSocket(path: string): Promise<void> {
+  if (!existsSync(path)) return;
+  const alive = await new Promise<boolean>((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+  if (alive) throw new Error(`another process is already serving on unix:${path}`);
+  unlinkSync(path);
+}
+
+function checkAuth(metadata: Metadata, token: string | undefined): void {
+  if (token === undefined) return;
+  const given = metadata.get('authorization')[0];
+  if (given !== `Bearer ${token}`) throw new Unauthorized('missing or wrong service token');
+}
+
+function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext {
+  const controller = new AbortController();
+  call.on('cancelled', () => controller.abort());
+  return { metadata: call.metadata, signal: controller.signal };
+}
+
+function implement(binding: ServiceBinding, options: GrpcServerOptions): UntypedServiceImplementation {
+  const implementation: UntypedServiceImplementation = {};
+  const handlers = binding.handlers as Record<string, (request: unknown, context: CallContext) => unknown>;
+  for (const [methodName, method] of Object.entries(binding.definition)) {
+    const handler = handlers[methodName];
+    if (!handler) throw new Error(`${binding.name}: no handler for ${methodName}`);
+    const fail = (error: unknown) => {
+      if (!(error instanceof Error && 'kind' in error)) {
+        options.logger.error({ err: error, method: method.path }, 'unexpected error in gRPC handler');
+      }
+      return toStatus(error);
+    };
+    if (method.responseStream) {
+      implementation[methodName] = (call: ServerWritableStream<unknown, unknown>) => {
+        void (async () => {
+          try {
+            checkAuth(call.metadata, options.authToken);
+            const stream = handler(call.request, contextOf(call)) as AsyncIterable<unknown>;
+            for await (const message of stream) {
+              if (call.cancelled) break;
+              call.write(message);
+            }
+            call.end();
+          } catch (error) {
+            if (!call.cancelled) {
+              const failure = fail(error);
+              call.emit('error', { ...failure, code: failure.code ?? status.INTERNAL });
+            }
+          }
+        })();
+      };
+    } else {
+      implementation[methodName] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        Promise.resolve()
+          .then(() => {
+            checkAuth(call.metadata, options.authToken);
+            return handler(call.request, contextOf(call)) as Promise<unknown>;
+          })
+          .then(
+            (response) => callback(null, response),
+            (error: unknown) => callback(fail(error)),
+          );
+      };
+    }
+  }
+  return implementation;
+}

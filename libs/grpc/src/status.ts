@@ -1,0 +1,73 @@
+import { Metadata, status, type ServiceError, type StatusObject } from '@grpc/grpc-js';
+import { errorFromKind, Internal, isLedgerNodeError, type ErrorKind, type LedgerNodeError } from '@ledger-node/errors';
+
+/** The one mapping between our error kinds and gRPC status codes. */
+const codeByKind: Record<ErrorKind, status> = {
+  invalid_params: status.INVALID_ARGUMENT,
+  not_found: status.NOT_FOUND,
+  not_synced: status.FAILED_PRECONDITION,
+  out_of_range: status.OUT_OF_RANGE,
+  account_not_found: status.NOT_FOUND,
+  no_local_account: status.NOT_FOUND,
+  upstream_unavailable: status.UNAVAILABLE,
+  rejected: status.FAILED_PRECONDITION,
+  unauthorized: status.UNAUTHENTICATED,
+  unavailable: status.UNAVAILABLE,
+  conflict: status.ALREADY_EXISTS,
+  unimplemented: status.UNIMPLEMENTED,
+  internal: status.INTERNAL,
+};
+
+/** For statuses that did not come from one of our services (no kind in the trailers). */
+const kindByCode: Partial<Record<status, ErrorKind>> = {
+  [status.INVALID_ARGUMENT]: 'invalid_params',
+  [status.NOT_FOUND]: 'not_found',
+  [status.FAILED_PRECONDITION]: 'not_synced',
+  [status.OUT_OF_RANGE]: 'out_of_range',
+  [status.UNAVAILABLE]: 'unavailable',
+  [status.DEADLINE_EXCEEDED]: 'unavailable',
+  [status.UNAUTHENTICATED]: 'unauthorized',
+  [status.PERMISSION_DENIED]: 'unauthorized',
+  [status.ALREADY_EXISTS]: 'conflict',
+  [status.UNIMPLEMENTED]: 'unimplemented',
+};
+
+const kindKey = 'ln-error-kind';
+const detailsKey = 'ln-error-details';
+
+export function statusCodeOf(kind: ErrorKind): status {
+  return codeByKind[kind];
+}
+
+/**
+ * A thrown value as a gRPC status. Our errors keep their kind and details (in trailers);
+ * anything else becomes INTERNAL with no detail, so nothing private leaks to a caller.
+ */
+export function toStatus(error: unknown): Partial<StatusObject> {
+  const known: LedgerNodeError = isLedgerNodeError(error) ? error : new Internal();
+  const metadata = new Metadata();
+  metadata.set(kindKey, known.kind);
+  metadata.set(detailsKey, JSON.stringify(known.details));
+  return { code: codeByKind[known.kind], details: known.message, metadata };
+}
+
+/** A failed call's error as one of ours, whichever side made it. */
+export function fromStatus(error: Partial<ServiceError>): LedgerNodeError {
+  const kind = error.metadata?.get(kindKey)[0];
+  const message = error.details || error.message || 'call failed';
+  if (typeof kind === 'string') {
+    const rawDetails = error.metadata?.get(detailsKey)[0];
+    let details = {};
+    if (typeof rawDetails === 'string') {
+      try {
+        details = JSON.parse(rawDetails) as object;
+      } catch {
+        details = {};
+      }
+    }
+    return errorFromKind(kind, message, details);
+  }
+  const fallback = error.code === undefined ? undefined : kindByCode[error.code as status];
+  if (fallback === 'unavailable') return errorFromKind('unavailable', `service unavailable: ${message}`);
+  return errorFromKind(fallback ?? 'internal', message);
+}

@@ -1,0 +1,23 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof levels)[number];
+
+export function isLogLevel(value: string): value is LogLevel {
+  return (levels as readonly string[]).includes(value);
+}
+
+/**
+ * Structured JSON logs on stdout, one line per event, tagged with the service name.
+ * The level comes from `-log_level` (passed in) or LOG_LEVEL.
+ */
+export function createLogger(service: string, level: LogLevel = (process.env.LOG_LEVEL as LogLevel) ?? 'info'): Logger {
+  return pino({
+    base: { service, pid: process.pid },
+    level: isLogLevel(level) ? level : 'info',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
+}

@@ -1,0 +1,25 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The workspace root: the nearest folder above this file that holds nx.json. */
+export function workspaceRoot(): string {
+  let dir = import.meta.dirname;
+  while (!existsSync(path.join(dir, 'nx.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('nx.json not found above ' + import.meta.dirname);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** `shared/fixtures` beside the project root (override with LEDGER_NODE_FIXTURES). */
+export function fixturesDir(): string {
+  const dir = process.env.LEDGER_NODE_FIXTURES ?? path.resolve(workspaceRoot(), '../shared/fixtures');
+  if (!existsSync(dir)) throw new Error(`fixtures not found at ${dir} (set LEDGER_NODE_FIXTURES)`);
+  return dir;
+}
+
+/** Reads and parses a JSON fixture, by its path relative to the fixtures folder. */
+export function readFixture<T = unknown>(relativePath: string): T {
+  return JSON.parse(readFileSync(path.join(fixturesDir(), relativePath), 'utf8')) as T;
+}

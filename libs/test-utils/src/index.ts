@@ -1,0 +1,3 @@
+export * from './fixtures';
+export * from './ports';
+export * from './processes';

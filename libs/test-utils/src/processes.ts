@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { workspaceRoot } from './fixtures';
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Everything the process printed so far (stdout and stderr interleaved). */
+  output(): string;
+  /** Resolves when the output matches, rejects when the process exits first or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string>;
+  /** Sends a signal to the process group and waits for the exit, escalating to SIGKILL. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | string>;
+}
+
+const running = new Set<RunningProcess>();
+
+/** The `ledger-node` CLI entry, as `npx ledger-node` runs it. */
+export function cliEntry(): string {
+  return path.join(workspaceRoot(), 'apps/node/bin/ledger-node.js');
+}
+
+/** Starts `node <args>` in its own process group; every started process is tracked for `stopAll`. */
+export function startProcess(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): RunningProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd ?? workspaceRoot(),
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let buffer = '';
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (const wake of waiters) wake();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      for (const wake of waiters) wake();
+      resolve(code ?? signal ?? -1);
+    });
+  });
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+  });
+
+  const handle: RunningProcess = {
+    child,
+    pid: child.pid ?? -1,
+    output: () => buffer,
+    exited,
+    waitFor(pattern, timeoutMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = buffer.match(pattern);
+          if (match) return finish(() => resolve(match));
+          if (hasExited || child.exitCode !== null || child.signalCode !== null) {
+            return finish(() => reject(new Error(`process exited before ${pattern}; output:\n${buffer.slice(-4000)}`)));
+          }
+        };
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer.slice(-4000)}`))),
+          timeoutMs,
+        );
+        const finish = (settle: () => void) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          settle();
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM', graceMs = 10_000) {
+      if (!hasExited) {
+        signalGroup(handle.pid, signal);
+        const timer = setTimeout(() => signalGroup(handle.pid, 'SIGKILL'), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      // Whatever the process left behind in its group goes too.
+      signalGroup(handle.pid, 'SIGKILL');
+      running.delete(handle);
+      return exited;
+    },
+  };
+  running.add(handle);
+  return handle;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/** Stops every process started by `startProcess` that is still running (for afterEach/afterAll). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((p) => p.stop('SIGKILL', 1000)));
+}
+
+/** A fresh temporary folder and a function that removes it. */
+export function tempDir(prefix = 'ledger-node-test-'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
