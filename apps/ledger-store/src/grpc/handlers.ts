@@ -39,7 +39,6 @@ export function ledgerStoreHandlers(store: LedgerStore): Handlers<typeof LedgerS
     getStateObject: notYet('GetStateObject'),
     getAccountTransactions: notYet('GetAccountTransactions'),
     getAccountTransactionCount: notYet('GetAccountTransactionCount'),
-    // eslint-disable-next-line require-yield
     async *watchLedgers() {
       throw new NotImplemented('WatchLedgers');
     },

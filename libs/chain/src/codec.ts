@@ -1,0 +1,151 @@
+import { InvalidParams } from '@ledger-node/errors';
+import {
+  decode as decodeBinary,
+  encode as encodeBinary,
+  encodeForMultisigning as encodeBinaryForMultisigning,
+  encodeForSigning as encodeBinaryForSigning,
+  DEFAULT_DEFINITIONS,
+  type XrplDefinitionsBase,
+} from 'ripple-binary-codec';
+import { AddressCodec, XRPL_ALPHABET, Base58Check } from './base58';
+
+export interface ChainCodec {
+  /** Uppercase hex of the canonical binary form; addresses in the profile alphabet. */
+  encode(json: object): string;
+  /** JSON with every AccountID (fields, Amount/Issue issuers, path steps) in the profile alphabet. */
+  decode(hex: string): Record<string, any>;
+  /** 'STX\0' + the signing fields, the bytes a single signature covers. */
+  encodeForSigning(json: object): string;
+  /** 'SMT\0' + the signing fields + the signer's AccountID. */
+  encodeForMultisigning?(json: object, signer: string): string;
+  isValidAddress(address: string): boolean;
+  encodeAccountId(accountId: Uint8Array): string;
+  /** Throws InvalidParams for a malformed address. */
+  decodeAccountId(address: string): Uint8Array;
+}
+
+type AddressConverter = (address: string, fieldName: string) => string;
+
+const ACCOUNT_ID_HEX = /^[0-9A-Fa-f]{40}$/;
+
+/** Rebuilds a value with its AccountIDs converted, guided by the field types of the definitions table. */
+class AddressMapper {
+  constructor(private readonly definitions: XrplDefinitionsBase) {}
+
+  private typeOf(fieldName: string): string | undefined {
+    return this.definitions.field.fromString(fieldName)?.type.name;
+  }
+
+  mapObject(object: Record<string, unknown>, convert: AddressConverter): Record<string, unknown> {
+    const mapped: Record<string, unknown> = {};
+    for (const [fieldName, value] of Object.entries(object)) {
+      mapped[fieldName] = this.mapField(fieldName, value, convert);
+    }
+    return mapped;
+  }
+
+  private mapField(fieldName: string, value: unknown, convert: AddressConverter): unknown {
+    switch (this.typeOf(fieldName)) {
+      case 'AccountID':
+        return typeof value === 'string' ? convert(value, fieldName) : value;
+      case 'Amount':
+      case 'Issue':
+        return isRecord(value) && typeof value.issuer === 'string'
+          ? { ...value, issuer: convert(value.issuer, `${fieldName}.issuer`) }
+          : value;
+      case 'PathSet':
+        return Array.isArray(value)
+          ? value.map((path) => (Array.isArray(path) ? path.map((step) => this.mapPathStep(step, fieldName, convert)) : path))
+          : value;
+      case 'STObject':
+      case 'XChainBridge':
+        return isRecord(value) ? this.mapObject(value, convert) : value;
+      case 'STArray':
+        return Array.isArray(value) ? value.map((member) => (isRecord(member) ? this.mapObject(member, convert) : member)) : value;
+      default:
+        return value;
+    }
+  }
+
+  private mapPathStep(step: unknown, fieldName: string, convert: AddressConverter): unknown {
+    if (!isRecord(step)) return step;
+    const mapped: Record<string, unknown> = { ...step };
+    if (typeof step.account === 'string') mapped.account = convert(step.account, `${fieldName}.account`);
+    if (typeof step.issuer === 'string') mapped.issuer = convert(step.issuer, `${fieldName}.issuer`);
+    return mapped;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Binary-codec failures are caller input errors: rethrow them as InvalidParams with the cause kept. */
+function asInvalidParams<T>(action: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof InvalidParams) throw error;
+    const invalid = new InvalidParams(`cannot ${action}: ${describe(error)}`);
+    invalid.cause = error;
+    throw invalid;
+  }
+}
+
+export interface ChainCodecOptions {
+  /** Base58 alphabet of addresses on this chain. */
+  alphabet: string;
+  /** Field, type and code tables; the stock XRPL table when omitted. */
+  definitions?: XrplDefinitionsBase;
+}
+
+/**
+ * A codec for one chain. ripple-binary-codec speaks XRPL-alphabet addresses only, so on the way in
+ * addresses become 40-hex AccountIDs (which it accepts as-is) and on the way out its `r…` text is
+ * rewritten digit by digit into the chain's alphabet (base58 checksums do not depend on the alphabet).
+ */
+export function createChainCodec(options: ChainCodecOptions): ChainCodec {
+  const definitions = options.definitions ?? DEFAULT_DEFINITIONS;
+  const addresses = new AddressCodec(options.alphabet);
+  const wireBase58 = new Base58Check(XRPL_ALPHABET);
+  const mapper = new AddressMapper(definitions);
+  const sameAlphabet = options.alphabet === XRPL_ALPHABET;
+
+  const toWire: AddressConverter = (address, fieldName) => {
+    if (address === '' || ACCOUNT_ID_HEX.test(address)) return address;
+    const accountId = addresses.tryDecodeAccountId(address);
+    if (accountId === null) throw new InvalidParams(`${fieldName} '${address}' is not a valid address`, fieldName);
+    return Buffer.from(accountId).toString('hex').toUpperCase();
+  };
+  const fromWire: AddressConverter = (address) => wireBase58.translate(address, addresses.base58);
+
+  const prepare = (json: object): object => {
+    if (!isRecord(json)) throw new InvalidParams('a transaction or ledger entry must be a JSON object');
+    return sameAlphabet ? json : mapper.mapObject(json, toWire);
+  };
+
+  return {
+    encode: (json) => asInvalidParams('encode', () => encodeBinary(prepare(json), definitions).toUpperCase()),
+    decode: (hex) =>
+      asInvalidParams('decode', () => {
+        if (typeof hex !== 'string' || !/^(?:[0-9A-Fa-f]{2})+$/.test(hex)) {
+          throw new InvalidParams('binary input must be a non-empty even-length hex string');
+        }
+        const decoded = decodeBinary(hex, definitions) as Record<string, unknown>;
+        return sameAlphabet ? decoded : mapper.mapObject(decoded, fromWire);
+      }),
+    encodeForSigning: (json) =>
+      asInvalidParams('encode for signing', () => encodeBinaryForSigning(prepare(json), definitions).toUpperCase()),
+    encodeForMultisigning: (json, signer) =>
+      asInvalidParams('encode for multisigning', () =>
+        encodeBinaryForMultisigning(prepare(json), sameAlphabet ? signer : toWire(signer, 'signer'), definitions).toUpperCase(),
+      ),
+    isValidAddress: (address) => addresses.isValidAddress(address),
+    encodeAccountId: (accountId) => addresses.encodeAccountId(accountId),
+    decodeAccountId: (address) => addresses.decodeAccountId(address),
+  };
+}

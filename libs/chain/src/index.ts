@@ -1,0 +1,21 @@
+export { XRPL_ALPHABET, JINGTUM_ALPHABET, AddressCodec, Base58Check } from './base58';
+export { createChainCodec, type ChainCodec, type ChainCodecOptions } from './codec';
+export { currencyToBytes, currencyFromBytes } from './currency';
+export { jingtumDefinitions, jingtumDefinitionsTable, jingtumLegacyContractDefinitions } from './definitions';
+export { HashPrefix, sha512Half, hashTransaction, ZERO_HASH } from './hash';
+export {
+  type LedgerHeader,
+  LEDGER_HEADER_LENGTH,
+  encodeLedgerHeader,
+  decodeLedgerHeader,
+  hashLedgerHeader,
+  ledgerHeaderFromJson,
+  ledgerHeaderToJson,
+} from './header';
+export { toBytes, toHex } from './hex';
+export { createChainKeys, type ChainKeys, type KeyAlgorithm } from './keys';
+export { keylet } from './keylets';
+export { transactionFromLedgerJson, transactionFieldsFromJson, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
+export { type ChainId, type ChainProfile, chainIds, getProfile, isChainId } from './profiles';
+export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } from './shamap';
+export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';

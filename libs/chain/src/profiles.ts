@@ -1,0 +1,116 @@
+import { InvalidParams } from '@ledger-node/errors';
+import { DEFAULT_DEFINITIONS, type XrplDefinitionsBase } from 'ripple-binary-codec';
+import { JINGTUM_ALPHABET, XRPL_ALPHABET } from './base58';
+import { createChainCodec, type ChainCodec } from './codec';
+import { jingtumDefinitions, jingtumLegacyContractDefinitions, LEGACY_CONTRACT_MARKER_FIELDS } from './definitions';
+import { createChainKeys, type ChainKeys } from './keys';
+
+export type ChainId = 'xrpl' | 'jingtum';
+
+export interface ChainProfile {
+  id: ChainId;
+  displayName: string;
+  /** Code of the native asset, counted in drops. */
+  nativeCurrency: string;
+  dropsPerUnit: bigint;
+  /** Base58 alphabet of addresses and seeds. */
+  addressAlphabet: string;
+  /** Wire name of a trust line's no-rippling flag in `coins`. */
+  noRippleWireName: 'no_ripple' | 'no_skywell';
+  /** Ledger entry type of a trust line. */
+  trustLineEntryType: 'RippleState' | 'SkywellState';
+  /** Prepended to a `jt_sign` message so a signature cannot be replayed as a transaction. */
+  signMessagePrefix: string;
+  /** Fee of `jt_sendTransaction` / `jt_signTransaction` when none is given (SPEC §8). */
+  defaultFee: bigint;
+  /** Reference transaction cost in drops. */
+  baseFee: bigint;
+  /** Account reserve in drops. */
+  reserveBase: bigint;
+  /** Reserve per owned object in drops. */
+  reserveIncrement: bigint;
+  /** Public test-network WebSocket endpoint. */
+  defaultEndpoint: string;
+  /** The account that holds every native unit in a fresh ledger (rippled's "masterpassphrase" account). */
+  genesis: { secret: string; address: string; balanceDrops: bigint };
+  /** Field, type, transaction, ledger-entry and result codes of the chain's binary format. */
+  definitions: XrplDefinitionsBase;
+  codec: ChainCodec;
+  /**
+   * Jingtum only: the codec for blobs signed before swtclib's 2019 contract-field renumbering.
+   * Use it for a blob whose decode with `codec` holds one of `legacyMarkerFields`.
+   */
+  legacyContractCodec?: ChainCodec;
+  legacyMarkerFields?: readonly string[];
+  keys: ChainKeys;
+}
+
+const DROPS_PER_UNIT = 1_000_000n;
+const GENESIS_BALANCE_DROPS = 100_000_000_000n * DROPS_PER_UNIT;
+
+const xrpl: ChainProfile = {
+  id: 'xrpl',
+  displayName: 'XRP Ledger',
+  nativeCurrency: 'XRP',
+  dropsPerUnit: DROPS_PER_UNIT,
+  addressAlphabet: XRPL_ALPHABET,
+  noRippleWireName: 'no_ripple',
+  trustLineEntryType: 'RippleState',
+  signMessagePrefix: '\x19XRP Ledger Signed Message:\n',
+  defaultFee: 12n,
+  baseFee: 10n,
+  // XRPL mainnet reserves since the December 2024 fee vote: 1 XRP per account, 0.2 XRP per owned object.
+  reserveBase: 1_000_000n,
+  reserveIncrement: 200_000n,
+  defaultEndpoint: 'wss://s.altnet.rippletest.net:51233',
+  genesis: {
+    secret: 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb',
+    address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+    balanceDrops: GENESIS_BALANCE_DROPS,
+  },
+  definitions: DEFAULT_DEFINITIONS,
+  codec: createChainCodec({ alphabet: XRPL_ALPHABET, definitions: DEFAULT_DEFINITIONS }),
+  keys: createChainKeys(XRPL_ALPHABET),
+};
+
+const jingtum: ChainProfile = {
+  id: 'jingtum',
+  displayName: 'Jingtum (SWTC)',
+  nativeCurrency: 'SWT',
+  dropsPerUnit: DROPS_PER_UNIT,
+  addressAlphabet: JINGTUM_ALPHABET,
+  noRippleWireName: 'no_skywell',
+  trustLineEntryType: 'SkywellState',
+  signMessagePrefix: '\x19Jingtum Signed Message:\n',
+  defaultFee: 12n,
+  // SWTC mainnet server_info (swtclib docs, ledger 17849981): base_fee_swt 0.00001, reserve_base_swt 20, reserve_inc_swt 5.
+  baseFee: 10n,
+  reserveBase: 20_000_000n,
+  reserveIncrement: 5_000_000n,
+  defaultEndpoint: 'ws://ts5.jingtum.com:5020',
+  genesis: {
+    secret: 'snoPBjXtMeMyMHUVTgbuqAfg1SUTb',
+    address: 'jHb9CJAWyB4jr91VRWn96DkukG4bwdtyTh',
+    balanceDrops: GENESIS_BALANCE_DROPS,
+  },
+  definitions: jingtumDefinitions,
+  codec: createChainCodec({ alphabet: JINGTUM_ALPHABET, definitions: jingtumDefinitions }),
+  legacyContractCodec: createChainCodec({ alphabet: JINGTUM_ALPHABET, definitions: jingtumLegacyContractDefinitions }),
+  legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS,
+  keys: createChainKeys(JINGTUM_ALPHABET),
+};
+
+const profiles: Record<ChainId, ChainProfile> = { xrpl, jingtum };
+
+export const chainIds: readonly ChainId[] = Object.freeze(Object.keys(profiles) as ChainId[]);
+
+export function isChainId(id: string): id is ChainId {
+  return Object.hasOwn(profiles, id);
+}
+
+export function getProfile(id: string): ChainProfile {
+  if (!isChainId(id)) {
+    throw new InvalidParams(`unknown chain '${id}': expected one of ${chainIds.join(', ')}`, 'chain');
+  }
+  return profiles[id];
+}

@@ -1,0 +1,229 @@
+import { InvalidParams } from '@ledger-node/errors';
+import { HashPrefix, sha512Half, ZERO_HASH } from './hash';
+import { hash256Bytes, toBytes, toHex } from './hex';
+
+/**
+ * rippled SHAMap: a 16-way radix tree over the nibbles of 256-bit keys. A leaf sits at the
+ * shallowest depth where its key prefix is unique; an inner node hashes as
+ * SHA512Half('MIN\0' + 16 child hashes, zero for an empty branch); an empty tree's root is zero.
+ *
+ * Nodes are immutable and cache their hash, so a tree is a root pointer: changing a key copies
+ * only the path to it, and a snapshot shares every node with its source.
+ */
+interface LeafNode {
+  readonly kind: 'leaf';
+  readonly key: Buffer;
+  readonly payload: Buffer;
+  readonly hash: Buffer;
+}
+
+interface InnerNode {
+  readonly kind: 'inner';
+  readonly children: ReadonlyArray<TreeNode | undefined>;
+  /** Number of leaves below, so `size` is O(1). */
+  readonly leafCount: number;
+  cachedHash?: Buffer;
+}
+
+type TreeNode = LeafNode | InnerNode;
+
+const ZERO_BYTES = Buffer.alloc(32);
+const BRANCHES = 16;
+
+function nibble(key: Buffer, depth: number): number {
+  const byte = key[depth >> 1]!;
+  return depth % 2 === 0 ? byte >> 4 : byte & 0x0f;
+}
+
+function makeInner(children: Array<TreeNode | undefined>): InnerNode {
+  let leafCount = 0;
+  for (const child of children) if (child) leafCount += child.kind === 'leaf' ? 1 : child.leafCount;
+  return { kind: 'inner', children, leafCount };
+}
+
+const EMPTY_ROOT: InnerNode = makeInner(new Array<TreeNode | undefined>(BRANCHES).fill(undefined));
+
+function nodeHash(node: TreeNode | undefined): Buffer {
+  if (node === undefined) return ZERO_BYTES;
+  if (node.kind === 'leaf') return node.hash;
+  if (node.cachedHash === undefined) {
+    // rippled SHAMapInnerNode::updateHash: a node with no branches hashes to zero.
+    node.cachedHash =
+      node.leafCount === 0 ? ZERO_BYTES : sha512Half(HashPrefix.innerNode, ...node.children.map(nodeHash));
+  }
+  return node.cachedHash;
+}
+
+function withChild(inner: InnerNode, branch: number, child: TreeNode | undefined): InnerNode {
+  const children = inner.children.slice();
+  children[branch] = child;
+  return makeInner(children);
+}
+
+/** Inner nodes down to where the two keys' nibbles differ, with both leaves below them. */
+function splitLeaves(existing: LeafNode, added: LeafNode, depth: number): InnerNode {
+  const children = new Array<TreeNode | undefined>(BRANCHES).fill(undefined);
+  const existingBranch = nibble(existing.key, depth);
+  const addedBranch = nibble(added.key, depth);
+  if (existingBranch === addedBranch) {
+    children[existingBranch] = splitLeaves(existing, added, depth + 1);
+  } else {
+    children[existingBranch] = existing;
+    children[addedBranch] = added;
+  }
+  return makeInner(children);
+}
+
+function insert(inner: InnerNode, leaf: LeafNode, depth: number): InnerNode {
+  const branch = nibble(leaf.key, depth);
+  const child = inner.children[branch];
+  if (child === undefined) return withChild(inner, branch, leaf);
+  if (child.kind === 'inner') return withChild(inner, branch, insert(child, leaf, depth + 1));
+  if (child.key.equals(leaf.key)) return withChild(inner, branch, leaf);
+  return withChild(inner, branch, splitLeaves(child, leaf, depth + 1));
+}
+
+/** Returns the new node for this position (undefined when empty), or the same node when the key is absent. */
+function remove(inner: InnerNode, key: Buffer, depth: number, isRoot: boolean): TreeNode | undefined {
+  const branch = nibble(key, depth);
+  const child = inner.children[branch];
+  if (child === undefined) return inner;
+  let replacement: TreeNode | undefined;
+  if (child.kind === 'leaf') {
+    if (!child.key.equals(key)) return inner;
+    replacement = undefined;
+  } else {
+    replacement = remove(child, key, depth + 1, false);
+    if (replacement === child) return inner;
+  }
+  const updated = withChild(inner, branch, replacement);
+  if (isRoot) return updated;
+  // rippled SHAMap::delItem: an inner node left with a single leaf below it is replaced by that leaf.
+  if (updated.leafCount === 0) return undefined;
+  if (updated.leafCount === 1) {
+    const only = updated.children.find((node) => node !== undefined)!;
+    if (only.kind === 'leaf') return only;
+  }
+  return updated;
+}
+
+function find(root: InnerNode, key: Buffer): LeafNode | undefined {
+  let node: TreeNode | undefined = root;
+  for (let depth = 0; node !== undefined && node.kind === 'inner'; depth++) {
+    node = node.children[nibble(key, depth)];
+  }
+  return node !== undefined && node.key.equals(key) ? node : undefined;
+}
+
+/** Leaves in key order whose key is greater than `after` (all leaves when `after` is undefined). */
+function* walkAfter(node: TreeNode | undefined, after: Buffer | undefined, depth: number): Generator<LeafNode> {
+  if (node === undefined) return;
+  if (node.kind === 'leaf') {
+    if (after === undefined || Buffer.compare(node.key, after) > 0) yield node;
+    return;
+  }
+  // Branches left of the marker's nibble hold only smaller keys; the marker's own branch is searched
+  // with the marker, every branch right of it is taken whole.
+  const firstBranch = after === undefined ? 0 : nibble(after, depth);
+  for (let branch = firstBranch; branch < BRANCHES; branch++) {
+    yield* walkAfter(node.children[branch], branch === firstBranch ? after : undefined, depth + 1);
+  }
+}
+
+function stateLeaf(key: Buffer, blob: Uint8Array): LeafNode {
+  const payload = Buffer.from(blob);
+  // rippled SHAMapAccountStateLeafNode: SHA512Half('MLN\0' + data + key).
+  return { kind: 'leaf', key, payload, hash: sha512Half(HashPrefix.leafNode, payload, key) };
+}
+
+/** rippled Serializer::addVL length prefix (1, 2 or 3 bytes). */
+export function variableLengthPrefix(length: number): Buffer {
+  if (length <= 192) return Buffer.from([length]);
+  if (length <= 12480) {
+    const rest = length - 193;
+    return Buffer.from([193 + (rest >> 8), rest & 0xff]);
+  }
+  if (length <= 918744) {
+    const rest = length - 12481;
+    return Buffer.from([241 + (rest >> 16), (rest >> 8) & 0xff, rest & 0xff]);
+  }
+  throw new InvalidParams(`a variable-length field holds at most 918744 bytes, got ${length}`);
+}
+
+function transactionLeaf(txHash: Buffer, txBlob: Uint8Array, metaBlob: Uint8Array): LeafNode {
+  const payload = Buffer.concat([variableLengthPrefix(txBlob.length), txBlob, variableLengthPrefix(metaBlob.length), metaBlob]);
+  // rippled SHAMapTxPlusMetaLeafNode: SHA512Half('SND\0' + VL(tx) + VL(meta) + txid).
+  return { kind: 'leaf', key: txHash, payload, hash: sha512Half(HashPrefix.txNode, payload, txHash) };
+}
+
+/** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes. */
+export function transactionTreeRoot(
+  items: readonly { hash: string; txBlob: string | Uint8Array; metaBlob: string | Uint8Array }[],
+): string {
+  let root = EMPTY_ROOT;
+  for (const item of items) {
+    const leaf = transactionLeaf(hash256Bytes(item.hash, 'hash'), toBytes(item.txBlob, 'txBlob'), toBytes(item.metaBlob, 'metaBlob'));
+    root = insert(root, leaf, 0);
+  }
+  return toHex(nodeHash(root));
+}
+
+/** Root of a state tree (a ledger's `account_hash`); keys are the ledger entry indexes. */
+export function stateTreeRoot(items: readonly { index: string; blob: string | Uint8Array }[]): string {
+  const tree = new StateTree();
+  for (const item of items) tree.set(item.index, item.blob);
+  return tree.root();
+}
+
+/** A ledger's account-state tree, changed in place, with O(1) independent snapshots. */
+export class StateTree {
+  private rootNode: InnerNode;
+
+  constructor() {
+    this.rootNode = EMPTY_ROOT;
+  }
+
+  /** Inserts or replaces the entry at `index` (64 hex) with its serialized ledger entry. */
+  set(index: string, blob: string | Uint8Array): void {
+    this.rootNode = insert(this.rootNode, stateLeaf(hash256Bytes(index, 'index'), toBytes(blob, 'blob')), 0);
+  }
+
+  /** Removes the entry; returns whether it was present. */
+  delete(index: string): boolean {
+    const updated = remove(this.rootNode, hash256Bytes(index, 'index'), 0, true) as InnerNode;
+    if (updated === this.rootNode) return false;
+    this.rootNode = updated;
+    return true;
+  }
+
+  /** The entry's serialized bytes, or undefined when absent. */
+  get(index: string): Buffer | undefined {
+    return find(this.rootNode, hash256Bytes(index, 'index'))?.payload;
+  }
+
+  has(index: string): boolean {
+    return this.get(index) !== undefined;
+  }
+
+  /** Root hash (uppercase hex); 64 zeros for an empty tree. */
+  root(): string {
+    return this.rootNode.leafCount === 0 ? ZERO_HASH : toHex(nodeHash(this.rootNode));
+  }
+
+  /** A tree that shares every node with this one; later changes to either do not affect the other. */
+  snapshot(): StateTree {
+    const copy = new StateTree();
+    copy.rootNode = this.rootNode;
+    return copy;
+  }
+
+  get size(): number {
+    return this.rootNode.leafCount;
+  }
+
+  /** Entries in key order, starting after `afterIndex` when given (the paging order of `ledger_data`). */
+  *entries(afterIndex?: string): Generator<{ index: string; blob: Buffer }> {
+    const after = afterIndex === undefined ? undefined : hash256Bytes(afterIndex, 'afterIndex');
+    for (const leaf of walkAfter(this.rootNode, after, 0)) yield { index: toHex(leaf.key), blob: leaf.payload };
+  }
+}

@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
+import { InvalidParams, NotImplemented } from '@ledger-node/errors';
+import { createLogger } from '@ledger-node/telemetry';
+import { freePort, tempDir } from '@ledger-node/test-utils';
+import { checkHealth, createGrpcClient } from './client';
+import { bindService, startGrpcServer, type GrpcServer } from './server';
+
+const logger = createLogger('test', 'silent');
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const syncStatus = {
+  syncing: true,
+  startingLedgerIndex: 10,
+  currentLedgerIndex: 20,
+  highestLedgerIndex: 30,
+  upstreamUrl: 'ws://127.0.0.1:1',
+  upstreamConnected: true,
+  lagLedgers: 10,
+  backfillLedgersPerSecond: 1.5,
+  backfillRemainingLedgers: 2n ** 60n,
+  backfillEtaSeconds: undefined,
+  verificationFailureCount: 0n,
+  completeRanges: [{ first: 10, last: 20 }],
+  stateReady: false,
+};
+
+async function serveSync(address: string, authToken?: string): Promise<GrpcServer> {
+  const server = await startGrpcServer({
+    address,
+    logger,
+    authToken,
+    services: [
+      bindService('ledgernode.sync.v1.SyncService', SyncServiceService, {
+        async getSyncStatus() {
+          return syncStatus;
+        },
+      }),
+    ],
+  });
+  cleanups.push(() => server.stop(100));
+  return server;
+}
+
+describe('startGrpcServer + createGrpcClient', () => {
+  it('serves plain async handlers over a unix socket, 64-bit values as bigint', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const server = await serveSync(`unix:${dir}/sync.sock`);
+    const client = createGrpcClient(SyncServiceService, server.address);
+    cleanups.push(() => client.close());
+    const answer = await client.getSyncStatus({});
+    expect(answer.backfillRemainingLedgers).toBe(2n ** 60n);
+    expect(answer.completeRanges).toEqual([{ first: 10, last: 20 }]);
+  });
+
+  it('refuses calls without the token when one is configured (TCP)', async () => {
+    const server = await serveSync(`127.0.0.1:${await freePort()}`, 'sesame');
+    const anonymous = createGrpcClient(SyncServiceService, server.address);
+    const authorised = createGrpcClient(SyncServiceService, server.address, { authToken: 'sesame' });
+    cleanups.push(() => anonymous.close(), () => authorised.close());
+    await expect(anonymous.getSyncStatus({})).rejects.toMatchObject({ kind: 'unauthorized' });
+    await expect(authorised.getSyncStatus({})).resolves.toMatchObject({ currentLedgerIndex: 20 });
+  });
+
+  it('carries typed errors from handler to caller', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const notYet = async (): Promise<never> => {
+      throw new NotImplemented('this');
+    };
+    const server = await startGrpcServer({
+      address: `unix:${dir}/store.sock`,
+      logger,
+      services: [
+        bindService('ledgernode.ledgerstore.v1.LedgerStoreService', LedgerStoreServiceService, {
+          getStatus: async () => {
+            throw new InvalidParams('ledger index must be positive', 'ledger');
+          },
+          putLedger: notYet, putLedgers: notYet, putStateObjects: notYet, setSyncMeta: notYet, getSyncMeta: notYet,
+          getLedger: async () => {
+            throw new Error('disk on fire at /secret/path');
+          },
+          getLedgerHeaders: notYet, getTransaction: notYet, getTransactionByIndex: notYet, getAccountState: notYet,
+          getStateObject: notYet, getAccountTransactions: notYet, getAccountTransactionCount: notYet,
+          async *watchLedgers() {
+            yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
+            throw new InvalidParams('stream ended badly');
+          },
+        }),
+      ],
+    });
+    cleanups.push(() => server.stop(100));
+    const client = createGrpcClient(LedgerStoreServiceService, server.address);
+    cleanups.push(() => client.close());
+    await expect(client.getStatus({})).rejects.toMatchObject({ kind: 'invalid_params', message: 'ledger index must be positive', details: { param: 'ledger' } });
+    await expect(client.getLedger({ ledger: undefined, txDetail: 0 })).rejects.toMatchObject({ kind: 'internal', message: 'internal error' });
+    await expect(client.getTransaction({ hash: Buffer.alloc(32) })).rejects.toMatchObject({ kind: 'unimplemented' });
+    const received: number[] = [];
+    await expect(
+      (async () => {
+        for await (const event of client.watchLedgers({ fromLedgerIndex: 0, includeBackfill: false })) received.push(event.ledgerIndex);
+      })(),
+    ).rejects.toMatchObject({ kind: 'invalid_params', message: 'stream ended badly' });
+    expect(received).toEqual([1]);
+  });
+
+  it('retries an idempotent read until a restarting server is back, and fails fast otherwise', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const address = `unix:${dir}/late.sock`;
+    const retrying = createGrpcClient(SyncServiceService, address, { idempotent: ['getSyncStatus'], deadlineMs: 5_000 });
+    const once = createGrpcClient(SyncServiceService, address, { deadlineMs: 5_000, serviceLabel: 'sync' });
+    cleanups.push(() => retrying.close(), () => once.close());
+    await expect(once.getSyncStatus({})).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/^sync unavailable/) });
+    const pending = retrying.getSyncStatus({});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await serveSync(address);
+    await expect(pending).resolves.toMatchObject({ highestLedgerIndex: 30 });
+  });
+
+  it('answers grpc.health.v1 checks per service', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const server = await serveSync(`unix:${dir}/h.sock`);
+    expect(await checkHealth(server.address)).toBe('SERVING');
+    expect(await checkHealth(server.address, 'ledgernode.sync.v1.SyncService')).toBe('SERVING');
+    server.health.set('ledgernode.sync.v1.SyncService', 'NOT_SERVING');
+    expect(await checkHealth(server.address, 'ledgernode.sync.v1.SyncService')).toBe('NOT_SERVING');
+    await expect(checkHealth(server.address, 'no.such.Service')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('refuses to take over a socket another live server holds', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    await serveSync(`unix:${dir}/busy.sock`);
+    await expect(serveSync(`unix:${dir}/busy.sock`)).rejects.toThrow(/already serving/);
+  });
+});

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// `npm test`: lint (module boundaries), type check, contract drift, then every project's vitest
+// suite through Nx, ending with one summary line `tests: N passed, N failed, N skipped`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const outputDir = path.join(root, 'test-output');
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const extraArgs = process.argv.slice(2);
+
+function step(title, command, args) {
+  process.stdout.write(`\n== ${title}: ${[path.basename(command), ...args].join(' ')}\n`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  process.stdout.write(`== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s\n`);
+  return ok;
+}
+
+const failedSteps = [];
+rmSync(outputDir, { recursive: true, force: true });
+
+// Nx must see every project before the boundary rule runs.
+if (!step('projects', bin('nx'), ['show', 'projects'])) failedSteps.push('projects');
+if (!step('lint', bin('eslint'), ['.'])) failedSteps.push('lint');
+if (!step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'])) failedSteps.push('typecheck');
+if (!step('contract drift', process.execPath, ['tools/gen/check.mjs'])) failedSteps.push('contract drift');
+const projects = extraArgs.length > 0 ? ['-p', ...extraArgs] : [];
+if (!step('tests', bin('nx'), ['run-many', '-t', 'test', '--output-style=static', '--parallel=1', ...projects])) {
+  failedSteps.push('tests');
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(outputDir)) {
+  for (const file of readdirSync(outputDir).filter((name) => name.endsWith('.json'))) {
+    const report = JSON.parse(readFileSync(path.join(outputDir, file), 'utf8'));
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  }
+}
+if (failedSteps.length > 0) process.stdout.write(`\nfailed steps: ${failedSteps.join(', ')}\n`);
+process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+process.exit(failedSteps.length > 0 || failed > 0 ? 1 : 0);
