@@ -24,9 +24,8 @@ export class ServiceChild {
     private readonly events: ChildEvents,
   ) {}
 
-  get pid(): number | undefined {
-    return this.process?.pid;
-  }
+  /** The current child's pid, or the last one's after it exited. */
+  pid: number | undefined;
 
   start(): void {
     this.ready = false;
@@ -37,6 +36,7 @@ export class ServiceChild {
       detached: true,
     });
     this.process = child;
+    this.pid = child.pid;
     child.on('message', (message: unknown) => {
       if (isReadyMessage(message)) {
         this.ready = true;

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { NotSynced, Rejected } from '@ledger-node/errors';
+import { createLogger } from '@ledger-node/telemetry';
+import { Dispatcher } from './dispatcher';
+import { defineMethod, param, type MethodContext, type RpcMethod } from './method';
+
+const echo = defineMethod({
+  name: 'test_echo',
+  summary: 'echo',
+  params: [param('text', z.string(), 'text to echo'), param('times', z.number().int().min(1).default(1), 'repeat', { optional: true })],
+  result: z.string(),
+  handler: async ([text, times]) => text.repeat(times),
+});
+const failing = (error: unknown) =>
+  defineMethod({
+    name: 'test_fail',
+    summary: 'fails',
+    params: [],
+    result: z.null(),
+    handler: async () => {
+      throw error;
+    },
+  });
+
+const dispatcher = (extra?: RpcMethod) =>
+  new Dispatcher({
+    methods: new Map(([echo, ...(extra ? [extra] : [])] as unknown as RpcMethod[]).map((m) => [m.name, m])),
+    context: {} as MethodContext,
+    logger: createLogger('test', 'silent'),
+    maxBatchLength: 3,
+  });
+
+const call = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }), id });
+
+describe('Dispatcher', () => {
+  it('answers a call with id, jsonrpc, result and status in the seed order', async () => {
+    const response = await dispatcher().handle(call('test_echo', ['ab', 2]));
+    expect(JSON.stringify(response)).toBe('{"id":1,"jsonrpc":"2.0","result":"abab","status":"success"}');
+  });
+
+  it('applies defaults of optional trailing params', async () => {
+    expect(await dispatcher().handle(call('test_echo', ['x']))).toMatchObject({ result: 'x' });
+  });
+
+  it.each([
+    [{ method: 'test_echo', params: [], id: 1 }, -32600, /"jsonrpc" must be "2.0"/],
+    [{ jsonrpc: '1.0', method: 'test_echo', params: [], id: 1 }, -32600, /"jsonrpc" must be "2.0"/],
+    [{ jsonrpc: '2.0', params: [], id: 1 }, -32600, /"method"/],
+    [{ jsonrpc: '2.0', method: 'test_echo', params: { text: 'x' }, id: 1 }, -32600, /"params" must be an array/],
+    [{ jsonrpc: '2.0', method: 'test_echo', params: ['x'], id: { a: 1 } }, -32600, /"id"/],
+    [{ jsonrpc: '2.0', method: 'nope', params: [], id: 1 }, -32601, /method not found: nope/],
+    [call('test_echo', [5]), -32602, /invalid parameter 1 \(text\)/],
+    [call('test_echo', ['x', 0]), -32602, /invalid parameter 2 \(times\)/],
+    [call('test_echo', []), -32602, /takes 1 to 2 parameter\(s\) \(text, times\), got 0/],
+    [call('test_echo', ['a', 1, 2]), -32602, /got 3/],
+    ['not an object', -32600, /expected a JSON object/],
+  ])('%j gets error %i', async (request, code, message) => {
+    const response = (await dispatcher().handle(request)) as { error: { code: number; message: string }; status: string };
+    expect(response.error.code).toBe(code);
+    expect(response.error.message).toMatch(message);
+    expect(response.status).toBe('error');
+  });
+
+  it('maps domain errors into -32000..-32099 with their data', async () => {
+    const response = await dispatcher(failing(new Rejected('fee too low', 'telINSUF_FEE_P'))).handle(call('test_fail', []));
+    expect(response).toEqual({
+      id: 1,
+      jsonrpc: '2.0',
+      error: { code: -32006, message: 'fee too low', data: { engine_result: 'telINSUF_FEE_P' } },
+      status: 'error',
+    });
+    expect(await dispatcher(failing(new NotSynced())).handle(call('test_fail', []))).toMatchObject({ error: { code: -32001 } });
+  });
+
+  it('hides unexpected errors behind -32603 with a correlation id and no stack', async () => {
+    const response = (await dispatcher(failing(new Error('boom at /secret/file.ts:12'))).handle(call('test_fail', []))) as {
+      error: { code: number; message: string; data: { correlation_id: string } };
+    };
+    expect(response.error.code).toBe(-32603);
+    expect(response.error.message).toBe('internal error');
+    expect(response.error.data.correlation_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(response)).not.toContain('secret');
+  });
+
+  describe('batches', () => {
+    it('answers each element, errors included, in order', async () => {
+      const response = await dispatcher().handle([call('test_echo', ['a'], 1), call('nope', [], 2), call('test_echo', ['b'], 'x')]);
+      expect(response).toEqual([
+        { id: 1, jsonrpc: '2.0', result: 'a', status: 'success' },
+        { id: 2, jsonrpc: '2.0', error: { code: -32601, message: 'method not found: nope' }, status: 'error' },
+        { id: 'x', jsonrpc: '2.0', result: 'b', status: 'success' },
+      ]);
+    });
+
+    it('rejects an empty batch and one over the length limit', async () => {
+      expect(await dispatcher().handle([])).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/empty batch/) } });
+      const tooMany = [1, 2, 3, 4].map((id) => call('test_echo', ['a'], id));
+      expect(await dispatcher().handle(tooMany)).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/limit of 3/) } });
+    });
+
+    it('leaves notifications (no id) out of the answer, and sends nothing for a batch of them', async () => {
+      const { id: _omit, ...notification } = call('test_echo', ['a']);
+      expect(await dispatcher().handle([notification, call('test_echo', ['b'], 9)])).toEqual([
+        { id: 9, jsonrpc: '2.0', result: 'b', status: 'success' },
+      ]);
+      expect(await dispatcher().handle([notification, notification])).toBeUndefined();
+      expect(await dispatcher().handle(notification)).toBeUndefined();
+    });
+  });
+});

@@ -1,0 +1,68 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@ledger-node/telemetry';
+import { Dispatcher } from './dispatcher';
+import { defineMethod, type MethodContext, type RpcMethod } from './method';
+import { jsonRpcRoute } from './route';
+
+const ping = defineMethod({ name: 'test_ping', summary: 'ping', params: [], result: z.literal('pong'), handler: async () => 'pong' as const });
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  const dispatcher = new Dispatcher({
+    methods: new Map([[ping.name, ping as unknown as RpcMethod]]),
+    context: {} as MethodContext,
+    logger: createLogger('test', 'silent'),
+    maxBatchLength: 10,
+  });
+  const app = new Koa();
+  app.use(jsonRpcRoute(dispatcher, 1024));
+  server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/jsonrpc`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const post = (body: string, contentType = 'application/json') =>
+  fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body });
+
+describe('POST /v1/jsonrpc', () => {
+  it('answers a call with HTTP 200', async () => {
+    const response = await post('{"jsonrpc":"2.0","method":"test_ping","params":[],"id":3}');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: 3, jsonrpc: '2.0', result: 'pong', status: 'success' });
+  });
+
+  it('answers a body that is not JSON with -32700 and id null', async () => {
+    const response = await post('{"jsonrpc":"2.0",');
+    expect(await response.json()).toEqual({ id: null, jsonrpc: '2.0', error: { code: -32700, message: 'parse error: the body is not valid JSON' }, status: 'error' });
+  });
+
+  it('refuses a non-JSON content type with 415', async () => {
+    const response = await post('jsonrpc=2.0', 'application/x-www-form-urlencoded');
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ error: { message: 'Content-Type must be application/json' }, status: 'error' });
+  });
+
+  it('refuses a body over the size limit with 413', async () => {
+    const response = await post(JSON.stringify({ jsonrpc: '2.0', method: 'test_ping', params: ['x'.repeat(2000)], id: 1 }));
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { message: 'request body exceeds 1024 bytes' } });
+  });
+
+  it('answers GET with 405 and Allow: POST', async () => {
+    const response = await fetch(url);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers a notification with 204 and no body', async () => {
+    const response = await post('{"jsonrpc":"2.0","method":"test_ping","params":[]}');
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe('');
+  });
+});

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await stopAll();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+async function rpc(port: number, body: unknown): Promise<unknown> {
+  const response = await fetch(`http://127.0.0.1:${port}/v1/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
+
+/** Pids of the children as the supervisor's status lines report them. */
+function childPids(node: RunningProcess): Map<string, number> {
+  const pids = new Map<string, number>();
+  for (const match of node.output().matchAll(/^ledger-node: (\S+)\s+(?:ready|restarted)\s+pid (\d+)/gm)) {
+    pids.set(match[1]!, Number(match[2]));
+  }
+  return pids;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function startNode(extra: string[] = []) {
+  const { dir, remove } = tempDir();
+  cleanups.push(remove);
+  const port = await freePort();
+  const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(port), ...extra]);
+  await node.waitFor(/facade\s+ready/);
+  await node.waitFor(/ledger-store\s+ready/);
+  return { node, port, dir };
+}
+
+describe('ledger-node (supervisor)', () => {
+  it('answers jt_blockNumber from ledger-store over gRPC, in the seed shape', async () => {
+    const { port } = await startNode();
+    const answer = await rpc(port, { jsonrpc: '2.0', method: 'jt_blockNumber', params: [], id: 1 });
+    expect(JSON.stringify(answer)).toBe('{"id":1,"jsonrpc":"2.0","result":0,"status":"success"}');
+  });
+
+  it('starts each service as its own process and stops them all on SIGTERM, exiting 0', async () => {
+    const { node } = await startNode();
+    const pids = childPids(node);
+    expect([...pids.keys()].sort()).toEqual(['facade', 'keystore', 'ledger-store', 'submission']);
+    expect(new Set(pids.values()).size).toBe(4);
+    expect([...pids.values()].every(alive)).toBe(true);
+    const code = await node.stop('SIGTERM', 12_000);
+    expect(code).toBe(0);
+    expect(node.output()).toContain('all services stopped');
+    expect([...pids.values()].filter(alive)).toEqual([]);
+  });
+
+  it('stops on SIGINT too', async () => {
+    const { node } = await startNode();
+    const pids = [...childPids(node).values()];
+    expect(await node.stop('SIGINT', 12_000)).toBe(0);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('restarts a crashed child and keeps serving', async () => {
+    const { node, port } = await startNode();
+    const storePid = childPids(node).get('ledger-store')!;
+    process.kill(storePid, 'SIGKILL');
+    await node.waitFor(/ledger-store\s+crashed\s+pid \d+\s+signal SIGKILL; restart #1/);
+    await node.waitFor(/ledger-store\s+ready.*\n(.|\n)*ledger-store\s+ready/);
+    const newPid = childPids(node).get('ledger-store')!;
+    expect(newPid).not.toBe(storePid);
+    const answer = await rpc(port, { jsonrpc: '2.0', method: 'jt_blockNumber', params: [], id: 7 });
+    expect(answer).toEqual({ id: 7, jsonrpc: '2.0', result: 0, status: 'success' });
+  });
+
+  it('children stop by themselves when the supervisor is killed outright', async () => {
+    const { node } = await startNode();
+    const pids = [...childPids(node).values()];
+    process.kill(node.pid, 'SIGKILL');
+    await node.exited;
+    const deadline = Date.now() + 10_000;
+    while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('gives up with exit code 1 when a service cannot start', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const port = await freePort();
+    // The REST listener and the JSON-RPC listener on one port: the facade cannot bind the second.
+    const node = startProcess([cliEntry(), '-rpc', '-api', '-sync=false', '-data_dir', dir, '-rpcport', String(port), '-apiport', String(port)]);
+    expect(await node.exited).toBe(1);
+    expect(node.output()).toMatch(/facade\s+failed .*giving up/);
+  }, 90_000);
+});
