@@ -23,7 +23,7 @@ const failing = (error: unknown) =>
     },
   });
 
-const dispatcher = (extra?: RpcMethod) =>
+const dispatcher = (extra?: { name: string }) =>
   new Dispatcher({
     methods: new Map(([echo, ...(extra ? [extra] : [])] as unknown as RpcMethod[]).map((m) => [m.name, m])),
     context: {} as MethodContext,
