@@ -1,8 +1,8 @@
-import { LedgerStoreServiceService } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
 
 /** The facade's gRPC clients, one per service it calls. */
-export function createClients(addresses: { ledgerStore: string }) {
+export function createClients(addresses: { ledgerStore: string; sync: string }) {
   return {
     ledgerStore: createGrpcClient(LedgerStoreServiceService, addresses.ledgerStore, {
       serviceLabel: 'ledger-store',
@@ -20,7 +20,12 @@ export function createClients(addresses: { ledgerStore: string }) {
         'getSyncMeta',
       ],
     }),
+    sync: createGrpcClient(SyncServiceService, addresses.sync, { serviceLabel: 'sync', deadlineMs: 3_000, idempotent: ['getSyncStatus'] }),
   };
 }
 
 export type Clients = ReturnType<typeof createClients>;
+
+export function closeClients(clients: Clients): void {
+  for (const client of Object.values(clients)) client.close();
+}

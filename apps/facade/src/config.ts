@@ -1,3 +1,4 @@
+import { getProfile, type ChainProfile } from '@ledger-node/chain';
 import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
@@ -12,6 +13,10 @@ export interface FacadeConfig {
   /** REST listener, when -api. */
   api?: Listener;
   ledgerStoreAddress: string;
+  syncAddress: string;
+  /** -sync: whether a sync service runs at all. */
+  syncEnabled: boolean;
+  profile: ChainProfile;
   logLevel: LogLevel;
   /** Largest accepted request body. */
   maxBodyBytes: number;
@@ -24,6 +29,9 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     rpc: flags.boolean('rpc') ? { host: flags.string('rpcaddr')!, port: flags.integer('rpcport')! } : undefined,
     api: flags.boolean('api') ? { host: flags.string('apiaddr')!, port: flags.integer('apiport')! } : undefined,
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
+    syncAddress: serviceAddress(flags, 'sync'),
+    syncEnabled: flags.boolean('sync'),
+    profile: getProfile(flags.string('chain')!),
     logLevel: flags.string('log_level') as LogLevel,
     maxBodyBytes: 1024 * 1024,
     maxBatchLength: 100,

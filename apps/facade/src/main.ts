@@ -2,24 +2,33 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import type { ParsedFlags } from '@ledger-node/config';
 import { createLogger, type Logger } from '@ledger-node/telemetry';
-import { createClients } from './clients';
+import { closeClients, createClients } from './clients';
 import { facadeConfig, type Listener } from './config';
 import { Dispatcher } from './jsonrpc/dispatcher';
+import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
 import { jsonRpcRoute } from './jsonrpc/route';
 import { restErrors, restRoutes } from './rest/routes';
+import { TipCache } from './tip';
 
 /** The facade: JSON-RPC at /v1/jsonrpc (-rpc) and the REST API under /v1 (-api), over the gRPC services. */
 export async function start(flags: ParsedFlags) {
   const config = facadeConfig(flags);
   const logger = createLogger('facade', config.logLevel);
-  const clients = createClients({ ledgerStore: config.ledgerStoreAddress });
+  const clients = createClients({ ledgerStore: config.ledgerStoreAddress, sync: config.syncAddress });
+  const tip = new TipCache(clients, logger);
+  const context: MethodContext = { clients, profile: config.profile, syncEnabled: config.syncEnabled, tip };
   const servers: Server[] = [];
   const addresses: string[] = [];
+  const shutdown = async () => {
+    tip.stop();
+    await Promise.all(servers.map(close));
+    closeClients(clients);
+  };
 
   try {
     if (config.rpc) {
-      const dispatcher = new Dispatcher({ methods, context: { clients }, logger, maxBatchLength: config.maxBatchLength });
+      const dispatcher = new Dispatcher({ methods, context, logger, maxBatchLength: config.maxBatchLength });
       const app = new Koa();
       app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes));
       servers.push(await listen(app, config.rpc, logger));
@@ -27,23 +36,22 @@ export async function start(flags: ParsedFlags) {
     }
     if (config.api) {
       const app = new Koa();
-      const router = restRoutes(clients);
+      const router = restRoutes(context);
       app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
       servers.push(await listen(app, config.api, logger));
       addresses.push(`http://${config.api.host}:${config.api.port}/v1`);
     }
   } catch (error) {
-    await Promise.all(servers.map(close));
-    clients.ledgerStore.close();
+    await shutdown();
     throw error;
   }
+  tip.start();
   logger.info({ addresses }, 'facade serving');
 
   return {
     address: addresses.join(' '),
     async stop() {
-      await Promise.all(servers.map(close));
-      clients.ledgerStore.close();
+      await shutdown();
       logger.info('facade stopped');
     },
   };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { InvalidParams } from '@ledger-node/errors';
+import type { ChainProfile } from '@ledger-node/chain';
 import type { Clients } from '../clients';
+import type { TipCache } from '../tip';
 
 /** One positional parameter: its name (used in error messages and documents) and schema. */
 export interface Param<T = unknown> {
@@ -15,6 +17,11 @@ export type ParamValues<P extends readonly Param[]> = { -readonly [I in keyof P]
 
 export interface MethodContext {
   readonly clients: Clients;
+  readonly profile: ChainProfile;
+  /** False when the node runs with -sync=false (jt_syncing then answers false). */
+  readonly syncEnabled: boolean;
+  /** The highest stored ledger, followed live. */
+  readonly tip: TipCache;
 }
 
 /** A JSON-RPC method defined once: params and result schemas plus the handler they type. */

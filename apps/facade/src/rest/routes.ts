@@ -1,8 +1,12 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
+import { z } from 'zod';
+import { TxDetail } from '@ledger-node/contracts';
+import { InvalidParams, isLedgerNodeError, NotFound, type ErrorKind } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
-import type { Clients } from '../clients';
+import type { MethodContext } from '../jsonrpc/method';
+import { blockHash, blockNumberOrTag, hash32 } from '../jsonrpc/params';
+import { restLedger, restTransaction } from '../format/rest';
 
 const httpStatusByKind: Record<ErrorKind, number> = {
   invalid_params: 400,
@@ -42,17 +46,75 @@ export function restErrors(logger: Logger): Koa.Middleware {
   };
 }
 
-export function restRoutes(clients: Clients): Router {
+function parse<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidParams(`invalid ${name}: ${result.error.issues[0]?.message ?? 'invalid value'}`, name);
+  return result.data;
+}
+
+const flag = (value: unknown, name: string) => parse(z.enum(['true', 'false']).optional(), value, name) === 'true';
+
+export function restRoutes(context: MethodContext): Router {
+  const { clients, profile } = context;
   const router = new Router({ prefix: '/v1' });
+
+  router.get('/ledgers/:ledger', async (ctx) => {
+    const identifier = ctx.params.ledger!;
+    const ledger = /^(0x)?[0-9a-fA-F]{64}$/.test(identifier)
+      ? parse(blockHash, identifier, 'ledger')
+      : parse(blockNumberOrTag, identifier, 'ledger');
+    const transactions = flag(ctx.query.transactions, 'transactions');
+    const expand = flag(ctx.query.expand, 'expand');
+    const detail = expand ? 'full' : transactions ? 'hashes' : 'none';
+    const txDetail = { none: TxDetail.NONE, hashes: TxDetail.HASHES, full: TxDetail.FULL }[detail];
+    const { ledger: record } = await clients.ledgerStore.getLedger({ ledger, txDetail });
+    if (!record) throw new NotFound(`ledger ${identifier} is not stored`);
+    ctx.body = { ledger: restLedger(record, detail, profile) };
+  });
+
+  router.get('/transactions/:hash', async (ctx) => {
+    const hash = parse(hash32, ctx.params.hash, 'hash');
+    const { transaction } = await clients.ledgerStore.getTransaction({ hash });
+    if (!transaction) throw new NotFound(`transaction ${ctx.params.hash} is not stored`);
+    ctx.body = { transaction: restTransaction(transaction, profile) };
+  });
+
   router.get('/status', async (ctx) => {
-    const store = await clients.ledgerStore.getStatus({});
+    const [store, sync] = await Promise.all([
+      clients.ledgerStore.getStatus({}),
+      context.syncEnabled ? clients.sync.getSyncStatus({}).catch((error: Error) => ({ error: error.message })) : undefined,
+    ]);
     ctx.body = {
-      ledger_store: {
+      chain: profile.id,
+      store: {
+        complete_ranges: store.completeRanges.map((range) => `${range.first}-${range.last}`),
         lowest_ledger_index: store.lowestLedgerIndex ?? null,
         highest_ledger_index: store.highestLedgerIndex ?? null,
-        complete_ranges: store.completeRanges.map((range) => `${range.first}-${range.last}`),
+        ledger_count: Number(store.ledgerCount),
+        transaction_count: Number(store.transactionCount),
         db_size_bytes: Number(store.dbSizeBytes),
       },
+      sync:
+        sync === undefined
+          ? { enabled: false }
+          : 'error' in sync
+            ? { enabled: true, error: sync.error }
+            : {
+                enabled: true,
+                syncing: sync.syncing,
+                upstream_url: sync.upstreamUrl,
+                upstream_connected: sync.upstreamConnected,
+                starting_ledger_index: sync.startingLedgerIndex,
+                current_ledger_index: sync.currentLedgerIndex,
+                highest_ledger_index: sync.highestLedgerIndex,
+                lag_ledgers: sync.lagLedgers,
+                backfill: {
+                  ledgers_per_second: sync.backfillLedgersPerSecond,
+                  remaining_ledgers: Number(sync.backfillRemainingLedgers),
+                  eta_seconds: sync.backfillEtaSeconds ?? null,
+                },
+                verification_failures: Number(sync.verificationFailureCount),
+              },
     };
   });
   return router;

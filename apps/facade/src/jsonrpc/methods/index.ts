@@ -1,7 +1,27 @@
 import type { RpcMethod } from '../method';
 import { jt_blockNumber } from './jt_blockNumber';
+import { jt_getBlockByHash } from './jt_getBlockByHash';
+import { jt_getBlockByNumber } from './jt_getBlockByNumber';
+import { jt_getBlockTransactionCountByHash } from './jt_getBlockTransactionCountByHash';
+import { jt_getBlockTransactionCountByNumber } from './jt_getBlockTransactionCountByNumber';
+import { jt_getTransactionByBlockHashAndIndex } from './jt_getTransactionByBlockHashAndIndex';
+import { jt_getTransactionByBlockNumberAndIndex } from './jt_getTransactionByBlockNumberAndIndex';
+import { jt_getTransactionByHash } from './jt_getTransactionByHash';
+import { jt_getTransactionReceipt } from './jt_getTransactionReceipt';
+import { jt_syncing } from './jt_syncing';
+
+const all = [
+  jt_syncing,
+  jt_blockNumber,
+  jt_getBlockTransactionCountByHash,
+  jt_getBlockTransactionCountByNumber,
+  jt_getBlockByHash,
+  jt_getBlockByNumber,
+  jt_getTransactionByHash,
+  jt_getTransactionByBlockHashAndIndex,
+  jt_getTransactionByBlockNumberAndIndex,
+  jt_getTransactionReceipt,
+];
 
 /** Every JSON-RPC method, by name. */
-export const methods: ReadonlyMap<string, RpcMethod> = new Map(
-  ([jt_blockNumber] as unknown as RpcMethod[]).map((method) => [method.name, method]),
-);
+export const methods: ReadonlyMap<string, RpcMethod> = new Map((all as unknown as RpcMethod[]).map((method) => [method.name, method]));

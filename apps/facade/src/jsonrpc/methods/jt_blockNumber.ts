@@ -7,8 +7,5 @@ export const jt_blockNumber = defineMethod({
   summary: 'The current block number the node runs at: the highest stored ledger index, 0 when none is stored yet.',
   params: [],
   result: z.number().int().nonnegative(),
-  async handler(_params, { clients }) {
-    const status = await clients.ledgerStore.getStatus({});
-    return status.highestLedgerIndex ?? 0;
-  },
+  handler: (_params, { tip }) => tip.highestLedgerIndex(),
 });

@@ -1,0 +1,67 @@
+import type { LedgerRecord, TransactionRecord } from '@ledger-node/contracts';
+import { closeTimeHuman, decodeLedgerHeader, decodeTransactionBlob, type ChainProfile } from '@ledger-node/chain';
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
+
+/** Transaction fields as the chain recorded them (every field of every type), decoded with the profile. */
+export function transactionFields(record: TransactionRecord, profile: ChainProfile): Record<string, unknown> {
+  return decodeTransactionBlob(hex(record.txBlob), profile);
+}
+
+export function metadataFields(record: TransactionRecord, profile: ChainProfile): Record<string, unknown> {
+  return profile.codec.decode(hex(record.metaBlob));
+}
+
+/** SPEC §2.5: the transaction's fields plus where it sits (rippled's `tx` answer without the metadata). */
+export function transactionObject(record: TransactionRecord, profile: ChainProfile) {
+  return {
+    ...transactionFields(record, profile),
+    date: record.closeTimeRippleEpoch,
+    hash: hex(record.hash),
+    inLedger: record.ledgerIndex,
+    ledger_hash: hex(record.ledgerHash),
+    ledger_index: record.ledgerIndex,
+    validated: true,
+  };
+}
+
+/** SPEC §2.6: the metadata (AffectedNodes of every kind, TransactionIndex, TransactionResult…) and the hash. */
+export function receiptObject(record: TransactionRecord, profile: ChainProfile) {
+  return { ...metadataFields(record, profile), hash: hex(record.hash) };
+}
+
+/**
+ * SPEC §2.4. Inside `ledger`, `ledger_index`/`seqNum` are decimal strings and `totalCoins`
+ * equals `total_coins`, as rippled's older `ledger` answer printed them; outside, an integer.
+ * `transactions` holds hashes, or with `full` each transaction's fields plus `hash` and `metaData`
+ * (rippled's expanded form).
+ */
+export function blockObject(record: LedgerRecord, full: boolean, profile: ChainProfile) {
+  const header = decodeLedgerHeader(record.headerBlob);
+  const ledgerHash = hex(record.ledgerHash);
+  const transactions = full
+    ? record.transactions.map((tx) => ({ ...transactionFields(tx, profile), hash: hex(tx.hash), metaData: metadataFields(tx, profile) }))
+    : record.transactionHashes.map(hex);
+  return {
+    ledger: {
+      accepted: true,
+      account_hash: header.accountHash,
+      close_time: header.closeTime,
+      close_time_human: closeTimeHuman(header.closeTime),
+      close_time_resolution: header.closeTimeResolution,
+      closed: true,
+      hash: ledgerHash,
+      ledger_hash: ledgerHash,
+      ledger_index: String(header.ledgerIndex),
+      parent_hash: header.parentHash,
+      seqNum: String(header.ledgerIndex),
+      totalCoins: header.totalCoins.toString(),
+      total_coins: header.totalCoins.toString(),
+      transaction_hash: header.transactionHash,
+      transactions,
+    },
+    ledger_hash: ledgerHash,
+    ledger_index: header.ledgerIndex,
+    validated: true,
+  };
+}

@@ -1,0 +1,12 @@
+import { defineMethod, param } from '../method';
+import { hash32 } from '../params';
+import { transactionSchema } from '../../format/schemas';
+import { asTransaction, transactionByHash } from './transactions';
+
+export const jt_getTransactionByHash = defineMethod({
+  name: 'jt_getTransactionByHash',
+  summary: 'A validated transaction by hash, with every field of its type; null when it is not stored.',
+  params: [param('transactionHash', hash32, 'DATA, 32-byte transaction hash')],
+  result: transactionSchema.nullable(),
+  handler: async ([hash], context) => asTransaction(await transactionByHash(hash, context), context),
+});
