@@ -27,6 +27,12 @@ export interface SubmitResult {
   accountSequenceAvailable?: number;
   openLedgerIndex: number;
   validatedLedgerIndex: number;
+  /**
+   * Set when the blob fails rippled's local checks (does not decode, bad signature): rippled then
+   * answers `submit` with error `invalidTransaction` and this text as `error_exception` instead of
+   * an engine result. `engineResult` still names the closest code (temMALFORMED, temBAD_SIGNATURE).
+   */
+  errorException?: string;
 }
 
 export interface ClosedTransaction {
@@ -57,6 +63,28 @@ export interface StateEntry {
   /** Uppercase hex of the serialized ledger entry. */
   blob: string;
   json: JsonObject;
+}
+
+/** One trust line seen from an account, with rippled `account_lines` field names and value forms. */
+export interface TrustLineView {
+  /** The peer account. */
+  account: string;
+  /** What the account holds (negative: owes), decimal text. */
+  balance: string;
+  currency: string;
+  limit: string;
+  limit_peer: string;
+  /** NoRipple on the account's side; servers of a Jingtum chain print it under the profile's `noRippleWireName`. */
+  no_ripple: boolean;
+  no_ripple_peer: boolean;
+  quality_in: number;
+  quality_out: number;
+  authorized?: boolean;
+  peer_authorized?: boolean;
+  freeze?: boolean;
+  freeze_peer?: boolean;
+  /** Index of the trust-line entry. */
+  index: string;
 }
 
 export interface FeeSettings {
@@ -90,4 +118,11 @@ export interface DevnetChain {
   transaction(txHash: string): { ledgerIndex: number; tx: ClosedTransaction } | undefined;
   /** Called after each close, in ledger order. Returns an unsubscribe function. */
   onLedgerClosed(listener: (ledger: ClosedLedger) => void): () => void;
+  /** The account's AccountRoot at a closed ledger or the open one; undefined when it does not exist there. */
+  accountRoot?(address: string, ledgerIndex: number): StateEntry | undefined;
+  /**
+   * The account's trust lines at a ledger, in owner-directory order (rippled `account_lines`);
+   * undefined when the account or the ledger does not exist.
+   */
+  trustLines?(address: string, ledgerIndex: number): TrustLineView[] | undefined;
 }

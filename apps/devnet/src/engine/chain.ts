@@ -1,0 +1,535 @@
+/**
+ * The devnet chain: a genesis ledger, an open ledger that takes transactions as they are
+ * submitted, and closed ledgers (each validated at once) kept with a snapshot of their state.
+ * Like rippled in standalone mode, transactions apply to the open ledger in arrival order and a
+ * close seals exactly that ledger; transactions with a future sequence are held and retried.
+ */
+import {
+  hashLedgerHeader,
+  hashTransaction,
+  StateTree,
+  transactionTreeRoot,
+  unixMsToRippleTime,
+  ZERO_HASH,
+  type ChainProfile,
+  type LedgerHeader,
+} from '@ledger-node/chain';
+import { InvalidParams } from '@ledger-node/errors';
+import type { XrplDefinitionsBase } from 'ripple-binary-codec';
+import { TransactionProcessor, type ApplyOutcome, type Candidate } from './apply';
+import { dirEntries, u64Hex } from './directory';
+import { LedgerKeys } from './keys';
+import { MetadataWriter } from './metadata';
+import { definitionsOf, TrustLineFlag } from './protocol';
+import { ResultCatalog, type EngineResult } from './results';
+import { signingDataOf } from './signing';
+import type { ChainSettings } from './rules/context';
+import { cloneEntry, OpenLedgerState, type LedgerEntry } from './state';
+import { flagsOf, lineSide } from './trustLines';
+import type {
+  ClosedLedger,
+  ClosedTransaction,
+  DevnetChain,
+  FeeSettings,
+  JsonObject,
+  StateEntry,
+  SubmitResult,
+  TrustLineView,
+} from './types';
+
+export interface DevnetChainOptions {
+  fees?: Partial<FeeSettings>;
+  /** Current time in seconds since the ripple epoch. */
+  now?: () => number;
+}
+
+/** rippled `ledgerDefaultTimeResolution` for a single-node chain. */
+const CLOSE_TIME_RESOLUTION = 10;
+/** rippled LocalTxs `holdLedgers`: a held transaction is retried for this many ledgers. */
+const HOLD_LEDGERS = 5;
+/** rippled keeps the hashes of the last 256 ledgers in the skip list. */
+const SKIP_LIST_LENGTH = 256;
+/** FeeSettings `ReferenceFeeUnits` of a ledger without the XRPFees amendment. */
+const REFERENCE_FEE_UNITS = 10;
+
+const HEX_HASH = /^[0-9A-Fa-f]{64}$/;
+
+interface OpenTransaction {
+  candidate: Candidate;
+  txBlob: string;
+  meta: JsonObject;
+}
+
+interface HeldTransaction {
+  candidate: Candidate;
+  txBlob: string;
+  account: string;
+  sequence: number;
+  /** Open ledger index when it was first held. */
+  heldAt: number;
+}
+
+interface LedgerRecord {
+  ledger: ClosedLedger;
+  state: StateTree;
+}
+
+/** rippled `effCloseTime`: round to the resolution, and stay after the parent's close time. */
+export function effectiveCloseTime(closeTime: number, parentCloseTime: number): number {
+  const shifted = closeTime + CLOSE_TIME_RESOLUTION / 2;
+  const rounded = shifted - (shifted % CLOSE_TIME_RESOLUTION);
+  return Math.max(rounded, parentCloseTime + 1);
+}
+
+export function createDevnetChain(profile: ChainProfile, options: DevnetChainOptions = {}): DevnetChain {
+  return new Devnet(profile, options);
+}
+
+class Devnet implements DevnetChain {
+  readonly profile: ChainProfile;
+  readonly fees: FeeSettings;
+
+  private readonly now: () => number;
+  private readonly definitions: XrplDefinitionsBase;
+  private readonly keys: LedgerKeys;
+  private readonly settings: ChainSettings;
+  private readonly results: ResultCatalog;
+  private readonly processor: TransactionProcessor;
+  private readonly state: OpenLedgerState;
+  private readonly ledgers: LedgerRecord[] = [];
+  private readonly ledgerIndexByHash = new Map<string, number>();
+  private readonly transactionsByHash = new Map<string, { ledgerIndex: number; position: number }>();
+  private readonly listeners = new Set<(ledger: ClosedLedger) => void>();
+  private openTransactions: OpenTransaction[] = [];
+  private openTransactionHashes = new Set<string>();
+  private held = new Map<string, HeldTransaction>();
+  private feesBurned = 0n;
+
+  constructor(profile: ChainProfile, options: DevnetChainOptions) {
+    this.profile = profile;
+    this.fees = {
+      baseFee: options.fees?.baseFee ?? profile.baseFee,
+      reserveBase: options.fees?.reserveBase ?? profile.reserveBase,
+      reserveIncrement: options.fees?.reserveIncrement ?? profile.reserveIncrement,
+    };
+    this.now = options.now ?? (() => unixMsToRippleTime(Date.now()));
+    this.keys = new LedgerKeys(profile);
+    const definitions = definitionsOf(profile);
+    this.definitions = definitions;
+    const accountOne = new Uint8Array(20);
+    accountOne[19] = 1;
+    this.settings = {
+      profile,
+      keys: this.keys,
+      fees: this.fees,
+      trustLineType: profile.trustLineEntryType,
+      noAccount: profile.codec.encodeAccountId(accountOne),
+      zeroAccount: profile.codec.encodeAccountId(new Uint8Array(20)),
+    };
+    this.results = new ResultCatalog(definitions, profile.nativeCurrency);
+    const metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType]), profile.trustLineEntryType);
+    this.processor = new TransactionProcessor(this.settings, this.results, metadata);
+    this.state = new OpenLedgerState(profile.codec, new StateTree());
+    this.createGenesis();
+  }
+
+  // ---------------------------------------------------------------- genesis and closing
+
+  /** rippled `Ledger(create_genesis_t)`: the genesis account holds every native unit; fees in FeeSettings. */
+  private createGenesis(): void {
+    const genesis = this.profile.genesis;
+    this.state.put(this.keys.account(genesis.address), {
+      LedgerEntryType: 'AccountRoot',
+      Flags: 0,
+      Account: genesis.address,
+      Balance: genesis.balanceDrops.toString(),
+      OwnerCount: 0,
+      Sequence: 1,
+      PreviousTxnID: ZERO_HASH,
+      PreviousTxnLgrSeq: 0,
+    });
+    this.state.put(this.keys.feeSettings(), {
+      LedgerEntryType: 'FeeSettings',
+      Flags: 0,
+      BaseFee: u64Hex(this.fees.baseFee),
+      ReferenceFeeUnits: REFERENCE_FEE_UNITS,
+      ReserveBase: Number(this.fees.reserveBase),
+      ReserveIncrement: Number(this.fees.reserveIncrement),
+    });
+    const header: LedgerHeader = {
+      ledgerIndex: 1,
+      totalCoins: genesis.balanceDrops,
+      parentHash: ZERO_HASH,
+      transactionHash: ZERO_HASH,
+      accountHash: this.state.tree.root(),
+      parentCloseTime: 0,
+      closeTime: 0,
+      closeTimeResolution: CLOSE_TIME_RESOLUTION,
+      closeFlags: 0,
+    };
+    this.store({ header, hash: hashLedgerHeader(header), transactions: [] });
+  }
+
+  close(closeTime?: number): ClosedLedger {
+    const parent = this.lastClosed().ledger;
+    const ledgerIndex = parent.header.ledgerIndex + 1;
+    const requested = closeTime ?? this.now();
+    if (!Number.isSafeInteger(requested) || requested < 0 || requested > 0xffffffff) {
+      throw new InvalidParams(`close time must be seconds since the ripple epoch (u32), got ${requested}`, 'closeTime');
+    }
+    this.updateSkipList(ledgerIndex, parent.hash);
+
+    const transactions = this.openTransactions.map((open, position) => this.sealTransaction(open, position));
+    const header: LedgerHeader = {
+      ledgerIndex,
+      totalCoins: parent.header.totalCoins - this.feesBurned,
+      parentHash: parent.hash,
+      transactionHash: transactions.length === 0 ? ZERO_HASH : transactionTreeRoot(transactions),
+      accountHash: this.state.tree.root(),
+      parentCloseTime: parent.header.closeTime,
+      closeTime: effectiveCloseTime(requested, parent.header.closeTime),
+      closeTimeResolution: CLOSE_TIME_RESOLUTION,
+      closeFlags: 0,
+    };
+    const ledger: ClosedLedger = { header, hash: hashLedgerHeader(header), transactions };
+    this.store(ledger);
+    this.openTransactions = [];
+    this.openTransactionHashes = new Set();
+    this.feesBurned = 0n;
+
+    this.retryHeld();
+    this.notify(ledger);
+    return ledger;
+  }
+
+  private store(ledger: ClosedLedger): void {
+    this.ledgers.push({ ledger, state: this.state.tree.snapshot() });
+    this.ledgerIndexByHash.set(ledger.hash, ledger.header.ledgerIndex);
+    ledger.transactions.forEach((tx, position) => this.transactionsByHash.set(tx.hash, { ledgerIndex: ledger.header.ledgerIndex, position }));
+  }
+
+  private sealTransaction(open: OpenTransaction, position: number): ClosedTransaction {
+    const metaBlob = this.profile.codec.encode(open.meta);
+    const metaJson: JsonObject = this.profile.codec.decode(metaBlob);
+    const txJson = open.candidate.txJson;
+    // rippled adds `delivered_amount` to a successful payment's metadata JSON (not to the binary).
+    if (txJson.TransactionType === 'Payment' && metaJson.TransactionResult === this.results.get('tesSUCCESS').token) {
+      metaJson.delivered_amount = cloneEntry(metaJson.DeliveredAmount ?? txJson.Amount);
+    }
+    return { hash: open.candidate.txHash, txBlob: open.txBlob, metaBlob, txJson, metaJson, index: position };
+  }
+
+  /** rippled `Ledger::updateSkipList`: the parent's hash joins the recent list (and every 256th, the long list). */
+  private updateSkipList(ledgerIndex: number, parentHash: string): void {
+    const previousIndex = ledgerIndex - 1;
+    if ((previousIndex & 0xff) === 0) {
+      this.appendLedgerHash(this.keys.historicLedgerHashes(previousIndex), parentHash, previousIndex, Number.POSITIVE_INFINITY);
+    }
+    this.appendLedgerHash(this.keys.recentLedgerHashes(), parentHash, previousIndex, SKIP_LIST_LENGTH);
+  }
+
+  private appendLedgerHash(index: string, hash: string, lastLedgerSequence: number, keep: number): void {
+    const existing = this.state.get(index);
+    const hashes = existing === undefined ? [] : [...(existing.Hashes as string[])];
+    if (hashes.length >= keep) hashes.shift();
+    hashes.push(hash);
+    this.state.put(index, { LedgerEntryType: 'LedgerHashes', Flags: 0, Hashes: hashes, LastLedgerSequence: lastLedgerSequence });
+  }
+
+  private notify(ledger: ClosedLedger): void {
+    const failures: unknown[] = [];
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(ledger);
+      } catch (error) {
+        // Every listener hears about the ledger; a failing one is reported after the others ran.
+        failures.push(error);
+      }
+    }
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) throw new AggregateError(failures, `${failures.length} ledger listeners failed`);
+  }
+
+  onLedgerClosed(listener: (ledger: ClosedLedger) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  // ---------------------------------------------------------------- submitting
+
+  submit(txBlobHex: string): SubmitResult {
+    const txBlob = typeof txBlobHex === 'string' ? txBlobHex.toUpperCase() : '';
+    let txJson: JsonObject;
+    try {
+      txJson = this.profile.codec.decode(txBlob);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      return this.rejected(txBlob, this.results.get('temMALFORMED'), error.message);
+    }
+    const txHash = hashTransaction(txBlob);
+    const signatureProblem = this.signatureProblem(txBlob, txJson);
+    if (signatureProblem !== undefined) {
+      return this.rejected(txBlob, this.results.get(signatureProblem.token), `fails local checks: ${signatureProblem.reason}`, txJson, txHash);
+    }
+
+    const candidate: Candidate = { txJson, txHash };
+    const alreadyHeld = this.held.get(txHash);
+    const outcome = alreadyHeld !== undefined ? this.apply(alreadyHeld.candidate, alreadyHeld.txBlob) : this.apply(candidate, txBlob);
+    if (outcome.applied) {
+      this.held.delete(txHash);
+      this.applyHeldFollowing(txJson.Account as string);
+    } else if (isRetry(outcome.result)) {
+      if (alreadyHeld === undefined) {
+        this.held.set(txHash, {
+          candidate,
+          txBlob,
+          account: txJson.Account as string,
+          sequence: Number(txJson.Sequence),
+          heldAt: this.openLedgerIndex(),
+        });
+      }
+    }
+    return this.submitResult(txBlob, outcome.result, outcome.applied, this.held.has(txHash), txJson, txHash);
+  }
+
+  private apply(candidate: Candidate, txBlob: string): ApplyOutcome {
+    const outcome = this.processor.apply(candidate, {
+      state: this.state,
+      ledgerIndex: this.openLedgerIndex(),
+      transactionIndex: this.openTransactions.length,
+      alreadyApplied: (txHash) => this.openTransactionHashes.has(txHash),
+    });
+    if (outcome.applied) {
+      this.openTransactions.push({ candidate, txBlob, meta: outcome.meta! });
+      this.openTransactionHashes.add(candidate.txHash);
+      this.feesBurned += outcome.feeCharged ?? 0n;
+    }
+    return outcome;
+  }
+
+  /** rippled `popAcctTransaction`: once a sequence is used, the held transaction with the next one goes in. */
+  private applyHeldFollowing(account: string): void {
+    for (;;) {
+      const root = this.state.get(this.keys.account(account));
+      if (root === undefined) return;
+      const next = [...this.held.values()].find((held) => held.account === account && held.sequence === Number(root.Sequence));
+      if (next === undefined) return;
+      const outcome = this.apply(next.candidate, next.txBlob);
+      if (!outcome.applied && isRetry(outcome.result)) return;
+      this.held.delete(next.candidate.txHash);
+      if (!outcome.applied) return;
+    }
+  }
+
+  /** At a new open ledger, held transactions are tried again; expired ones are dropped. */
+  private retryHeld(): void {
+    const openIndex = this.openLedgerIndex();
+    const waiting = [...this.held.values()].sort((left, right) =>
+      left.account === right.account ? left.sequence - right.sequence : left.account < right.account ? -1 : 1,
+    );
+    for (const held of waiting) {
+      if (!this.held.has(held.candidate.txHash)) continue;
+      const lastLedger = held.candidate.txJson.LastLedgerSequence;
+      if ((typeof lastLedger === 'number' && openIndex > lastLedger) || openIndex > held.heldAt + HOLD_LEDGERS) {
+        this.held.delete(held.candidate.txHash);
+        continue;
+      }
+      const outcome = this.apply(held.candidate, held.txBlob);
+      if (outcome.applied) {
+        this.held.delete(held.candidate.txHash);
+        this.applyHeldFollowing(held.account);
+      } else if (!isRetry(outcome.result)) {
+        this.held.delete(held.candidate.txHash);
+      }
+    }
+  }
+
+  /** rippled `checkValidity`: a single signature by SigningPubKey over the signing fields. */
+  private signatureProblem(
+    txBlob: string,
+    txJson: JsonObject,
+  ): { token: 'temBAD_SIGNATURE' | 'temDISABLED' | 'temMALFORMED'; reason: string } | undefined {
+    if (txJson.Signers !== undefined) return { token: 'temDISABLED', reason: 'Multi-signed transactions are not supported.' };
+    const publicKey = txJson.SigningPubKey;
+    const signature = txJson.TxnSignature;
+    if (typeof publicKey !== 'string' || typeof signature !== 'string' || publicKey === '' || signature === '') {
+      return { token: 'temBAD_SIGNATURE', reason: 'Invalid signature.' };
+    }
+    let signingData: string;
+    try {
+      signingData = signingDataOf(txBlob, this.definitions);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      return { token: 'temMALFORMED', reason: error.message };
+    }
+    if (!this.profile.keys.verify(signingData, signature, publicKey)) return { token: 'temBAD_SIGNATURE', reason: 'Invalid signature.' };
+    return undefined;
+  }
+
+  private rejected(txBlob: string, result: EngineResult, reason: string, txJson?: JsonObject, txHash?: string): SubmitResult {
+    return { ...this.submitResult(txBlob, result, false, false, txJson, txHash), errorException: reason };
+  }
+
+  private submitResult(
+    txBlob: string,
+    result: EngineResult,
+    applied: boolean,
+    queued: boolean,
+    txJson?: JsonObject,
+    txHash?: string,
+  ): SubmitResult {
+    const submitted: SubmitResult = {
+      engineResult: result.token,
+      engineResultCode: result.code,
+      engineResultMessage: result.message,
+      applied,
+      queued,
+      txBlob,
+      openLedgerIndex: this.openLedgerIndex(),
+      validatedLedgerIndex: this.validatedLedgerIndex(),
+    };
+    if (txJson !== undefined) submitted.txJson = txJson;
+    if (txHash !== undefined) submitted.txHash = txHash;
+    const account = txJson?.Account;
+    const root = typeof account === 'string' && this.keys.isValidAddress(account) ? this.state.get(this.keys.account(account)) : undefined;
+    if (root !== undefined) {
+      const next = Number(root.Sequence);
+      let available = next;
+      const heldSequences = new Set([...this.held.values()].filter((held) => held.account === account).map((held) => held.sequence));
+      while (heldSequences.has(available)) available++;
+      submitted.accountSequenceNext = next;
+      submitted.accountSequenceAvailable = available;
+    }
+    return submitted;
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  pendingCount(): number {
+    return this.openTransactions.length + this.held.size;
+  }
+
+  validatedLedgerIndex(): number {
+    return this.lastClosed().ledger.header.ledgerIndex;
+  }
+
+  openLedgerIndex(): number {
+    return this.validatedLedgerIndex() + 1;
+  }
+
+  earliestLedgerIndex(): number {
+    return this.ledgers[0]!.ledger.header.ledgerIndex;
+  }
+
+  ledger(ledgerIndex: number): ClosedLedger | undefined {
+    return this.record(ledgerIndex)?.ledger;
+  }
+
+  ledgerByHash(ledgerHash: string): ClosedLedger | undefined {
+    if (typeof ledgerHash !== 'string' || !HEX_HASH.test(ledgerHash)) return undefined;
+    const ledgerIndex = this.ledgerIndexByHash.get(ledgerHash.toUpperCase());
+    return ledgerIndex === undefined ? undefined : this.ledger(ledgerIndex);
+  }
+
+  transaction(txHash: string): { ledgerIndex: number; tx: ClosedTransaction } | undefined {
+    if (typeof txHash !== 'string' || !HEX_HASH.test(txHash)) return undefined;
+    const location = this.transactionsByHash.get(txHash.toUpperCase());
+    if (location === undefined) return undefined;
+    return { ledgerIndex: location.ledgerIndex, tx: this.ledger(location.ledgerIndex)!.transactions[location.position]! };
+  }
+
+  stateEntry(index: string, ledgerIndex: number): StateEntry | undefined {
+    const key = normalizeIndex(index, 'index');
+    const tree = this.treeAt(ledgerIndex);
+    const blob = tree?.get(key);
+    return blob === undefined ? undefined : this.entryFromBlob(key, blob);
+  }
+
+  stateEntries(ledgerIndex: number, afterIndex: string | undefined, limit: number): StateEntry[] {
+    const after = afterIndex === undefined ? undefined : normalizeIndex(afterIndex, 'afterIndex');
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new InvalidParams(`limit must be a non-negative integer, got ${limit}`, 'limit');
+    const tree = this.treeAt(ledgerIndex);
+    if (tree === undefined) return [];
+    const entries: StateEntry[] = [];
+    if (limit === 0) return entries;
+    for (const { index, blob } of tree.entries(after)) {
+      entries.push(this.entryFromBlob(index, blob));
+      if (entries.length >= limit) break;
+    }
+    return entries;
+  }
+
+  accountRoot(address: string, ledgerIndex: number): StateEntry | undefined {
+    if (!this.keys.isValidAddress(address)) throw new InvalidParams(`'${String(address)}' is not a valid address`, 'account');
+    return this.stateEntry(this.keys.account(address), ledgerIndex);
+  }
+
+  trustLines(address: string, ledgerIndex: number): TrustLineView[] | undefined {
+    if (this.accountRoot(address, ledgerIndex) === undefined) return undefined;
+    const read = (index: string): LedgerEntry | undefined => this.stateEntry(index, ledgerIndex)?.json;
+    const lines: TrustLineView[] = [];
+    for (const index of dirEntries(read, this.keys, this.keys.ownerDir(address))) {
+      const line = read(index);
+      if (line === undefined || line.LedgerEntryType !== this.settings.trustLineType) continue;
+      lines.push(trustLineView(line, index, address));
+    }
+    return lines;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private lastClosed(): LedgerRecord {
+    return this.ledgers[this.ledgers.length - 1]!;
+  }
+
+  private record(ledgerIndex: number): LedgerRecord | undefined {
+    if (!Number.isSafeInteger(ledgerIndex)) return undefined;
+    return this.ledgers[ledgerIndex - this.ledgers[0]!.ledger.header.ledgerIndex];
+  }
+
+  private treeAt(ledgerIndex: number): StateTree | undefined {
+    if (ledgerIndex === this.openLedgerIndex()) return this.state.tree;
+    return this.record(ledgerIndex)?.state;
+  }
+
+  private entryFromBlob(index: string, blob: Buffer): StateEntry {
+    const hex = blob.toString('hex').toUpperCase();
+    return { index, blob: hex, json: this.profile.codec.decode(hex) };
+  }
+}
+
+function isRetry(result: EngineResult): boolean {
+  return result.code >= -99 && result.code < 0;
+}
+
+function normalizeIndex(index: string, what: string): string {
+  if (typeof index !== 'string' || !HEX_HASH.test(index)) throw new InvalidParams(`${what} must be 64 hex characters`, what);
+  return index.toUpperCase();
+}
+
+function trustLineView(line: LedgerEntry, index: string, address: string): TrustLineView {
+  const side = lineSide(line, address);
+  const flags = flagsOf(line);
+  const high = side.isHigh;
+  const peerLimit = (high ? line.LowLimit : line.HighLimit) as { issuer: string; currency: string };
+  const view: TrustLineView = {
+    account: peerLimit.issuer,
+    balance: side.balance.toString(),
+    currency: peerLimit.currency,
+    limit: side.limit.toString(),
+    limit_peer: side.peerLimit.toString(),
+    no_ripple: side.noRipple,
+    no_ripple_peer: side.peerNoRipple,
+    quality_in: Number(line[high ? 'HighQualityIn' : 'LowQualityIn'] ?? 0),
+    quality_out: Number(line[high ? 'HighQualityOut' : 'LowQualityOut'] ?? 0),
+    index,
+  };
+  // rippled prints the authorization and freeze flags only when they are set.
+  if ((flags & (high ? TrustLineFlag.highAuth : TrustLineFlag.lowAuth)) !== 0) view.authorized = true;
+  if ((flags & (high ? TrustLineFlag.lowAuth : TrustLineFlag.highAuth)) !== 0) view.peer_authorized = true;
+  if ((flags & (high ? TrustLineFlag.highFreeze : TrustLineFlag.lowFreeze)) !== 0) view.freeze = true;
+  if ((flags & (high ? TrustLineFlag.lowFreeze : TrustLineFlag.highFreeze)) !== 0) view.freeze_peer = true;
+  return view;
+}

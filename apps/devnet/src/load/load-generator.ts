@@ -1,0 +1,228 @@
+/**
+ * Load generator (`-load TPS -load_accounts N`): funds N accounts from genesis, gives them trust
+ * lines to one issuer that ripples (DefaultRipple), then submits random native and issued-currency
+ * payments between them at a steady rate through the chain's submit path — the same engine call a
+ * WebSocket `submit` makes — and logs a summary every few seconds.
+ */
+import { keylet, type ChainProfile } from '@ledger-node/chain';
+import type { Logger } from '@ledger-node/telemetry';
+import type { ClosedLedger, JsonObject, SubmitResult } from '../engine/types';
+import type { LedgerSource, LedgerWriter } from '../ws/ledger-source';
+
+/** rippled AccountSet flag that lets holders of an issuer's currency pay each other through it. */
+const asfDefaultRipple = 8;
+const ISSUED_CURRENCY = 'USD';
+const TRUST_LIMIT = '1000000000';
+const ISSUED_FUNDING = '1000000';
+const TICK_MS = 100;
+
+export interface LoadGeneratorOptions {
+  transactionsPerSecond: number;
+  accountCount: number;
+  logger: Logger;
+  summaryIntervalMs?: number;
+  /** Random source in [0, 1); replaceable for tests. */
+  random?: () => number;
+}
+
+interface LoadAccount {
+  address: string;
+  publicKey: string;
+  privateKey: string;
+  nextSequence: number;
+}
+
+export interface LoadSummary {
+  submitted: number;
+  /** Count per engine result token. */
+  results: Record<string, number>;
+}
+
+type WritableSource = LedgerSource & { writer: LedgerWriter };
+
+export class LoadGenerator {
+  private readonly profile: ChainProfile;
+  private readonly random: () => number;
+  private readonly summaryIntervalMs: number;
+  private holders: LoadAccount[] = [];
+  private issuer: LoadAccount | undefined;
+  private tickTimer: NodeJS.Timeout | undefined;
+  private summaryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private budget = 0;
+  private lastTickAtMs = 0;
+  private readonly totals: LoadSummary = { submitted: 0, results: {} };
+  private window: LoadSummary = { submitted: 0, results: {} };
+  private windowStartedAtMs = Date.now();
+
+  constructor(
+    private readonly source: WritableSource,
+    private readonly options: LoadGeneratorOptions,
+  ) {
+    this.profile = source.profile;
+    this.random = options.random ?? Math.random;
+    this.summaryIntervalMs = options.summaryIntervalMs ?? 5000;
+  }
+
+  /** Creates and funds the accounts (waiting for the ledgers that hold them), then starts the payments. */
+  async start(): Promise<void> {
+    const { logger } = this.options;
+    const genesis = this.accountFromSecret(this.profile.genesis.secret);
+    genesis.nextSequence = this.sequenceOf(genesis.address);
+    this.issuer = this.newAccount();
+    this.holders = Array.from({ length: this.options.accountCount }, () => this.newAccount());
+
+    // Enough native units for the reserves of an account with one trust line, and plenty of payments.
+    const fundingDrops = (this.profile.reserveBase + this.profile.reserveIncrement) * 10n + 10_000n * this.profile.dropsPerUnit;
+    for (const account of [this.issuer, ...this.holders]) {
+      this.submitSetup(genesis, { TransactionType: 'Payment', Destination: account.address, Amount: fundingDrops.toString() });
+    }
+    await this.nextClose();
+    if (this.stopped) return;
+    for (const account of [this.issuer, ...this.holders]) account.nextSequence = this.sequenceOf(account.address);
+
+    this.submitSetup(this.issuer, { TransactionType: 'AccountSet', SetFlag: asfDefaultRipple });
+    for (const holder of this.holders) {
+      this.submitSetup(holder, {
+        TransactionType: 'TrustSet',
+        LimitAmount: { currency: ISSUED_CURRENCY, issuer: this.issuer.address, value: TRUST_LIMIT },
+      });
+    }
+    await this.nextClose();
+    if (this.stopped) return;
+    for (const holder of this.holders) {
+      this.submitSetup(this.issuer, {
+        TransactionType: 'Payment',
+        Destination: holder.address,
+        Amount: { currency: ISSUED_CURRENCY, issuer: this.issuer.address, value: ISSUED_FUNDING },
+      });
+    }
+    await this.nextClose();
+    if (this.stopped) return;
+    logger.info(
+      { accounts: this.holders.length, issuer: this.issuer.address, currency: ISSUED_CURRENCY, tps: this.options.transactionsPerSecond },
+      'load generator ready',
+    );
+    this.lastTickAtMs = Date.now();
+    this.windowStartedAtMs = this.lastTickAtMs;
+    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
+    this.summaryTimer = setInterval(() => this.logSummary(), this.summaryIntervalMs);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    if (this.summaryTimer) clearInterval(this.summaryTimer);
+  }
+
+  summary(): LoadSummary {
+    return { submitted: this.totals.submitted, results: { ...this.totals.results } };
+  }
+
+  private tick(): void {
+    const nowMs = Date.now();
+    this.budget += (this.options.transactionsPerSecond * (nowMs - this.lastTickAtMs)) / 1000;
+    this.lastTickAtMs = nowMs;
+    // Never try to catch up more than a second of missed ticks at once.
+    this.budget = Math.min(this.budget, this.options.transactionsPerSecond);
+    while (this.budget >= 1) {
+      this.budget -= 1;
+      this.submitRandomPayment();
+    }
+  }
+
+  private submitRandomPayment(): void {
+    const from = this.pick(this.holders);
+    let to = this.pick(this.holders);
+    while (to === from) to = this.pick(this.holders);
+    const amount: unknown =
+      this.random() < 0.5
+        ? String(1 + Math.floor(this.random() * 1_000_000))
+        : { currency: ISSUED_CURRENCY, issuer: this.issuer!.address, value: (1 + Math.floor(this.random() * 1000)) / 100 + '' };
+    const result = this.submitFrom(from, { TransactionType: 'Payment', Destination: to.address, Amount: amount });
+    this.count(result.engineResult);
+  }
+
+  private pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.random() * list.length)]!;
+  }
+
+  private count(engineResult: string): void {
+    for (const tally of [this.totals, this.window]) {
+      tally.submitted += 1;
+      tally.results[engineResult] = (tally.results[engineResult] ?? 0) + 1;
+    }
+  }
+
+  private logSummary(): void {
+    const nowMs = Date.now();
+    const seconds = (nowMs - this.windowStartedAtMs) / 1000;
+    this.options.logger.info(
+      {
+        submitted: this.window.submitted,
+        tps: seconds > 0 ? Math.round((this.window.submitted / seconds) * 10) / 10 : 0,
+        results: this.window.results,
+        totalSubmitted: this.totals.submitted,
+        validatedLedgerIndex: this.source.validatedLedger()?.header.ledgerIndex,
+        pending: this.source.writer.pendingCount(),
+      },
+      'load summary',
+    );
+    this.window = { submitted: 0, results: {} };
+    this.windowStartedAtMs = nowMs;
+  }
+
+  private submitSetup(account: LoadAccount, fields: JsonObject): void {
+    const result = this.submitFrom(account, fields);
+    if (!result.applied && !result.queued) {
+      throw new Error(`load generator setup: ${String(fields.TransactionType)} from ${account.address} failed with ${result.engineResult}`);
+    }
+  }
+
+  /** Signs with the account's key and submits; keeps the account's next sequence in step with the chain. */
+  private submitFrom(account: LoadAccount, fields: JsonObject): SubmitResult {
+    const unsigned: JsonObject = {
+      ...fields,
+      Account: account.address,
+      Fee: this.source.fees.baseFee.toString(),
+      Sequence: account.nextSequence,
+      SigningPubKey: account.publicKey,
+    };
+    const { codec, keys } = this.profile;
+    const signature = keys.sign(codec.encodeForSigning(unsigned), account.privateKey);
+    const result = this.source.writer.submit(codec.encode({ ...unsigned, TxnSignature: signature }));
+    if (result.applied || result.queued) {
+      account.nextSequence += 1;
+    } else if (result.engineResult === 'tefPAST_SEQ') {
+      account.nextSequence = this.sequenceOf(account.address);
+    }
+    return result;
+  }
+
+  /** The account's Sequence in the open ledger, where its next transaction applies. */
+  private sequenceOf(address: string): number {
+    const ledgerIndex = this.source.writer.openLedgerIndex();
+    const root = this.source.stateEntry(keylet.account(this.profile.codec.decodeAccountId(address)), ledgerIndex);
+    const sequence = root?.json.Sequence;
+    if (typeof sequence !== 'number') throw new Error(`load generator: account ${address} not found at ledger ${ledgerIndex}`);
+    return sequence;
+  }
+
+  private accountFromSecret(secret: string): LoadAccount {
+    const keypair = this.profile.keys.deriveKeypair(secret);
+    return { address: this.profile.keys.deriveAddress(keypair.publicKey), ...keypair, nextSequence: 0 };
+  }
+
+  private newAccount(): LoadAccount {
+    return this.accountFromSecret(this.profile.keys.generateSeed());
+  }
+
+  private nextClose(): Promise<ClosedLedger> {
+    return new Promise((resolve) => {
+      const stopFollowing = this.source.followLedgers((ledger) => {
+        stopFollowing();
+        resolve(ledger);
+      });
+    });
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The devnet: a local single-node chain (or a replay of recorded ledgers) behind rippled's
+ * WebSocket API. Wiring only: flags → chain or replay → WebSocket server → optional load.
+ */
+import { getProfile } from '@ledger-node/chain';
+import { InvalidParams } from '@ledger-node/errors';
+import { createLogger, type Logger } from '@ledger-node/telemetry';
+import type { ParsedFlags } from '@ledger-node/config';
+import { devnetConfig, type DevnetFlags } from './config';
+import { LoadGenerator } from './load/load-generator';
+import { readRecordedLedgers } from './replay/recorded-ledgers';
+import { ReplayLedgerSource } from './replay/replay-source';
+import { formatRanges, type LedgerSource } from './ws/ledger-source';
+import { LiveLedgerSource } from './ws/live-source';
+import { startWsServer } from './ws/server';
+
+
+export interface RunningDevnet {
+  /** `ws://HOST:PORT` of the WebSocket API. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface PreparedSource {
+  source: LedgerSource;
+  stop(): void;
+  live?: LiveLedgerSource;
+}
+
+function replaySource(flags: DevnetFlags, folder: string, logger: Logger): PreparedSource {
+  const profile = getProfile(flags.chain);
+  const recorded = readRecordedLedgers(folder, profile);
+  for (const failure of recorded.failures) {
+    logger.error({ file: failure.file, reason: failure.reason }, `recorded ledger file ${failure.file} skipped: ${failure.reason}`);
+  }
+  for (const warning of recorded.warnings) {
+    logger.warn({ file: warning.file, reason: warning.reason }, `recorded ledger file ${warning.file}: ${warning.reason}`);
+  }
+  if (recorded.ledgers.length === 0) {
+    throw new InvalidParams(`-replay ${folder}: no recorded ledger could be read`, 'replay');
+  }
+  const replay = new ReplayLedgerSource(profile, recorded.ledgers, { ledgersPerSecond: flags.replay_rate, logger });
+  logger.info(
+    { ledgers: recorded.ledgers.length, completeLedgers: formatRanges(replay.completeRanges()), folder },
+    'replaying recorded ledgers',
+  );
+  return { source: replay, stop: () => replay.stop() };
+}
+
+async function liveSource(flags: DevnetFlags, logger: Logger): Promise<PreparedSource> {
+  const profile = getProfile(flags.chain);
+  // Loaded only for a live chain: a replay serves recorded ledgers without the engine.
+  const { createDevnetChain } = await import('./engine');
+  const live = new LiveLedgerSource(createDevnetChain(profile), { closeMs: flags.close_ms, logger });
+  logger.info(
+    { chain: profile.id, address: profile.genesis.address, secret: profile.genesis.secret },
+    `genesis account ${profile.genesis.address} secret ${profile.genesis.secret} (devnet only: never use this key elsewhere)`,
+  );
+  return { source: live, stop: () => live.stop(), live };
+}
+
+/** Starts the devnet; resolves once the WebSocket server listens. */
+export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
+  const flags = devnetConfig(parsed);
+  const logger = createLogger('devnet', flags.log_level);
+  const prepared = flags.replay !== undefined ? replaySource(flags, flags.replay, logger) : await liveSource(flags, logger);
+
+  let server;
+  try {
+    server = await startWsServer({ source: prepared.source, host: flags.host, port: flags.port, logger });
+  } catch (error) {
+    prepared.stop();
+    throw error;
+  }
+  prepared.live?.startClosing();
+  logger.info({ url: server.url, mode: prepared.source.mode, closeMs: flags.close_ms }, `devnet listening on ${server.url}`);
+
+  let load: LoadGenerator | undefined;
+  if (prepared.live && flags.load > 0) {
+    load = new LoadGenerator(prepared.live, { transactionsPerSecond: flags.load, accountCount: flags.load_accounts, logger });
+    load.start().catch((error: unknown) => logger.error({ err: error }, 'load generator stopped'));
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: server.url,
+    stop() {
+      stopping ??= (async () => {
+        load?.stop();
+        prepared.stop();
+        await server.close();
+        logger.info('devnet stopped');
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/** The rippled methods the devnet serves, by command name. */
+import { accountInfo } from './account-info';
+import { accountLines } from './account-lines';
+import { accountTx } from './account-tx';
+import type { MethodHandler } from './context';
+import { fee } from './fee';
+import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
+import { ledgerAccept } from './ledger-accept';
+import { ledgerData } from './ledger-data';
+import { ledgerEntry } from './ledger-entry';
+import { ping } from './ping';
+import { serverInfo, serverState } from './server-info';
+import { submit } from './submit';
+import { subscribe, unsubscribe } from './subscribe';
+import { tx } from './tx';
+
+export type { MethodContext, MethodHandler } from './context';
+
+export const methods: Readonly<Record<string, MethodHandler>> = {
+  account_info: accountInfo,
+  account_lines: accountLines,
+  account_tx: accountTx,
+  fee,
+  ledger,
+  ledger_accept: ledgerAccept,
+  ledger_closed: ledgerClosed,
+  ledger_current: ledgerCurrent,
+  ledger_data: ledgerData,
+  ledger_entry: ledgerEntry,
+  ping,
+  server_info: serverInfo,
+  server_state: serverState,
+  submit,
+  subscribe,
+  tx,
+  unsubscribe,
+};

@@ -1,0 +1,86 @@
+/**
+ * rippled's RPC errors: token, numeric code and default message (rippled ErrorCodes.cpp). A
+ * handler throws `RpcError`; the server turns it into rippled's error response shape.
+ */
+import { isLedgerNodeError } from '@ledger-node/errors';
+
+interface RpcErrorInfo {
+  readonly code: number;
+  readonly message: string;
+}
+
+export const rpcErrors = {
+  actMalformed: { code: 35, message: 'Account malformed.' },
+  actNotFound: { code: 19, message: 'Account not found.' },
+  entryNotFound: { code: 98, message: 'Entry not found.' },
+  internal: { code: 73, message: 'Internal error.' },
+  invalidLgrRange: { code: 79, message: 'Ledger range is invalid.' },
+  invalidParams: { code: 31, message: 'Invalid parameters.' },
+  lgrIdxMalformed: { code: 58, message: 'Ledger index malformed.' },
+  lgrIdxsInvalid: { code: 57, message: 'Ledger indexes invalid.' },
+  lgrNotFound: { code: 21, message: 'Ledger not found.' },
+  malformedStream: { code: 71, message: 'Stream malformed.' },
+  noCurrent: { code: 16, message: 'Current ledger is unavailable.' },
+  notSupported: { code: 75, message: 'Operation not supported.' },
+  tooBusy: { code: 9, message: 'The server is too busy to help you now.' },
+  txnNotFound: { code: 29, message: 'Transaction not found.' },
+  unknownCmd: { code: 32, message: 'Unknown method.' },
+} as const satisfies Record<string, RpcErrorInfo>;
+
+export type RpcErrorToken = keyof typeof rpcErrors;
+
+/** A coded rippled error; `message` replaces the default `error_message` when rippled does so. */
+export class RpcError extends Error {
+  readonly token: RpcErrorToken;
+  readonly code: number;
+  /** Fields rippled adds beside the error (e.g. `account` and the ledger for actNotFound). */
+  readonly extra: Record<string, unknown>;
+
+  constructor(token: RpcErrorToken, message?: string, extra: Record<string, unknown> = {}) {
+    super(message ?? rpcErrors[token].message);
+    this.name = 'RpcError';
+    this.token = token;
+    this.code = rpcErrors[token].code;
+    this.extra = extra;
+  }
+}
+
+/**
+ * An error rippled reports with a bare token and no code, such as `invalidTransaction` from
+ * `submit` (with `error_exception`) or `notStandAlone` from `ledger_accept`.
+ */
+export class BareRpcError extends Error {
+  readonly token: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(token: string, extra: Record<string, unknown> = {}, message?: string) {
+    super(message ?? token);
+    this.name = 'BareRpcError';
+    this.token = token;
+    this.extra = extra;
+  }
+}
+
+/** rippled's `invalidParams` with its usual wording for a missing field. */
+export function missingField(name: string): RpcError {
+  return new RpcError('invalidParams', `Missing field '${name}'.`);
+}
+
+/** rippled's `invalidParams` with its usual wording for a field of the wrong kind or value. */
+export function invalidField(name: string, expected?: string): RpcError {
+  return new RpcError('invalidParams', expected ? `Invalid field '${name}', not ${expected}.` : `Invalid field '${name}'.`);
+}
+
+/** The error fields (`error`, `error_code`, `error_message`, extras) of a thrown value. */
+export function errorFields(error: unknown): Record<string, unknown> | undefined {
+  if (error instanceof RpcError) {
+    return { ...error.extra, error: error.token, error_code: error.code, error_message: error.message };
+  }
+  if (error instanceof BareRpcError) {
+    return { ...error.extra, error: error.token };
+  }
+  if (isLedgerNodeError(error) && error.kind === 'invalid_params') {
+    return { error: 'invalidParams', error_code: rpcErrors.invalidParams.code, error_message: error.message };
+  }
+  return undefined;
+}

@@ -1,0 +1,137 @@
+/**
+ * One connection's subscriptions (rippled `subscribe`): the `ledger` stream (ledgerClosed
+ * messages), the `transactions` stream and per-account transaction messages. Messages follow the
+ * API version of the subscribe request, as rippled keeps it per subscriber.
+ */
+import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
+import { affectedAccounts } from './account-tx-index';
+import { engineResultOf } from './engine-results';
+import { closeTimeIso, txJsonV1, txJsonV2, type ApiVersion } from './format';
+import { formatRanges, type LedgerSource } from './ledger-source';
+
+/** Streams rippled accepts; only `ledger` and the transaction streams carry messages here. */
+export const knownStreams = [
+  'ledger',
+  'transactions',
+  'transactions_proposed',
+  'rt_transactions',
+  'server',
+  'validations',
+  'manifests',
+  'peer_status',
+  'consensus',
+  'book_changes',
+] as const;
+export type StreamName = (typeof knownStreams)[number];
+
+export function isStreamName(value: unknown): value is StreamName {
+  return typeof value === 'string' && (knownStreams as readonly string[]).includes(value);
+}
+
+const transactionStreams = new Set<StreamName>(['transactions', 'transactions_proposed', 'rt_transactions']);
+
+/** The fields of the `ledger` stream shared by the subscribe answer and ledgerClosed messages. */
+export function ledgerStreamFields(source: LedgerSource, ledger: ClosedLedger): JsonObject {
+  return {
+    fee_base: Number(source.fees.baseFee),
+    fee_ref: Number(source.fees.baseFee),
+    ledger_hash: ledger.hash,
+    ledger_index: ledger.header.ledgerIndex,
+    ledger_time: ledger.header.closeTime,
+    network_id: source.networkId,
+    reserve_base: Number(source.fees.reserveBase),
+    reserve_inc: Number(source.fees.reserveIncrement),
+    validated_ledgers: formatRanges(source.completeRanges()),
+  };
+}
+
+export function transactionMessage(source: LedgerSource, ledger: ClosedLedger, tx: ClosedTransaction, apiVersion: ApiVersion): JsonObject {
+  const resultToken = String(tx.metaJson.TransactionResult);
+  const date = ledger.header.closeTime;
+  const common = {
+    type: 'transaction',
+    ...engineResultOf(source.profile, resultToken),
+    ledger_hash: ledger.hash,
+    ledger_index: ledger.header.ledgerIndex,
+    meta: tx.metaJson,
+    status: 'closed',
+    validated: true,
+  };
+  if (apiVersion > 1) {
+    return {
+      ...common,
+      close_time_iso: closeTimeIso(date),
+      hash: tx.hash,
+      tx_json: { ...txJsonV2(tx), date, ledger_index: ledger.header.ledgerIndex },
+    };
+  }
+  return { ...common, transaction: { ...txJsonV1(tx), date } };
+}
+
+export class Subscriber {
+  private readonly streams = new Set<StreamName>();
+  private readonly accounts = new Set<string>();
+  private apiVersion: ApiVersion = 1;
+  private stopFollowing: (() => void) | undefined;
+
+  constructor(
+    private readonly source: LedgerSource,
+    private readonly send: (message: JsonObject) => void,
+  ) {}
+
+  subscribe(streams: readonly StreamName[], accounts: readonly string[], apiVersion: ApiVersion): void {
+    this.apiVersion = apiVersion;
+    for (const stream of streams) this.streams.add(stream);
+    for (const account of accounts) this.accounts.add(account);
+    this.updateFollowing();
+  }
+
+  unsubscribe(streams: readonly StreamName[], accounts: readonly string[]): void {
+    for (const stream of streams) this.streams.delete(stream);
+    for (const account of accounts) this.accounts.delete(account);
+    this.updateFollowing();
+  }
+
+  close(): void {
+    this.streams.clear();
+    this.accounts.clear();
+    this.updateFollowing();
+  }
+
+  private wantsLedgers(): boolean {
+    return this.streams.has('ledger') || this.wantsAllTransactions() || this.accounts.size > 0;
+  }
+
+  private wantsAllTransactions(): boolean {
+    for (const stream of this.streams) if (transactionStreams.has(stream)) return true;
+    return false;
+  }
+
+  private updateFollowing(): void {
+    if (this.wantsLedgers() && !this.stopFollowing) {
+      this.stopFollowing = this.source.followLedgers((ledger) => this.publish(ledger));
+    } else if (!this.wantsLedgers() && this.stopFollowing) {
+      this.stopFollowing();
+      this.stopFollowing = undefined;
+    }
+  }
+
+  /** rippled NetworkOPs::pubLedger: the ledgerClosed message first, then the ledger's transactions. */
+  private publish(ledger: ClosedLedger): void {
+    if (this.streams.has('ledger')) {
+      this.send({ type: 'ledgerClosed', ...ledgerStreamFields(this.source, ledger), txn_count: ledger.transactions.length });
+    }
+    const allTransactions = this.wantsAllTransactions();
+    if (!allTransactions && this.accounts.size === 0) return;
+    for (const tx of [...ledger.transactions].sort((a, b) => a.index - b.index)) {
+      if (allTransactions || this.affectsSubscribedAccount(tx)) {
+        this.send(transactionMessage(this.source, ledger, tx, this.apiVersion));
+      }
+    }
+  }
+
+  private affectsSubscribedAccount(tx: ClosedTransaction): boolean {
+    for (const account of affectedAccounts(tx, this.source.profile)) if (this.accounts.has(account)) return true;
+    return false;
+  }
+}
