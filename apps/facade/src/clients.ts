@@ -1,8 +1,8 @@
-import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
+import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService, SyncServiceService } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
 
 /** The facade's gRPC clients, one per service it calls. */
-export function createClients(addresses: { ledgerStore: string; sync: string }) {
+export function createClients(addresses: { ledgerStore: string; sync: string; keystore: string; submission: string }, keystoreToken?: string) {
   return {
     ledgerStore: createGrpcClient(LedgerStoreServiceService, addresses.ledgerStore, {
       serviceLabel: 'ledger-store',
@@ -21,6 +21,9 @@ export function createClients(addresses: { ledgerStore: string; sync: string }) 
       ],
     }),
     sync: createGrpcClient(SyncServiceService, addresses.sync, { serviceLabel: 'sync', deadlineMs: 3_000, idempotent: ['getSyncStatus'] }),
+    keystore: createGrpcClient(KeystoreServiceService, addresses.keystore, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: keystoreToken }),
+    // Not idempotent: a retried send could submit twice.
+    submission: createGrpcClient(SubmissionServiceService, addresses.submission, { serviceLabel: 'submission', deadlineMs: 30_000, idempotent: ['getSubmission', 'listSubmissions'] }),
   };
 }
 

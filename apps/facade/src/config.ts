@@ -1,5 +1,5 @@
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface Listener {
@@ -14,6 +14,12 @@ export interface FacadeConfig {
   api?: Listener;
   ledgerStoreAddress: string;
   syncAddress: string;
+  keystoreAddress: string;
+  submissionAddress: string;
+  /** Token the keystore requires when it listens on TCP. */
+  keystoreToken?: string;
+  /** Bearer token for the signing methods (-rpc_token_file). */
+  rpcToken?: string;
   /** -sync: whether a sync service runs at all. */
   syncEnabled: boolean;
   profile: ChainProfile;
@@ -30,10 +36,19 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     api: flags.boolean('api') ? { host: flags.string('apiaddr')!, port: flags.integer('apiport')! } : undefined,
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     syncAddress: serviceAddress(flags, 'sync'),
+    keystoreAddress: serviceAddress(flags, 'keystore'),
+    submissionAddress: serviceAddress(flags, 'submission'),
+    keystoreToken: optionalSecret(flags, 'keystore_token_file'),
+    rpcToken: optionalSecret(flags, 'rpc_token_file'),
     syncEnabled: flags.boolean('sync'),
     profile: getProfile(flags.string('chain')!),
     logLevel: flags.string('log_level') as LogLevel,
     maxBodyBytes: 1024 * 1024,
     maxBatchLength: 100,
   };
+}
+
+function optionalSecret(flags: ParsedFlags, flag: string): string | undefined {
+  const file = flags.string(flag);
+  return file === undefined ? undefined : readSecretFile(file, flag);
 }

@@ -8,6 +8,7 @@ import { Dispatcher } from './jsonrpc/dispatcher';
 import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
 import { jsonRpcRoute } from './jsonrpc/route';
+import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restRoutes } from './rest/routes';
 import { TipCache } from './tip';
 
@@ -15,7 +16,10 @@ import { TipCache } from './tip';
 export async function start(flags: ParsedFlags) {
   const config = facadeConfig(flags);
   const logger = createLogger('facade', config.logLevel);
-  const clients = createClients({ ledgerStore: config.ledgerStoreAddress, sync: config.syncAddress });
+  const clients = createClients(
+    { ledgerStore: config.ledgerStoreAddress, sync: config.syncAddress, keystore: config.keystoreAddress, submission: config.submissionAddress },
+    config.keystoreToken,
+  );
   const tip = new TipCache(clients, logger);
   const context: MethodContext = { clients, profile: config.profile, syncEnabled: config.syncEnabled, tip };
   const servers: Server[] = [];
@@ -30,7 +34,7 @@ export async function start(flags: ParsedFlags) {
     if (config.rpc) {
       const dispatcher = new Dispatcher({ methods, context, logger, maxBatchLength: config.maxBatchLength });
       const app = new Koa();
-      app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes));
+      app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
       servers.push(await listen(app, config.rpc, logger));
       addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`);
     }

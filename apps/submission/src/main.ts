@@ -1,27 +1,41 @@
-import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
-import { SubmissionServiceService } from '@ledger-node/contracts';
-import { NotImplemented } from '@ledger-node/errors';
-import { bindService, serveGrpc } from '@ledger-node/grpc';
-import { createLogger, type LogLevel } from '@ledger-node/telemetry';
+import type { ParsedFlags } from '@ledger-node/config';
+import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService } from '@ledger-node/contracts';
+import { bindService, createGrpcClient, serveGrpc } from '@ledger-node/grpc';
+import { createLogger } from '@ledger-node/telemetry';
+import { submissionConfig } from './config';
+import { submissionHandlers } from './grpc/handlers';
+import { Payments } from './payments';
+import { SubmissionBook } from './tracking/book';
+import { Tracker } from './tracking/tracker';
+import { RippledClient } from './upstream/rippled';
 
 export const serviceName = 'ledgernode.submission.v1.SubmissionService';
 
-/** The submission service. This version submits nothing yet: every operation answers "not available". */
+/** The submission service: builds, signs (via the keystore), submits and tracks transactions. */
 export async function start(flags: ParsedFlags) {
-  const notYet = (operation: string) => async (): Promise<never> => {
-    throw new NotImplemented(operation);
-  };
+  const config = submissionConfig(flags);
+  const logger = createLogger('submission', config.logLevel);
+  const book = new SubmissionBook(config.bookFile);
+  const upstream = new RippledClient(config.endpoints, logger);
+  const keystore = createGrpcClient(KeystoreServiceService, config.keystoreAddress, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: config.keystoreToken });
+  const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
+  const payments = new Payments(config.profile, upstream, keystore, book, logger);
+  const tracker = new Tracker(book, ledgerStore, logger);
+  const pending = book.pending();
+  tracker.start();
+  if (pending.length > 0) {
+    logger.info({ pending: pending.length }, 'tracking submissions pending before the restart');
+    void payments.resubmitPending();
+  }
   return serveGrpc({
-    address: serviceAddress(flags, 'submission'),
-    logger: createLogger('submission', flags.string('log_level') as LogLevel),
-    services: [
-      bindService(serviceName, SubmissionServiceService, {
-        signPayment: notYet('SignPayment'),
-        sendPayment: notYet('SendPayment'),
-        submitSigned: notYet('SubmitSigned'),
-        getSubmission: notYet('GetSubmission'),
-        listSubmissions: notYet('ListSubmissions'),
-      }),
-    ],
+    address: config.address,
+    logger,
+    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book))],
+    onStop: async () => {
+      tracker.stop();
+      upstream.close();
+      keystore.close();
+      ledgerStore.close();
+    },
   });
 }

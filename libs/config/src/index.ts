@@ -3,3 +3,4 @@ export * from './parse';
 export * from './help';
 export * from './options/index';
 export * from './paths';
+export * from './secrets';

@@ -83,6 +83,15 @@ describe('Dispatcher', () => {
     expect(JSON.stringify(response)).not.toContain('secret');
   });
 
+  it('refuses signing methods to untrusted callers with -32007 naming the reason', async () => {
+    const signer = { ...echo, name: 'test_sign', signing: true };
+    const refused = await dispatcher(signer).handle(call('test_sign', ['x']), { signingRefusal: 'not on loopback' });
+    expect(refused).toMatchObject({ error: { code: -32007, message: 'test_sign refused: not on loopback' }, status: 'error' });
+    expect(await dispatcher(signer).handle(call('test_sign', ['x']), {})).toMatchObject({ result: 'x' });
+    // Reads stay open to everyone.
+    expect(await dispatcher().handle(call('test_echo', ['y']), { signingRefusal: 'not on loopback' })).toMatchObject({ result: 'y' });
+  });
+
   describe('batches', () => {
     it('answers each element, errors included, in order', async () => {
       const response = await dispatcher().handle([call('test_echo', ['a'], 1), call('nope', [], 2), call('test_echo', ['b'], 'x')]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLedgerNodeError } from '@ledger-node/errors';
+import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
 import { errorResponse, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
@@ -13,6 +13,14 @@ export interface DispatcherOptions {
 }
 
 type Response = ReturnType<typeof successResponse> | ReturnType<typeof errorResponse>;
+
+/** What the HTTP layer knows about the caller. */
+export interface CallerContext {
+  /** Undefined when the caller may use signing methods; otherwise why not. */
+  signingRefusal?: string;
+}
+
+const trusted: CallerContext = {};
 
 class RequestError extends Error {
   constructor(readonly rpcError: RpcErrorObject) {
@@ -31,8 +39,8 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
   /** The response body for a parsed request body; undefined when nothing is to be sent (only notifications). */
-  async handle(body: unknown): Promise<Response | Response[] | undefined> {
-    if (!Array.isArray(body)) return this.call(body);
+  async handle(body: unknown, caller: CallerContext = trusted): Promise<Response | Response[] | undefined> {
+    if (!Array.isArray(body)) return this.call(body, caller);
     if (body.length === 0) return errorResponse(null, { code: RpcCode.invalidRequest, message: 'invalid request: empty batch' });
     if (body.length > this.options.maxBatchLength) {
       return errorResponse(null, {
@@ -40,16 +48,17 @@ export class Dispatcher {
         message: `invalid request: batch of ${body.length} calls exceeds the limit of ${this.options.maxBatchLength}`,
       });
     }
-    const responses = await Promise.all(body.map((request) => this.call(request)));
+    const responses = await Promise.all(body.map((request) => this.call(request, caller)));
     const sent = responses.filter((response): response is Response => response !== undefined);
     return sent.length > 0 ? sent : undefined;
   }
 
-  private async call(request: unknown): Promise<Response | undefined> {
+  private async call(request: unknown, caller: CallerContext): Promise<Response | undefined> {
     const id = typeof request === 'object' && request !== null && 'id' in request ? (request as { id: unknown }).id : undefined;
     const responseId: RpcId = isValidId(id) ? id : null;
     try {
       const { method, params } = this.validate(request);
+      if (method.signing && caller.signingRefusal) throw new Unauthorized(`${method.name} refused: ${caller.signingRefusal}`);
       const values = parseParams(method, params);
       const result = await method.handler(values, this.options.context);
       return id === undefined ? undefined : successResponse(responseId, result);

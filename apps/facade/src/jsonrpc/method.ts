@@ -30,6 +30,8 @@ export interface RpcMethod<P extends readonly Param[] = readonly Param[], R = un
   readonly summary: string;
   readonly params: P;
   readonly result: z.ZodType<R>;
+  /** Signing methods run only for callers the listener trusts (loopback, or a bearer token when one is configured). */
+  readonly signing?: boolean;
   readonly handler: (params: ParamValues<P>, context: MethodContext) => Promise<R>;
 }
 

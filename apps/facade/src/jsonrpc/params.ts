@@ -72,3 +72,39 @@ export const blockNumberOrTag = z
 export const blockHash = hash32.transform((hash): LedgerSelector => ({ selector: { $case: 'hash', hash } }));
 
 export const fullTransactions = z.boolean({ error: 'expected true (full transaction objects) or false (hashes only)' });
+
+/** An integer amount of drops: a JSON integer or a decimal string, from `min` up to `max`. */
+export const drops = (what: string, min: bigint, max: bigint) =>
+  z
+    .union([z.number(), z.string()], { error: `expected ${what} as an integer number of drops` })
+    .transform((value, ctx) => {
+      const text = typeof value === 'number' ? (Number.isSafeInteger(value) ? String(value) : '') : value.trim();
+      if (!/^\d{1,20}$/.test(text) || BigInt(text) < min || BigInt(text) > max) {
+        ctx.addIssue({ code: 'custom', message: `expected ${what} as an integer number of drops from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return BigInt(text);
+    });
+
+/** All native currency there is: 10^17 drops. */
+export const maxDrops = 10n ** 17n;
+
+/** SPEC §4.2: the transaction request object of jt_sendTransaction and jt_signTransaction (a native Payment). */
+export const transactionRequest = z
+  .object(
+    {
+      from: z.string({ error: '"from" (a local account address or nickname) is required' }).min(1, '"from" must not be empty'),
+      to: z.string({ error: '"to" (the destination address) is required for a payment' }).min(1, '"to" must not be empty'),
+      fee: drops('"fee"', 0n, 1_000_000n).optional(),
+      value: drops('"value"', 1n, maxDrops),
+    },
+    { error: 'expected a transaction request object {from, to, value, fee?}' },
+  )
+  .strict();
+
+/** DATA: hex bytes, with or without `0x`. */
+export const hexData = (what: string) =>
+  z
+    .string({ error: `expected ${what} as hex` })
+    .regex(/^(0x)?([0-9a-fA-F]{2})*$/, `expected ${what} as an even number of hex digits`)
+    .transform((value) => Buffer.from(value.replace(/^0x/, ''), 'hex'));

@@ -1,13 +1,13 @@
 import type Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
-import type { Dispatcher } from './dispatcher';
+import type { CallerContext, Dispatcher } from './dispatcher';
 import { errorResponse, RpcCode } from './protocol';
 
 /**
  * `POST /v1/jsonrpc`: JSON bodies only (415 otherwise), bounded in size (413), answered per
  * JSON-RPC 2.0 with HTTP 200 for every call result, error or not; 204 when only notifications came.
  */
-export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number): Koa.Middleware {
+export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, callerOf: (ctx: Koa.Context) => CallerContext = () => ({})): Koa.Middleware {
   const parseBody = bodyParser({
     enableTypes: ['json'],
     jsonLimit: String(maxBodyBytes),
@@ -39,7 +39,7 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number): Koa.
     }
     await parseBody(ctx, async () => {});
     if (ctx.state.bodyRejected) return;
-    const response = await dispatcher.handle((ctx.request as { body?: unknown }).body);
+    const response = await dispatcher.handle((ctx.request as { body?: unknown }).body, callerOf(ctx));
     if (response === undefined) {
       ctx.status = 204;
       return;

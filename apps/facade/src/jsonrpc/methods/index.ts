@@ -1,4 +1,5 @@
 import type { RpcMethod } from '../method';
+import { jt_accounts } from './jt_accounts';
 import { jt_blockNumber } from './jt_blockNumber';
 import { jt_getBlockByHash } from './jt_getBlockByHash';
 import { jt_getBlockByNumber } from './jt_getBlockByNumber';
@@ -8,6 +9,10 @@ import { jt_getTransactionByBlockHashAndIndex } from './jt_getTransactionByBlock
 import { jt_getTransactionByBlockNumberAndIndex } from './jt_getTransactionByBlockNumberAndIndex';
 import { jt_getTransactionByHash } from './jt_getTransactionByHash';
 import { jt_getTransactionReceipt } from './jt_getTransactionReceipt';
+import { jt_sendRawTransaction } from './jt_sendRawTransaction';
+import { jt_sendTransaction } from './jt_sendTransaction';
+import { jt_sign } from './jt_sign';
+import { jt_signTransaction } from './jt_signTransaction';
 import { jt_syncing } from './jt_syncing';
 
 const all = [
@@ -21,6 +26,11 @@ const all = [
   jt_getTransactionByBlockHashAndIndex,
   jt_getTransactionByBlockNumberAndIndex,
   jt_getTransactionReceipt,
+  jt_accounts,
+  jt_sign,
+  jt_sendTransaction,
+  jt_signTransaction,
+  jt_sendRawTransaction,
 ];
 
 /** Every JSON-RPC method, by name. */

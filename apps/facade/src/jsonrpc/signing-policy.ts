@@ -1,0 +1,27 @@
+import { timingSafeEqual } from 'node:crypto';
+import type Koa from 'koa';
+import type { CallerContext } from './dispatcher';
+
+const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/;
+
+export function isLoopback(host: string): boolean {
+  return loopbackHosts.test(host);
+}
+
+/**
+ * Who may call the signing methods: with a configured token, exactly the callers that present it
+ * (`Authorization: Bearer <token>`); without one, anyone reaching a loopback listener and nobody else.
+ */
+export function signingPolicy(options: { listenerHost: string; token?: string }): (ctx: Koa.Context) => CallerContext {
+  if (options.token !== undefined) {
+    const expected = Buffer.from(`Bearer ${options.token}`);
+    return (ctx) => {
+      const given = Buffer.from(ctx.get('authorization'));
+      const ok = given.length === expected.length && timingSafeEqual(given, expected);
+      return ok ? {} : { signingRefusal: 'a valid "Authorization: Bearer <token>" header is required' };
+    };
+  }
+  if (isLoopback(options.listenerHost)) return () => ({});
+  const refusal = `the JSON-RPC listener is not on loopback (${options.listenerHost}) and no -rpc_token_file is configured`;
+  return () => ({ signingRefusal: refusal });
+}

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { getProfile, type ChainProfile } from '@ledger-node/chain';
+import { dataDir, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import type { LogLevel } from '@ledger-node/telemetry';
+
+export interface SubmissionConfig {
+  profile: ChainProfile;
+  /** Upstream WebSocket URLs, tried in order. */
+  endpoints: string[];
+  address: string;
+  keystoreAddress: string;
+  ledgerStoreAddress: string;
+  /** Token the keystore requires when it listens on TCP. */
+  keystoreToken?: string;
+  /** The persisted pending set. */
+  bookFile: string;
+  logLevel: LogLevel;
+}
+
+export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
+  const profile = getProfile(flags.string('chain')!);
+  const tokenFile = flags.string('keystore_token_file');
+  const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint).split(',').map((url) => url.trim());
+  return {
+    profile,
+    endpoints,
+    address: serviceAddress(flags, 'submission'),
+    keystoreAddress: serviceAddress(flags, 'keystore'),
+    ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
+    keystoreToken: tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file'),
+    bookFile: path.join(dataDir(flags), 'submission', 'submissions.json'),
+    logLevel: flags.string('log_level') as LogLevel,
+  };
+}

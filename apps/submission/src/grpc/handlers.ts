@@ -1,0 +1,69 @@
+import { SubmissionState, type Submission, type SubmissionServiceService } from '@ledger-node/contracts';
+import { InvalidParams } from '@ledger-node/errors';
+import type { Handlers } from '@ledger-node/grpc';
+import type { Payments } from '../payments';
+import type { SubmissionBook, SubmissionRecord, SubmissionStateName } from '../tracking/book';
+
+const stateOf: Record<SubmissionStateName, SubmissionState> = {
+  pending: SubmissionState.PENDING,
+  validated: SubmissionState.VALIDATED,
+  expired: SubmissionState.EXPIRED,
+  rejected: SubmissionState.REJECTED,
+  failed: SubmissionState.FAILED,
+};
+
+function toSubmission(record: SubmissionRecord): Submission {
+  return {
+    submissionId: record.id,
+    hash: Buffer.from(record.hash, 'hex'),
+    state: stateOf[record.state],
+    engineResult: record.engineResult,
+    engineResultMessage: record.engineResultMessage,
+    ledgerIndex: record.ledgerIndex,
+    submittedAtUnixMs: BigInt(record.submittedAtUnixMs),
+    account: record.account,
+    sequence: record.sequence,
+    lastLedgerSequence: record.lastLedgerSequence,
+  };
+}
+
+const paymentRequest = (request: { from: string; to: string; valueDrops: bigint; feeDrops?: bigint; sequence?: number }) => ({
+  from: request.from,
+  to: request.to,
+  valueDrops: request.valueDrops,
+  feeDrops: request.feeDrops,
+  sequence: request.sequence,
+});
+
+export function submissionHandlers(payments: Payments, book: SubmissionBook): Handlers<typeof SubmissionServiceService> {
+  return {
+    async signPayment(request) {
+      const signed = await payments.sign(paymentRequest(request));
+      return {
+        signedBlob: Buffer.from(signed.blob, 'hex'),
+        hash: Buffer.from(signed.hash, 'hex'),
+        sequence: signed.sequence,
+        feeDrops: signed.feeDrops,
+        lastLedgerSequence: signed.lastLedgerSequence,
+      };
+    },
+    async sendPayment(request) {
+      const record = await payments.send(paymentRequest(request));
+      return { hash: Buffer.from(record.hash, 'hex'), submissionId: record.id, engineResult: record.engineResult, engineResultMessage: record.engineResultMessage };
+    },
+    async submitSigned(request) {
+      if (request.signedBlob.length === 0) throw new InvalidParams('the signed transaction is empty', 'signedTransaction');
+      const record = await payments.submitSigned(request.signedBlob.toString('hex'));
+      return { hash: Buffer.from(record.hash, 'hex'), submissionId: record.id, engineResult: record.engineResult, engineResultMessage: record.engineResultMessage };
+    },
+    async getSubmission(request) {
+      const lookup = request.lookup;
+      if (!lookup) throw new InvalidParams('give a submission id or a transaction hash', 'lookup');
+      const record = lookup.$case === 'submissionId' ? book.get(lookup.submissionId) : book.getByHash(lookup.hash.toString('hex'));
+      return { submission: record && toSubmission(record) };
+    },
+    async listSubmissions() {
+      return { submissions: book.pending().map(toSubmission) };
+    },
+  };
+}

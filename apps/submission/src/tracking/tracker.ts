@@ -1,0 +1,66 @@
+import type { LedgerStoreServiceService, WatchLedgersResponse } from '@ledger-node/contracts';
+import type { Client } from '@ledger-node/grpc';
+import type { Logger } from '@ledger-node/telemetry';
+import type { SubmissionBook } from './book';
+
+/**
+ * Learns the fate of pending submissions from the synced ledgers (ledger-store's WatchLedgers
+ * stream), not by polling the upstream: VALIDATED when a stored ledger holds the transaction,
+ * EXPIRED when a stored ledger is past its LastLedgerSequence without it.
+ */
+export class Tracker {
+  private stopped = false;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly book: SubmissionBook,
+    private readonly ledgerStore: Client<typeof LedgerStoreServiceService>,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    void this.follow();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+  }
+
+  /** Applies one stored ledger to the pending set. */
+  apply(ledger: WatchLedgersResponse): void {
+    const outcomes = new Map(ledger.transactions.map((tx) => [tx.hash.toString('hex').toUpperCase(), tx.engineResult]));
+    for (const record of this.book.pending()) {
+      const engineResult = outcomes.get(record.hash);
+      if (engineResult !== undefined) {
+        Object.assign(record, { state: 'validated', engineResult, ledgerIndex: ledger.ledgerIndex });
+        this.book.save(record);
+        this.logger.info({ hash: record.hash, ledgerIndex: ledger.ledgerIndex, engineResult }, 'transaction validated');
+      } else if (record.lastLedgerSequence > 0 && ledger.ledgerIndex > record.lastLedgerSequence) {
+        record.state = 'expired';
+        this.book.save(record);
+        this.logger.info({ hash: record.hash, lastLedgerSequence: record.lastLedgerSequence }, 'transaction expired');
+      }
+    }
+  }
+
+  private async follow(): Promise<void> {
+    let delayMs = 250;
+    while (!this.stopped) {
+      const pending = this.book.pending();
+      // After a restart, replay the stored ledgers since the oldest pending submission first.
+      const fromLedgerIndex = pending.length > 0 ? Math.min(...pending.map((record) => record.openLedgerIndex)) : undefined;
+      try {
+        for await (const ledger of this.ledgerStore.watchLedgers({ fromLedgerIndex, includeBackfill: false }, { signal: this.abort.signal })) {
+          delayMs = 250;
+          this.apply(ledger);
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        this.logger.warn({ err: error }, `ledger stream from ledger-store interrupted; retrying in ${delayMs} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      delayMs = Math.min(delayMs * 2, 5_000);
+    }
+  }
+}
