@@ -1,26 +1,31 @@
-import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import type { ParsedFlags } from '@ledger-node/config';
 import { KeystoreServiceService } from '@ledger-node/contracts';
-import { NotImplemented } from '@ledger-node/errors';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
-import { createLogger, type LogLevel } from '@ledger-node/telemetry';
+import { createLogger } from '@ledger-node/telemetry';
+import { keystoreConfig } from './config';
+import { keystoreHandlers } from './grpc/handlers';
+import { Keystore } from './keyfiles/keystore';
 
 export const serviceName = 'ledgernode.keystore.v1.KeystoreService';
 
-/** The keystore service. This version holds no keys yet: every operation answers "not available". */
+/**
+ * The keystore service: the only process that generates or decrypts keys. It answers narrow
+ * requests (list, generate, sign a message, sign an allowed transaction) over a unix socket
+ * (0600), or over TCP only with a token.
+ */
 export async function start(flags: ParsedFlags) {
-  const notYet = (operation: string) => async (): Promise<never> => {
-    throw new NotImplemented(operation);
-  };
+  const config = keystoreConfig(flags);
+  const logger = createLogger('keystore', config.logLevel);
+  const keystore = new Keystore({ directory: config.directory, profile: config.profile, passphrase: config.passphrase });
+  const { accounts, problems } = keystore.scan();
+  for (const problem of problems) logger.warn({ file: problem.file, code: problem.code }, problem.message);
+  if (!keystore.hasPassphrase) logger.info('no passphrase configured (-password_file or LEDGER_NODE_PASSWORD): accounts can be listed but not created or used');
+
   return serveGrpc({
-    address: serviceAddress(flags, 'keystore'),
-    logger: createLogger('keystore', flags.string('log_level') as LogLevel),
-    services: [
-      bindService(serviceName, KeystoreServiceService, {
-        listAccounts: notYet('ListAccounts'),
-        generateAccount: notYet('GenerateAccount'),
-        signMessage: notYet('SignMessage'),
-        signTransaction: notYet('SignTransaction'),
-      }),
-    ],
+    address: config.address,
+    logger,
+    authToken: config.authToken,
+    services: [bindService(serviceName, KeystoreServiceService, keystoreHandlers(keystore, config.profile, logger))],
+    logFields: { directory: config.directory, chain: config.profile.id, accounts: accounts.length, token: config.authToken !== undefined },
   });
 }

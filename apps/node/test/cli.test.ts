@@ -56,10 +56,4 @@ describe('ledger-node with bad input', () => {
     expect(stderr).toContain(message);
     expect(stdout).toBe('');
   });
-
-  it.each(['list', 'generate'])('account %s says clearly that it is not available yet', (action) => {
-    const { code, stderr } = run('account', action);
-    expect(code).toBe(1);
-    expect(stderr).toContain(`account ${action} is not yet available`);
-  });
 });

@@ -47,7 +47,9 @@ export function createGrpcClient<S extends AnyService>(
   };
   const failure = (error: ServiceError): LedgerNodeError => {
     const converted = fromStatus(error);
-    if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
+    // A transport failure (no typed error from the service itself) names the service it could not reach.
+    const fromService = error.metadata?.get('ln-error-kind').length;
+    if (!fromService && (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED)) {
       converted.message = `${label} unavailable: ${error.details || error.message}`;
     }
     return converted;

@@ -1,10 +1,9 @@
-import type { Logger } from '@ledger-node/telemetry';
-import { startGrpcServer, type ServiceBinding } from './server';
+import { startGrpcServer, type GrpcServerOptions } from './server';
 
 /** Runs gRPC services until stopped: the shape every service's `start()` returns. */
-export async function serveGrpc(options: { address: string; logger: Logger; services: ServiceBinding[]; onStop?: () => Promise<void> }) {
+export async function serveGrpc(options: GrpcServerOptions & { onStop?: () => Promise<void>; logFields?: Record<string, unknown> }) {
   const server = await startGrpcServer(options);
-  options.logger.info({ address: server.address }, 'serving');
+  options.logger.info({ address: server.address, ...options.logFields }, 'serving');
   return {
     address: server.address,
     health: server.health,

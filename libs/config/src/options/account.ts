@@ -1,7 +1,7 @@
 import { booleanFlag, stringFlag, type FlagGroup } from '../flag';
 
 export const accountOptions: FlagGroup = {
-  title: 'Accounts (ledger-node account list | account generate)',
+  title: 'Accounts and keystore (ledger-node account list | account generate; serve keystore)',
   flags: [
     stringFlag({
       name: 'nickname',
@@ -13,6 +13,12 @@ export const accountOptions: FlagGroup = {
     }),
     stringFlag({ name: 'key_type', description: 'Key type of a generated account: secp256k1 or ed25519', default: 'secp256k1', choices: ['secp256k1', 'ed25519'] }),
     stringFlag({ name: 'password_file', description: 'File holding the keystore passphrase (else LEDGER_NODE_PASSWORD, else a prompt)', default: undefined, valueName: 'FILE' }),
-    booleanFlag({ name: 'json', description: 'Print account list as JSON', default: false }),
+    stringFlag({
+      name: 'keystore_token_file',
+      description: 'File holding the token every keystore call must carry (required when -keystore_addr is HOST:PORT)',
+      default: undefined,
+      valueName: 'FILE',
+    }),
+    booleanFlag({ name: 'json', description: 'Print accounts as JSON', default: false }),
   ],
 };

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { getProfile, type ChainProfile } from '@ledger-node/chain';
+import { dataDir, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { InvalidParams } from '@ledger-node/errors';
+import { parseGrpcAddress } from '@ledger-node/grpc';
+import type { LogLevel } from '@ledger-node/telemetry';
+
+/** The environment variable holding the passphrase when -password_file is not given. */
+export const PASSWORD_ENV = 'LEDGER_NODE_PASSWORD';
+
+/** A service token shorter than this is too easy to guess to guard keys on a network port. */
+const MIN_TOKEN_LENGTH = 16;
+
+export interface KeystoreConfig {
+  /** `<data_dir>/keystore`: one encrypted key file per account. */
+  directory: string;
+  /** gRPC address the keystore listens on. */
+  address: string;
+  /** Every call must carry it; required on TCP. */
+  authToken: string | undefined;
+  /** Unlocks the key files; undefined when none was configured (accounts can still be listed). */
+  passphrase: string | undefined;
+  profile: ChainProfile;
+  logLevel: LogLevel;
+}
+
+export function keystoreConfig(flags: ParsedFlags, env: NodeJS.ProcessEnv = process.env): KeystoreConfig {
+  const address = serviceAddress(flags, 'keystore');
+  const tokenFile = flags.string('keystore_token_file');
+  const authToken = tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file');
+  if (authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
+    throw new InvalidParams(`the token in -keystore_token_file must be at least ${MIN_TOKEN_LENGTH} characters`, 'keystore_token_file');
+  }
+  // Anyone who can reach a TCP port could ask for signatures; a unix socket is already owner-only (0600).
+  if (parseGrpcAddress(address).kind === 'tcp' && authToken === undefined) {
+    throw new InvalidParams(`the keystore listens on TCP (${address}) only with a token: give -keystore_token_file FILE`, 'keystore_token_file');
+  }
+  const passwordFile = flags.string('password_file');
+  const passphrase =
+    passwordFile !== undefined ? readSecretFile(passwordFile, 'password_file') : env[PASSWORD_ENV] === '' ? undefined : env[PASSWORD_ENV];
+  return {
+    directory: path.join(dataDir(flags), 'keystore'),
+    address,
+    authToken,
+    passphrase,
+    profile: getProfile(flags.string('chain')!),
+    logLevel: flags.string('log_level') as LogLevel,
+  };
+}

@@ -1,0 +1,31 @@
+import { LedgerNodeError, type ErrorKind } from '@ledger-node/errors';
+
+export type KeyFileErrorCode =
+  /** Wrong passphrase, or an edited ciphertext, tag, IV, KDF parameter or clear field. */
+  | 'KEY_FILE_LOCKED'
+  /** Not JSON, or not the key file format. */
+  | 'KEY_FILE_INVALID'
+  | 'KEY_FILE_UNREADABLE'
+  /** Decrypted, but the seed does not give the file's address. */
+  | 'KEY_FILE_MISMATCH'
+  | 'KEY_FILE_EXISTS';
+
+const kindByCode: Record<KeyFileErrorCode, ErrorKind> = {
+  KEY_FILE_LOCKED: 'unavailable',
+  KEY_FILE_INVALID: 'unavailable',
+  KEY_FILE_UNREADABLE: 'unavailable',
+  KEY_FILE_MISMATCH: 'unavailable',
+  KEY_FILE_EXISTS: 'conflict',
+};
+
+/** A key file that cannot be used, named in the message; never carries key material. */
+export class KeyFileError extends LedgerNodeError {
+  readonly code: KeyFileErrorCode;
+  readonly file: string;
+
+  constructor(file: string, code: KeyFileErrorCode, problem: string) {
+    super(kindByCode[code], `key file ${file} ${problem}`, { data: { code, file } });
+    this.code = code;
+    this.file = file;
+  }
+}

@@ -1,0 +1,187 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { ChainProfile, KeyAlgorithm } from '@ledger-node/chain';
+import { Conflict, InvalidParams, NoLocalAccount, Unavailable } from '@ledger-node/errors';
+import { KeyFileError } from './errors';
+import {
+  DEFAULT_SCRYPT,
+  decryptKeyFile,
+  encryptKeyFile,
+  isValidNickname,
+  metadataOf,
+  readKeyFile,
+  writeKeyFile,
+  type AccountMetadata,
+  type KeyFileJson,
+  type ScryptParams,
+} from './keyFile';
+
+export interface KeystoreOptions {
+  /** `<data_dir>/keystore`. */
+  directory: string;
+  profile: ChainProfile;
+  /** Unlocks every key file of this keystore; without it accounts can be listed but not created or used. */
+  passphrase: string | undefined;
+  /** Cost of new key files (tests lower it; existing files keep their own). */
+  scrypt?: ScryptParams;
+}
+
+export interface LocalKey {
+  address: string;
+  keyType: KeyAlgorithm;
+  /** Hex with the type prefix (0xED for ed25519). */
+  publicKey: string;
+  /** Hex; only ever passed to the chain's `sign`. */
+  privateKey: string;
+}
+
+export interface KeystoreScan {
+  /** Accounts of this keystore's chain, oldest first. */
+  accounts: AccountMetadata[];
+  /** Files that could not be read, each naming its file; the other accounts stay usable. */
+  problems: KeyFileError[];
+}
+
+/**
+ * The local accounts: key files under one directory, all encrypted with one passphrase. Seeds
+ * are decrypted only inside `withKey`, for the length of one signature, and never leave it.
+ */
+export class Keystore {
+  private generating: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: KeystoreOptions) {}
+
+  get directory(): string {
+    return this.options.directory;
+  }
+
+  get hasPassphrase(): boolean {
+    return this.options.passphrase !== undefined;
+  }
+
+  /** Reads every key file's clear fields; nothing is decrypted. */
+  scan(): KeystoreScan {
+    const documents = this.readAll();
+    const accounts = documents.documents
+      .map((entry) => metadataOf(entry.document))
+      .sort((a, b) => Date.parse(a.created) - Date.parse(b.created) || a.address.localeCompare(b.address));
+    return { accounts, problems: documents.problems };
+  }
+
+  /** An account by address or nickname; "no local account" otherwise. */
+  resolve(addressOrNickname: string): { file: string; document: KeyFileJson } {
+    if (typeof addressOrNickname !== 'string' || addressOrNickname.length === 0) {
+      throw new InvalidParams('an account address or nickname is required', 'account');
+    }
+    const { documents, problems } = this.readAll();
+    const found =
+      documents.find((entry) => entry.document.address === addressOrNickname) ??
+      documents.find((entry) => entry.document.nickname === addressOrNickname);
+    if (found) return found;
+    const unreadable = problems.length > 0 ? ` (${problems.length} key file(s) could not be read: ${problems.map((p) => p.file).join(', ')})` : '';
+    throw new NoLocalAccount(`no local account ${JSON.stringify(addressOrNickname)}${unreadable}`, { account: addressOrNickname });
+  }
+
+  /** Creates a key pair and its key file. Calls run one at a time so nickname checks cannot race. */
+  generate(request: { nickname?: string; keyType: KeyAlgorithm }): Promise<AccountMetadata & { file: string }> {
+    const next = this.generating.then(
+      () => this.generateNow(request),
+      () => this.generateNow(request),
+    );
+    this.generating = next;
+    return next;
+  }
+
+  /** Decrypts one account's key, hands it to `use`, and lets it go. */
+  async withKey<T>(addressOrNickname: string, use: (key: LocalKey) => T): Promise<T> {
+    const { file, document } = this.resolve(addressOrNickname);
+    const key = await this.unlock(file, document);
+    return use(key);
+  }
+
+  private async generateNow(request: { nickname?: string; keyType: KeyAlgorithm }): Promise<AccountMetadata & { file: string }> {
+    const passphrase = this.requirePassphrase();
+    const nickname = request.nickname === undefined || request.nickname === '' ? null : request.nickname;
+    const { profile } = this.options;
+    if (nickname !== null) {
+      if (!isValidNickname(nickname)) throw new InvalidParams('nickname must be 1-64 letters, digits, _ . or -', 'nickname');
+      // A nickname names an account wherever an address is accepted, so it must not look like one.
+      if (profile.codec.isValidAddress(nickname)) throw new InvalidParams('nickname must not be an address', 'nickname');
+    }
+    const { documents } = this.readAll();
+    const taken = documents.find((entry) => entry.document.nickname === nickname);
+    if (nickname !== null && taken) {
+      throw new Conflict(`nickname "${nickname}" is already used by account ${taken.document.address}`, { nickname });
+    }
+    // One passphrase per keystore: a new account under a different one could never be used with the others.
+    const newest = documents.sort((a, b) => Date.parse(b.document.created) - Date.parse(a.document.created))[0];
+    if (newest) await this.unlock(newest.file, newest.document);
+
+    const seed = profile.keys.generateSeed({ algorithm: request.keyType });
+    const { publicKey } = profile.keys.deriveKeypair(seed);
+    const metadata: AccountMetadata = {
+      chain: profile.id,
+      address: profile.keys.deriveAddress(publicKey),
+      nickname,
+      keyType: request.keyType,
+      created: new Date().toISOString(),
+    };
+    const document = await encryptKeyFile(metadata, seed, passphrase, this.options.scrypt ?? DEFAULT_SCRYPT);
+    const file = writeKeyFile(this.options.directory, document);
+    return { ...metadata, file };
+  }
+
+  private async unlock(file: string, document: KeyFileJson): Promise<LocalKey> {
+    const passphrase = this.requirePassphrase();
+    const seed = await decryptKeyFile(file, document, passphrase);
+    const { keys } = this.options.profile;
+    let keypair: { publicKey: string; privateKey: string };
+    try {
+      keypair = keys.deriveKeypair(seed);
+    } catch (error) {
+      if (error instanceof Error) throw new KeyFileError(file, 'KEY_FILE_MISMATCH', 'holds no valid seed for this chain');
+      throw error;
+    }
+    const keyType: KeyAlgorithm = keypair.publicKey.startsWith('ED') ? 'ed25519' : 'secp256k1';
+    if (keys.deriveAddress(keypair.publicKey) !== document.address || keyType !== document.key_type) {
+      throw new KeyFileError(file, 'KEY_FILE_MISMATCH', 'holds a key that does not match its address or key type');
+    }
+    return { address: document.address, keyType, publicKey: keypair.publicKey, privateKey: keypair.privateKey };
+  }
+
+  private requirePassphrase(): string {
+    const { passphrase } = this.options;
+    if (passphrase === undefined) {
+      throw new Unavailable('the keystore has no passphrase: start it with -password_file FILE or LEDGER_NODE_PASSWORD');
+    }
+    return passphrase;
+  }
+
+  private readAll(): { documents: { file: string; document: KeyFileJson }[]; problems: KeyFileError[] } {
+    const { directory, profile } = this.options;
+    let names: string[];
+    try {
+      names = readdirSync(directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { documents: [], problems: [] };
+      throw error;
+    }
+    const documents: { file: string; document: KeyFileJson }[] = [];
+    const problems: KeyFileError[] = [];
+    // Temp files of a write in progress start with a dot and are not accounts yet.
+    for (const name of names.filter((entry) => entry.endsWith('.json') && !entry.startsWith('.')).sort()) {
+      const file = path.join(directory, name);
+      try {
+        const document = readKeyFile(file);
+        if (document.chain !== profile.id) {
+          throw new KeyFileError(file, 'KEY_FILE_INVALID', `belongs to chain ${document.chain} (use -chain ${document.chain}); this keystore serves ${profile.id}`);
+        }
+        documents.push({ file, document });
+      } catch (error) {
+        if (error instanceof KeyFileError) problems.push(error);
+        else throw error;
+      }
+    }
+    return { documents, problems };
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * `ledger-node account generate | list` as a user runs them: real CLI processes, each asking a
+ * real keystore process (a transient one, or the one already serving) over gRPC.
+ */
+import { spawn } from 'node:child_process';
+import { createDecipheriv, scryptSync } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getProfile } from '@ledger-node/chain';
+import { cliEntry, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+
+const passphrase = 'account command test passphrase';
+/** Every byte the CLI and keystores printed, scanned for secrets at the end. */
+const transcript: string[] = [];
+const cleanups: (() => void)[] = [];
+const keystoreDirs: string[] = [];
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI without a terminal and without LEDGER_NODE_PASSWORD unless given. */
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  if (env.LEDGER_NODE_PASSWORD === undefined) delete childEnv.LEDGER_NODE_PASSWORD;
+  const child = spawn(process.execPath, [cliEntry(), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      transcript.push(stdout, stderr);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+function dataDir(): string {
+  const { dir, remove } = tempDir('account-cli-');
+  cleanups.push(remove);
+  keystoreDirs.push(path.join(dir, 'keystore'));
+  return dir;
+}
+
+const withPassword = { LEDGER_NODE_PASSWORD: passphrase };
+
+/**
+ * Decrypts a key file by the procedure the README documents, with node:crypto alone:
+ * scrypt(passphrase, salt, dklen, {N, r, p}) → AES-256-GCM key; the additional data is the JSON
+ * array [version, chain, address, nickname, key_type, created].
+ */
+function decryptByTheReadme(file: string, secret: string): string {
+  const document = JSON.parse(readFileSync(file, 'utf8'));
+  const { kdfparams, iv, tag, ciphertext } = document.crypto;
+  const key = scryptSync(secret, Buffer.from(kdfparams.salt, 'hex'), kdfparams.dklen, { N: kdfparams.n, r: kdfparams.r, p: kdfparams.p, maxmem: 256 * 1024 * 1024 });
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'hex'));
+  decipher.setAAD(Buffer.from(JSON.stringify([document.version, document.chain, document.address, document.nickname, document.key_type, document.created])));
+  decipher.setAuthTag(Buffer.from(tag, 'hex'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');
+}
+
+afterAll(async () => {
+  await stopAll();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe('ledger-node account', () => {
+  const dir = dataDir();
+  const passwordFile = path.join(dir, 'passphrase.txt');
+  writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
+  let alice: { address: string; nickname: string; key_type: string; created: string };
+  let bob: { address: string; nickname: string; key_type: string; created: string };
+
+  it('generate -nickname alice (passphrase from LEDGER_NODE_PASSWORD) prints the new address', async () => {
+    const result = await run(['account', 'generate', '-nickname', 'alice', '-data_dir', dir], withPassword);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const address = /^Generated account (r[1-9A-HJ-NP-Za-km-z]{24,34})$/m.exec(result.stdout)?.[1];
+    expect(address).toBeDefined();
+    expect(result.stdout).toContain('  nickname: alice\n  key type: secp256k1\n');
+    expect(result.stdout).toContain(`  key file: ${path.join(dir, 'keystore', `${address}.json`)}\n`);
+    alice = { address: address!, nickname: 'alice', key_type: 'secp256k1', created: /created: {2}(\S+)/.exec(result.stdout)![1]! };
+  });
+
+  it('writes one key file per account, mode 0600 in a 0700 directory, with the clear fields', () => {
+    const file = path.join(dir, 'keystore', `${alice.address}.json`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, chain: 'xrpl', ...alice, crypto: { cipher: 'aes-256-gcm', kdf: 'scrypt' } });
+  });
+
+  it('generate -key_type ed25519 -json (passphrase from -password_file) prints the account as JSON', async () => {
+    const result = await run(['account', 'generate', '-nickname', 'bob', '-key_type', 'ed25519', '-json', '-data_dir', dir, '-password_file', passwordFile]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    bob = JSON.parse(result.stdout);
+    expect(bob).toEqual({ address: expect.stringMatching(/^r/), nickname: 'bob', key_type: 'ed25519', created: expect.any(String) });
+    expect(readdirSync(path.join(dir, 'keystore')).sort()).toEqual([`${alice.address}.json`, `${bob.address}.json`].sort());
+  });
+
+  it('list prints a table of address, nickname, key type and creation time', async () => {
+    const result = await run(['account', 'list', '-data_dir', dir]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const width = alice.address.length > bob.address.length ? alice.address.length : bob.address.length;
+    expect(result.stdout).toBe(
+      [
+        `${'ADDRESS'.padEnd(width)}  NICKNAME  KEY TYPE   CREATED`,
+        `${alice.address.padEnd(width)}  alice     secp256k1  ${alice.created}`,
+        `${bob.address.padEnd(width)}  bob       ed25519    ${bob.created}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('list -json prints the same accounts as JSON', async () => {
+    const result = await run(['account', 'list', '-json', '-data_dir', dir]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([alice, bob]);
+  });
+
+  it('refuses a duplicate nickname with a clear error and writes nothing', async () => {
+    const result = await run(['account', 'generate', '-nickname', 'alice', '-data_dir', dir], withPassword);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`ledger-node: nickname "alice" is already used by account ${alice.address}\n`);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(path.join(dir, 'keystore'))).toHaveLength(2);
+  });
+
+  it('refuses a passphrase that does not unlock the existing accounts, naming the file', async () => {
+    const result = await run(['account', 'generate', '-nickname', 'carol', '-data_dir', dir], { LEDGER_NODE_PASSWORD: 'a different passphrase' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^ledger-node: key file .*\/keystore\/r\w+\.json cannot be unlocked: wrong passphrase, or the file was modified\n$/);
+    expect(readdirSync(path.join(dir, 'keystore'))).toHaveLength(2);
+  });
+
+  it('without a passphrase and without a terminal, says how to give one (exit code 2)', async () => {
+    const result = await run(['account', 'generate', '-data_dir', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('ledger-node: no passphrase: give -password_file FILE or set LEDGER_NODE_PASSWORD (or run on a terminal to be asked)\n');
+  });
+
+  it('names a corrupt key file in a warning and still lists the other accounts', async () => {
+    const other = dataDir();
+    const made = await run(['account', 'generate', '-nickname', 'dave', '-json', '-data_dir', other], withPassword);
+    const dave = JSON.parse(made.stdout);
+    const broken = path.join(other, 'keystore', 'rBROKENxxxxxxxxxxxxxxxxxxxxxxxxxxx.json');
+    writeFileSync(broken, '{"version": 1, "addr');
+    const result = await run(['account', 'list', '-json', '-data_dir', other]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual([dave]);
+    expect(result.stderr).toMatch(new RegExp(`^ledger-node: warning: key file ${broken} is not valid JSON \\(.+\\)\\n$`));
+  });
+
+  it('-chain jingtum gives a j address', async () => {
+    const jingtumDir = dataDir();
+    const result = await run(['account', 'generate', '-chain', 'jingtum', '-nickname', 'swt', '-json', '-data_dir', jingtumDir], withPassword);
+    expect(result.code).toBe(0);
+    const account = JSON.parse(result.stdout);
+    expect(account.address).toMatch(/^j/);
+    expect(getProfile('jingtum').codec.isValidAddress(account.address)).toBe(true);
+    const listed = await run(['account', 'list', '-chain', 'jingtum', '-json', '-data_dir', jingtumDir]);
+    expect(JSON.parse(listed.stdout)).toEqual([account]);
+  });
+
+  describe('with a keystore already serving at -keystore_addr', () => {
+    let keystore: RunningProcess;
+
+    it('asks that keystore: no passphrase is needed in the CLI', async () => {
+      const served = dataDir();
+      keystore = startProcess([cliEntry(), 'serve', 'keystore', '-data_dir', served], { env: withPassword });
+      await keystore.waitFor(/"msg":"serving"/);
+      const result = await run(['account', 'generate', '-nickname', 'erin', '-json', '-data_dir', served]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const erin = JSON.parse(result.stdout);
+      await keystore.waitFor(new RegExp(`"address":"${erin.address}".*"msg":"account generated"`));
+      const listed = await run(['account', 'list', '-json', '-data_dir', served]);
+      expect(JSON.parse(listed.stdout)).toEqual([erin]);
+      transcript.push(keystore.output());
+    });
+  });
+
+  it('never prints a seed, private key or passphrase', () => {
+    const secrets = [passphrase, 'a different passphrase'];
+    for (const directory of keystoreDirs) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(directory);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      for (const name of names.filter((entry) => /^[rj]\w+\.json$/.test(entry) && !entry.startsWith('rBROKEN'))) {
+        const file = path.join(directory, name);
+        const chain = JSON.parse(readFileSync(file, 'utf8')).chain as string;
+        const seed = decryptByTheReadme(file, passphrase);
+        const privateKey = getProfile(chain).keys.deriveKeypair(seed).privateKey.slice(2);
+        secrets.push(seed, privateKey, privateKey.toLowerCase());
+      }
+    }
+    // alice, bob, dave, swt and erin.
+    expect(secrets.length).toBe(2 + 3 * 5);
+    const everything = transcript.join('\n');
+    expect(everything).toContain(alice.address);
+    for (const secret of secrets) expect(everything.includes(secret), `a secret of ${secret.length} characters was printed`).toBe(false);
+  });
+});
