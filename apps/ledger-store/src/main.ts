@@ -13,15 +13,24 @@ export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
-  const store = new LedgerStore(await openRocksDb(config.databasePath));
-  logger.info({ database: config.databasePath }, 'database open');
-  return serveGrpc({
+  const store = await LedgerStore.open(await openRocksDb(config.databasePath));
+  logger.info({ database: config.databasePath, completeRanges: store.ranges }, 'database open');
+  // Open WatchLedgers streams never end by themselves: stopping ends them so shutdown need not wait.
+  const stopping = new AbortController();
+  const served = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store))],
+    services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store, stopping.signal))],
     onStop: () => store.close(),
   }).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
+  return {
+    ...served,
+    async stop() {
+      stopping.abort();
+      await served.stop();
+    },
+  };
 }

@@ -1,15 +1,428 @@
-import type { KeyValue } from './storage/kv';
-import { LedgerRepository } from './repositories/ledgers';
+import {
+  Direction,
+  LedgerTag,
+  TxDetail,
+  type LedgerRecord,
+  type LedgerSelector,
+  type LedgerWrite,
+  type TransactionRecord,
+} from '@ledger-node/contracts';
+import { Conflict, Internal, InvalidParams } from '@ledger-node/errors';
+import type { KeyValue, KvOperation } from './storage/kv';
+import { closeTimeOf, decodeHeader, LedgerRepository, type StoredHeader } from './repositories/ledgers';
+import { LedgerTransactionRepository, TransactionRepository, type StoredTransaction } from './repositories/transactions';
+import { AccountSentCountRepository, AccountTransactionRepository, IndexDirection, blockOf } from './repositories/accounts';
+import { StateObjectRepository, TrustLineRepository } from './repositories/stateObjects';
+import { StoreMetaRepository, type StoreCounters } from './repositories/storeMeta';
+import { SyncMetaRepository } from './repositories/syncMeta';
+import { addToRanges, type LedgerRange } from './ledgers/ranges';
+import { LedgerEvents, type LedgerEvent } from './ledgers/events';
+import { validateLedgerWrite } from './ledgers/validate';
 
-/** The typed repositories over one open database. */
+const MAX_LEDGER_INDEX = 0xffffffff;
+/** GetLedgerHeaders answers at most this many ledgers per call (ledgerstore.proto). */
+export const MAX_HEADERS_PER_CALL = 1000;
+/** How long a measured database size is reported before it is measured again. */
+const SIZE_REFRESH_MS = 1_000;
+/** Headers read per step while a watch replays stored ledgers. */
+const REPLAY_PAGE = 64;
+
+export interface StoreStatus {
+  completeRanges: LedgerRange[];
+  lowestLedgerIndex?: number;
+  highestLedgerIndex?: number;
+  counters: StoreCounters;
+  dbSizeBytes: number;
+}
+
+/**
+ * The typed repositories over one open database, and the operations of the LedgerStore contract
+ * on them. One process owns the database; within it every write goes through one queue so that
+ * the complete ranges and counters, kept in memory and written in each ledger's batch, never race.
+ */
 export class LedgerStore {
   readonly ledgers: LedgerRepository;
+  readonly transactions: TransactionRepository;
+  readonly ledgerTransactions: LedgerTransactionRepository;
+  readonly accountTransactions: AccountTransactionRepository;
+  readonly sentCounts: AccountSentCountRepository;
+  readonly stateObjects: StateObjectRepository;
+  readonly trustLines: TrustLineRepository;
+  readonly storeMeta: StoreMetaRepository;
+  readonly syncMeta: SyncMetaRepository;
+  readonly events = new LedgerEvents();
 
-  constructor(readonly kv: KeyValue) {
+  private completeRanges: LedgerRange[] = [];
+  private counters: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
+  private writeQueue: Promise<unknown> = Promise.resolve();
+  private measuredSize: { at: number; bytes: Promise<number> } | undefined;
+
+  private constructor(readonly kv: KeyValue) {
     this.ledgers = new LedgerRepository(kv);
+    this.transactions = new TransactionRepository(kv);
+    this.ledgerTransactions = new LedgerTransactionRepository(kv);
+    this.accountTransactions = new AccountTransactionRepository(kv);
+    this.sentCounts = new AccountSentCountRepository(kv);
+    this.stateObjects = new StateObjectRepository(kv);
+    this.trustLines = new TrustLineRepository(kv);
+    this.storeMeta = new StoreMetaRepository(kv);
+    this.syncMeta = new SyncMetaRepository(kv);
+  }
+
+  /** Opens the store over `kv`, loading the bookkeeping every ledger's batch updates. */
+  static async open(kv: KeyValue): Promise<LedgerStore> {
+    const store = new LedgerStore(kv);
+    [store.completeRanges, store.counters] = await Promise.all([store.storeMeta.ranges(), store.storeMeta.counters()]);
+    return store;
   }
 
   close(): Promise<void> {
-    return this.kv.close();
+    return this.exclusive(() => this.kv.close());
   }
+
+  /** Runs `task` after every write queued before it and before any queued after it. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.writeQueue.then(task);
+    this.writeQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  get ranges(): readonly LedgerRange[] {
+    return this.completeRanges;
+  }
+
+  lowest(): number | undefined {
+    return this.completeRanges[0]?.first;
+  }
+
+  highest(): number | undefined {
+    return this.completeRanges.at(-1)?.last;
+  }
+
+  // ---- writes ----
+
+  /**
+   * Stores one ledger in one atomic batch. Returns false when the identical ledger was already
+   * stored; throws InvalidParams for a malformed write and Conflict when another hash is stored at
+   * its index (nothing is written then).
+   */
+  async putLedger(write: LedgerWrite | undefined, path = 'ledger'): Promise<boolean> {
+    validateLedgerWrite(write, path);
+    return this.exclusive(() => this.writeValidated(write));
+  }
+
+  private async writeValidated(write: LedgerWrite): Promise<boolean> {
+    const ledgerIndex = write.ledgerIndex;
+    const headerKey = LedgerRepository.headerKey(ledgerIndex);
+
+    const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
+    for (const tx of write.transactions) {
+      const hex = tx.senderAccountId.toString('hex');
+      const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
+      entry.sent++;
+      sentByAccount.set(hex, entry);
+    }
+    const senders = [...sentByAccount.values()];
+    const blockKeys = senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)));
+    const versionKeys = write.stateChanges.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex));
+    const previousKeys = write.stateChanges.map((change) =>
+      change.previousBlob !== undefined && ledgerIndex > 1 ? StateObjectRepository.versionKey(change.key, ledgerIndex - 1) : undefined,
+    );
+    const previousKeysToRead = previousKeys.filter((entryKey): entryKey is Buffer => entryKey !== undefined);
+    const stored = await this.kv.getMany([headerKey, ...blockKeys, ...versionKeys, ...previousKeysToRead]);
+
+    const existing = stored[0];
+    if (existing) {
+      const existingHash = decodeHeader(ledgerIndex, existing).ledgerHash;
+      if (existingHash.equals(write.ledgerHash)) return false;
+      throw new Conflict(
+        `ledger ${ledgerIndex} is stored with hash ${existingHash.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`,
+        { ledger_index: ledgerIndex },
+      );
+    }
+    const blockTotals = stored.slice(1, 1 + senders.length);
+    const versionsBefore = stored.slice(1 + senders.length, 1 + senders.length + versionKeys.length);
+    const previousBefore = stored.slice(1 + senders.length + versionKeys.length);
+
+    const operations: KvOperation[] = this.ledgers.putOperations({
+      ledgerIndex,
+      header: write.headerBlob,
+      ledgerHash: write.ledgerHash,
+      transactionCount: write.transactions.length,
+    });
+    for (const tx of write.transactions) {
+      operations.push(
+        this.transactions.putOperation({
+          hash: tx.hash,
+          ledgerIndex,
+          txIndex: tx.txIndex,
+          engineResult: tx.engineResult,
+          transactionType: tx.transactionType,
+          txBlob: tx.txBlob,
+          metaBlob: tx.metaBlob,
+        }),
+        this.ledgerTransactions.putOperation(ledgerIndex, tx.txIndex, tx.hash),
+      );
+      // One entry per account and transaction; the sender's side wins when it is also listed as IN.
+      const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
+      directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
+      for (const affected of tx.affectedAccounts) {
+        const hex = affected.accountId.toString('hex');
+        const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
+        if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
+      }
+      for (const { accountId, direction } of directions.values()) {
+        operations.push(this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction }));
+      }
+    }
+    senders.forEach((sender, position) =>
+      operations.push(
+        ...this.sentCounts.putOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position])),
+      ),
+    );
+
+    let newVersions = 0n;
+    let previousPosition = 0;
+    write.stateChanges.forEach((change, position) => {
+      operations.push(this.stateObjects.putOperation(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob));
+      if (versionsBefore[position] === undefined) newVersions++;
+      if (previousKeys[position] !== undefined) {
+        // The object before this ledger is the object as of the previous ledger; it only fills a
+        // gap: a version that ledger stored itself is never overwritten.
+        if (previousBefore[previousPosition++] === undefined) {
+          operations.push(this.stateObjects.putOperation(change.key, ledgerIndex - 1, change.previousBlob));
+          newVersions++;
+        }
+      }
+      for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
+    });
+
+    const highestBefore = this.highest();
+    const ranges = addToRanges(this.completeRanges, ledgerIndex);
+    const counters: StoreCounters = {
+      ledgerCount: this.counters.ledgerCount + 1n,
+      transactionCount: this.counters.transactionCount + BigInt(write.transactions.length),
+      stateObjectVersionCount: this.counters.stateObjectVersionCount + newVersions,
+    };
+    operations.push(this.storeMeta.rangesOperation(ranges), this.storeMeta.countersOperation(counters));
+
+    await this.kv.batch(operations);
+    this.completeRanges = ranges;
+    this.counters = counters;
+
+    this.events.publish({
+      ledgerIndex,
+      ledgerHash: write.ledgerHash,
+      closeTime: closeTimeOf(write.headerBlob),
+      transactions: write.transactions
+        .map((tx) => ({ hash: tx.hash, engineResult: tx.engineResult, txIndex: tx.txIndex }))
+        .sort((a, b) => a.txIndex - b.txIndex),
+      extendsTip: highestBefore === undefined || ledgerIndex > highestBefore,
+    });
+    return true;
+  }
+
+  // ---- reads ----
+
+  /** The stored ledger a selector names; undefined when none is stored there. */
+  async resolve(selector: LedgerSelector | undefined, field = 'ledger'): Promise<StoredHeader | undefined> {
+    const choice = selector?.selector;
+    if (!choice) throw new InvalidParams(`${field} must name a ledger by index, hash or tag`, field);
+    switch (choice.$case) {
+      case 'index':
+        return this.ledgers.get(choice.index);
+      case 'hash': {
+        if (choice.hash.length !== 32) throw new InvalidParams(`${field}.hash must be 32 bytes, got ${choice.hash.length}`, `${field}.hash`);
+        const ledgerIndex = await this.ledgers.indexOfHash(choice.hash);
+        return ledgerIndex === undefined ? undefined : this.ledgers.get(ledgerIndex);
+      }
+      case 'tag': {
+        const ledgerIndex = this.indexOfTag(choice.tag, `${field}.tag`);
+        return ledgerIndex === undefined ? undefined : this.ledgers.get(ledgerIndex);
+      }
+    }
+  }
+
+  /**
+   * The store holds validated ledgers only, so every tag but EARLIEST is the highest stored ledger
+   * (common.proto LedgerTag: there is no open ledger to be CURRENT or PENDING).
+   */
+  private indexOfTag(tag: LedgerTag, field: string): number | undefined {
+    switch (tag) {
+      case LedgerTag.EARLIEST:
+        return this.lowest();
+      case LedgerTag.VALIDATED:
+      case LedgerTag.CLOSED:
+      case LedgerTag.CURRENT:
+      case LedgerTag.LATEST:
+      case LedgerTag.PENDING:
+        return this.highest();
+      default:
+        throw new InvalidParams(`${field} must be one of VALIDATED, CLOSED, CURRENT, EARLIEST, LATEST, PENDING`, field);
+    }
+  }
+
+  async ledgerRecord(header: StoredHeader, detail: TxDetail): Promise<LedgerRecord> {
+    const record: LedgerRecord = {
+      ledgerIndex: header.ledgerIndex,
+      ledgerHash: header.ledgerHash,
+      headerBlob: header.header,
+      transactionCount: header.transactionCount,
+      transactionHashes: [],
+      transactions: [],
+    };
+    if (detail !== TxDetail.HASHES && detail !== TxDetail.FULL) return record;
+    const hashes = (await this.ledgerTransactions.ofLedger(header.ledgerIndex)).map((row) => row.hash);
+    if (detail === TxDetail.HASHES) return { ...record, transactionHashes: hashes };
+    const transactions = await this.transactions.getMany(hashes);
+    return { ...record, transactions: transactions.map((tx) => transactionRecord(requireStored(tx, header.ledgerIndex), header)) };
+  }
+
+  async getLedger(selector: LedgerSelector | undefined, detail: TxDetail): Promise<LedgerRecord | undefined> {
+    const header = await this.resolve(selector);
+    return header && this.ledgerRecord(header, detail);
+  }
+
+  /** Stored headers of [first, last] ascending, gaps skipped; at most MAX_HEADERS_PER_CALL ledgers. */
+  async getLedgerHeaders(range: LedgerRange | undefined): Promise<LedgerRecord[]> {
+    if (!range) throw new InvalidParams('range is required', 'range');
+    if (range.last < range.first) throw new InvalidParams(`range.last ${range.last} is below range.first ${range.first}`, 'range.last');
+    if (range.last - range.first + 1 > MAX_HEADERS_PER_CALL) {
+      throw new InvalidParams(`range covers more than ${MAX_HEADERS_PER_CALL} ledgers`, 'range');
+    }
+    const headers = await this.ledgers.range(range.first, range.last);
+    return Promise.all(headers.map((header) => this.ledgerRecord(header, TxDetail.NONE)));
+  }
+
+  async getTransaction(hash: Buffer): Promise<TransactionRecord | undefined> {
+    if (hash.length !== 32) throw new InvalidParams(`hash must be 32 bytes, got ${hash.length}`, 'hash');
+    const tx = await this.transactions.get(hash);
+    if (!tx) return undefined;
+    const header = await this.ledgers.get(tx.ledgerIndex);
+    return header && transactionRecord(tx, header);
+  }
+
+  async getTransactionByIndex(selector: LedgerSelector | undefined, txIndex: number): Promise<TransactionRecord | undefined> {
+    const header = await this.resolve(selector);
+    if (!header) return undefined;
+    const hash = await this.ledgerTransactions.hashAt(header.ledgerIndex, txIndex);
+    if (!hash) return undefined;
+    const tx = await this.transactions.get(hash);
+    return transactionRecord(requireStored(tx, header.ledgerIndex), header);
+  }
+
+  async status(): Promise<StoreStatus> {
+    return {
+      completeRanges: [...this.completeRanges],
+      lowestLedgerIndex: this.lowest(),
+      highestLedgerIndex: this.highest(),
+      counters: this.counters,
+      dbSizeBytes: await this.sizeOnDisk(),
+    };
+  }
+
+  /**
+   * The database size, measured at most once per SIZE_REFRESH_MS: GetStatus answers every
+   * jt_blockNumber, and listing the database's files on each call would cost more than the answer.
+   */
+  private async sizeOnDisk(): Promise<number> {
+    const now = Date.now();
+    if (!this.measuredSize || now - this.measuredSize.at >= SIZE_REFRESH_MS) {
+      const measured = { at: now, bytes: this.kv.sizeOnDisk() };
+      this.measuredSize = measured;
+      // A failed measurement is not kept: the next call measures again (and this one reports the failure).
+      measured.bytes.catch(() => {
+        if (this.measuredSize === measured) this.measuredSize = undefined;
+      });
+    }
+    return this.measuredSize.bytes;
+  }
+
+  // ---- watching ----
+
+  private async eventOfStored(header: StoredHeader): Promise<LedgerEvent> {
+    const rows = await this.ledgerTransactions.ofLedger(header.ledgerIndex);
+    const transactions = await this.transactions.getMany(rows.map((row) => row.hash));
+    return {
+      ledgerIndex: header.ledgerIndex,
+      ledgerHash: header.ledgerHash,
+      closeTime: closeTimeOf(header.header),
+      transactions: transactions.map((tx) => {
+        const stored = requireStored(tx, header.ledgerIndex);
+        return { hash: stored.hash, engineResult: stored.engineResult, txIndex: stored.txIndex };
+      }),
+      extendsTip: false,
+    };
+  }
+
+  /**
+   * Stored ledgers from `fromLedgerIndex` upward (when given), then each ledger as it is stored:
+   * every ledger with `includeBackfill`, else only those that extend the tip. No ledger is
+   * delivered twice: live events that arrive while the replay runs are held back and dropped when
+   * a replay page read (serialized with writes) already saw their ledger. Ends when `signal` aborts.
+   */
+  async *watch(options: { fromLedgerIndex?: number; includeBackfill: boolean }, signal: AbortSignal): AsyncGenerator<LedgerEvent> {
+    const pending: LedgerEvent[] = [];
+    let wake: (() => void) | undefined;
+    const unsubscribe = this.events.subscribe((event) => {
+      if (!options.includeBackfill && !event.extendsTip) return;
+      pending.push(event);
+      wake?.();
+    });
+    const onAbort = () => wake?.();
+    signal.addEventListener('abort', onAbort);
+    try {
+      let cursor = options.fromLedgerIndex;
+      while (cursor !== undefined && !signal.aborted) {
+        const from = cursor;
+        const page = await this.exclusive(async () => {
+          const headers = await this.ledgers.range(from, MAX_LEDGER_INDEX, REPLAY_PAGE);
+          const coveredLast = headers.length < REPLAY_PAGE ? MAX_LEDGER_INDEX : headers[headers.length - 1].ledgerIndex;
+          // Every write before this read has published its event: those the page covers are in it.
+          for (let position = pending.length - 1; position >= 0; position--) {
+            if (pending[position].ledgerIndex >= from && pending[position].ledgerIndex <= coveredLast) pending.splice(position, 1);
+          }
+          return headers;
+        });
+        for (const header of page) {
+          if (signal.aborted) return;
+          yield await this.eventOfStored(header);
+        }
+        const last = page.at(-1)?.ledgerIndex;
+        cursor = page.length < REPLAY_PAGE || last === undefined || last === MAX_LEDGER_INDEX ? undefined : last + 1;
+      }
+      for (;;) {
+        while (pending.length > 0) {
+          if (signal.aborted) return;
+          yield pending.shift()!;
+        }
+        if (signal.aborted) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function requireStored(tx: StoredTransaction | undefined, ledgerIndex: number): StoredTransaction {
+  // A ledger's rows and its transactions are written in one batch: a missing one is corruption.
+  if (!tx) throw new Internal(`ledger ${ledgerIndex} lists a transaction that is not stored`);
+  return tx;
+}
+
+function transactionRecord(tx: StoredTransaction, header: StoredHeader): TransactionRecord {
+  return {
+    hash: tx.hash,
+    txBlob: tx.txBlob,
+    metaBlob: tx.metaBlob,
+    ledgerIndex: tx.ledgerIndex,
+    txIndex: tx.txIndex,
+    ledgerHash: header.ledgerHash,
+    closeTimeRippleEpoch: closeTimeOf(header.header),
+  };
 }

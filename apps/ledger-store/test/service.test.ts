@@ -1,9 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LedgerStoreServiceService } from '@ledger-node/contracts';
+import { decodeLedgerHeader } from '@ledger-node/chain';
+import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
+import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient } from '@ledger-node/grpc';
 import { cliEntry, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
-import { LedgerRepository } from '../src/repositories/ledgers';
 import { openRocksDb } from '../src/storage/rocksdb';
+import { LedgerStore } from '../src/store';
+import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticLedgerWrite } from './support/ledgerWrites';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -11,16 +14,42 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-/** A data dir whose database already holds headers for `indexes`. */
-async function dataDirWithLedgers(indexes: number[]): Promise<string> {
+function freshDataDir(): string {
   const { dir, remove } = tempDir();
   cleanups.push(remove);
-  const kv = await openRocksDb(`${dir}/node.db`);
-  const ledgers = new LedgerRepository(kv);
-  await kv.batch(indexes.flatMap((ledgerIndex) => ledgers.putOperations({ ledgerIndex, header: Buffer.alloc(118), ledgerHash: Buffer.alloc(32, ledgerIndex) })));
-  await kv.close();
   return dir;
 }
+
+/** A data dir whose database already holds (synthetic) ledgers at `indexes`. */
+async function dataDirWithLedgers(indexes: number[]): Promise<string> {
+  const dir = freshDataDir();
+  const store = await LedgerStore.open(await openRocksDb(`${dir}/node.db`));
+  for (const ledgerIndex of indexes) await store.putLedger(syntheticLedgerWrite(ledgerIndex));
+  await store.close();
+  return dir;
+}
+
+/** A real `ledger-node serve ledger-store` process on `dir` and a gRPC client to it. */
+async function serveStore(dir: string) {
+  const address = `unix:${dir}/run/ledger-store.sock`;
+  const process = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', address]);
+  await process.waitFor(/"msg":"serving"/);
+  const client = createGrpcClient(LedgerStoreServiceService, address, { serviceLabel: 'ledger-store' });
+  cleanups.push(() => client.close());
+  return { process, client };
+}
+
+async function failure(promise: Promise<unknown>): Promise<LedgerNodeError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as LedgerNodeError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
+const hex = (bytes: Buffer | undefined) => bytes?.toString('hex').toUpperCase();
 
 describe('ledger-store as a separate process', () => {
   it.each([
@@ -38,6 +67,9 @@ describe('ledger-store as a separate process', () => {
       const status = await client.getStatus({});
       expect(status.lowestLedgerIndex).toBe(5);
       expect(status.highestLedgerIndex).toBe(9);
+      expect(status.completeRanges).toEqual([{ first: 5, last: 9 }]);
+      expect(status.ledgerCount).toBe(5n);
+      expect(status.transactionCount).toBe(15n);
       expect(status.dbSizeBytes).toBeGreaterThan(0n);
     } finally {
       client.close();
@@ -60,13 +92,179 @@ describe('ledger-store as a separate process', () => {
   });
 
   it('refuses to start when the database cannot be opened, naming it', async () => {
-    const { dir, remove } = tempDir();
-    cleanups.push(remove);
+    const dir = freshDataDir();
     const first = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir]);
     await first.waitFor(/"msg":"serving"/);
     // RocksDB's lock file: a second process on the same database must fail cleanly.
     const second = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', `unix:${dir}/other.sock`]);
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain(`cannot open the database at ${dir}/node.db`);
+  });
+});
+
+describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => {
+  it('merges complete ranges as ledgers arrive out of order and reads them back byte-exact by index, hash and tag', async () => {
+    const { client } = await serveStore(freshDataDir());
+    expect((await client.putLedger({ ledger: mainnetLedgerWrite(11119599) })).completeRanges).toEqual([{ first: 11119599, last: 11119599 }]);
+    expect((await client.putLedger({ ledger: mainnetLedgerWrite(11119601) })).completeRanges).toEqual([
+      { first: 11119599, last: 11119599 },
+      { first: 11119601, last: 11119601 },
+    ]);
+    expect((await client.putLedger({ ledger: mainnetLedgerWrite(11119600) })).completeRanges).toEqual([{ first: 11119599, last: 11119601 }]);
+    const rest = await client.putLedgers({ ledgers: [11119604, 11119603, 11119602, 11119600].map(mainnetLedgerWrite) });
+    // 11119600 was stored already: accepted again, not counted.
+    expect(rest).toEqual({ storedCount: 3, completeRanges: [{ first: 11119599, last: 11119604 }] });
+
+    for (const ledgerIndex of MAINNET_RUN) {
+      const fixture = mainnetFixture(ledgerIndex);
+      const write = mainnetLedgerWrite(ledgerIndex);
+      const { ledger } = await client.getLedger({ ledger: atIndex(ledgerIndex), txDetail: TxDetail.FULL });
+      expect(hex(ledger?.ledgerHash)).toBe(fixture.ledger_hash);
+      expect(ledger?.headerBlob.equals(write.headerBlob)).toBe(true);
+      expect(ledger?.transactionCount).toBe(fixture.ledger.transactions!.length);
+      const expectedTransactions = [...write.transactions]
+        .sort((a, b) => a.txIndex - b.txIndex)
+        .map((tx) => ({ hash: hex(tx.hash), tx: hex(tx.txBlob), meta: hex(tx.metaBlob), txIndex: tx.txIndex }));
+      expect(ledger?.transactions.map((tx) => ({ hash: hex(tx.hash), tx: hex(tx.txBlob), meta: hex(tx.metaBlob), txIndex: tx.txIndex }))).toEqual(
+        expectedTransactions,
+      );
+      const byHash = await client.getLedger({ ledger: { selector: { $case: 'hash', hash: write.ledgerHash } }, txDetail: TxDetail.HASHES });
+      expect(byHash.ledger?.ledgerIndex).toBe(ledgerIndex);
+      expect(byHash.ledger?.transactionHashes.map(hex)).toEqual(expectedTransactions.map((tx) => tx.hash));
+    }
+    const byTag = async (tag: LedgerTag) => (await client.getLedger({ ledger: { selector: { $case: 'tag', tag } }, txDetail: TxDetail.NONE })).ledger?.ledgerIndex;
+    expect(await byTag(LedgerTag.LATEST)).toBe(11119604);
+    expect(await byTag(LedgerTag.VALIDATED)).toBe(11119604);
+    expect(await byTag(LedgerTag.CURRENT)).toBe(11119604);
+    expect(await byTag(LedgerTag.PENDING)).toBe(11119604);
+    expect(await byTag(LedgerTag.EARLIEST)).toBe(11119599);
+    expect(await client.getLedger({ ledger: atIndex(11119605), txDetail: TxDetail.FULL })).toEqual({ ledger: undefined });
+
+    // Headers of a range carry each ledger's hash and its parent's, for the sync service's chain checks.
+    const { ledgers } = await client.getLedgerHeaders({ range: { first: 11119598, last: 11119610 } });
+    expect(ledgers.map((ledger) => ledger.ledgerIndex)).toEqual([...MAINNET_RUN]);
+    for (let position = 1; position < ledgers.length; position++) {
+      expect(decodeLedgerHeader(ledgers[position].headerBlob).parentHash).toBe(hex(ledgers[position - 1].ledgerHash));
+    }
+
+    const status = await client.getStatus({});
+    expect(status).toMatchObject({
+      completeRanges: [{ first: 11119599, last: 11119604 }],
+      lowestLedgerIndex: 11119599,
+      highestLedgerIndex: 11119604,
+      ledgerCount: 6n,
+      transactionCount: BigInt(19 + 13 + 29 + 19 + 49 + 30),
+    });
+  });
+
+  it('answers GetTransaction and GetTransactionByIndex for every transaction of the run', async () => {
+    const { client } = await serveStore(freshDataDir());
+    await client.putLedgers({ ledgers: [...MAINNET_RUN].reverse().map(mainnetLedgerWrite) });
+    let answered = 0;
+    for (const ledgerIndex of MAINNET_RUN) {
+      const fixture = mainnetFixture(ledgerIndex);
+      for (const tx of mainnetLedgerWrite(ledgerIndex).transactions) {
+        const expected = {
+          hash: hex(tx.hash),
+          txBlob: hex(tx.txBlob),
+          metaBlob: hex(tx.metaBlob),
+          ledgerIndex,
+          txIndex: tx.txIndex,
+          ledgerHash: fixture.ledger_hash,
+          closeTimeRippleEpoch: fixture.ledger.close_time,
+        };
+        const readable = (record: Awaited<ReturnType<typeof client.getTransaction>>['transaction']) =>
+          record && { ...record, hash: hex(record.hash), txBlob: hex(record.txBlob), metaBlob: hex(record.metaBlob), ledgerHash: hex(record.ledgerHash) };
+        expect(readable((await client.getTransaction({ hash: tx.hash })).transaction)).toEqual(expected);
+        expect(readable((await client.getTransactionByIndex({ ledger: atIndex(ledgerIndex), txIndex: tx.txIndex })).transaction)).toEqual(expected);
+        answered++;
+      }
+    }
+    expect(answered).toBe(159);
+    expect(await client.getTransaction({ hash: Buffer.alloc(32) })).toEqual({ transaction: undefined });
+    const error = await failure(client.getTransaction({ hash: Buffer.alloc(31) }));
+    expect(error).toBeInstanceOf(InvalidParams);
+    expect(error.details.param).toBe('hash');
+  });
+
+  it('refuses a conflicting hash at a stored index and changes nothing; names the field of a malformed write', async () => {
+    const { client } = await serveStore(freshDataDir());
+    await client.putLedger({ ledger: mainnetLedgerWrite(11119602) });
+    const before = await client.getStatus({});
+
+    const conflicting = syntheticLedgerWrite(11119602);
+    const conflict = await failure(client.putLedger({ ledger: conflicting }));
+    expect(conflict).toBeInstanceOf(Conflict);
+    expect(conflict.message).toContain(`ledger 11119602 is stored with hash ${mainnetFixture(11119602).ledger_hash}`);
+    expect((await client.getStatus({})).transactionCount).toBe(before.transactionCount);
+    expect((await client.getStatus({})).ledgerCount).toBe(before.ledgerCount);
+    expect(await client.getTransaction({ hash: conflicting.transactions[0].hash })).toEqual({ transaction: undefined });
+    expect(hex((await client.getLedger({ ledger: atIndex(11119602), txDetail: TxDetail.NONE })).ledger?.ledgerHash)).toBe(mainnetFixture(11119602).ledger_hash);
+
+    const malformed = mainnetLedgerWrite(11119603);
+    malformed.transactions[7].senderAccountId = Buffer.alloc(21);
+    const invalid = await failure(client.putLedgers({ ledgers: [malformed] }));
+    expect(invalid).toBeInstanceOf(InvalidParams);
+    expect(invalid.details.param).toBe('ledgers[0].transactions[7].sender_account_id');
+    expect((await client.getStatus({})).completeRanges).toEqual([{ first: 11119602, last: 11119602 }]);
+  });
+
+  it('WatchLedgers replays stored ledgers in order with each outcome, then follows new ones', async () => {
+    const { client, process } = await serveStore(freshDataDir());
+    await client.putLedgers({ ledgers: [11119601, 11119599, 11119600].map(mainnetLedgerWrite) });
+    const controller = new AbortController();
+    const received: { ledgerIndex: number; hash?: string; closeTime: number; outcomes: [string | undefined, string][] }[] = [];
+    const watching = (async () => {
+      for await (const event of client.watchLedgers({ fromLedgerIndex: 11119599, includeBackfill: false }, { signal: controller.signal })) {
+        received.push({
+          ledgerIndex: event.ledgerIndex,
+          hash: hex(event.ledgerHash),
+          closeTime: event.closeTimeRippleEpoch,
+          outcomes: event.transactions.map((tx) => [hex(tx.hash), tx.engineResult]),
+        });
+        if (received.length === 3) await client.putLedger({ ledger: mainnetLedgerWrite(11119602) });
+        if (received.length === 4) controller.abort();
+      }
+    })();
+    await watching;
+    expect(received).toEqual(
+      [11119599, 11119600, 11119601, 11119602].map((ledgerIndex) => {
+        const fixture = mainnetFixture(ledgerIndex);
+        return {
+          ledgerIndex,
+          hash: fixture.ledger_hash,
+          closeTime: fixture.ledger.close_time,
+          outcomes: [...fixture.ledger.transactions!]
+            .sort((a, b) => a.metaData.TransactionIndex - b.metaData.TransactionIndex)
+            .map((tx) => [tx.hash, tx.metaData.TransactionResult]),
+        };
+      }),
+    );
+
+    // A stream still open when the service stops is ended, so the stop is prompt and clean.
+    const live = client.watchLedgers({ includeBackfill: true })[Symbol.asyncIterator]();
+    const nextEvent = live.next();
+    await client.getStatus({});
+    const stopStarted = Date.now();
+    expect(await process.stop('SIGTERM')).toBe(0);
+    expect(Date.now() - stopStarted).toBeLessThan(3_000);
+    expect(await nextEvent).toEqual({ done: true, value: undefined });
+  });
+
+  it('keeps sync metadata and everything stored across a restart', async () => {
+    const dir = freshDataDir();
+    const first = await serveStore(dir);
+    await first.client.setSyncMeta({ key: 'anchor', value: Buffer.from('11119604') });
+    await first.client.setSyncMeta({ key: 'checkpoint', value: Buffer.from('x') });
+    await first.client.setSyncMeta({ key: 'checkpoint', value: Buffer.alloc(0) });
+    await first.client.putLedgers({ ledgers: [11119603, 11119604].map(mainnetLedgerWrite) });
+    expect(await first.process.stop('SIGTERM')).toBe(0);
+
+    const second = await serveStore(dir);
+    expect(await second.client.getSyncMeta({ key: 'anchor' })).toEqual({ value: Buffer.from('11119604') });
+    expect(await second.client.getSyncMeta({ key: 'checkpoint' })).toEqual({ value: undefined });
+    expect(await second.client.getStatus({})).toMatchObject({ completeRanges: [{ first: 11119603, last: 11119604 }], ledgerCount: 2n, transactionCount: 79n });
+    const invalid = await failure(second.client.getSyncMeta({ key: '' }));
+    expect(invalid.details.param).toBe('key');
   });
 });

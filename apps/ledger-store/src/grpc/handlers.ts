@@ -1,46 +1,84 @@
 import type { LedgerStoreServiceService } from '@ledger-node/contracts';
-import { NotImplemented } from '@ledger-node/errors';
+import { InvalidParams, NotImplemented } from '@ledger-node/errors';
 import type { Handlers } from '@ledger-node/grpc';
 import type { LedgerStore } from '../store';
 
-/** gRPC handlers: translate contract messages into repository calls. */
-export function ledgerStoreHandlers(store: LedgerStore): Handlers<typeof LedgerStoreServiceService> {
+/** Sync metadata names are short identifiers ("anchor", "checkpoint/backfill"). */
+const MAX_SYNC_META_KEY_BYTES = 256;
+
+function syncMetaKey(name: string): string {
+  const length = Buffer.byteLength(name, 'utf8');
+  if (length === 0 || length > MAX_SYNC_META_KEY_BYTES) {
+    throw new InvalidParams(`key must be 1 to ${MAX_SYNC_META_KEY_BYTES} bytes, got ${length}`, 'key');
+  }
+  return name;
+}
+
+/** gRPC handlers: translate contract messages into store calls. `stopping` ends open watch streams. */
+export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): Handlers<typeof LedgerStoreServiceService> {
   const notYet = (operation: string) => async (): Promise<never> => {
     throw new NotImplemented(operation);
   };
   return {
+    async putLedger(request) {
+      await store.putLedger(request.ledger, 'ledger');
+      return { completeRanges: [...store.ranges] };
+    },
+    async putLedgers(request) {
+      let storedCount = 0;
+      for (const [position, ledger] of request.ledgers.entries()) {
+        if (await store.putLedger(ledger, `ledgers[${position}]`)) storedCount++;
+      }
+      return { storedCount, completeRanges: [...store.ranges] };
+    },
+    async setSyncMeta(request) {
+      await store.syncMeta.set(syncMetaKey(request.key), request.value);
+      return {};
+    },
+    async getSyncMeta(request) {
+      return { value: await store.syncMeta.get(syncMetaKey(request.key)) };
+    },
+    async getLedger(request) {
+      return { ledger: await store.getLedger(request.ledger, request.txDetail) };
+    },
+    async getLedgerHeaders(request) {
+      return { ledgers: await store.getLedgerHeaders(request.range) };
+    },
+    async getTransaction(request) {
+      return { transaction: await store.getTransaction(request.hash) };
+    },
+    async getTransactionByIndex(request) {
+      return { transaction: await store.getTransactionByIndex(request.ledger, request.txIndex) };
+    },
     async getStatus() {
-      const [lowest, highest, dbSizeBytes] = await Promise.all([
-        store.ledgers.edge('lowest'),
-        store.ledgers.edge('highest'),
-        store.kv.sizeOnDisk(),
-      ]);
+      const status = await store.status();
       return {
-        completeRanges: [],
-        lowestLedgerIndex: lowest,
-        highestLedgerIndex: highest,
-        ledgerCount: 0n,
-        transactionCount: 0n,
-        stateObjectVersionCount: 0n,
-        dbSizeBytes: BigInt(dbSizeBytes),
+        completeRanges: status.completeRanges,
+        lowestLedgerIndex: status.lowestLedgerIndex,
+        highestLedgerIndex: status.highestLedgerIndex,
+        ledgerCount: status.counters.ledgerCount,
+        transactionCount: status.counters.transactionCount,
+        stateObjectVersionCount: status.counters.stateObjectVersionCount,
+        dbSizeBytes: BigInt(status.dbSizeBytes),
         stateDownload: undefined,
       };
     },
-    putLedger: notYet('PutLedger'),
-    putLedgers: notYet('PutLedgers'),
     putStateObjects: notYet('PutStateObjects'),
-    setSyncMeta: notYet('SetSyncMeta'),
-    getSyncMeta: notYet('GetSyncMeta'),
-    getLedger: notYet('GetLedger'),
-    getLedgerHeaders: notYet('GetLedgerHeaders'),
-    getTransaction: notYet('GetTransaction'),
-    getTransactionByIndex: notYet('GetTransactionByIndex'),
     getAccountState: notYet('GetAccountState'),
     getStateObject: notYet('GetStateObject'),
     getAccountTransactions: notYet('GetAccountTransactions'),
     getAccountTransactionCount: notYet('GetAccountTransactionCount'),
-    async *watchLedgers() {
-      throw new NotImplemented('WatchLedgers');
+    async *watchLedgers(request, context) {
+      const signal = AbortSignal.any([context.signal, stopping]);
+      const events = store.watch({ fromLedgerIndex: request.fromLedgerIndex, includeBackfill: request.includeBackfill }, signal);
+      for await (const event of events) {
+        yield {
+          ledgerIndex: event.ledgerIndex,
+          ledgerHash: event.ledgerHash,
+          closeTimeRippleEpoch: event.closeTime,
+          transactions: event.transactions,
+        };
+      }
     },
   };
 }

@@ -3,31 +3,63 @@ import { Bucket, bucketRange, key, u32 } from '../storage/buckets';
 
 export interface StoredHeader {
   ledgerIndex: number;
-  /** The binary header as rippled serializes it. */
+  /** The binary header as rippled serializes it (118 bytes, without the 'LWR\0' prefix). */
   header: Buffer;
   ledgerHash: Buffer;
+  /** Number of transactions in the ledger. */
+  transactionCount: number;
+}
+
+const HASH_LENGTH = 32;
+/** Offset of close_time in the binary header (rippled `addRaw(LedgerInfo)`). */
+const CLOSE_TIME_OFFSET = 112;
+
+/** Close time of a stored header in seconds since the Ripple epoch. */
+export function closeTimeOf(header: Buffer): number {
+  return header.readUInt32BE(CLOSE_TIME_OFFSET);
 }
 
 /** Ledger headers by index, and the hash → index lookup. */
 export class LedgerRepository {
   constructor(private readonly kv: KeyValue) {}
 
+  static headerKey(ledgerIndex: number): Buffer {
+    return key(Bucket.ledgerHeader, u32(ledgerIndex));
+  }
+
   /** The operations that store one header; the caller adds them to the ledger's batch. */
   putOperations(stored: StoredHeader): KvOperation[] {
     return [
-      { type: 'put', key: key(Bucket.ledgerHeader, u32(stored.ledgerIndex)), value: Buffer.concat([stored.header, stored.ledgerHash]) },
+      {
+        type: 'put',
+        key: LedgerRepository.headerKey(stored.ledgerIndex),
+        value: Buffer.concat([stored.header, stored.ledgerHash, u32(stored.transactionCount)]),
+      },
       { type: 'put', key: key(Bucket.ledgerHashIndex, stored.ledgerHash), value: u32(stored.ledgerIndex) },
     ];
   }
 
   async get(ledgerIndex: number): Promise<StoredHeader | undefined> {
-    const value = await this.kv.get(key(Bucket.ledgerHeader, u32(ledgerIndex)));
-    return value && decode(ledgerIndex, value);
+    const value = await this.kv.get(LedgerRepository.headerKey(ledgerIndex));
+    return value && decodeHeader(ledgerIndex, value);
   }
 
   async indexOfHash(ledgerHash: Buffer): Promise<number | undefined> {
     const value = await this.kv.get(key(Bucket.ledgerHashIndex, ledgerHash));
     return value?.readUInt32BE(0);
+  }
+
+  /** Stored headers with `first <= index <= last`, ascending, at most `limit`. */
+  async range(first: number, last: number, limit?: number): Promise<StoredHeader[]> {
+    const headers: StoredHeader[] = [];
+    const entries = this.kv.entries({ gte: LedgerRepository.headerKey(first), lte: LedgerRepository.headerKey(last), limit });
+    for await (const [entryKey, value] of entries) headers.push(decodeHeader(entryKey.readUInt32BE(1), value));
+    return headers;
+  }
+
+  /** Every stored ledger index, ascending (consistency checks and rebuilding bookkeeping). */
+  async *indexes(): AsyncIterable<number> {
+    for await (const [entryKey] of this.kv.entries(bucketRange(Bucket.ledgerHeader))) yield entryKey.readUInt32BE(1);
   }
 
   /** The highest (or, with `lowest`, the lowest) stored ledger index. */
@@ -39,6 +71,12 @@ export class LedgerRepository {
   }
 }
 
-function decode(ledgerIndex: number, value: Buffer): StoredHeader {
-  return { ledgerIndex, header: value.subarray(0, value.length - 32), ledgerHash: value.subarray(value.length - 32) };
+export function decodeHeader(ledgerIndex: number, value: Buffer): StoredHeader {
+  const hashEnd = value.length - 4;
+  return {
+    ledgerIndex,
+    header: value.subarray(0, hashEnd - HASH_LENGTH),
+    ledgerHash: value.subarray(hashEnd - HASH_LENGTH, hashEnd),
+    transactionCount: value.readUInt32BE(hashEnd),
+  };
 }

@@ -1,26 +1,31 @@
 /**
  * One byte per column at the front of every key; numbers in keys are big-endian so that
  * key order is numeric order. A retired id stays listed (commented) and is never reused.
+ * Each bucket is read and written by exactly one repository under `src/repositories/`.
  */
 export const Bucket = {
-  /** ledger index (u32) → header (118 bytes) + ledger hash (32) */
+  /** ledger index (u32) → header (118 bytes) + ledger hash (32) + transaction count (u32) */
   ledgerHeader: 0x01,
   /** ledger hash (32) → ledger index (u32) */
   ledgerHashIndex: 0x02,
-  /** tx hash (32) → ledger index, tx index, blob, meta */
+  /** tx hash (32) → ledger index, tx index, engine result, transaction type, blob, meta */
   transaction: 0x03,
   /** ledger index (u32) + tx index (u32) → tx hash */
   ledgerTransaction: 0x04,
-  /** account id (20) + ledger index + tx index → direction flags */
+  /** account id (20) + ledger index + tx index → direction (1 in, 2 out) */
   accountTransaction: 0x05,
-  /** account id (20) + ledger index → number of transactions sent up to and including it */
+  /** account id (20) + ledger index → number of transactions the account sent in that ledger (u32) */
   accountSentCount: 0x06,
-  /** object key (32) + ledger index → object bytes, or a tombstone */
+  /** object key (32) + ledger index → object bytes, or an empty value for a deleted object */
   stateObjectVersion: 0x07,
   /** account id (20) + trust line key (32) → nothing (membership) */
   accountTrustLine: 0x08,
   /** sync metadata name → bytes */
   syncMeta: 0x09,
+  /** store bookkeeping name → bytes: complete ranges, counters */
+  storeMeta: 0x0a,
+  /** account id (20) + block number (ledger index >> 16, u32) → transactions sent in that block (u32) */
+  accountSentBlock: 0x0b,
 } as const;
 
 export type BucketId = (typeof Bucket)[keyof typeof Bucket];
@@ -35,7 +40,30 @@ export function u32(value: number): Buffer {
   return buffer;
 }
 
+export function u64(value: bigint): Buffer {
+  const buffer = Buffer.alloc(8);
+  buffer.writeBigUInt64BE(value);
+  return buffer;
+}
+
 /** The range covering every key of one bucket. */
 export function bucketRange(bucket: BucketId): { gte: Buffer; lt: Buffer } {
   return { gte: Buffer.of(bucket), lt: Buffer.of(bucket + 1) };
+}
+
+/** The range covering every key that starts with `prefix` (a bucket id and leading key parts). */
+export function prefixRange(prefix: Buffer): { gte: Buffer; lt: Buffer } {
+  return { gte: prefix, lt: prefixEnd(prefix) };
+}
+
+/** The smallest key greater than every key starting with `prefix`. */
+function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let position = end.length - 1; position >= 0; position--) {
+    if (end[position] < 0xff) {
+      end[position]++;
+      return end.subarray(0, position + 1);
+    }
+  }
+  throw new Error('a key prefix of only 0xff bytes has no upper bound');
 }

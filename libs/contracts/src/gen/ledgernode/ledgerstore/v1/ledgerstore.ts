@@ -4304,13 +4304,13 @@ export const TransactionOutcome: MessageFns<TransactionOutcome> = {
  * The verified ledger database. The ledger-store process is the sole owner of RocksDB: the sync
  * service writes through this service after verifying, every other service only reads.
  * Errors: INVALID_ARGUMENT for malformed input, FAILED_PRECONDITION for a ledger outside the
- * complete ranges or a write that contradicts stored data, UNAVAILABLE while the database opens.
+ * complete ranges, ALREADY_EXISTS for a write that contradicts stored data, UNAVAILABLE while the database opens.
  */
 export type LedgerStoreServiceService = typeof LedgerStoreServiceService;
 export const LedgerStoreServiceService = {
   /**
    * Stores one verified ledger with its transactions, index data and state changes in one atomic
-   * batch. Idempotent for an identical ledger; FAILED_PRECONDITION when another hash is stored at that index.
+   * batch. Idempotent for an identical ledger; ALREADY_EXISTS when another hash is stored at that index.
    */
   putLedger: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutLedger" as const,
@@ -4486,7 +4486,7 @@ export const LedgerStoreServiceService = {
 export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   /**
    * Stores one verified ledger with its transactions, index data and state changes in one atomic
-   * batch. Idempotent for an identical ledger; FAILED_PRECONDITION when another hash is stored at that index.
+   * batch. Idempotent for an identical ledger; ALREADY_EXISTS when another hash is stored at that index.
    */
   putLedger: handleUnaryCall<PutLedgerRequest, PutLedgerResponse>;
   /** Stores several verified ledgers, each in its own atomic batch, in the order given. */
@@ -4522,7 +4522,7 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
 export interface LedgerStoreServiceClient extends Client {
   /**
    * Stores one verified ledger with its transactions, index data and state changes in one atomic
-   * batch. Idempotent for an identical ledger; FAILED_PRECONDITION when another hash is stored at that index.
+   * batch. Idempotent for an identical ledger; ALREADY_EXISTS when another hash is stored at that index.
    */
   putLedger(
     request: PutLedgerRequest,

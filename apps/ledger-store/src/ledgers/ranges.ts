@@ -1,0 +1,34 @@
+/** An inclusive run of stored ledger indexes with no gap. */
+export interface LedgerRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * The ranges after `ledgerIndex` is stored: merged with a neighbour it touches, or inserted in
+ * order. `ranges` must be ascending and disjoint with gaps between them; it is not modified.
+ */
+export function addToRanges(ranges: readonly LedgerRange[], ledgerIndex: number): LedgerRange[] {
+  const result: LedgerRange[] = [];
+  let position = 0;
+  while (position < ranges.length && ranges[position].last + 1 < ledgerIndex) result.push(ranges[position++]);
+  let merged: LedgerRange = { first: ledgerIndex, last: ledgerIndex };
+  while (position < ranges.length && ranges[position].first <= ledgerIndex + 1) {
+    merged = { first: Math.min(merged.first, ranges[position].first), last: Math.max(merged.last, ranges[position].last) };
+    position++;
+  }
+  result.push(merged);
+  while (position < ranges.length) result.push(ranges[position++]);
+  return result;
+}
+
+export function rangesContain(ranges: readonly LedgerRange[], ledgerIndex: number): boolean {
+  return ranges.some((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
+}
+
+/** Ranges from an ascending list of distinct indexes. */
+export function rangesOf(indexes: Iterable<number>): LedgerRange[] {
+  let ranges: LedgerRange[] = [];
+  for (const ledgerIndex of indexes) ranges = addToRanges(ranges, ledgerIndex);
+  return ranges;
+}

@@ -1,0 +1,59 @@
+import type { KeyValue, KvOperation } from '../storage/kv';
+import { Bucket, key, u64 } from '../storage/buckets';
+import type { LedgerRange } from '../ledgers/ranges';
+
+const COMPLETE_RANGES = key(Bucket.storeMeta, Buffer.from('complete_ranges', 'ascii'));
+const COUNTERS = key(Bucket.storeMeta, Buffer.from('counters', 'ascii'));
+
+/** Totals kept in every ledger's batch, so that they are exact after any crash. */
+export interface StoreCounters {
+  ledgerCount: bigint;
+  transactionCount: bigint;
+  stateObjectVersionCount: bigint;
+}
+
+export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
+
+/**
+ * The store's own bookkeeping, one key each: the complete ranges (u32 first, u32 last per range,
+ * ascending) and the counters (three u64).
+ */
+export class StoreMetaRepository {
+  constructor(private readonly kv: KeyValue) {}
+
+  rangesOperation(ranges: readonly LedgerRange[]): KvOperation {
+    const value = Buffer.alloc(ranges.length * 8);
+    ranges.forEach((range, position) => {
+      value.writeUInt32BE(range.first, position * 8);
+      value.writeUInt32BE(range.last, position * 8 + 4);
+    });
+    return { type: 'put', key: COMPLETE_RANGES, value };
+  }
+
+  async ranges(): Promise<LedgerRange[]> {
+    const value = await this.kv.get(COMPLETE_RANGES);
+    const ranges: LedgerRange[] = [];
+    for (let offset = 0; value && offset < value.length; offset += 8) {
+      ranges.push({ first: value.readUInt32BE(offset), last: value.readUInt32BE(offset + 4) });
+    }
+    return ranges;
+  }
+
+  countersOperation(counters: StoreCounters): KvOperation {
+    return {
+      type: 'put',
+      key: COUNTERS,
+      value: Buffer.concat([u64(counters.ledgerCount), u64(counters.transactionCount), u64(counters.stateObjectVersionCount)]),
+    };
+  }
+
+  async counters(): Promise<StoreCounters> {
+    const value = await this.kv.get(COUNTERS);
+    if (!value) return ZERO_COUNTERS;
+    return {
+      ledgerCount: value.readBigUInt64BE(0),
+      transactionCount: value.readBigUInt64BE(8),
+      stateObjectVersionCount: value.readBigUInt64BE(16),
+    };
+  }
+}

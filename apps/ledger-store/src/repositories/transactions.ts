@@ -1,0 +1,103 @@
+import type { KeyValue, KvOperation } from '../storage/kv';
+import { Bucket, key, prefixRange, u32 } from '../storage/buckets';
+
+/**
+ * One stored transaction. The ledger hash and close time are not repeated per transaction: they
+ * are read from the ledger's header, which every transaction's ledger has (same batch).
+ */
+export interface StoredTransaction {
+  hash: Buffer;
+  ledgerIndex: number;
+  txIndex: number;
+  /** Metadata TransactionResult by name, e.g. "tesSUCCESS" (kept so outcome streams need no decoding). */
+  engineResult: string;
+  /** TransactionType by name, e.g. "Payment" (kept for type filters on account history). */
+  transactionType: string;
+  txBlob: Buffer;
+  metaBlob: Buffer;
+}
+
+/**
+ * Value layout: u32 ledger index, u32 tx index, u8 length + engine result (ASCII), u8 length +
+ * transaction type (ASCII), u32 blob length, blob, meta (the rest). The blob and meta are stored
+ * here only, once.
+ */
+function encodeTransaction(tx: StoredTransaction): Buffer {
+  const engineResult = Buffer.from(tx.engineResult, 'ascii');
+  const transactionType = Buffer.from(tx.transactionType, 'ascii');
+  const fixed = Buffer.alloc(4 + 4 + 1 + engineResult.length + 1 + transactionType.length + 4);
+  let offset = fixed.writeUInt32BE(tx.ledgerIndex, 0);
+  offset = fixed.writeUInt32BE(tx.txIndex, offset);
+  offset = fixed.writeUInt8(engineResult.length, offset);
+  offset += engineResult.copy(fixed, offset);
+  offset = fixed.writeUInt8(transactionType.length, offset);
+  offset += transactionType.copy(fixed, offset);
+  fixed.writeUInt32BE(tx.txBlob.length, offset);
+  return Buffer.concat([fixed, tx.txBlob, tx.metaBlob]);
+}
+
+function decodeTransaction(hash: Buffer, value: Buffer): StoredTransaction {
+  const ledgerIndex = value.readUInt32BE(0);
+  const txIndex = value.readUInt32BE(4);
+  let offset = 8;
+  const engineResultLength = value.readUInt8(offset++);
+  const engineResult = value.toString('ascii', offset, offset + engineResultLength);
+  offset += engineResultLength;
+  const transactionTypeLength = value.readUInt8(offset++);
+  const transactionType = value.toString('ascii', offset, offset + transactionTypeLength);
+  offset += transactionTypeLength;
+  const blobLength = value.readUInt32BE(offset);
+  offset += 4;
+  return {
+    hash,
+    ledgerIndex,
+    txIndex,
+    engineResult,
+    transactionType,
+    txBlob: value.subarray(offset, offset + blobLength),
+    metaBlob: value.subarray(offset + blobLength),
+  };
+}
+
+/** Transactions by hash. */
+export class TransactionRepository {
+  constructor(private readonly kv: KeyValue) {}
+
+  putOperation(tx: StoredTransaction): KvOperation {
+    return { type: 'put', key: key(Bucket.transaction, tx.hash), value: encodeTransaction(tx) };
+  }
+
+  async get(hash: Buffer): Promise<StoredTransaction | undefined> {
+    const value = await this.kv.get(key(Bucket.transaction, hash));
+    return value && decodeTransaction(hash, value);
+  }
+
+  /** Several transactions in one read; absent ones are undefined, in the order asked. */
+  async getMany(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
+    if (hashes.length === 0) return [];
+    const values = await this.kv.getMany(hashes.map((hash) => key(Bucket.transaction, hash)));
+    return values.map((value, position) => value && decodeTransaction(hashes[position], value));
+  }
+}
+
+/** The transactions of each ledger in order: (ledger index, tx index) → tx hash. */
+export class LedgerTransactionRepository {
+  constructor(private readonly kv: KeyValue) {}
+
+  putOperation(ledgerIndex: number, txIndex: number, hash: Buffer): KvOperation {
+    return { type: 'put', key: key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)), value: hash };
+  }
+
+  async hashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
+    return this.kv.get(key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)));
+  }
+
+  /** The ledger's transactions as [tx index, hash], in tx index order. */
+  async ofLedger(ledgerIndex: number): Promise<{ txIndex: number; hash: Buffer }[]> {
+    const rows: { txIndex: number; hash: Buffer }[] = [];
+    for await (const [entryKey, hash] of this.kv.entries(prefixRange(key(Bucket.ledgerTransaction, u32(ledgerIndex))))) {
+      rows.push({ txIndex: entryKey.readUInt32BE(5), hash });
+    }
+    return rows;
+  }
+}
