@@ -3,12 +3,11 @@
  * real keystore process (a transient one, or the one already serving) over gRPC.
  */
 import { spawn } from 'node:child_process';
-import { createDecipheriv, scryptSync } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
-import { cliEntry, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, decryptKeyFile, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'account command test passphrase';
 /** Every byte the CLI and keystores printed, scanned for secrets at the end. */
@@ -47,21 +46,6 @@ function dataDir(): string {
 }
 
 const withPassword = { LEDGER_NODE_PASSWORD: passphrase };
-
-/**
- * Decrypts a key file by the procedure the README documents, with node:crypto alone:
- * scrypt(passphrase, salt, dklen, {N, r, p}) → AES-256-GCM key; the additional data is the JSON
- * array [version, chain, address, nickname, key_type, created].
- */
-function decryptByTheReadme(file: string, secret: string): string {
-  const document = JSON.parse(readFileSync(file, 'utf8'));
-  const { kdfparams, iv, tag, ciphertext } = document.crypto;
-  const key = scryptSync(secret, Buffer.from(kdfparams.salt, 'hex'), kdfparams.dklen, { N: kdfparams.n, r: kdfparams.r, p: kdfparams.p, maxmem: 256 * 1024 * 1024 });
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'hex'));
-  decipher.setAAD(Buffer.from(JSON.stringify([document.version, document.chain, document.address, document.nickname, document.key_type, document.created])));
-  decipher.setAuthTag(Buffer.from(tag, 'hex'));
-  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');
-}
 
 afterAll(async () => {
   await stopAll();
@@ -197,7 +181,7 @@ describe('ledger-node account', () => {
       for (const name of names.filter((entry) => /^[rj]\w+\.json$/.test(entry) && !entry.startsWith('rBROKEN'))) {
         const file = path.join(directory, name);
         const chain = JSON.parse(readFileSync(file, 'utf8')).chain as string;
-        const seed = decryptByTheReadme(file, passphrase);
+        const seed = decryptKeyFile(file, passphrase);
         const privateKey = getProfile(chain).keys.deriveKeypair(seed).privateKey.slice(2);
         secrets.push(seed, privateKey, privateKey.toLowerCase());
       }

@@ -1,3 +1,4 @@
 export * from './fixtures';
 export * from './ports';
 export * from './processes';
+export * from './keyfiles';

@@ -1,0 +1,218 @@
+/**
+ * Keys to payments through real processes: `account generate`, then a node on an embedded devnet
+ * (-dev) signs with the keystore, submits through the submission service, and reads the receipt
+ * from the synced ledgers.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { decode, encodeForSigning } from 'ripple-binary-codec';
+import { deriveKeypair, verify } from 'ripple-keypairs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Wallet, xrpToDrops } from 'xrpl';
+import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+
+const passphrase = 'send test passphrase';
+const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
+let dir: string;
+let removeDir: () => void;
+let node: RunningProcess;
+let rpcPort: number;
+let devnetUrl: string;
+let alice: string;
+let bob: string;
+const transcript: string[] = [];
+
+async function call(method: string, params: unknown[] = [], headers: Record<string, string> = {}): Promise<Record<string, any>> {
+  const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
+  });
+  const text = await response.text();
+  transcript.push(text);
+  return JSON.parse(text) as Record<string, any>;
+}
+
+async function receiptOf(hash: string, timeoutMs = 60_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { result } = await call('jt_getTransactionReceipt', [hash]);
+    if (result) return result;
+    if (Date.now() > deadline) throw new Error(`no receipt for ${hash}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+function generate(nickname: string): string {
+  const result = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', nickname, '-data_dir', dir, '-json'], {
+    env: { ...process.env, LEDGER_NODE_PASSWORD: passphrase },
+    encoding: 'utf8',
+  });
+  transcript.push(result.stdout, result.stderr);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout).address as string;
+}
+
+/** A modified AccountRoot of a receipt, by account. */
+function accountChange(receipt: Record<string, any>, account: string) {
+  const node = receipt.AffectedNodes.map((n: Record<string, any>) => n.ModifiedNode ?? n.CreatedNode).find(
+    (n: Record<string, any>) => n.LedgerEntryType === 'AccountRoot' && (n.FinalFields ?? n.NewFields).Account === account,
+  );
+  return node as Record<string, any>;
+}
+
+beforeAll(async () => {
+  ({ dir, remove: removeDir } = tempDir('send-'));
+  alice = generate('alice');
+  bob = generate('bob');
+  writeFileSync(path.join(dir, 'password'), `${passphrase}\n`, { mode: 0o600 });
+  rpcPort = await freePort();
+  node = startProcess([
+    cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+    '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-thread_count', '2',
+  ]);
+  devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/))[1]!;
+  await node.waitFor(/facade\s+ready/);
+  // Fund alice from genesis with a blob signed elsewhere: jt_sendRawTransaction.
+  const client = new Client(devnetUrl);
+  await client.connect();
+  try {
+    const genesis = Wallet.fromSeed(genesisSecret);
+    const prepared = await client.autofill({ TransactionType: 'Payment', Account: genesis.address, Destination: alice, Amount: xrpToDrops(10_000) });
+    const { tx_blob: blob, hash } = genesis.sign(prepared);
+    expect((await call('jt_sendRawTransaction', [blob])).result).toEqual([hash]);
+    expect((await receiptOf(hash)).TransactionResult).toBe('tesSUCCESS');
+  } finally {
+    await client.disconnect();
+  }
+}, 120_000);
+
+afterAll(async () => {
+  transcript.push(node?.output() ?? '');
+  await stopAll();
+  removeDir?.();
+});
+
+describe('signing and sending through the keystore and the submission service', () => {
+  it('jt_accounts lists the local accounts', async () => {
+    expect((await call('jt_accounts')).result.sort()).toEqual([alice, bob].sort());
+  });
+
+  it('jt_sendTransaction pays from a local account (by nickname) and the receipt shows the balance changes', async () => {
+    const { result } = await call('jt_sendTransaction', [{ from: 'alice', to: bob, value: '25000000', fee: '12' }]);
+    expect(result).toHaveLength(1);
+    const receipt = await receiptOf(result[0]);
+    expect(receipt.TransactionResult).toBe('tesSUCCESS');
+    const sender = accountChange(receipt, alice);
+    expect(BigInt(sender.PreviousFields.Balance) - BigInt(sender.FinalFields.Balance)).toBe(25_000_012n);
+    const receiver = accountChange(receipt, bob);
+    expect(BigInt(receiver.NewFields.Balance)).toBe(25_000_000n);
+    const tx = (await call('jt_getTransactionByHash', [result[0]])).result;
+    expect(tx).toMatchObject({ Account: alice, Destination: bob, Amount: '25000000', Fee: '12', TransactionType: 'Payment', validated: true });
+  });
+
+  it('50 concurrent jt_sendTransaction from one account all validate with distinct sequences', async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call('jt_sendTransaction', [{ from: alice, to: bob, value: 1000 + i }])));
+    const hashes = answers.map((answer) => {
+      expect(answer.status, JSON.stringify(answer)).toBe('success');
+      return answer.result[0] as string;
+    });
+    expect(new Set(hashes).size).toBe(50);
+    const receipts = await Promise.all(hashes.map((hash) => receiptOf(hash, 120_000)));
+    expect(receipts.every((receipt) => receipt.TransactionResult === 'tesSUCCESS')).toBe(true);
+    const sequences = await Promise.all(hashes.map(async (hash) => (await call('jt_getTransactionByHash', [hash])).result.Sequence as number));
+    expect(new Set(sequences).size).toBe(50);
+  }, 180_000);
+
+  it('jt_signTransaction returns a blob that decodes and verifies', async () => {
+    const { result } = await call('jt_signTransaction', [{ from: alice, to: bob, value: 7 }]);
+    const tx = decode(result[0]) as Record<string, any>;
+    expect(tx).toMatchObject({ TransactionType: 'Payment', Account: alice, Destination: bob, Amount: '7', Fee: '12' });
+    expect(tx.LastLedgerSequence).toBeGreaterThan(0);
+    const { TxnSignature, ...unsigned } = tx;
+    expect(verify(encodeForSigning(unsigned), TxnSignature, tx.SigningPubKey)).toBe(true);
+  });
+
+  it('jt_sign signs prefix + message, verifiable with ripple-keypairs', async () => {
+    const message = Buffer.from('hello ledger');
+    const { result } = await call('jt_sign', ['bob', `0x${message.toString('hex')}`]);
+    expect(result).toMatch(/^0x[0-9a-f]+$/);
+    const publicKey = deriveKeypair(decryptSeed(bob)).publicKey;
+    const signed = Buffer.concat([Buffer.from('\x19XRP Ledger Signed Message:\n'), message]).toString('hex');
+    expect(verify(signed, result.slice(2).toUpperCase(), publicKey)).toBe(true);
+  });
+
+  it.each([
+    [[{ from: alice, value: 5 }], /"to" \(the destination address\) is required/],
+    [[{ from: alice, to: bob, value: '1.5' }], /"value"/],
+    [[{ from: alice, to: bob, value: -3 }], /"value"/],
+    [[{ from: alice, to: 'not-an-address', value: 5 }], /"to" is not a valid/],
+  ])('jt_sendTransaction%j is -32602', async (params, message) => {
+    const answer = await call('jt_sendTransaction', params);
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toMatch(message);
+  });
+
+  it('an unknown from is "no local account"', async () => {
+    const answer = await call('jt_sendTransaction', [{ from: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe', to: bob, value: 5 }]);
+    expect(answer.error).toMatchObject({ code: -32004, message: 'no local account rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' });
+  });
+
+  it('a transaction the network rejects is an error carrying its engine result', async () => {
+    const answer = await call('jt_sendTransaction', [{ from: alice, to: bob, value: 5, fee: 1 }]);
+    expect(answer.error.code).toBe(-32006);
+    expect(answer.error.data.engine_result).toBe('telINSUF_FEE_P');
+  });
+
+  it('a bad signature in jt_sendRawTransaction is refused before submission', async () => {
+    const { result } = await call('jt_signTransaction', [{ from: alice, to: bob, value: 9 }]);
+    const tampered = result[0].replace(/(6140000000000000)09/, '$10A');
+    expect(tampered).not.toBe(result[0]);
+    const answer = await call('jt_sendRawTransaction', [tampered]);
+    expect(answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/signature does not verify/) });
+  });
+
+  it('no seed, private key or passphrase appears in any output', () => {
+    const everything = transcript.join('\n') + node.output();
+    for (const address of [alice, bob]) {
+      const seed = decryptSeed(address);
+      const { privateKey } = deriveKeypair(seed);
+      expect(everything).not.toContain(seed);
+      expect(everything.toUpperCase()).not.toContain(privateKey.toUpperCase());
+    }
+    expect(everything).not.toContain(passphrase);
+  });
+});
+
+describe('failures of one service', () => {
+  it('submission restarted mid-flight still tracks its pending transactions', async () => {
+    const { result } = await call('jt_sendTransaction', [{ from: alice, to: bob, value: 4242 }]);
+    const submissionPid = Number(/submission\s+(?:ready|restarted)\s+pid (\d+)/.exec(node.output())![1]);
+    process.kill(submissionPid, 'SIGKILL');
+    await node.waitFor(/submission\s+restarted/);
+    expect((await receiptOf(result[0])).TransactionResult).toBe('tesSUCCESS');
+    const book = JSON.parse(readFileSync(path.join(dir, 'submission', 'submissions.json'), 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const tracked = JSON.parse(readFileSync(path.join(dir, 'submission', 'submissions.json'), 'utf8')).submissions.find((s: Record<string, any>) => s.hash === result[0]);
+    expect(book.version).toBe(1);
+    expect(tracked).toMatchObject({ state: 'validated', engineResult: 'tesSUCCESS' });
+  }, 60_000);
+
+  it('with the keystore killed, signing calls get a clear error and reads keep working', async () => {
+    const keystorePid = Number([...node.output().matchAll(/keystore\s+(?:ready|restarted)\s+pid (\d+)/g)].at(-1)![1]);
+    process.kill(keystorePid, 'SIGSTOP');
+    try {
+      const answer = await call('jt_sign', [alice, '0x00']);
+      expect(answer.error.code).toBe(-32008);
+      expect(answer.error.message).toMatch(/^keystore unavailable/);
+      expect((await call('jt_blockNumber')).result).toBeGreaterThan(1);
+    } finally {
+      process.kill(keystorePid, 'SIGKILL');
+    }
+  }, 60_000);
+});
+
+function decryptSeed(address: string): string {
+  return decryptKeyFile(path.join(dir, 'keystore', `${address}.json`), passphrase);
+}

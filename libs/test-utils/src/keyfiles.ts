@@ -1,0 +1,18 @@
+import { createDecipheriv, scryptSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/**
+ * Decrypts a keystore key file by the procedure the README documents, with node:crypto alone:
+ * scrypt(passphrase, salt, dklen, {N, r, p}) → AES-256-GCM key; the additional data is the JSON
+ * array [version, chain, address, nickname, key_type, created]. Tests use it to know which secrets
+ * must never appear in any output.
+ */
+export function decryptKeyFile(file: string, passphrase: string): string {
+  const document = JSON.parse(readFileSync(file, 'utf8'));
+  const { kdfparams, iv, tag, ciphertext } = document.crypto;
+  const key = scryptSync(passphrase, Buffer.from(kdfparams.salt, 'hex'), kdfparams.dklen, { N: kdfparams.n, r: kdfparams.r, p: kdfparams.p, maxmem: 256 * 1024 * 1024 });
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'hex'));
+  decipher.setAAD(Buffer.from(JSON.stringify([document.version, document.chain, document.address, document.nickname, document.key_type, document.created])));
+  decipher.setAuthTag(Buffer.from(tag, 'hex'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');
+}
