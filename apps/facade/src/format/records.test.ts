@@ -83,6 +83,7 @@ describe('transactionObject (SPEC §2.5) and receiptObject (SPEC §2.6)', () => 
     expect(tx).toEqual({ ...fields, date: header.closeTime, hash, inLedger: 11119600, ledger_hash: fixture.ledger_hash, ledger_index: 11119600, validated: true });
     const receipt = receiptObject(record, profile);
     expect(receiptSchema.parse(receipt)).toBeTruthy();
-    expect(receipt).toEqual({ ...metaData, hash });
+    const delivered = metaData.TransactionResult === 'tesSUCCESS' && fields.TransactionType === 'Payment' ? { delivered_amount: metaData.DeliveredAmount ?? fields.Amount } : {};
+    expect(receipt).toEqual({ ...metaData, hash, ...delivered });
   });
 });

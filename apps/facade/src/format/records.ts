@@ -25,9 +25,19 @@ export function transactionObject(record: TransactionRecord, profile: ChainProfi
   };
 }
 
-/** SPEC §2.6: the metadata (AffectedNodes of every kind, TransactionIndex, TransactionResult…) and the hash. */
+/**
+ * SPEC §2.6: the metadata (AffectedNodes of every kind, TransactionIndex, TransactionResult…) and the
+ * hash. Like rippled, a successful Payment's receipt also says what arrived: `delivered_amount` is
+ * the recorded DeliveredAmount (partial payments) or else the Amount.
+ */
 export function receiptObject(record: TransactionRecord, profile: ChainProfile) {
-  return { ...metadataFields(record, profile), hash: hex(record.hash) };
+  const meta = metadataFields(record, profile);
+  const receipt: Record<string, unknown> = { ...meta, hash: hex(record.hash) };
+  if (meta.TransactionResult === 'tesSUCCESS') {
+    const tx = transactionFields(record, profile);
+    if (tx.TransactionType === 'Payment') receipt.delivered_amount = meta.DeliveredAmount ?? tx.Amount;
+  }
+  return receipt;
 }
 
 /**
