@@ -1,0 +1,248 @@
+/**
+ * Backfill: fills the ledgers below each stored range, newest gap first, down to the start ledger.
+ * `threadCount` ledgers are fetched and verified concurrently; they are accepted strictly downward,
+ * each only when its recomputed hash equals the parent_hash of its (already verified) child, and
+ * written in descending batches so that a crash leaves every range contiguous. Restart needs no
+ * state of its own: the store's complete ranges say what is left.
+ */
+import type { ChainProfile } from '@ledger-node/chain';
+import type { Logger } from '@ledger-node/telemetry';
+import { ledgerWriteOf } from '../index/ledger-write';
+import type { StoredChain } from '../store/stored-chain';
+import { backoffDelayMs, sleep } from '../upstream/backoff';
+import { fetchVerifiedLedger, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
+import { checkIsParentOf, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
+import { BackfillProgress } from './progress';
+import { gapLedgerCount, planGaps, type BackfillGap } from './ranges';
+
+export interface BackfillOptions {
+  fetcher: LedgerFetcher;
+  chain: StoredChain;
+  profile: ChainProfile;
+  logger: Logger;
+  failures: VerificationCounter;
+  threadCount: number;
+  /** Oldest ledger to fill down to; undefined until known (the upstream's earliest, when not configured). */
+  startLedger(): number | undefined;
+  /** The upstream lacks a ledger backfill asked for (its history may have moved up). */
+  onNotFound?(ledgerIndex: number): void;
+  /** Milliseconds between progress log lines. */
+  progressIntervalMs?: number;
+}
+
+/** A batch is written once it holds this many ledgers or transactions, or has waited this long. */
+const BATCH_MAX_LEDGERS = 64;
+const BATCH_MAX_TRANSACTIONS = 4_000;
+const BATCH_MAX_WAIT_MS = 250;
+
+/** True when the promise settles (either way) within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return settled;
+}
+
+type Written = { write: ReturnType<typeof ledgerWriteOf>; link: StoredLink };
+
+export class Backfill {
+  readonly progress = new BackfillProgress();
+  private readonly abort = new AbortController();
+  private wakeUp: (() => void) | undefined;
+  private newerWork = false;
+  private running: Promise<void> | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+  /** Gaps whose bottom does not link to the stored range below; left for an operator. */
+  private readonly unlinkable = new Set<number>();
+  active = false;
+
+  constructor(private readonly options: BackfillOptions) {}
+
+  start(): void {
+    this.running ??= this.run();
+    this.progressTimer = setInterval(() => this.logProgress(), this.options.progressIntervalMs ?? 3_000);
+    this.progressTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    clearInterval(this.progressTimer);
+    this.wakeUp?.();
+    await this.running;
+  }
+
+  /** New work (an anchor above a gap, a known start ledger): re-plan, preferring the newest gap. */
+  wake(): void {
+    this.newerWork = true;
+    this.wakeUp?.();
+  }
+
+  /** The gaps left, newest first. */
+  gaps(): BackfillGap[] {
+    const startLedger = this.options.startLedger();
+    if (startLedger === undefined) return [];
+    return planGaps(this.options.chain.ranges.toArray(), startLedger).filter((gap) => !this.unlinkable.has(gap.bottom));
+  }
+
+  remainingLedgers(): number {
+    return gapLedgerCount(this.gaps());
+  }
+
+  private logProgress(): void {
+    if (!this.active) return;
+    const remaining = this.remainingLedgers();
+    const ledgersPerSecond = this.progress.ledgersPerSecond();
+    const etaSeconds = this.progress.etaSeconds(remaining);
+    this.options.logger.info(
+      { ledgersPerSecond: Number(ledgersPerSecond.toFixed(1)), remaining, etaSeconds: etaSeconds === undefined ? null : Math.round(etaSeconds) },
+      `backfill: ${ledgersPerSecond.toFixed(1)} ledgers/s, ${remaining} remaining, ETA ${etaSeconds === undefined ? 'unknown' : `${Math.round(etaSeconds)} s`}`,
+    );
+  }
+
+  private async run(): Promise<void> {
+    const { logger } = this.options;
+    let failedRounds = 0;
+    while (!this.abort.signal.aborted) {
+      this.newerWork = false;
+      const gap = this.gaps()[0];
+      if (!gap) {
+        if (this.active) logger.info({ ranges: this.options.chain.ranges.toArray() }, 'backfill complete');
+        this.active = false;
+        await this.idle(5_000);
+        continue;
+      }
+      this.active = true;
+      try {
+        await this.fill(gap);
+        failedRounds = 0;
+      } catch (error) {
+        if (this.abort.signal.aborted) break;
+        const delayMs = backoffDelayMs(failedRounds++, 500, 15_000);
+        logger.error({ err: error, gap, delayMs }, `backfill of ledgers ${gap.bottom}-${gap.top} failed: ${(error as Error).message}; retrying in ${delayMs} ms`);
+        await sleep(delayMs, this.abort.signal);
+      }
+    }
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  /** Fills one gap from its top down, until done, preempted by newer work, or stopped. */
+  private async fill(gap: BackfillGap): Promise<void> {
+    const { chain, fetcher, failures, logger, profile, threadCount } = this.options;
+    const child = await chain.link(gap.top + 1);
+    if (!child) throw new Error(`ledger ${gap.top + 1} is in the complete ranges but not stored`);
+    const below = gap.linksBelow ? await chain.link(gap.bottom - 1) : undefined;
+
+    const fillAbort = new AbortController();
+    const stopFill = () => fillAbort.abort();
+    this.abort.signal.addEventListener('abort', stopFill, { once: true });
+    const inFlight = new Map<number, Promise<VerifiedLedger>>();
+    const fetchOne = (ledgerIndex: number, preferOtherEndpoint = false) => {
+      const fetching = fetchVerifiedLedger(fetcher, ledgerIndex, failures, logger, {
+        signal: fillAbort.signal,
+        preferOtherEndpoint,
+        onNotFound: this.options.onNotFound,
+      });
+      // Settled later in order; a rejection after an abort is expected and not a failure.
+      fetching.catch(() => undefined);
+      return fetching;
+    };
+    let nextToFetch = gap.top;
+    const window = Math.max(1, threadCount);
+    let batch: Written[] = [];
+    let batchTransactions = 0;
+    let batchStartedAtMs = Date.now();
+    // One write in flight while the next batch is verified; its failure surfaces at the next flush.
+    let writing: Promise<void> = Promise.resolve();
+    let writeError: unknown;
+    const flush = async () => {
+      await writing;
+      if (writeError !== undefined) throw writeError;
+      const written = batch;
+      batch = [];
+      batchTransactions = 0;
+      batchStartedAtMs = Date.now();
+      writing = chain.write(written).then(
+        () => this.progress.record(written.length),
+        (error: unknown) => {
+          writeError ??= error;
+        },
+      );
+    };
+
+    try {
+      let childLink: StoredLink = child;
+      filling: for (let ledgerIndex = gap.top; ledgerIndex >= gap.bottom; ledgerIndex--) {
+        while (nextToFetch >= gap.bottom && nextToFetch > ledgerIndex - window) {
+          inFlight.set(nextToFetch, fetchOne(nextToFetch));
+          nextToFetch--;
+        }
+        const next = inFlight.get(ledgerIndex)!;
+        // Verified ledgers do not wait in memory for a slow or failing fetch below them.
+        if (batch.length > 0 && !(await settlesWithin(next, BATCH_MAX_WAIT_MS))) await flush();
+        let ledger = await next;
+        inFlight.delete(ledgerIndex);
+        for (let attempt = 0; ; attempt++) {
+          const broken = checkIsParentOf(ledger, childLink) ?? (below && this.checkLinksBelow(ledger, below));
+          if (!broken) break;
+          failures.record(broken);
+          if (batch.length > 0) await flush();
+          if (broken.reason === 'parent_hash_mismatch') {
+            // The verified chain from the anchor does not reach the stored range below: do not guess which side is wrong.
+            this.unlinkable.add(gap.bottom);
+            logger.error({ gap, below: below?.ledgerIndex }, `stored ledger ${gap.bottom - 1} is not the parent of verified ledger ${gap.bottom}; backfill below it stops`);
+            break filling;
+          }
+          await sleep(backoffDelayMs(attempt, 500, 15_000), fillAbort.signal);
+          if (fillAbort.signal.aborted) break filling;
+          ledger = await fetchOne(ledgerIndex, true);
+        }
+        batch.push({ write: ledgerWriteOf(ledger, profile), link: linkOf(ledger) });
+        batchTransactions += ledger.transactions.length;
+        childLink = linkOf(ledger);
+        if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {
+          await flush();
+        }
+        if (this.newerWork || this.abort.signal.aborted) break;
+      }
+      await flush();
+      await writing;
+      if (writeError !== undefined) throw writeError;
+    } finally {
+      fillAbort.abort();
+      this.abort.signal.removeEventListener('abort', stopFill);
+    }
+  }
+
+  /** The lowest ledger of a gap must name the stored ledger below it as its parent. */
+  private checkLinksBelow(ledger: VerifiedLedger, below: StoredLink): VerificationFailure | undefined {
+    if (ledger.ledgerIndex !== below.ledgerIndex + 1) return undefined;
+    const storedHash = below.ledgerHash.toString('hex').toUpperCase();
+    if (ledger.header.parentHash === storedHash) return undefined;
+    return {
+      reason: 'parent_hash_mismatch',
+      ledgerIndex: ledger.ledgerIndex,
+      expected: storedHash,
+      actual: ledger.header.parentHash,
+      message: `ledger ${ledger.ledgerIndex} names parent ${ledger.header.parentHash}, but the stored ledger ${below.ledgerIndex} is ${storedHash}`,
+    };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The live follower: each validated ledger the upstream announces is fetched, verified against the
+ * announced hash and stored. The next ledger after the stored tip must also name the tip as its
+ * parent; a ledger further ahead becomes the new anchor and the ledgers between are backfill's job
+ * (DESIGN §5: the upstream's validated tip is the anchor of the chain of trust).
+ */
+import type { ChainProfile } from '@ledger-node/chain';
+import type { Logger } from '@ledger-node/telemetry';
+import { ledgerWriteOf } from '../index/ledger-write';
+import type { StoredChain } from '../store/stored-chain';
+import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
+import { fetchVerifiedLedger, LedgerAbandoned, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
+import { checkExtendsTip, linkOf } from '../verify/verify-ledger';
+
+export interface LiveFollowerOptions {
+  fetcher: LedgerFetcher;
+  chain: StoredChain;
+  profile: ChainProfile;
+  logger: Logger;
+  failures: VerificationCounter;
+  /** A ledger was stored above a gap: backfill has new work. */
+  onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
+}
+
+/** Attempts per announced ledger before the follower moves on to a newer announcement. */
+const ATTEMPTS_PER_ANNOUNCEMENT = 4;
+
+export class LiveFollower {
+  private readonly queued = new Map<number, ValidatedLedgerAnnouncement>();
+  private running: Promise<void> | undefined;
+  private readonly abort = new AbortController();
+  /** Highest validated ledger the upstream announced. */
+  highestAnnounced = 0;
+
+  constructor(private readonly options: LiveFollowerOptions) {}
+
+  announce(announcement: ValidatedLedgerAnnouncement): void {
+    this.highestAnnounced = Math.max(this.highestAnnounced, announcement.ledgerIndex);
+    const tip = this.options.chain.tip;
+    if (tip !== undefined && announcement.ledgerIndex <= tip) return;
+    this.queued.set(announcement.ledgerIndex, announcement);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+      if (this.queued.size > 0 && !this.abort.signal.aborted) this.announce(this.queued.values().next().value!);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queued.size > 0 && !this.abort.signal.aborted) {
+      const next = Math.min(...this.queued.keys());
+      const announcement = this.queued.get(next)!;
+      this.queued.delete(next);
+      const tip = this.options.chain.tip;
+      if (tip !== undefined && next <= tip) continue;
+      try {
+        await this.follow(announcement);
+      } catch (error) {
+        if (this.abort.signal.aborted) return;
+        this.options.logger.error({ err: error, ledgerIndex: next }, `following ledger ${next} failed: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  private async follow(announcement: ValidatedLedgerAnnouncement): Promise<void> {
+    const { chain, logger, profile, failures } = this.options;
+    const { ledgerIndex, ledgerHash } = announcement;
+    let ledger;
+    try {
+      ledger = await fetchVerifiedLedger(this.options.fetcher, ledgerIndex, failures, logger, {
+        expectedHash: ledgerHash,
+        signal: this.abort.signal,
+        // A newer announcement makes this one a backfill ledger; do not hold the tip back for it.
+        maxAttempts: ATTEMPTS_PER_ANNOUNCEMENT,
+      });
+    } catch (error) {
+      if (error instanceof LedgerAbandoned && this.queued.size > 0) {
+        logger.warn({ ledgerIndex }, `ledger ${ledgerIndex} left to backfill: ${error.message}`);
+        return;
+      }
+      if (error instanceof LedgerAbandoned && !this.abort.signal.aborted) {
+        // No newer ledger yet: keep trying this one.
+        this.queued.set(ledgerIndex, announcement);
+        return;
+      }
+      throw error;
+    }
+    const tip = chain.tip;
+    if (tip !== undefined && ledgerIndex === tip + 1) {
+      const tipLink = await chain.link(tip);
+      const broken = tipLink && checkExtendsTip(ledger, tipLink);
+      if (broken) {
+        // The announced hash verified, so the validated chain does not pass through the stored tip.
+        failures.record(broken);
+        logger.error({ ledgerIndex, tip }, `validated ledger ${ledgerIndex} does not descend from the stored tip ${tip}; not stored`);
+        return;
+      }
+    }
+    await chain.write([{ write: ledgerWriteOf(ledger, profile), link: linkOf(ledger) }]);
+    logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex}`);
+    if (tip === undefined || ledgerIndex > tip + 1) {
+      logger.info({ ledgerIndex, previousTip: tip }, `anchored at validated ledger ${ledgerIndex}${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`);
+      this.options.onAnchored(ledgerIndex, tip);
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { getProfile, transactionFromLedgerJson } from '@ledger-node/chain';
+import { Direction } from '@ledger-node/contracts';
+import { readFixture } from '@ledger-node/test-utils';
+import { recordedFetchedLedger, recordedLedgerFile } from '../../test/support/recorded-ledgers';
+import { verifyLedger } from '../verify/verify-ledger';
+import { indexDecodedTransaction, indexTransaction, type TransactionIndexData } from './transaction-index';
+import { ledgerWriteOf } from './ledger-write';
+
+const xrpl = getProfile('xrpl');
+
+function recordedTransaction(file: string, txHash: string): { txBlob: Buffer; metaBlob: Buffer } {
+  const ledger = readFixture<{ ledger: { transactions: Record<string, any>[] } }>(file).ledger;
+  const tx = ledger.transactions.find((candidate) => candidate.hash === txHash);
+  if (!tx) throw new Error(`${txHash} is not in ${file}`);
+  const binary = transactionFromLedgerJson(tx, xrpl);
+  return { txBlob: Buffer.from(binary.txBlob, 'hex'), metaBlob: Buffer.from(binary.metaBlob, 'hex') };
+}
+
+function readable(index: TransactionIndexData) {
+  return {
+    ...index,
+    senderAccountId: xrpl.codec.encodeAccountId(index.senderAccountId),
+    affectedAccounts: index.affectedAccounts.map(({ accountId, direction }) => [xrpl.codec.encodeAccountId(accountId), direction]),
+  };
+}
+
+describe('indexTransaction', () => {
+  it('indexes an issued-currency payment: sender OUT; amount issuer, destination and trust-line sides IN', () => {
+    const { txBlob, metaBlob } = recordedTransaction(
+      'xrpl/ledgers/mainnet/11119601.json',
+      '023A3A1673C6AB6B13B96BA0EE9B720C8D4B0F4A25F414BB510744AB75ACE5D6',
+    );
+    expect(readable(indexTransaction(txBlob, metaBlob, xrpl))).toEqual({
+      txIndex: 15,
+      senderAccountId: 'rwvLbHQtU16BwQJyrQb9cfFKvx13Ksbkja',
+      affectedAccounts: [
+        ['rwvLbHQtU16BwQJyrQb9cfFKvx13Ksbkja', Direction.OUT],
+        // Amount (type 6) precedes Destination (type 8) in canonical field order.
+        ['rMwjYedjc7qqtKYVLiAccJSmCwih4LnE2q', Direction.IN],
+        ['r4L6ZLHkTytPqDR81H1ysCr6qGv9oJJAKi', Direction.IN],
+        // Only through the RippleState nodes of the metadata (the path's intermediaries).
+        ['rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y', Direction.IN],
+        ['rBQkEKFMnBjc19DRaY7ThLJ2woqQManbTt', Direction.IN],
+      ],
+      transactionType: 'Payment',
+      engineResult: 'tesSUCCESS',
+    });
+  });
+
+  it('indexes a failed payment with its tec result; only the fee-paying AccountRoot changed', () => {
+    const { txBlob, metaBlob } = recordedTransaction(
+      'xrpl/ledgers/mainnet/11119604.json',
+      '4838B1695C5065BE1F0CFED5531F21AB6C8DB21066A3C6AAB97566D666E1A0DC',
+    );
+    expect(readable(indexTransaction(txBlob, metaBlob, xrpl))).toEqual({
+      txIndex: 29,
+      senderAccountId: 'rJAeQMhtr89PvFPnAZXkdgJgScZ1YuB9UR',
+      affectedAccounts: [
+        ['rJAeQMhtr89PvFPnAZXkdgJgScZ1YuB9UR', Direction.OUT],
+        ['rKiCet8SdvWxPXnAgYarFUXMh1zCPz432Y', Direction.IN],
+        ['rwvLbHQtU16BwQJyrQb9cfFKvx13Ksbkja', Direction.IN],
+      ],
+      transactionType: 'Payment',
+      engineResult: 'tecPATH_DRY',
+    });
+  });
+
+  it.each([
+    'mainnet/11119599',
+    'mainnet/11119600',
+    'mainnet/11119601',
+    'mainnet/11119602',
+    'mainnet/11119603',
+    'mainnet/11119604',
+    'mainnet/7501326',
+    'privnet/3',
+    'privnet/4',
+    'privnet/5',
+    'privnet/6',
+  ])('reads the same index data from the binary as the full codec decode, for every transaction of %s', (name) => {
+    const ledger = readFixture<{ ledger: { transactions: Record<string, any>[] } }>(`xrpl/ledgers/${name}.json`).ledger;
+    expect(ledger.transactions.length).toBeGreaterThan(0);
+    for (const tx of ledger.transactions) {
+      const binary = transactionFromLedgerJson(tx, xrpl);
+      const txBlob = Buffer.from(binary.txBlob, 'hex');
+      const metaBlob = Buffer.from(binary.metaBlob, 'hex');
+      const index = indexTransaction(txBlob, metaBlob, xrpl);
+      expect(index).toEqual(indexDecodedTransaction(txBlob, metaBlob, xrpl));
+      expect(index.txIndex).toBe(tx.metaData.TransactionIndex);
+      expect(index.transactionType).toBe(tx.TransactionType);
+      expect(index.engineResult).toBe(tx.metaData.TransactionResult);
+      expect(xrpl.codec.encodeAccountId(index.senderAccountId)).toBe(tx.Account);
+    }
+  });
+});
+
+describe('ledgerWriteOf', () => {
+  it('writes a verified ledger with its recomputed hashes, every transaction indexed, no state changes yet', () => {
+    const verification = verifyLedger(recordedFetchedLedger(11119600));
+    if (!verification.ok) throw new Error(verification.failure.message);
+    const write = ledgerWriteOf(verification.ledger, xrpl);
+    expect(write.ledgerIndex).toBe(11119600);
+    expect(write.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119600).ledger_hash);
+    expect(write.headerBlob).toHaveLength(118);
+    expect(write.transactions).toHaveLength(13);
+    expect(write.transactions.map((tx) => tx.txIndex).sort((a, b) => a - b)).toEqual([...Array(13).keys()]);
+    expect(write.stateChanges).toEqual([]);
+  });
+});

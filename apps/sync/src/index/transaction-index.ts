@@ -1,0 +1,204 @@
+/**
+ * Index data of one transaction for the account transaction index: who sent it, which accounts it
+ * touches and on which side, its type, result and position in the ledger.
+ */
+import type { ChainProfile } from '@ledger-node/chain';
+import { Direction } from '@ledger-node/contracts';
+import { amountIssuer, issueIssuer, UnreadableBinary, visitFields } from './binary-fields';
+
+export interface AffectedAccountEntry {
+  accountId: Buffer;
+  direction: Direction.IN | Direction.OUT;
+}
+
+export interface TransactionIndexData {
+  /** Metadata TransactionIndex: the transaction's position in its ledger. */
+  txIndex: number;
+  /** The transaction's Account field (20 bytes). */
+  senderAccountId: Buffer;
+  /** The sender first (OUT), then every other touched account once (IN), in order of appearance. */
+  affectedAccounts: AffectedAccountEntry[];
+  transactionType: string;
+  engineResult: string;
+}
+
+/** Thrown when a blob lacks a field every validated transaction has; the ledger is not indexable. */
+export class MalformedTransaction extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedTransaction';
+  }
+}
+
+/** Accounts in first-seen order, each once, as 40-hex keys. */
+class AccountSet {
+  private readonly seen = new Map<string, Buffer>();
+  add(accountId: Buffer | undefined): void {
+    if (accountId === undefined || accountId.length !== 20) return;
+    const key = accountId.toString('hex');
+    if (!this.seen.has(key)) this.seen.set(key, Buffer.from(accountId));
+  }
+  values(): Buffer[] {
+    return [...this.seen.values()];
+  }
+}
+
+interface TransactionFields {
+  transactionType: number;
+  sender: Buffer;
+  /** Accounts named by the transaction's own top-level fields (Destination, amount issuers…). */
+  named: Buffer[];
+}
+
+interface MetadataFields {
+  txIndex: number;
+  result: number;
+  /** Accounts of the AccountRoot and trust-line nodes the transaction affected. */
+  touched: Buffer[];
+}
+
+function readTransactionFields(txBlob: Buffer, profile: ChainProfile): TransactionFields {
+  let transactionType: number | undefined;
+  let sender: Buffer | undefined;
+  const named = new AccountSet();
+  visitFields(txBlob, profile.definitions, {
+    field(path, name, typeName, value) {
+      // Only the transaction's own fields: nested Signers and Memos do not name affected parties.
+      if (path.length > 0) return;
+      if (name === 'TransactionType') transactionType = value.readUInt16BE(0);
+      else if (name === 'Account') sender = value;
+      else if (typeName === 'AccountID') named.add(value);
+      else if (typeName === 'Amount') named.add(amountIssuer(value));
+      else if (typeName === 'Issue') named.add(issueIssuer(value));
+    },
+  });
+  if (transactionType === undefined) throw new MalformedTransaction('the transaction has no TransactionType');
+  if (sender === undefined || sender.length !== 20) throw new MalformedTransaction('the transaction has no Account');
+  return { transactionType, sender, named: named.values() };
+}
+
+function readMetadataFields(metaBlob: Buffer, profile: ChainProfile): MetadataFields {
+  let txIndex: number | undefined;
+  let result: number | undefined;
+  const touched = new AccountSet();
+  const accountRootType = profile.definitions.ledgerEntryType.from('AccountRoot').ordinal;
+  const trustLineType = profile.definitions.ledgerEntryType.from(profile.trustLineEntryType).ordinal;
+  // The node being read (a member of AffectedNodes), its entry type and the accounts it names.
+  let nodeEntryType: number | undefined;
+  let nodeAccounts: Buffer[] = [];
+  let nodeLimitIssuers: Buffer[] = [];
+  visitFields(metaBlob, profile.definitions, {
+    enter(path) {
+      if (path.length === 1 && path[0] === 'AffectedNodes') {
+        nodeEntryType = undefined;
+        nodeAccounts = [];
+        nodeLimitIssuers = [];
+      }
+    },
+    field(path, name, _typeName, value) {
+      if (path.length === 0) {
+        if (name === 'TransactionIndex') txIndex = value.readUInt32BE(0);
+        else if (name === 'TransactionResult') result = value.readUInt8(0);
+        return;
+      }
+      if (path[0] !== 'AffectedNodes') return;
+      if (path.length === 2 && name === 'LedgerEntryType') nodeEntryType = value.readUInt16BE(0);
+      else if (name === 'Account') nodeAccounts.push(value);
+      else if (name === 'HighLimit' || name === 'LowLimit') {
+        const issuer = amountIssuer(value);
+        if (issuer) nodeLimitIssuers.push(issuer);
+      }
+    },
+    leave(path) {
+      if (path.length !== 1 || path[0] !== 'AffectedNodes') return;
+      // rippled getAffectedAccounts: an AccountRoot's Account; a trust line's two sides are its limits' issuers.
+      if (nodeEntryType === accountRootType) for (const account of nodeAccounts) touched.add(account);
+      if (nodeEntryType === trustLineType) for (const issuer of nodeLimitIssuers) touched.add(issuer);
+    },
+  });
+  if (txIndex === undefined) throw new MalformedTransaction('the metadata has no TransactionIndex');
+  if (result === undefined) throw new MalformedTransaction('the metadata has no TransactionResult');
+  return { txIndex, result, touched: touched.values() };
+}
+
+/** Index data of one validated transaction, read from its binary form. */
+export function indexTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile): TransactionIndexData {
+  let tx: TransactionFields;
+  let meta: MetadataFields;
+  try {
+    tx = readTransactionFields(txBlob, profile);
+    meta = readMetadataFields(metaBlob, profile);
+  } catch (error) {
+    if (error instanceof UnreadableBinary) return indexDecodedTransaction(txBlob, metaBlob, profile);
+    throw error;
+  }
+  const definitions = profile.definitions;
+  return {
+    txIndex: meta.txIndex,
+    senderAccountId: Buffer.from(tx.sender),
+    affectedAccounts: affectedAccountsOf(tx.sender, [...tx.named, ...meta.touched]),
+    transactionType: definitions.transactionType.from(String(tx.transactionType))?.name ?? `Unknown(${tx.transactionType})`,
+    engineResult: definitions.transactionResult.from(String(meta.result))?.name ?? `Unknown(${meta.result})`,
+  };
+}
+
+function affectedAccountsOf(sender: Buffer, others: Buffer[]): AffectedAccountEntry[] {
+  const affected: AffectedAccountEntry[] = [{ accountId: Buffer.from(sender), direction: Direction.OUT }];
+  const seen = new Set([sender.toString('hex')]);
+  for (const account of others) {
+    const key = account.toString('hex');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    affected.push({ accountId: Buffer.from(account), direction: Direction.IN });
+  }
+  return affected;
+}
+
+type Json = Record<string, any>;
+
+/**
+ * The same index data through the chain's full codec (JSON decode): slower, but it knows every
+ * field type of the definitions table, so it serves blobs the binary reader cannot walk.
+ */
+export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile): TransactionIndexData {
+  const codec = profile.codec;
+  const tx = codec.decode(txBlob.toString('hex'));
+  const meta = codec.decode(metaBlob.toString('hex'));
+  const accountIdOf = (address: unknown): Buffer | undefined =>
+    typeof address === 'string' && codec.isValidAddress(address) ? Buffer.from(codec.decodeAccountId(address)) : undefined;
+  const issuerOf = (value: unknown): Buffer | undefined =>
+    typeof value === 'object' && value !== null ? accountIdOf((value as Json).issuer) : undefined;
+
+  const sender = accountIdOf(tx.Account);
+  if (sender === undefined) throw new MalformedTransaction('the transaction has no Account');
+  if (typeof tx.TransactionType !== 'string') throw new MalformedTransaction('the transaction has no TransactionType');
+  if (typeof meta.TransactionIndex !== 'number') throw new MalformedTransaction('the metadata has no TransactionIndex');
+  if (typeof meta.TransactionResult !== 'string') throw new MalformedTransaction('the metadata has no TransactionResult');
+
+  const others = new AccountSet();
+  for (const [name, value] of Object.entries(tx)) {
+    if (name === 'Account') continue;
+    const typeName = profile.definitions.field.fromString(name)?.type.name;
+    if (typeName === 'AccountID') others.add(accountIdOf(value));
+    else if (typeName === 'Amount' || typeName === 'Issue') others.add(issuerOf(value));
+  }
+  for (const wrapper of (meta.AffectedNodes ?? []) as Json[]) {
+    const node = Object.values(wrapper)[0] as Json;
+    // Canonical order (PreviousFields, FinalFields, NewFields), as the binary reader meets them.
+    const fieldSets = [node.PreviousFields, node.FinalFields, node.NewFields].filter(Boolean) as Json[];
+    if (node.LedgerEntryType === 'AccountRoot') for (const fields of fieldSets) others.add(accountIdOf(fields.Account));
+    if (node.LedgerEntryType === profile.trustLineEntryType) {
+      for (const fields of fieldSets) {
+        others.add(issuerOf(fields.LowLimit));
+        others.add(issuerOf(fields.HighLimit));
+      }
+    }
+  }
+  return {
+    txIndex: meta.TransactionIndex,
+    senderAccountId: sender,
+    affectedAccounts: affectedAccountsOf(sender, others.values()),
+    transactionType: tx.TransactionType,
+    engineResult: meta.TransactionResult,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The ledger-store as sync uses it: status, link data of stored ledgers, and writes. Every call is
+ * retried with backoff while the store is unreachable (it may be restarting), so a store outage
+ * pauses sync instead of failing it.
+ */
+import { decodeLedgerHeader } from '@ledger-node/chain';
+import { LedgerStoreServiceService, TxDetail, type LedgerWrite } from '@ledger-node/contracts';
+import { isLedgerNodeError } from '@ledger-node/errors';
+import { createGrpcClient } from '@ledger-node/grpc';
+import type { Logger } from '@ledger-node/telemetry';
+import type { LedgerRange } from '../backfill/ranges';
+import { backoffDelayMs, sleep } from '../upstream/backoff';
+import type { StoredLink } from '../verify/verify-ledger';
+
+/** What sync needs from the store; the tests of the planner give a fake. */
+export interface LedgerStorePort {
+  completeRanges(): Promise<LedgerRange[]>;
+  /** Hash and parent hash of a stored ledger; undefined when it is not stored. */
+  link(ledgerIndex: number): Promise<StoredLink | undefined>;
+  /** Stores the ledgers, each atomically, in the order given. */
+  putLedgers(ledgers: LedgerWrite[]): Promise<void>;
+}
+
+// The store restarting or briefly unreachable; any other error is the caller's to handle.
+const RETRIED_KINDS = new Set(['unavailable', 'upstream_unavailable']);
+
+export class GrpcLedgerStore implements LedgerStorePort {
+  private readonly client;
+
+  constructor(
+    address: string,
+    private readonly logger: Logger,
+    private readonly signal: AbortSignal,
+  ) {
+    this.client = createGrpcClient(LedgerStoreServiceService, address, {
+      deadlineMs: 30_000,
+      idempotent: ['getStatus', 'getLedger', 'putLedgers'],
+      serviceLabel: 'ledger-store',
+    });
+  }
+
+  close(): void {
+    this.client.close();
+  }
+
+  async completeRanges(): Promise<LedgerRange[]> {
+    const status = await this.retrying('GetStatus', () => this.client.getStatus({}));
+    return status.completeRanges.map(({ first, last }) => ({ first, last }));
+  }
+
+  async link(ledgerIndex: number): Promise<StoredLink | undefined> {
+    const answer = await this.retrying('GetLedger', () =>
+      this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.NONE }),
+    );
+    const record = answer.ledger;
+    if (!record) return undefined;
+    const header = decodeLedgerHeader(record.headerBlob);
+    return { ledgerIndex: record.ledgerIndex, ledgerHash: Buffer.from(record.ledgerHash), parentHash: Buffer.from(header.parentHash, 'hex') };
+  }
+
+  async putLedgers(ledgers: LedgerWrite[]): Promise<void> {
+    if (ledgers.length === 0) return;
+    // An identical re-write is idempotent in the store, so a batch cut by a store crash is simply sent again.
+    await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }));
+  }
+
+  private async retrying<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const retryable = isLedgerNodeError(error) && RETRIED_KINDS.has(error.kind);
+        if (!retryable || this.signal.aborted) throw error;
+        const delayMs = backoffDelayMs(attempt, 200, 5_000);
+        const log = attempt === 0 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
+        log({ err: error, delayMs }, `ledger-store ${operation} failed; retrying in ${delayMs} ms`);
+        await sleep(delayMs, this.signal);
+      }
+    }
+  }
+}

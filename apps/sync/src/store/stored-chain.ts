@@ -1,0 +1,51 @@
+/**
+ * What sync knows of the stored chain: the complete ranges (read from the store at start, then
+ * kept as ledgers are written) and the link data of the ledgers at range edges, which the next
+ * ledger written beside them must match. The store stays the only durable record.
+ */
+import type { LedgerWrite } from '@ledger-node/contracts';
+import { LedgerRangeSet } from '../backfill/ranges';
+import type { StoredLink } from '../verify/verify-ledger';
+import type { LedgerStorePort } from './ledger-store';
+
+export class StoredChain {
+  readonly ranges = new LedgerRangeSet();
+  private readonly edgeLinks = new Map<number, StoredLink>();
+
+  constructor(private readonly ledgerStore: LedgerStorePort) {}
+
+  /** Reads the complete ranges from the store (restart resumes from them). */
+  async load(): Promise<void> {
+    for (const range of await this.ledgerStore.completeRanges()) this.ranges.addRange(range.first, range.last);
+  }
+
+  get tip(): number | undefined {
+    return this.ranges.highest;
+  }
+
+  /** Link data of a stored ledger, from memory for range edges, else from the store. */
+  async link(ledgerIndex: number): Promise<StoredLink | undefined> {
+    const known = this.edgeLinks.get(ledgerIndex);
+    if (known) return known;
+    const link = await this.ledgerStore.link(ledgerIndex);
+    if (link) this.edgeLinks.set(ledgerIndex, link);
+    return link;
+  }
+
+  /** Writes verified ledgers (each atomically, in the order given), then records them as stored. */
+  async write(writes: readonly { write: LedgerWrite; link: StoredLink }[]): Promise<void> {
+    if (writes.length === 0) return;
+    await this.ledgerStore.putLedgers(writes.map(({ write }) => write));
+    for (const { link } of writes) {
+      this.ranges.add(link.ledgerIndex);
+      this.edgeLinks.set(link.ledgerIndex, link);
+    }
+    this.forgetInnerLinks();
+  }
+
+  /** Only range edges are needed for linking; inner ledgers are dropped so memory stays flat during backfill. */
+  private forgetInnerLinks(): void {
+    const edges = new Set(this.ranges.toArray().flatMap((range) => [range.first, range.last]));
+    for (const ledgerIndex of this.edgeLinks.keys()) if (!edges.has(ledgerIndex)) this.edgeLinks.delete(ledgerIndex);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The sync engine: the upstream connection, the live follower and backfill over the stored chain,
+ * and the status they report together.
+ */
+import type { GetSyncStatusResponse } from '@ledger-node/contracts';
+import type { Logger } from '@ledger-node/telemetry';
+import { Backfill } from './backfill/backfill';
+import { earliestContiguousLedger, parseCompleteLedgers } from './backfill/ranges';
+import type { SyncConfig } from './config';
+import { LiveFollower } from './follow/live-follower';
+import type { LedgerStorePort } from './store/ledger-store';
+import { StoredChain } from './store/stored-chain';
+import { sleep } from './upstream/backoff';
+import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
+import { VerificationCounter } from './verify/verified-fetch';
+
+export class SyncEngine {
+  private readonly chain: StoredChain;
+  private readonly upstream: Upstream;
+  private readonly follower: LiveFollower;
+  private readonly backfill: Backfill;
+  private readonly failures: VerificationCounter;
+  private readonly abort = new AbortController();
+  private starting: Promise<void> | undefined;
+  private loaded = false;
+  /** The upstream's oldest ledger reachable without a hole, from server_info / the ledger stream. */
+  private upstreamEarliest: number | undefined;
+  /** Stored tip when the current catch-up began; undefined while level with the upstream. */
+  private catchUpFrom: number | undefined;
+
+  constructor(
+    private readonly config: SyncConfig,
+    store: LedgerStorePort,
+    private readonly logger: Logger,
+  ) {
+    this.chain = new StoredChain(store);
+    this.failures = new VerificationCounter(logger);
+    this.upstream = new Upstream({
+      endpoints: config.endpoints,
+      logger,
+      onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
+    });
+    this.follower = new LiveFollower({
+      fetcher: this.upstream,
+      chain: this.chain,
+      profile: config.profile,
+      logger,
+      failures: this.failures,
+      onAnchored: (_ledgerIndex, previousTip) => {
+        if (previousTip !== undefined) this.catchUpFrom ??= previousTip;
+        this.backfill.wake();
+      },
+    });
+    this.backfill = new Backfill({
+      fetcher: this.upstream,
+      chain: this.chain,
+      profile: config.profile,
+      logger,
+      failures: this.failures,
+      threadCount: config.threadCount,
+      startLedger: () => config.startLedger ?? this.upstreamEarliest,
+      onNotFound: () => void this.refreshUpstreamEarliest(),
+    });
+  }
+
+  /** Loads the stored ranges (waiting for the store), then connects upstream and starts following and backfilling. */
+  start(): void {
+    this.starting ??= (async () => {
+      await this.chain.load();
+      this.loaded = true;
+      this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints }, 'stored ranges loaded; connecting upstream');
+      this.upstream.start();
+      this.backfill.start();
+      await this.refreshUpstreamEarliest();
+    })().catch((error: unknown) => {
+      if (!this.abort.signal.aborted) this.logger.fatal({ err: error }, `sync could not start: ${(error as Error).message}`);
+      throw error;
+    });
+    this.starting.catch(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await Promise.allSettled([this.starting]);
+    await Promise.all([this.follower.stop(), this.backfill.stop(), this.upstream.stop()]);
+  }
+
+  private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {
+    if (announcement.validatedLedgers !== undefined && this.config.startLedger === undefined) {
+      this.setUpstreamEarliest(earliestContiguousLedger(parseCompleteLedgers(announcement.validatedLedgers), announcement.ledgerIndex));
+    }
+    this.follower.announce(announcement);
+  }
+
+  private setUpstreamEarliest(earliest: number | undefined): void {
+    if (earliest === undefined || earliest === this.upstreamEarliest) return;
+    const first = this.upstreamEarliest === undefined;
+    this.upstreamEarliest = earliest;
+    if (first) this.logger.info({ startLedger: earliest }, `backfilling down to the upstream's earliest ledger ${earliest}`);
+    this.backfill.wake();
+  }
+
+  private async refreshUpstreamEarliest(): Promise<void> {
+    if (this.config.startLedger !== undefined) return;
+    for (let attempt = 0; !this.abort.signal.aborted; attempt++) {
+      try {
+        const { info } = await this.upstream.serverInfo();
+        const validated = info.validated_ledger?.seq ?? Number.MAX_SAFE_INTEGER;
+        this.setUpstreamEarliest(earliestContiguousLedger(parseCompleteLedgers(info.complete_ledgers), validated));
+        return;
+      } catch (error) {
+        this.logger.debug({ err: error }, 'server_info failed; asking again');
+        await sleep(Math.min(10_000, 500 * 2 ** attempt), this.abort.signal);
+      }
+    }
+  }
+
+  status(): GetSyncStatusResponse {
+    const current = this.chain.tip ?? 0;
+    const highest = Math.max(this.follower.highestAnnounced, current);
+    const lag = highest - current;
+    // A catch-up lasts until the range holding the tip reaches back to where it began.
+    if (this.catchUpFrom !== undefined && lag <= 1 && (this.chain.ranges.rangeOf(current)?.first ?? current) <= this.catchUpFrom) {
+      this.catchUpFrom = undefined;
+    }
+    if (lag > 1 && this.catchUpFrom === undefined && this.loaded && this.chain.tip !== undefined) this.catchUpFrom = current;
+    const remaining = this.backfill.remainingLedgers();
+    const ledgersPerSecond = this.backfill.progress.ledgersPerSecond();
+    return {
+      syncing: lag > 1 || this.catchUpFrom !== undefined,
+      startingLedgerIndex: this.catchUpFrom ?? current,
+      currentLedgerIndex: current,
+      highestLedgerIndex: highest,
+      upstreamUrl: this.upstream.url,
+      upstreamConnected: this.upstream.connected,
+      lagLedgers: lag,
+      backfillLedgersPerSecond: ledgersPerSecond,
+      backfillRemainingLedgers: BigInt(remaining),
+      backfillEtaSeconds: this.backfill.progress.etaSeconds(remaining),
+      verificationFailureCount: this.failures.count,
+      completeRanges: this.chain.ranges.toArray(),
+      stateReady: false,
+    };
+  }
+}

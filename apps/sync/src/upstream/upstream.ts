@@ -1,0 +1,283 @@
+/**
+ * The upstream: one subscribed connection at a time to the first endpoint that answers, in the
+ * order given; reconnects with exponential backoff and jitter; a stalled upstream (no new validated
+ * ledger for 3× the close interval) is treated as down. Ledger fetches go over the subscribed
+ * connection, or over a second connection to another endpoint when the caller prefers it
+ * (a refetch after a failed verification).
+ */
+import { UpstreamUnavailable } from '@ledger-node/errors';
+import type { Logger } from '@ledger-node/telemetry';
+import type { z } from 'zod';
+import { backoffDelayMs, sleep } from './backoff';
+import { UpstreamConnection, type ConnectionEvents } from './connection';
+import {
+  binaryLedgerResult,
+  ledgerClosedMessage,
+  ledgerSubscribeResult,
+  serverInfoResult,
+  type BinaryLedgerResult,
+  type ServerInfoResult,
+} from './messages';
+
+export interface ValidatedLedgerAnnouncement {
+  ledgerIndex: number;
+  ledgerHash: string;
+  /** rippled `validated_ledgers` of the message, when given. */
+  validatedLedgers?: string;
+}
+
+export interface UpstreamOptions {
+  endpoints: readonly string[];
+  logger: Logger;
+  /** A newly validated ledger (from the subscribe answer or the `ledger` stream). */
+  onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void;
+  /** Deadline of one request. */
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  /** Fixed stall timeout; by default 3× the observed close interval. */
+  stallTimeoutMs?: number;
+}
+
+/** Close interval assumed before two ledgers were seen (the XRP Ledger closes every 3-4 s). */
+const ASSUMED_CLOSE_INTERVAL_MS = 4_000;
+const MIN_STALL_TIMEOUT_MS = 2_000;
+
+export class Upstream {
+  private primary: UpstreamConnection | undefined;
+  private alternate: { connection: UpstreamConnection } | undefined;
+  private subscribed = false;
+  private readonly abort = new AbortController();
+  private connectedWaiters = new Set<() => void>();
+  private loop: Promise<void> | undefined;
+  private stallTimer: NodeJS.Timeout | undefined;
+  private lastAdvanceAtMs = 0;
+  private closeIntervalsMs: number[] = [];
+  private highestAnnounced = 0;
+  /** Counts for status and logs. */
+  malformedMessageCount = 0n;
+  reconnectCount = 0n;
+
+  constructor(private readonly options: UpstreamOptions) {
+    if (options.endpoints.length === 0) throw new Error('at least one upstream endpoint is needed');
+  }
+
+  get connected(): boolean {
+    return this.subscribed && this.primary?.isOpen === true;
+  }
+
+  /** URL of the subscribed endpoint, or the first one while none is. */
+  get url(): string {
+    return this.primary?.url ?? this.options.endpoints[0]!;
+  }
+
+  start(): void {
+    this.loop ??= this.connectLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    clearTimeout(this.stallTimer);
+    this.primary?.terminate('stopping');
+    this.alternate?.connection.terminate('stopping');
+    for (const wake of this.connectedWaiters) wake();
+    await this.loop;
+  }
+
+  async serverInfo(timeoutMs?: number): Promise<ServerInfoResult> {
+    return this.request('server_info', {}, serverInfoResult, { timeoutMs });
+  }
+
+  /** A ledger in binary form with its transactions and metadata (not yet verified). */
+  async fetchLedger(ledgerIndex: number, options: { preferOtherEndpoint?: boolean } = {}): Promise<BinaryLedgerResult> {
+    return this.request(
+      'ledger',
+      { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 },
+      binaryLedgerResult,
+      options,
+    );
+  }
+
+  /** A request over the subscribed connection, waiting for one while reconnecting (up to the timeout). */
+  private async request<S extends z.ZodType>(
+    command: string,
+    params: Record<string, unknown>,
+    schema: S,
+    options: { timeoutMs?: number; preferOtherEndpoint?: boolean },
+  ): Promise<z.infer<S>> {
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 20_000;
+    if (options.preferOtherEndpoint && this.options.endpoints.length > 1) {
+      const other = await this.alternateConnection().catch((error: unknown) => {
+        this.options.logger.debug({ err: error }, 'no other endpoint for a refetch');
+        return undefined;
+      });
+      if (other) return other.request(command, params, schema, timeoutMs);
+    }
+    const connection = await this.waitForConnection(timeoutMs);
+    return connection.request(command, params, schema, timeoutMs);
+  }
+
+  private async waitForConnection(timeoutMs: number): Promise<UpstreamConnection> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.abort.signal.aborted) {
+      if (this.connected && this.primary) return this.primary;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, remaining);
+        const waiters = this.connectedWaiters;
+        function done() {
+          clearTimeout(timer);
+          waiters.delete(done);
+          resolve();
+        }
+        waiters.add(done);
+      });
+    }
+    throw new UpstreamUnavailable(`no upstream connection (tried ${this.options.endpoints.join(', ')})`);
+  }
+
+  /** A connection to an endpoint other than the subscribed one, opened on first use. */
+  private async alternateConnection(): Promise<UpstreamConnection> {
+    const current = this.alternate?.connection;
+    if (current?.isOpen && current.url !== this.primary?.url) return current;
+    current?.terminate('replaced');
+    const candidates = this.options.endpoints.filter((url) => url !== this.primary?.url);
+    for (const url of candidates) {
+      try {
+        const connection = await UpstreamConnection.open(url, this.connectionEvents(false), this.options.connectTimeoutMs ?? 5_000);
+        this.alternate = { connection };
+        return connection;
+      } catch (error) {
+        this.options.logger.debug({ err: error, url }, 'alternate endpoint unavailable');
+      }
+    }
+    throw new UpstreamUnavailable('no other endpoint answers');
+  }
+
+  private connectionEvents(isPrimary: boolean): ConnectionEvents {
+    return {
+      onStreamMessage: (message) => {
+        if (isPrimary) this.onStreamMessage(message);
+      },
+      onMalformed: (reason) => {
+        this.malformedMessageCount++;
+        this.options.logger.warn({ reason }, `malformed upstream message: ${reason}`);
+      },
+      onClose: (reason) => {
+        if (!isPrimary) return;
+        this.subscribed = false;
+        if (!this.abort.signal.aborted) this.options.logger.warn({ reason }, `upstream connection lost: ${reason}`);
+      },
+    };
+  }
+
+  private async connectLoop(): Promise<void> {
+    const { endpoints, logger } = this.options;
+    let failedRounds = 0;
+    let startAt = 0;
+    while (!this.abort.signal.aborted) {
+      let connectedUrl: string | undefined;
+      for (let step = 0; step < endpoints.length && !this.abort.signal.aborted; step++) {
+        const url = endpoints[(startAt + step) % endpoints.length]!;
+        try {
+          await this.connectAndSubscribe(url);
+          connectedUrl = url;
+          break;
+        } catch (error) {
+          logger.warn({ url, err: error }, `upstream ${url} unavailable: ${(error as Error).message}`);
+        }
+      }
+      if (connectedUrl === undefined) {
+        const delayMs = backoffDelayMs(failedRounds++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000);
+        logger.info({ delayMs }, `no upstream endpoint answers; retrying in ${delayMs} ms`);
+        await sleep(delayMs, this.abort.signal);
+        continue;
+      }
+      const progressed = await this.untilDown();
+      if (this.abort.signal.aborted) break;
+      this.reconnectCount++;
+      // A connection that delivered new ledgers resets the backoff; one that stalled moves on to the next endpoint.
+      if (progressed.advanced) failedRounds = 0;
+      startAt = progressed.stalled ? (endpoints.indexOf(connectedUrl) + 1) % endpoints.length : 0;
+      const delayMs = backoffDelayMs(failedRounds++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000);
+      await sleep(delayMs, this.abort.signal);
+    }
+  }
+
+  private async connectAndSubscribe(url: string): Promise<void> {
+    const timeoutMs = this.options.connectTimeoutMs ?? 5_000;
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(true), timeoutMs);
+    this.primary = connection;
+    try {
+      const answer = await connection.request('subscribe', { streams: ['ledger'] }, ledgerSubscribeResult, timeoutMs);
+      this.subscribed = true;
+      this.lastAdvanceAtMs = Date.now();
+      this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
+      for (const wake of this.connectedWaiters) wake();
+      if (answer.ledger_index !== undefined && answer.ledger_hash !== undefined) {
+        this.announce({ ledgerIndex: answer.ledger_index, ledgerHash: answer.ledger_hash.toUpperCase(), validatedLedgers: answer.validated_ledgers });
+      }
+    } catch (error) {
+      connection.terminate('subscribe failed');
+      throw error;
+    }
+  }
+
+  /** Resolves when the subscribed connection closes or stalls. */
+  private untilDown(): Promise<{ advanced: boolean; stalled: boolean }> {
+    const connection = this.primary!;
+    const connectedAtMs = Date.now();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.abort.signal.aborted || !connection.isOpen) {
+          clearTimeout(this.stallTimer);
+          return resolve({ advanced: this.lastAdvanceAtMs > connectedAtMs, stalled: false });
+        }
+        const sinceAdvanceMs = Date.now() - this.lastAdvanceAtMs;
+        const stallMs = this.stallTimeoutMs();
+        if (sinceAdvanceMs >= stallMs) {
+          this.options.logger.warn({ url: connection.url, sinceAdvanceMs }, `upstream ${connection.url} stalled: no new validated ledger for ${sinceAdvanceMs} ms`);
+          connection.terminate('stalled');
+          clearTimeout(this.stallTimer);
+          return resolve({ advanced: this.lastAdvanceAtMs > connectedAtMs, stalled: true });
+        }
+        this.stallTimer = setTimeout(check, Math.min(250, stallMs - sinceAdvanceMs));
+      };
+      check();
+    });
+  }
+
+  /** 3× the median of the recent intervals between validated ledgers. */
+  stallTimeoutMs(): number {
+    if (this.options.stallTimeoutMs !== undefined) return this.options.stallTimeoutMs;
+    const sorted = [...this.closeIntervalsMs].sort((a, b) => a - b);
+    const interval = sorted.length > 0 ? sorted[Math.floor(sorted.length / 2)]! : ASSUMED_CLOSE_INTERVAL_MS;
+    return Math.max(MIN_STALL_TIMEOUT_MS, 3 * interval);
+  }
+
+  private onStreamMessage(message: Record<string, unknown>): void {
+    if (message.type !== 'ledgerClosed') return;
+    const parsed = ledgerClosedMessage.safeParse(message);
+    if (!parsed.success) {
+      this.malformedMessageCount++;
+      this.options.logger.warn({ issues: parsed.error.issues.slice(0, 3) }, 'malformed ledgerClosed message ignored');
+      return;
+    }
+    this.announce({ ledgerIndex: parsed.data.ledger_index, ledgerHash: parsed.data.ledger_hash.toUpperCase(), validatedLedgers: parsed.data.validated_ledgers });
+  }
+
+  private announce(announcement: ValidatedLedgerAnnouncement): void {
+    if (announcement.ledgerIndex > this.highestAnnounced) {
+      const nowMs = Date.now();
+      // Only consecutive ledgers measure the close interval; a jump after a reconnect does not.
+      if (announcement.ledgerIndex === this.highestAnnounced + 1 && this.lastAdvanceAtMs > 0) {
+        this.closeIntervalsMs = [...this.closeIntervalsMs.slice(-9), nowMs - this.lastAdvanceAtMs];
+      }
+      this.highestAnnounced = announcement.ledgerIndex;
+      this.lastAdvanceAtMs = nowMs;
+    }
+    this.options.onValidatedLedger(announcement);
+  }
+}

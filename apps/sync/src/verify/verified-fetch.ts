@@ -1,0 +1,93 @@
+/**
+ * Fetch-and-verify: a ledger is fetched from the upstream and checked on its own (verifyLedger);
+ * one that fails is logged, counted and fetched again with backoff, from another endpoint when
+ * there is one. Nothing unverified leaves this module.
+ */
+import type { Logger } from '@ledger-node/telemetry';
+import { backoffDelayMs, sleep } from '../upstream/backoff';
+import { UpstreamRequestError } from '../upstream/connection';
+import type { BinaryLedgerResult } from '../upstream/messages';
+import { verifyLedger, type FetchedLedger, type VerificationFailure, type VerifiedLedger } from './verify-ledger';
+
+export interface LedgerFetcher {
+  fetchLedger(ledgerIndex: number, options?: { preferOtherEndpoint?: boolean }): Promise<BinaryLedgerResult>;
+}
+
+/** The binary `ledger` answer in the shape verifyLedger reads. */
+export function fetchedLedgerOf(result: BinaryLedgerResult, requestedIndex: number): FetchedLedger {
+  return {
+    ledgerIndex: requestedIndex,
+    headerHex: result.ledger.ledger_data,
+    ledgerHash: result.ledger_hash,
+    transactions: result.ledger.transactions.map((tx) => ({
+      txBlobHex: tx.tx_blob,
+      metaBlobHex: (tx.meta ?? tx.meta_blob)!,
+      ...(tx.hash !== undefined ? { hash: tx.hash } : {}),
+    })),
+  };
+}
+
+export class VerificationCounter {
+  count = 0n;
+  last: VerificationFailure | undefined;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Logs and counts a ledger that failed verification; it is never stored. */
+  record(failure: VerificationFailure): void {
+    this.count++;
+    this.last = failure;
+    this.logger.warn(
+      { ledgerIndex: failure.ledgerIndex, reason: failure.reason, expected: failure.expected, actual: failure.actual, verificationFailureCount: this.count.toString() },
+      `ledger ${failure.ledgerIndex} failed verification (${failure.reason}): ${failure.message}; not stored, fetching it again`,
+    );
+  }
+}
+
+export interface VerifiedFetchOptions {
+  /** The hash the ledger must have, when known (an announced ledger, or the first of a backfill gap). */
+  expectedHash?: string;
+  /** Stops the retries; the promise then rejects. */
+  signal: AbortSignal;
+  /** Prefer another endpoint from the first attempt (a refetch after a failed link check). */
+  preferOtherEndpoint?: boolean;
+  /** Called when the upstream says it does not hold the ledger (rippled lgrNotFound). */
+  onNotFound?(ledgerIndex: number): void;
+  /** Gives up after this many failed attempts (default: never). */
+  maxAttempts?: number;
+}
+
+export class LedgerAbandoned extends Error {
+  constructor(ledgerIndex: number, reason: string) {
+    super(`ledger ${ledgerIndex}: ${reason}`);
+    this.name = 'LedgerAbandoned';
+  }
+}
+
+/** Fetches `ledgerIndex` until a copy passes verifyLedger; rejects only when aborted or out of attempts. */
+export async function fetchVerifiedLedger(
+  fetcher: LedgerFetcher,
+  ledgerIndex: number,
+  counter: VerificationCounter,
+  logger: Logger,
+  options: VerifiedFetchOptions,
+): Promise<VerifiedLedger> {
+  let preferOtherEndpoint = options.preferOtherEndpoint ?? false;
+  for (let attempt = 0; ; attempt++) {
+    if (options.signal.aborted) throw new LedgerAbandoned(ledgerIndex, 'stopped');
+    try {
+      const answer = await fetcher.fetchLedger(ledgerIndex, { preferOtherEndpoint });
+      const verification = verifyLedger(fetchedLedgerOf(answer, ledgerIndex), options.expectedHash);
+      if (verification.ok) return verification.ledger;
+      counter.record(verification.failure);
+      preferOtherEndpoint = true;
+    } catch (error) {
+      if (error instanceof UpstreamRequestError && error.errorCode === 'lgrNotFound') options.onNotFound?.(ledgerIndex);
+      logger.debug({ err: error, ledgerIndex, attempt }, `fetching ledger ${ledgerIndex} failed: ${(error as Error).message}`);
+    }
+    if (options.maxAttempts !== undefined && attempt + 1 >= options.maxAttempts) {
+      throw new LedgerAbandoned(ledgerIndex, `no verified copy after ${attempt + 1} attempts`);
+    }
+    await sleep(backoffDelayMs(attempt, 250, 15_000), options.signal);
+  }
+}

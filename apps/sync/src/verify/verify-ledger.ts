@@ -1,0 +1,184 @@
+/**
+ * Verification of a ledger fetched from the upstream, by hashes only (DESIGN §5): the header hash
+ * recomputed from the header bytes, the transaction tree root recomputed from every transaction and
+ * its metadata, each transaction hash recomputed from its blob, and the links to stored neighbours.
+ * A validated header hash covers all of these, so a ledger that passes is the one the network validated.
+ */
+import {
+  decodeLedgerHeader,
+  hashLedgerHeader,
+  hashTransaction,
+  LEDGER_HEADER_LENGTH,
+  transactionTreeRoot,
+  type LedgerHeader,
+} from '@ledger-node/chain';
+
+/** A ledger as the upstream served it (binary `ledger` answer), not yet trusted. */
+export interface FetchedLedger {
+  /** The index that was asked for. */
+  ledgerIndex: number;
+  /** Header bytes (rippled `ledger_data`), hex. */
+  headerHex: string;
+  /** `ledger_hash` of the answer. */
+  ledgerHash: string;
+  transactions: { txBlobHex: string; metaBlobHex: string; hash?: string }[];
+}
+
+export interface VerifiedTransaction {
+  /** Recomputed: SHA512Half('TXN\0' + blob). */
+  hash: Buffer;
+  txBlob: Buffer;
+  metaBlob: Buffer;
+}
+
+export interface VerifiedLedger {
+  ledgerIndex: number;
+  /** Recomputed from the header bytes. */
+  ledgerHash: Buffer;
+  header: LedgerHeader;
+  headerBlob: Buffer;
+  transactions: VerifiedTransaction[];
+}
+
+export type VerificationFailureReason =
+  /** The header bytes are not a ledger header. */
+  | 'malformed_header'
+  /** The header is of another ledger than the one asked for. */
+  | 'wrong_ledger_index'
+  /** The header does not hash to the hash the upstream announced or served. */
+  | 'header_hash_mismatch'
+  /** A transaction's recomputed hash differs from the hash the upstream served with it. */
+  | 'transaction_hash_mismatch'
+  /** The SHAMap root of the transactions and metadata differs from the header's transaction_hash. */
+  | 'transaction_tree_mismatch'
+  /** A newer ledger whose parent_hash is not the stored tip's hash. */
+  | 'parent_hash_mismatch'
+  /** An older ledger whose hash is not its stored child's parent_hash. */
+  | 'child_link_mismatch';
+
+export interface VerificationFailure {
+  reason: VerificationFailureReason;
+  ledgerIndex: number;
+  expected?: string;
+  actual?: string;
+  message: string;
+}
+
+export type Verification<T> = { ok: true; ledger: T } | { ok: false; failure: VerificationFailure };
+
+const fail = (failure: VerificationFailure): { ok: false; failure: VerificationFailure } => ({ ok: false, failure });
+
+const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
+
+/**
+ * Checks a fetched ledger on its own: its header is the ledger asked for, hashes to `expectedHash`
+ * (the hash announced by the upstream's ledger stream or required by a stored neighbour) and to the
+ * hash served with it, and its transactions are exactly those the header commits to.
+ */
+export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Verification<VerifiedLedger> {
+  const ledgerIndex = fetched.ledgerIndex;
+  if (!HEX.test(fetched.headerHex) || fetched.headerHex.length !== LEDGER_HEADER_LENGTH * 2) {
+    return fail({ reason: 'malformed_header', ledgerIndex, message: `ledger_data is not a ${LEDGER_HEADER_LENGTH}-byte header` });
+  }
+  const headerBlob = Buffer.from(fetched.headerHex, 'hex');
+  const header = decodeLedgerHeader(headerBlob);
+  if (header.ledgerIndex !== ledgerIndex) {
+    return fail({
+      reason: 'wrong_ledger_index',
+      ledgerIndex,
+      expected: String(ledgerIndex),
+      actual: String(header.ledgerIndex),
+      message: `asked for ledger ${ledgerIndex}, got the header of ledger ${header.ledgerIndex}`,
+    });
+  }
+  const recomputedHash = hashLedgerHeader(header);
+  for (const claimed of [fetched.ledgerHash, expectedHash]) {
+    if (claimed !== undefined && claimed.toUpperCase() !== recomputedHash) {
+      return fail({
+        reason: 'header_hash_mismatch',
+        ledgerIndex,
+        expected: claimed.toUpperCase(),
+        actual: recomputedHash,
+        message: `the header of ledger ${ledgerIndex} hashes to ${recomputedHash}, not ${claimed.toUpperCase()}`,
+      });
+    }
+  }
+
+  const transactions: VerifiedTransaction[] = [];
+  const treeItems: { hash: string; txBlob: Buffer; metaBlob: Buffer }[] = [];
+  for (const tx of fetched.transactions) {
+    if (!HEX.test(tx.txBlobHex) || !HEX.test(tx.metaBlobHex) || tx.txBlobHex.length === 0 || tx.metaBlobHex.length === 0) {
+      return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction that is not hex` });
+    }
+    const txBlob = Buffer.from(tx.txBlobHex, 'hex');
+    const metaBlob = Buffer.from(tx.metaBlobHex, 'hex');
+    const hash = hashTransaction(txBlob);
+    if (tx.hash !== undefined && tx.hash.toUpperCase() !== hash) {
+      return fail({
+        reason: 'transaction_hash_mismatch',
+        ledgerIndex,
+        expected: tx.hash.toUpperCase(),
+        actual: hash,
+        message: `a transaction of ledger ${ledgerIndex} served as ${tx.hash.toUpperCase()} hashes to ${hash}`,
+      });
+    }
+    treeItems.push({ hash, txBlob, metaBlob });
+    transactions.push({ hash: Buffer.from(hash, 'hex'), txBlob, metaBlob });
+  }
+  const treeRoot = transactionTreeRoot(treeItems);
+  if (treeRoot !== header.transactionHash) {
+    return fail({
+      reason: 'transaction_tree_mismatch',
+      ledgerIndex,
+      expected: header.transactionHash,
+      actual: treeRoot,
+      message: `the transactions of ledger ${ledgerIndex} hash to the tree root ${treeRoot}, not the header's transaction_hash ${header.transactionHash}`,
+    });
+  }
+  return { ok: true, ledger: { ledgerIndex, ledgerHash: Buffer.from(recomputedHash, 'hex'), header, headerBlob, transactions } };
+}
+
+/** A stored ledger as far as linking needs it. */
+export interface StoredLink {
+  ledgerIndex: number;
+  ledgerHash: Buffer;
+  parentHash: Buffer;
+}
+
+/** A newer ledger extends the stored tip only when its parent_hash is the tip's hash. */
+export function checkExtendsTip(ledger: VerifiedLedger, tip: StoredLink): VerificationFailure | undefined {
+  if (ledger.ledgerIndex !== tip.ledgerIndex + 1) {
+    throw new Error(`ledger ${ledger.ledgerIndex} does not follow the tip ${tip.ledgerIndex}`);
+  }
+  const tipHash = tip.ledgerHash.toString('hex').toUpperCase();
+  if (ledger.header.parentHash === tipHash) return undefined;
+  return {
+    reason: 'parent_hash_mismatch',
+    ledgerIndex: ledger.ledgerIndex,
+    expected: tipHash,
+    actual: ledger.header.parentHash,
+    message: `ledger ${ledger.ledgerIndex} names parent ${ledger.header.parentHash}, but the stored ledger ${tip.ledgerIndex} is ${tipHash}`,
+  };
+}
+
+/** An older ledger is accepted only when its hash is its stored child's parent_hash (backfill verifies downward). */
+export function checkIsParentOf(ledger: VerifiedLedger, child: StoredLink): VerificationFailure | undefined {
+  if (child.ledgerIndex !== ledger.ledgerIndex + 1) {
+    throw new Error(`ledger ${child.ledgerIndex} is not the child of ${ledger.ledgerIndex}`);
+  }
+  if (ledger.ledgerHash.equals(child.parentHash)) return undefined;
+  const expected = child.parentHash.toString('hex').toUpperCase();
+  const actual = ledger.ledgerHash.toString('hex').toUpperCase();
+  return {
+    reason: 'child_link_mismatch',
+    ledgerIndex: ledger.ledgerIndex,
+    expected,
+    actual,
+    message: `ledger ${ledger.ledgerIndex} hashes to ${actual}, but its child ${child.ledgerIndex} names parent ${expected}`,
+  };
+}
+
+/** The link data of a verified ledger, once stored. */
+export function linkOf(ledger: VerifiedLedger): StoredLink {
+  return { ledgerIndex: ledger.ledgerIndex, ledgerHash: ledger.ledgerHash, parentHash: Buffer.from(ledger.header.parentHash, 'hex') };
+}

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GetSyncStatusResponse } from '@ledger-node/contracts';
+import { stopAll } from '@ledger-node/test-utils';
+import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedLedger, WsClient } from './support/cluster';
+import { TcpProxy } from './support/tcp-proxy';
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  await stopAll();
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('upstream dropped mid-stream', () => {
+  it('reconnects, reports syncing while behind, catches up and reports level again', async () => {
+    const devnet = await startDevnet(['-load', '10', '-load_accounts', '5', '-close_ms', '100']);
+    const devnetUrl = new URL(devnet.url);
+    const proxy = await TcpProxy.start(devnetUrl.hostname, Number(devnetUrl.port));
+    cleanups.push(() => proxy.close());
+    const upstream = await WsClient.open(devnet.url);
+    cleanups.push(() => upstream.close());
+
+    const dataDir = scratchDir(cleanups);
+    const store = startLedgerStore(dataDir);
+    await serving(store);
+    const sync = startSync(dataDir, `ws://127.0.0.1:${proxy.port}`, ['-thread_count', '4']);
+    await serving(sync);
+    const clients = clientsFor(dataDir);
+    cleanups.push(() => clients.close());
+
+    const level = (status: GetSyncStatusResponse) => !status.syncing && status.completeRanges.length === 1 && status.completeRanges[0]!.first === 1;
+    const before = await eventually(async () => {
+      const status = await clients.sync.getSyncStatus({});
+      return level(status) && status.currentLedgerIndex >= 5 ? status : undefined;
+    }, 'sync level before the cut', 30_000, 100);
+    expect(before.upstreamConnected).toBe(true);
+
+    proxy.cut();
+    await eventually(async () => ((await clients.sync.getSyncStatus({})).upstreamConnected ? undefined : true), 'the loss noticed', 10_000, 50);
+    // The devnet keeps closing ledgers while sync cannot reach it.
+    const closedDuringCut = await eventually(async () => {
+      const closed = await upstream.request('ledger_closed');
+      return closed.result.ledger_index >= before.currentLedgerIndex + 15 ? closed.result.ledger_index : undefined;
+    }, 'ledgers closed during the cut', 30_000, 100);
+    const during = await clients.sync.getSyncStatus({});
+    expect(during.currentLedgerIndex).toBeLessThan(closedDuringCut);
+    proxy.restore();
+
+    // Poll closely: the catch-up is short, but it is reported.
+    const seen: GetSyncStatusResponse[] = [];
+    const after = await eventually(async () => {
+      const status = await clients.sync.getSyncStatus({});
+      seen.push(status);
+      return level(status) && status.currentLedgerIndex >= closedDuringCut ? status : undefined;
+    }, 'caught up after the cut', 60_000, 10);
+    const behind = seen.find((status) => status.syncing);
+    expect(behind, 'a status reporting syncing while behind').toBeDefined();
+    expect(behind!.startingLedgerIndex).toBeLessThan(closedDuringCut);
+    expect(behind!.highestLedgerIndex).toBeGreaterThanOrEqual(closedDuringCut);
+    expect(after).toMatchObject({ syncing: false, upstreamConnected: true, verificationFailureCount: 0n });
+    expect(after.completeRanges).toEqual([{ first: 1, last: after.currentLedgerIndex }]);
+    const servedTip = await upstream.request('ledger', { ledger_index: after.currentLedgerIndex });
+    const storedTip = await storedLedger(clients, after.currentLedgerIndex);
+    expect(storedTip?.ledgerHash.toString('hex').toUpperCase()).toBe(servedTip.result.ledger_hash);
+  });
+});

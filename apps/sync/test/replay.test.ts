@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hashLedgerHeader, ledgerHeaderFromJson } from '@ledger-node/chain';
+import { fixturesDir, stopAll } from '@ledger-node/test-utils';
+import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
+import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await stopAll();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+/** A folder with the recorded run 11119599..11119604, one file optionally rewritten. */
+function replayFolder(change?: { ledgerIndex: number; edit(file: Record<string, any>): void }): string {
+  const folder = path.join(scratchDir(cleanups), 'replay');
+  mkdirSync(folder);
+  for (const ledgerIndex of recordedRun) {
+    const source = path.join(fixturesDir(), 'xrpl/ledgers/mainnet', `${ledgerIndex}.json`);
+    const target = path.join(folder, `${ledgerIndex}.json`);
+    if (change?.ledgerIndex !== ledgerIndex) {
+      copyFileSync(source, target);
+      continue;
+    }
+    const file = JSON.parse(readFileSync(source, 'utf8'));
+    change.edit(file);
+    writeFileSync(target, JSON.stringify(file));
+  }
+  return folder;
+}
+
+async function syncFromReplay(folder: string): Promise<Clients> {
+  const devnet = await startDevnet(['-replay', folder, '-replay_rate', '5']);
+  const dataDir = scratchDir(cleanups);
+  const store = startLedgerStore(dataDir);
+  await serving(store);
+  const sync = startSync(dataDir, devnet.url, ['-thread_count', '3']);
+  await serving(sync);
+  const clients = clientsFor(dataDir);
+  cleanups.push(() => clients.close());
+  return clients;
+}
+
+describe('sync from a replay of the recorded mainnet run 11119599..11119604', () => {
+  it('stores every ledger with the recorded hashes, linked from the anchor 11119604 down to 11119599', async () => {
+    const clients = await syncFromReplay(replayFolder());
+    const status = await eventually(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return current.completeRanges.length === 1 && current.completeRanges[0]!.first === 11119599 ? current : undefined;
+    }, 'the whole run stored');
+    expect(status).toMatchObject({
+      syncing: false,
+      currentLedgerIndex: 11119604,
+      highestLedgerIndex: 11119604,
+      completeRanges: [{ first: 11119599, last: 11119604 }],
+      verificationFailureCount: 0n,
+      backfillRemainingLedgers: 0n,
+      upstreamConnected: true,
+    });
+    const headers = await storedHeaders(clients, 11119599, 11119604);
+    expect(headers.map((header) => [header.ledgerIndex, header.ledgerHash.toString('hex').toUpperCase()])).toEqual(
+      recordedRun.map((ledgerIndex) => [ledgerIndex, recordedLedgerFile(ledgerIndex).ledger_hash]),
+    );
+    const ledger = await storedLedger(clients, 11119603);
+    expect(ledger?.transactionHashes.map((hash) => hash.toString('hex').toUpperCase()).sort()).toEqual(
+      recordedLedgerFile(11119603).ledger.transactions.map((tx) => tx.hash as string).sort(),
+    );
+    expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119599, last: 11119604 }]);
+  });
+
+  it.each([
+    [
+      'one transaction with its Fee changed',
+      (file: Record<string, any>) => {
+        const tx = file.ledger.transactions[0];
+        tx.Fee = String(BigInt(tx.Fee) + 1n);
+      },
+    ],
+    [
+      'a wrong parent_hash (the ledger_hash recomputed, so the header is self-consistent)',
+      (file: Record<string, any>) => {
+        file.ledger.parent_hash = 'AB'.repeat(32);
+        const rehashed = hashLedgerHeader(ledgerHeaderFromJson(file.ledger));
+        file.ledger.ledger_hash = rehashed;
+        file.ledger_hash = rehashed;
+      },
+    ],
+    [
+      'a wrong parent_hash (the recorded ledger_hash kept)',
+      (file: Record<string, any>) => {
+        file.ledger.parent_hash = 'CD'.repeat(32);
+      },
+    ],
+  ])('never stores ledger 11119602 served with %s, nor anything below it, and counts the failure', async (_label, edit) => {
+    const clients = await syncFromReplay(replayFolder({ ledgerIndex: 11119602, edit }));
+    const rejected = await eventually(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return current.verificationFailureCount >= 1n && current.completeRanges[0]?.first === 11119603 ? current : undefined;
+    }, 'the ledgers above the tampered one stored and the tampered one rejected');
+    // Fetched again and rejected again: a rejected ledger is retried, never stored.
+    const status = await eventually(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return current.verificationFailureCount > rejected.verificationFailureCount ? current : undefined;
+    }, 'the tampered ledger refetched and rejected again');
+    expect(status.completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
+    expect(await storedLedger(clients, 11119602)).toBeUndefined();
+    expect(await storedLedger(clients, 11119601)).toBeUndefined();
+    expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
+    expect((await storedLedger(clients, 11119603))?.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119603).ledger_hash);
+  });
+});

@@ -1,0 +1,114 @@
+/** Real processes for the end-to-end tests: a devnet, a ledger-store and a sync service, each its own process. */
+import { LedgerStoreServiceService, SyncServiceService, TxDetail } from '@ledger-node/contracts';
+import { createGrpcClient } from '@ledger-node/grpc';
+import { cliEntry, startProcess, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import WebSocket from 'ws';
+
+export interface Devnet {
+  process: RunningProcess;
+  url: string;
+}
+
+export async function startDevnet(args: string[]): Promise<Devnet> {
+  const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', ...args]);
+  const match = await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/);
+  return { process: devnet, url: match[1]! };
+}
+
+export function startLedgerStore(dataDir: string): RunningProcess {
+  return startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dataDir]);
+}
+
+export function startSync(dataDir: string, endpoint: string, extra: string[] = []): RunningProcess {
+  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, '-endpoint', endpoint, ...extra]);
+}
+
+/** Waits for the "serving" line of a service started with startLedgerStore / startSync. */
+export function serving(service: RunningProcess): Promise<RegExpMatchArray> {
+  return service.waitFor(/"msg":"serving"/, 30_000);
+}
+
+export function clientsFor(dataDir: string) {
+  const store = createGrpcClient(LedgerStoreServiceService, `unix:${dataDir}/run/ledger-store.sock`, { deadlineMs: 10_000, serviceLabel: 'ledger-store' });
+  const sync = createGrpcClient(SyncServiceService, `unix:${dataDir}/run/sync.sock`, { deadlineMs: 10_000, serviceLabel: 'sync' });
+  return {
+    store,
+    sync,
+    close() {
+      store.close();
+      sync.close();
+    },
+  };
+}
+
+export type Clients = ReturnType<typeof clientsFor>;
+
+/** Polls `probe` until it returns a value other than undefined (errors count as not yet). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Every stored header from `first` to `last`, through GetLedgerHeaders (at most 1000 per call). */
+export async function storedHeaders(clients: Clients, first: number, last: number) {
+  const headers = [];
+  for (let from = first; from <= last; from += 1000) {
+    const answer = await clients.store.getLedgerHeaders({ range: { first: from, last: Math.min(last, from + 999) } });
+    headers.push(...answer.ledgers);
+  }
+  return headers;
+}
+
+export async function storedLedger(clients: Clients, ledgerIndex: number) {
+  const answer = await clients.store.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.HASHES });
+  return answer.ledger;
+}
+
+/** A plain rippled WebSocket client for asking the devnet what it serves. */
+export class WsClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, (message: any) => void>();
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      this.pending.get(message.id)?.(message);
+      this.pending.delete(message.id);
+    });
+  }
+
+  static open(url: string): Promise<WsClient> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url);
+      socket.once('open', () => resolve(new WsClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  request(command: string, params: Record<string, unknown> = {}): Promise<any> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.socket.send(JSON.stringify({ id, command, ...params }));
+    });
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+export function scratchDir(cleanups: (() => void)[]): string {
+  const { dir, remove } = tempDir('ledger-node-sync-');
+  cleanups.push(remove);
+  return dir;
+}

@@ -1,0 +1,55 @@
+/** In-memory stand-ins for the ledger-store and the upstream, for unit tests of one module. */
+import { decodeLedgerHeader } from '@ledger-node/chain';
+import type { LedgerWrite } from '@ledger-node/contracts';
+import { LedgerRangeSet, type LedgerRange } from '../../src/backfill/ranges';
+import type { LedgerStorePort } from '../../src/store/ledger-store';
+import { UpstreamRequestError } from '../../src/upstream/connection';
+import type { BinaryLedgerResult } from '../../src/upstream/messages';
+import type { LedgerFetcher } from '../../src/verify/verified-fetch';
+import type { FetchedLedger, StoredLink } from '../../src/verify/verify-ledger';
+
+export class MemoryLedgerStore implements LedgerStorePort {
+  readonly ledgers = new Map<number, LedgerWrite>();
+  /** Ledger indexes of each PutLedgers call, in call order. */
+  readonly putCalls: number[][] = [];
+
+  async completeRanges(): Promise<LedgerRange[]> {
+    const ranges = new LedgerRangeSet();
+    for (const ledgerIndex of this.ledgers.keys()) ranges.add(ledgerIndex);
+    return ranges.toArray();
+  }
+
+  async link(ledgerIndex: number): Promise<StoredLink | undefined> {
+    const write = this.ledgers.get(ledgerIndex);
+    if (!write) return undefined;
+    return { ledgerIndex, ledgerHash: write.ledgerHash, parentHash: Buffer.from(decodeLedgerHeader(write.headerBlob).parentHash, 'hex') };
+  }
+
+  async putLedgers(ledgers: LedgerWrite[]): Promise<void> {
+    this.putCalls.push(ledgers.map((ledger) => ledger.ledgerIndex));
+    for (const ledger of ledgers) this.ledgers.set(ledger.ledgerIndex, ledger);
+  }
+}
+
+/** The binary `ledger` answer rippled gives for a fetched ledger (API v1: `meta` holds the blob). */
+export function binaryAnswerOf(ledger: FetchedLedger): BinaryLedgerResult {
+  return {
+    ledger: { ledger_data: ledger.headerHex, closed: true, transactions: ledger.transactions.map((tx) => ({ tx_blob: tx.txBlobHex, meta: tx.metaBlobHex })) },
+    ledger_hash: ledger.ledgerHash,
+    ledger_index: ledger.ledgerIndex,
+    validated: true,
+  };
+}
+
+/** Serves the given ledgers; every fetch is counted per index. */
+export class RecordedUpstream implements LedgerFetcher {
+  readonly fetchCounts = new Map<number, number>();
+  constructor(private readonly ledgers: Map<number, FetchedLedger>) {}
+
+  async fetchLedger(ledgerIndex: number): Promise<BinaryLedgerResult> {
+    this.fetchCounts.set(ledgerIndex, (this.fetchCounts.get(ledgerIndex) ?? 0) + 1);
+    const ledger = this.ledgers.get(ledgerIndex);
+    if (!ledger) throw new UpstreamRequestError('ledger', 'lgrNotFound', `ledger ${ledgerIndex} not found`);
+    return binaryAnswerOf(ledger);
+  }
+}

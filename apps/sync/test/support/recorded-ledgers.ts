@@ -1,0 +1,32 @@
+/** The recorded mainnet run 11119599..11119604 (shared/fixtures) in the shape the upstream serves in binary. */
+import { encodeLedgerHeader, getProfile, ledgerHeaderFromJson, transactionFromLedgerJson } from '@ledger-node/chain';
+import { readFixture } from '@ledger-node/test-utils';
+import type { FetchedLedger } from '../../src/verify/verify-ledger';
+
+export const recordedRun = [11119599, 11119600, 11119601, 11119602, 11119603, 11119604] as const;
+
+export interface RecordedLedgerFile {
+  ledger: Record<string, any> & { transactions: Record<string, any>[] };
+  ledger_hash: string;
+  ledger_index: number;
+}
+
+export function recordedLedgerFile(ledgerIndex: number): RecordedLedgerFile {
+  return readFixture<RecordedLedgerFile>(`xrpl/ledgers/mainnet/${ledgerIndex}.json`);
+}
+
+/** A recorded ledger as the binary `ledger` answer carries it: header bytes, tx and meta blobs in ledger order. */
+export function recordedFetchedLedger(ledgerIndex: number): FetchedLedger {
+  const file = recordedLedgerFile(ledgerIndex);
+  const profile = getProfile('xrpl');
+  const transactions = file.ledger.transactions
+    .map((tx) => ({ binary: transactionFromLedgerJson(tx, profile), txIndex: tx.metaData.TransactionIndex as number }))
+    .sort((a, b) => a.txIndex - b.txIndex)
+    .map(({ binary }) => ({ txBlobHex: binary.txBlob, metaBlobHex: binary.metaBlob }));
+  return {
+    ledgerIndex,
+    headerHex: encodeLedgerHeader(ledgerHeaderFromJson(file.ledger)).toString('hex').toUpperCase(),
+    ledgerHash: file.ledger_hash,
+    transactions,
+  };
+}
