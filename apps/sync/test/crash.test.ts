@@ -31,13 +31,13 @@ describe('crash safety during backfill', () => {
     // History to backfill: the devnet closes ledgers for a while before the node starts.
     await eventually(async () => {
       const closed = await upstream.request('ledger_closed');
-      return closed.result.ledger_index >= 150 ? closed : undefined;
+      return closed.result.ledger_index >= 500 ? closed : undefined;
     }, 'devnet history', 60_000, 200);
 
     const dataDir = scratchDir(cleanups);
     const clients = clientsFor(dataDir);
     cleanups.push(() => clients.close());
-    const syncArgs = ['-thread_count', '2'];
+    const syncArgs = ['-thread_count', '1'];
     let store: RunningProcess = startLedgerStore(dataDir);
     await serving(store);
     let sync: RunningProcess = startSync(dataDir, devnet.url, syncArgs);
