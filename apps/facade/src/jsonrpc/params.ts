@@ -108,3 +108,24 @@ export const hexData = (what: string) =>
     .string({ error: `expected ${what} as hex` })
     .regex(/^(0x)?([0-9a-fA-F]{2})*$/, `expected ${what} as an even number of hex digits`)
     .transform((value) => Buffer.from(value.replace(/^0x/, ''), 'hex'));
+
+/** An account address as text; checked against the chain profile's alphabet and checksum by `accountIdOf`. */
+export const accountAddress = z
+  .string({ error: 'expected an account address' })
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{25,35}$/, 'expected an account address (base58, 25 to 35 characters)');
+
+const stateTags = { current: LedgerTag.CURRENT, validated: LedgerTag.VALIDATED, closed: LedgerTag.CLOSED } as const;
+
+/** SPEC §4.3, for the account-state methods: a block number, a block hash, or current / validated / closed. */
+export const stateBlockSelector = z
+  .union([z.number(), z.string()], { error: 'expected a ledger number, a ledger hash, or one of current, validated, closed' })
+  .transform((value, ctx): LedgerSelector => {
+    if (typeof value === 'string' && value in stateTags) return { selector: { $case: 'tag', tag: stateTags[value as keyof typeof stateTags] } };
+    if (typeof value === 'string' && hex32.test(value)) return { selector: { $case: 'hash', hash: Buffer.from(value.replace(/^0x/, ''), 'hex') } };
+    const parsed = ledgerIndexQuantity.safeParse(value);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: 'expected a ledger number (decimal, 0x hex or integer), a 64-hex-digit ledger hash, or one of current, validated, closed' });
+      return z.NEVER;
+    }
+    return { selector: { $case: 'index', index: parsed.data } };
+  });

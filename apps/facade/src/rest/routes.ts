@@ -5,8 +5,11 @@ import { TxDetail } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError, NotFound, type ErrorKind } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import type { MethodContext } from '../jsonrpc/method';
-import { blockHash, blockNumberOrTag, hash32 } from '../jsonrpc/params';
+import { blockHash, blockNumberOrTag, hash32, stateBlockSelector } from '../jsonrpc/params';
 import { restLedger, restTransaction } from '../format/rest';
+import { accountIdOf } from '../accounts/address';
+import { accountState } from '../accounts/state';
+import { maxHistoryPage } from '../jsonrpc/methods/jt_account';
 
 const httpStatusByKind: Record<ErrorKind, number> = {
   invalid_params: 400,
@@ -54,6 +57,22 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
 
 const flag = (value: unknown, name: string) => parse(z.enum(['true', 'false']).optional(), value, name) === 'true';
 
+const pageLimit = z
+  .string()
+  .regex(/^\d+$/, 'expected a whole number')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'expected at least 1').max(maxHistoryPage, `expected at most ${maxHistoryPage}`))
+  .optional();
+const marker = z.string().regex(/^([0-9a-f]{2})+$/, 'expected the marker of a previous page').optional();
+
+/** Drops as a decimal amount of the native unit ("1234567" drops → "1.234567"). */
+export function dropsToUnits(drops: string, dropsPerUnit: bigint): string {
+  const value = BigInt(drops);
+  const whole = value / dropsPerUnit;
+  const fraction = (value % dropsPerUnit).toString().padStart(dropsPerUnit.toString().length - 1, '0').replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : whole.toString();
+}
+
 export function restRoutes(context: MethodContext): Router {
   const { clients, profile } = context;
   const router = new Router({ prefix: '/v1' });
@@ -77,6 +96,68 @@ export function restRoutes(context: MethodContext): Router {
     const { transaction } = await clients.ledgerStore.getTransaction({ hash });
     if (!transaction) throw new NotFound(`transaction ${ctx.params.hash} is not stored`);
     ctx.body = { transaction: restTransaction(transaction, profile) };
+  });
+
+  router.get('/accounts/:address/balances', async (ctx) => {
+    const address = ctx.params.address!;
+    const ledger = parse(stateBlockSelector, ctx.query.ledger ?? 'validated', 'ledger');
+    const state = await accountState(address, accountIdOf(address, profile), ledger, context);
+    ctx.body = {
+      account: address,
+      ledger_index: state.ledgerIndex,
+      ledger_hash: state.ledgerHash,
+      validated: true,
+      balances: [
+        { currency: profile.nativeCurrency, value: dropsToUnits(state.balance, profile.dropsPerUnit) },
+        ...state.lines.map((line) => ({ currency: line.currency, counterparty: line.account, value: line.balance })),
+      ],
+    };
+  });
+
+  /** One page of an account's transactions (optionally of one type), oldest first unless descending. */
+  const accountTransactions = async (ctx: Koa.Context, transactionType: string) => {
+    const address = ctx.params.address!;
+    const accountId = accountIdOf(address, profile);
+    const limit = parse(pageLimit, ctx.query.limit, 'limit') ?? 20;
+    const from = parse(marker, ctx.query.marker, 'marker');
+    const page = await clients.ledgerStore.getAccountTransactions({
+      accountId,
+      direction: 0,
+      forward: !flag(ctx.query.descending, 'descending'),
+      limit,
+      position: from === undefined ? { $case: 'page', page: 0 } : { $case: 'marker', marker: Buffer.from(from, 'hex') },
+      ledgerRange: undefined,
+      transactionType,
+    });
+    return { address, records: page.transactions, marker: page.marker.length > 0 ? page.marker.toString('hex') : undefined };
+  };
+
+  router.get('/accounts/:address/transactions', async (ctx) => {
+    const type = parse(z.string().regex(/^[A-Za-z]{1,40}$/, 'expected a transaction type such as Payment').optional(), ctx.query.type, 'type');
+    const { address, records, marker: next } = await accountTransactions(ctx, type ?? '');
+    ctx.body = { account: address, transactions: records.map((record) => restTransaction(record, profile)), ...(next ? { marker: next } : {}) };
+  });
+
+  router.get('/accounts/:address/payments', async (ctx) => {
+    const { address, records, marker: next } = await accountTransactions(ctx, 'Payment');
+    ctx.body = {
+      account: address,
+      payments: records.map((record) => {
+        const { tx, meta, ...where } = restTransaction(record, profile) as ReturnType<typeof restTransaction> & { tx: Record<string, any>; meta: Record<string, any> };
+        const amount = tx.Amount as string | { currency: string; issuer: string; value: string };
+        const native = typeof amount === 'string';
+        return {
+          ...where,
+          source: tx.Account,
+          destination: tx.Destination,
+          currency: native ? profile.nativeCurrency : amount.currency,
+          ...(native ? {} : { issuer: amount.issuer }),
+          amount: native ? dropsToUnits(amount, profile.dropsPerUnit) : amount.value,
+          result: meta.TransactionResult,
+        };
+      }),
+      ...(next ? { marker: next } : {}),
+    };
   });
 
   router.get('/status', async (ctx) => {

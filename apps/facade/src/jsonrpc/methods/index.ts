@@ -1,6 +1,8 @@
 import type { RpcMethod } from '../method';
+import { jt_account } from './jt_account';
 import { jt_accounts } from './jt_accounts';
 import { jt_blockNumber } from './jt_blockNumber';
+import { jt_getBalance } from './jt_getBalance';
 import { jt_getBlockByHash } from './jt_getBlockByHash';
 import { jt_getBlockByNumber } from './jt_getBlockByNumber';
 import { jt_getBlockTransactionCountByHash } from './jt_getBlockTransactionCountByHash';
@@ -8,6 +10,7 @@ import { jt_getBlockTransactionCountByNumber } from './jt_getBlockTransactionCou
 import { jt_getTransactionByBlockHashAndIndex } from './jt_getTransactionByBlockHashAndIndex';
 import { jt_getTransactionByBlockNumberAndIndex } from './jt_getTransactionByBlockNumberAndIndex';
 import { jt_getTransactionByHash } from './jt_getTransactionByHash';
+import { jt_getTransactionCount } from './jt_getTransactionCount';
 import { jt_getTransactionReceipt } from './jt_getTransactionReceipt';
 import { jt_sendRawTransaction } from './jt_sendRawTransaction';
 import { jt_sendTransaction } from './jt_sendTransaction';
@@ -18,6 +21,8 @@ import { jt_syncing } from './jt_syncing';
 const all = [
   jt_syncing,
   jt_blockNumber,
+  jt_getBalance,
+  jt_getTransactionCount,
   jt_getBlockTransactionCountByHash,
   jt_getBlockTransactionCountByNumber,
   jt_getBlockByHash,
@@ -31,6 +36,7 @@ const all = [
   jt_sendTransaction,
   jt_signTransaction,
   jt_sendRawTransaction,
+  jt_account,
 ];
 
 /** Every JSON-RPC method, by name. */

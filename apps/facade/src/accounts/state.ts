@@ -1,0 +1,30 @@
+import type { LedgerSelector } from '@ledger-node/contracts';
+import { AccountNotFound } from '@ledger-node/errors';
+import type { MethodContext } from '../jsonrpc/method';
+import { coinLine, type CoinLine } from './balances';
+
+export interface AccountState {
+  account: string;
+  /** Native balance in drops, as the AccountRoot's Balance field holds it. */
+  balance: string;
+  lines: CoinLine[];
+  ledgerIndex: number;
+  ledgerHash: string;
+}
+
+/** An account's root and trust lines at a stored ledger; AccountNotFound when it did not exist there. */
+export async function accountState(address: string, accountId: Buffer, ledger: LedgerSelector, { clients, profile }: MethodContext): Promise<AccountState> {
+  const state = await clients.ledgerStore.getAccountState({ accountId, ledger });
+  if (!state.accountRootBlob) {
+    throw new AccountNotFound(`account ${address} not found at ledger ${state.ledgerIndex}`, { ledger_index: state.ledgerIndex });
+  }
+  const root = profile.codec.decode(state.accountRootBlob.toString('hex'));
+  const lines = state.trustLineBlobs.map((blob) => coinLine(profile.codec.decode(blob.toString('hex')), address));
+  return {
+    account: address,
+    balance: String(root.Balance),
+    lines,
+    ledgerIndex: state.ledgerIndex,
+    ledgerHash: state.ledgerHash.toString('hex').toUpperCase(),
+  };
+}

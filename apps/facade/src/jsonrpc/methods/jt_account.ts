@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { Direction } from '@ledger-node/contracts';
+import { InvalidParams } from '@ledger-node/errors';
+import { accountIdOf } from '../../accounts/address';
+import { historyEntry } from '../../accounts/history';
+import { defineMethod, param } from '../method';
+import { accountAddress } from '../params';
+
+/** Largest page jt_account returns; also the ceiling of the default "all transactions". */
+export const maxHistoryPage = 1000;
+
+const directions = { in: Direction.IN, out: Direction.OUT, both: Direction.BOTH } as const;
+
+export const jt_account = defineMethod({
+  name: 'jt_account',
+  summary: `An account's transaction history, a page at a time (at most ${maxHistoryPage} per page).`,
+  params: [
+    param('address', accountAddress, 'STRING, account address'),
+    param('page', z.number({ error: 'expected a page number' }).int('expected a whole page number').min(0, 'expected a page number from 0').default(0), 'INT, start page (default 0)', { optional: true }),
+    param(
+      'perPage',
+      z.number({ error: 'expected a page size' }).int('expected a whole page size').min(1, 'expected a page size from 1').max(maxHistoryPage, `the page size is at most ${maxHistoryPage}`).optional(),
+      `INT, transactions per page (default all, at most ${maxHistoryPage})`,
+      { optional: true },
+    ),
+    param('newestFirst', z.boolean({ error: 'expected true or false' }).default(true), 'BOOL, newest transactions first (default true)', { optional: true }),
+    param('direction', z.enum(['in', 'out', 'both'], { error: 'expected "in", "out" or "both"' }).default('both'), 'STRING, in, out or both (default both)', { optional: true }),
+  ],
+  result: z.array(
+    z.looseObject({ amount: z.string(), date: z.string(), from_address: z.string(), hash: z.string(), to_address: z.string(), type: z.string() }),
+  ),
+  async handler([address, page, perPage, newestFirst, direction], { clients, profile }) {
+    const { transactions, marker } = await clients.ledgerStore.getAccountTransactions({
+      accountId: accountIdOf(address, profile),
+      direction: directions[direction],
+      forward: !newestFirst,
+      limit: perPage ?? maxHistoryPage,
+      position: { $case: 'page', page },
+      ledgerRange: undefined,
+      transactionType: '',
+    });
+    if (perPage === undefined && page === 0 && marker.length > 0) {
+      throw new InvalidParams(`account ${address} has more than ${maxHistoryPage} transactions: give perPage (at most ${maxHistoryPage}) and page`, 'perPage');
+    }
+    return transactions.map((record) => historyEntry(record, profile));
+  },
+});

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { accountIdOf } from '../../accounts/address';
+import { coinEntry } from '../../accounts/balances';
+import { accountState } from '../../accounts/state';
+import { defineMethod, param } from '../method';
+import { accountAddress, stateBlockSelector } from '../params';
+
+const coinSchema = z.looseObject({
+  account: z.string(),
+  balance: z.string(),
+  currency: z.string(),
+  limit: z.string(),
+  limit_peer: z.string(),
+  quality_in: z.number().int(),
+  quality_out: z.number().int(),
+});
+
+/** SPEC §2.3 and rule 8: the balances at a stored ledger, and which ledger answered. */
+export const jt_getBalance = defineMethod({
+  name: 'jt_getBalance',
+  summary: "An account's native balance and trust lines at a ledger, with the ledger used (hash, index, validated).",
+  params: [
+    param('address', accountAddress, 'DATA, account address'),
+    param('block', stateBlockSelector, 'QUANTITY or TAG: ledger number, ledger hash, or current, validated, closed'),
+  ],
+  result: z.object({
+    account: z.string(),
+    balance: z.string().regex(/^\d+$/),
+    coins: z.array(coinSchema),
+    ledger_hash: z.string().regex(/^[0-9A-F]{64}$/),
+    ledger_index: z.number().int(),
+    validated: z.boolean(),
+  }),
+  async handler([address, ledger], context) {
+    const state = await accountState(address, accountIdOf(address, context.profile), ledger, context);
+    return {
+      account: state.account,
+      balance: state.balance,
+      coins: state.lines.map((line) => coinEntry(line, context.profile)),
+      ledger_hash: state.ledgerHash,
+      ledger_index: state.ledgerIndex,
+      validated: true,
+    };
+  },
+});

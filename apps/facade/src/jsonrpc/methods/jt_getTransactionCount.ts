@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { OutOfRange } from '@ledger-node/errors';
+import { accountIdOf } from '../../accounts/address';
+import { defineMethod, param } from '../method';
+import { accountAddress, stateBlockSelector } from '../params';
+
+export const jt_getTransactionCount = defineMethod({
+  name: 'jt_getTransactionCount',
+  summary: 'The number of validated transactions the account sent (its Account field) up to and including a ledger.',
+  params: [
+    param('address', accountAddress, 'DATA, account address'),
+    param('block', stateBlockSelector, 'QUANTITY or TAG: ledger number, ledger hash, or current, validated, closed'),
+  ],
+  result: z.number().int().nonnegative(),
+  async handler([address, ledger], { clients, profile }) {
+    const count = await clients.ledgerStore.getAccountTransactionCount({ accountId: accountIdOf(address, profile), ledger });
+    if (!count.coversAccountLifetime) {
+      // A count over part of an account's life would be silently wrong.
+      throw new OutOfRange(
+        `stored history starts at ledger ${count.earliestStoredLedgerIndex}, after account ${address} was created: its transaction count is unknown`,
+        { earliest_stored_ledger: count.earliestStoredLedgerIndex, ledger_index: count.ledgerIndex },
+      );
+    }
+    return Number(count.sentCount);
+  },
+});
