@@ -28,6 +28,8 @@ export interface FacadeConfig {
   maxBodyBytes: number;
   /** Most calls in one JSON-RPC batch. */
   maxBatchLength: number;
+  /** Most transactions in one history page. */
+  maxPageSize: number;
 }
 
 export function facadeConfig(flags: ParsedFlags): FacadeConfig {
@@ -43,8 +45,9 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     syncEnabled: flags.boolean('sync'),
     profile: getProfile(flags.string('chain')!),
     logLevel: flags.string('log_level') as LogLevel,
-    maxBodyBytes: 1024 * 1024,
-    maxBatchLength: 100,
+    maxBodyBytes: flags.integer('max_body_bytes')!,
+    maxBatchLength: flags.integer('max_batch')!,
+    maxPageSize: flags.integer('max_page_size')!,
   };
 }
 

@@ -1,15 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
-import type { ParsedFlags } from '@ledger-node/config';
-import { createLogger, type Logger } from '@ledger-node/telemetry';
+import { metricsListener, type ParsedFlags } from '@ledger-node/config';
+import { createLogger, initMetrics, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
 import { closeClients, createClients } from './clients';
 import { facadeConfig, type Listener } from './config';
 import { Dispatcher } from './jsonrpc/dispatcher';
 import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
+import { withDiscovery } from './jsonrpc/openrpc';
 import { jsonRpcRoute } from './jsonrpc/route';
+import { probeRoutes } from './probes';
 import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restRoutes } from './rest/routes';
+import { statusPage } from './status-page/index';
 import { TipCache } from './tip';
 
 /** The facade: JSON-RPC at /v1/jsonrpc (-rpc) and the REST API under /v1 (-api), over the gRPC services. */
@@ -21,30 +24,39 @@ export async function start(flags: ParsedFlags) {
     config.keystoreToken,
   );
   const tip = new TipCache(clients, logger);
-  const context: MethodContext = { clients, profile: config.profile, syncEnabled: config.syncEnabled, tip };
+  initMetrics('facade');
+  const probes = probeRoutes({ clients, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! });
+  let metricsServer: MetricsServer | undefined;
+  const context: MethodContext = { clients, profile: config.profile, syncEnabled: config.syncEnabled, tip, maxPageSize: config.maxPageSize };
   const servers: Server[] = [];
   const addresses: string[] = [];
   const shutdown = async () => {
     tip.stop();
     await Promise.all(servers.map(close));
+    await metricsServer?.close();
     closeClients(clients);
   };
 
   try {
     if (config.rpc) {
-      const dispatcher = new Dispatcher({ methods, context, logger, maxBatchLength: config.maxBatchLength });
+      const dispatcher = new Dispatcher({ methods: withDiscovery(methods), context, logger, maxBatchLength: config.maxBatchLength, slowMs: flags.integer('slow_ms') });
       const app = new Koa();
+      app.use(probes);
       app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
       servers.push(await listen(app, config.rpc, logger));
       addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`);
     }
     if (config.api) {
       const app = new Koa();
-      const router = restRoutes(context);
+      const router = restRoutes(context, config.maxBodyBytes);
+      app.use(probes);
       app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
+      app.use(statusPage());
       servers.push(await listen(app, config.api, logger));
       addresses.push(`http://${config.api.host}:${config.api.port}/v1`);
     }
+    const metricsAt = metricsListener(flags, 'facade');
+    if (metricsAt) metricsServer = await serveMetrics(metricsAt, logger);
   } catch (error) {
     await shutdown();
     throw error;

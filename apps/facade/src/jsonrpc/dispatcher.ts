@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
-import type { Logger } from '@ledger-node/telemetry';
+import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
 import { errorResponse, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
 
@@ -10,6 +10,8 @@ export interface DispatcherOptions {
   logger: Logger;
   /** Most calls one batch may hold. */
   maxBatchLength: number;
+  /** A call that takes this long or longer is logged with method, duration and trace id (-slow_ms). */
+  slowMs?: number;
 }
 
 type Response = ReturnType<typeof successResponse> | ReturnType<typeof errorResponse>;
@@ -27,6 +29,13 @@ class RequestError extends Error {
     super(rpcError.message);
   }
 }
+
+const rpcCodeNames = new Map<number, string>(Object.entries(RpcCode).map(([name, code]) => [code, name]));
+
+const callMetrics = {
+  count: counter('ledger_node_jsonrpc_requests_total', 'JSON-RPC calls by method and outcome (success, or the error code name)', ['method', 'outcome']),
+  latency: histogram('ledger_node_jsonrpc_request_duration_seconds', 'JSON-RPC call latency by method and outcome', ['method', 'outcome']),
+};
 
 const isValidId = (id: unknown): id is RpcId =>
   id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
@@ -53,7 +62,31 @@ export class Dispatcher {
     return sent.length > 0 ? sent : undefined;
   }
 
+  /**
+   * One call as one span (`jsonrpc <method>`, parent of the gRPC calls it makes), counted and
+   * timed per method and outcome. Only registered method names become labels.
+   */
   private async call(request: unknown, caller: CallerContext): Promise<Response | undefined> {
+    const requested = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+    const method = typeof requested === 'string' && this.options.methods.has(requested) ? requested : 'unknown';
+    const startedAt = process.hrtime.bigint();
+    const outcome = { code: 0 };
+    return inSpan(`jsonrpc ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method }, async (span) => {
+      const response = await this.execute(request, caller, outcome);
+      const name = outcome.code === 0 ? 'success' : (rpcCodeNames.get(outcome.code) ?? String(outcome.code));
+      if (outcome.code !== 0) span.setAttribute('rpc.jsonrpc.error_code', outcome.code);
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      callMetrics.count.inc({ method, outcome: name });
+      callMetrics.latency.observe({ method, outcome: name }, seconds);
+      const durationMs = Math.round(seconds * 1000);
+      if (this.options.slowMs !== undefined && durationMs >= this.options.slowMs) {
+        this.options.logger.warn({ method, durationMs, outcome: name }, `slow JSON-RPC call: ${method} took ${durationMs} ms`);
+      }
+      return response;
+    });
+  }
+
+  private async execute(request: unknown, caller: CallerContext, outcome: { code: number }): Promise<Response | undefined> {
     const id = typeof request === 'object' && request !== null && 'id' in request ? (request as { id: unknown }).id : undefined;
     const responseId: RpcId = isValidId(id) ? id : null;
     try {
@@ -64,6 +97,7 @@ export class Dispatcher {
       return id === undefined ? undefined : successResponse(responseId, result);
     } catch (error) {
       const rpcError = this.toRpcError(error);
+      outcome.code = rpcError.code;
       // A malformed request gets an answer even without an id; a failed notification does not.
       if (id === undefined && !(error instanceof RequestError)) return undefined;
       return errorResponse(responseId, rpcError);

@@ -22,6 +22,8 @@ export interface MethodContext {
   readonly syncEnabled: boolean;
   /** The highest stored ledger, followed live. */
   readonly tip: TipCache;
+  /** Most transactions in one history page (-max_page_size). */
+  readonly maxPageSize: number;
 }
 
 /** A JSON-RPC method defined once: params and result schemas plus the handler they type. */

@@ -1,13 +1,16 @@
 import type { FlagGroup, FlagSpec } from '../flag';
 import { accountOptions } from './account';
 import { devnetOptions } from './devnet';
+import { limitOptions } from './limits';
 import { apiOptions, nodeOptions, syncOptions } from './node';
+import { observabilityOptions } from './observability';
 import { securityOptions } from './security';
 import { serviceOptions } from './services';
 
 export { chainIdChoices } from './shared';
+export { metricsListener, metricsPortOffsets, type MetricsService } from './observability';
 
 /** Every flag of every command, in the order --help shows them. */
-export const flagGroups: readonly FlagGroup[] = [nodeOptions, syncOptions, apiOptions, securityOptions, serviceOptions, accountOptions, devnetOptions];
+export const flagGroups: readonly FlagGroup[] = [nodeOptions, syncOptions, apiOptions, securityOptions, limitOptions, observabilityOptions, serviceOptions, accountOptions, devnetOptions];
 
 export const allFlags: readonly FlagSpec[] = flagGroups.flatMap((group) => group.flags);

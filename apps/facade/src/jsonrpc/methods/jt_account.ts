@@ -29,18 +29,19 @@ export const jt_account = defineMethod({
   result: z.array(
     z.looseObject({ amount: z.string(), date: z.string(), from_address: z.string(), hash: z.string(), to_address: z.string(), type: z.string() }),
   ),
-  async handler([address, page, perPage, newestFirst, direction], { clients, profile }) {
+  async handler([address, page, perPage, newestFirst, direction], { clients, profile, maxPageSize }) {
+    if (perPage !== undefined && perPage > maxPageSize) throw new InvalidParams(`invalid parameter 3 (perPage): the page size is at most ${maxPageSize}`, 'perPage');
     const { transactions, marker } = await clients.ledgerStore.getAccountTransactions({
       accountId: accountIdOf(address, profile),
       direction: directions[direction],
       forward: !newestFirst,
-      limit: perPage ?? maxHistoryPage,
+      limit: perPage ?? maxPageSize,
       position: { $case: 'page', page },
       ledgerRange: undefined,
       transactionType: '',
     });
     if (perPage === undefined && page === 0 && marker.length > 0) {
-      throw new InvalidParams(`account ${address} has more than ${maxHistoryPage} transactions: give perPage (at most ${maxHistoryPage}) and page`, 'perPage');
+      throw new InvalidParams(`account ${address} has more than ${maxPageSize} transactions: give perPage (at most ${maxPageSize}) and page`, 'perPage');
     }
     return transactions.map((record) => historyEntry(record, profile));
   },
