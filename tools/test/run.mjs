@@ -21,8 +21,32 @@ function step(title, command, args) {
   return ok;
 }
 
+// The facade's status-page test drives Debian's chromium through playwright-core (which never downloads
+// a browser of its own); a fresh Debian/Ubuntu machine gets it from apt.
+const chromiumPath = '/usr/bin/chromium';
+function ensureChromium() {
+  if (existsSync(chromiumPath)) return true;
+  const aptGet = ['/usr/bin/apt-get', '/bin/apt-get'].find((candidate) => existsSync(candidate));
+  if (!aptGet) {
+    process.stdout.write(`\n== browser: ${chromiumPath} is missing and apt-get is not available: install Chromium at ${chromiumPath} to run the status-page test\n`);
+    return false;
+  }
+  const asRoot = process.getuid?.() === 0;
+  if (!asRoot && !existsSync('/usr/bin/sudo')) {
+    process.stdout.write(`\n== browser: ${chromiumPath} is missing; installing it needs root: run "apt-get install -y --no-install-recommends chromium" as root\n`);
+    return false;
+  }
+  process.stdout.write(`\n== browser: ${chromiumPath} is missing; installing Debian's chromium with apt-get\n`);
+  const apt = (args) => (asRoot ? step(`browser`, aptGet, args) : step('browser', '/usr/bin/sudo', ['-n', aptGet, ...args]));
+  process.env.DEBIAN_FRONTEND = 'noninteractive';
+  const installed = apt(['update']) && apt(['install', '-y', '--no-install-recommends', 'chromium']) && existsSync(chromiumPath);
+  if (!installed) process.stdout.write(`== browser: could not install chromium; ${chromiumPath} is still missing\n`);
+  return installed;
+}
+
 const failedSteps = [];
 rmSync(outputDir, { recursive: true, force: true });
+if (!ensureChromium()) failedSteps.push('browser');
 
 // Nx must see every project before the boundary rule runs.
 if (!step('projects', bin('nx'), ['show', 'projects'])) failedSteps.push('projects');

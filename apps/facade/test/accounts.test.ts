@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
+import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
 import { connectUpstream, rpcClient, waitUntil } from './support/clients';
 
 /**
@@ -7,6 +7,7 @@ import { connectUpstream, rpcClient, waitUntil } from './support/clients';
  * after the devnet has history, so it answers both above and below its state-download ledger.
  */
 let call: ReturnType<typeof rpcClient>;
+let node: RunningProcess;
 let upstream: Awaited<ReturnType<typeof connectUpstream>>;
 let removeDir: () => void;
 let tip: number;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   await devnet.waitFor(/devnet listening on/);
   upstream = await connectUpstream(`ws://127.0.0.1:${devnetPort}`);
   await waitUntil(async () => ((await upstream.request('ledger_closed')).result.ledger_index as number) >= 25, 60_000, 'devnet history');
-  const node = startProcess([
+  node = startProcess([
     cliEntry(), '-endpoint', `ws://127.0.0.1:${devnetPort}`, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4',
   ]);
   await node.waitFor(/facade\s+ready/);
@@ -126,6 +127,20 @@ describe('jt_getTransactionCount', () => {
 });
 
 describe('jt_account', () => {
+  let syncPid: number;
+  let frozenTip: number;
+
+  // History that grows while pages are read would shift the pages: pause the node's sync meanwhile.
+  beforeAll(async () => {
+    syncPid = Number([...node.output().matchAll(/sync\s+(?:ready|restarted)\s+pid (\d+)/g)].at(-1)![1]);
+    process.kill(syncPid, 'SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    frozenTip = (await call('jt_blockNumber')).result;
+  });
+  afterAll(() => {
+    process.kill(syncPid, 'SIGCONT');
+  });
+
   const busiest = () => [...accounts].sort((a, b) => history.filter((tx) => tx.account === b).length - history.filter((tx) => tx.account === a).length)[0]!;
 
   it.each([
@@ -137,7 +152,7 @@ describe('jt_account', () => {
     ['out', false],
   ] as const)('direction %s, newest first %s: every transaction exactly once across pages', async (direction, newestFirst) => {
     const account = busiest();
-    const all = (await upstream.request('account_tx', { account, ledger_index_min: 1, ledger_index_max: tip, limit: 1000 })).result.transactions as Record<string, any>[];
+    const all = (await upstream.request('account_tx', { account, ledger_index_min: 1, ledger_index_max: frozenTip, limit: 1000 })).result.transactions as Record<string, any>[];
     const expected = all
       .map((entry) => entry.tx ?? entry.tx_json)
       .filter((tx) => (direction === 'both' ? true : direction === 'out' ? tx.Account === account : tx.Account !== account))

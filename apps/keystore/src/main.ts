@@ -1,4 +1,4 @@
-import type { ParsedFlags } from '@ledger-node/config';
+import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { KeystoreServiceService } from '@ledger-node/contracts';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
 import { createLogger } from '@ledger-node/telemetry';
@@ -26,6 +26,7 @@ export async function start(flags: ParsedFlags) {
     logger,
     authToken: config.authToken,
     services: [bindService(serviceName, KeystoreServiceService, keystoreHandlers(keystore, config.profile, logger))],
+    metrics: { service: 'keystore', listener: metricsListener(flags, 'keystore') },
     logFields: { directory: config.directory, chain: config.profile.id, accounts: accounts.length, token: config.authToken !== undefined },
   });
 }

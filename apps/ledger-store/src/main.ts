@@ -1,7 +1,7 @@
-import type { ParsedFlags } from '@ledger-node/config';
+import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
-import { createLogger } from '@ledger-node/telemetry';
+import { counter, createLogger, observedGauge } from '@ledger-node/telemetry';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
 import { openRocksDb } from './storage/rocksdb';
@@ -17,11 +17,24 @@ export async function start(flags: ParsedFlags) {
   logger.info({ database: config.databasePath, completeRanges: store.ranges }, 'database open');
   // Open WatchLedgers streams never end by themselves: stopping ends them so shutdown need not wait.
   const stopping = new AbortController();
+  const ledgersWritten = counter('ledger_node_store_ledgers_written_total', 'Ledgers written by this process, at the tip or below it (backfill)', ['position']);
+  const transactionsWritten = counter('ledger_node_store_transactions_written_total', 'Transactions written by this process');
+  const unsubscribe = store.events.subscribe((event) => {
+    ledgersWritten.inc({ position: event.extendsTip ? 'tip' : 'backfill' });
+    transactionsWritten.inc(event.transactions.length);
+  });
+  observedGauge('ledger_node_store_db_size_bytes', 'Size of the RocksDB database on disk', async () => (await store.status()).dbSizeBytes);
+  observedGauge('ledger_node_store_ledgers', 'Ledgers stored', async () => Number((await store.status()).counters.ledgerCount));
+  observedGauge('ledger_node_store_highest_ledger_index', 'Highest stored ledger', async () => (await store.status()).highestLedgerIndex);
   const served = await serveGrpc({
     address: config.address,
     logger,
     services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store, stopping.signal))],
-    onStop: () => store.close(),
+    metrics: { service: 'ledger-store', listener: metricsListener(flags, 'ledger-store') },
+    onStop: () => {
+      unsubscribe();
+      return store.close();
+    },
   }).catch(async (error: unknown) => {
     await store.close();
     throw error;

@@ -228,7 +228,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     const offer = fixture.ledger.transactions!.find((tx) => tx.hash === '03128CBC03531F13C024D6C864434894D3191A9887A6FFBE95E6C5AC43420B22')!;
     const entries = [];
     for await (const entry of store.accountTransactions.entries(accountId(offer.Account))) entries.push(entry);
-    expect(entries).toContainEqual({ accountId: accountId(offer.Account), ledgerIndex: 11119600, txIndex: 12, direction: 2 });
+    expect(entries).toContainEqual({ accountId: accountId(offer.Account), ledgerIndex: 11119600, txIndex: 12, direction: 2, transactionType: 'OfferCreate' });
     // Every entry is in (ledger, position) order.
     const positions = entries.map((entry) => entry.ledgerIndex * 1000 + entry.txIndex);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -241,6 +241,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
       ledgerIndex: 11119600,
       txIndex: payment.metaData.TransactionIndex,
       direction: 1,
+      transactionType: 'Payment',
     });
   });
 

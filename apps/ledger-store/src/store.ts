@@ -1,18 +1,30 @@
 import {
   Direction,
   LedgerTag,
+  StateChangeKind,
   TxDetail,
   type LedgerRecord,
   type LedgerSelector,
   type LedgerWrite,
+  type PutStateObjectsRequest,
+  type StateDownload,
   type TransactionRecord,
 } from '@ledger-node/contracts';
 import { Conflict, Internal, InvalidParams } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from './storage/kv';
 import { closeTimeOf, decodeHeader, LedgerRepository, type StoredHeader } from './repositories/ledgers';
 import { LedgerTransactionRepository, TransactionRepository, type StoredTransaction } from './repositories/transactions';
-import { AccountSentCountRepository, AccountTransactionRepository, IndexDirection, blockOf } from './repositories/accounts';
-import { StateObjectRepository, TrustLineRepository } from './repositories/stateObjects';
+import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, IndexDirection, blockOf } from './repositories/accounts';
+import {
+  NO_DOWNLOAD,
+  StateMetaRepository,
+  StateObjectRepository,
+  TrustLineRepository,
+  stateWindow,
+  type StateDownloadRecord,
+  type StateWindow,
+} from './repositories/stateObjects';
+import { validateStateObjectsPage } from './state/validate';
 import { StoreMetaRepository, type StoreCounters } from './repositories/storeMeta';
 import { SyncMetaRepository } from './repositories/syncMeta';
 import { addToRanges, type LedgerRange } from './ledgers/ranges';
@@ -29,6 +41,8 @@ const REPLAY_PAGE = 64;
 
 export interface StoreStatus {
   completeRanges: LedgerRange[];
+  stateRange?: LedgerRange;
+  stateDownload: StateDownload;
   lowestLedgerIndex?: number;
   highestLedgerIndex?: number;
   counters: StoreCounters;
@@ -48,11 +62,16 @@ export class LedgerStore {
   readonly sentCounts: AccountSentCountRepository;
   readonly stateObjects: StateObjectRepository;
   readonly trustLines: TrustLineRepository;
+  readonly accountCreations: AccountCreationRepository;
+  readonly stateMeta: StateMetaRepository;
   readonly storeMeta: StoreMetaRepository;
   readonly syncMeta: SyncMetaRepository;
   readonly events = new LedgerEvents();
 
   private completeRanges: LedgerRange[] = [];
+  /** Runs of ledgers stored with complete state changes (kept like completeRanges). */
+  private stateRanges: LedgerRange[] = [];
+  private download: StateDownloadRecord = NO_DOWNLOAD;
   private counters: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
   private writeQueue: Promise<unknown> = Promise.resolve();
   private measuredSize: { at: number; bytes: Promise<number> } | undefined;
@@ -65,6 +84,8 @@ export class LedgerStore {
     this.sentCounts = new AccountSentCountRepository(kv);
     this.stateObjects = new StateObjectRepository(kv);
     this.trustLines = new TrustLineRepository(kv);
+    this.accountCreations = new AccountCreationRepository(kv);
+    this.stateMeta = new StateMetaRepository(kv);
     this.storeMeta = new StoreMetaRepository(kv);
     this.syncMeta = new SyncMetaRepository(kv);
   }
@@ -72,7 +93,12 @@ export class LedgerStore {
   /** Opens the store over `kv`, loading the bookkeeping every ledger's batch updates. */
   static async open(kv: KeyValue): Promise<LedgerStore> {
     const store = new LedgerStore(kv);
-    [store.completeRanges, store.counters] = await Promise.all([store.storeMeta.ranges(), store.storeMeta.counters()]);
+    [store.completeRanges, store.counters, store.stateRanges, store.download] = await Promise.all([
+      store.storeMeta.ranges(),
+      store.storeMeta.counters(),
+      store.stateMeta.stateRanges(),
+      store.stateMeta.download(),
+    ]);
     return store;
   }
 
@@ -97,6 +123,16 @@ export class LedgerStore {
 
   highest(): number | undefined {
     return this.completeRanges.at(-1)?.last;
+  }
+
+  /** Ledgers at which account state is known; undefined until the state download is complete. */
+  stateWindow(): StateWindow | undefined {
+    return stateWindow(this.download, this.stateRanges);
+  }
+
+  get stateDownload(): StateDownload {
+    const { ledgerIndex, marker, complete, objectCount } = this.download;
+    return { ledgerIndex, marker, complete, objectCount };
   }
 
   // ---- writes ----
@@ -172,7 +208,9 @@ export class LedgerStore {
         if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
       }
       for (const { accountId, direction } of directions.values()) {
-        operations.push(this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction }));
+        operations.push(
+          this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction, transactionType: tx.transactionType }),
+        );
       }
     }
     senders.forEach((sender, position) =>
@@ -195,7 +233,12 @@ export class LedgerStore {
         }
       }
       for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
+      if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
+        operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
+      }
     });
+    const stateRanges = write.stateChangesComplete ? addToRanges(this.stateRanges, ledgerIndex) : this.stateRanges;
+    if (write.stateChangesComplete) operations.push(this.stateMeta.stateRangesOperation(stateRanges));
 
     const highestBefore = this.highest();
     const ranges = addToRanges(this.completeRanges, ledgerIndex);
@@ -208,6 +251,7 @@ export class LedgerStore {
 
     await this.kv.batch(operations);
     this.completeRanges = ranges;
+    this.stateRanges = stateRanges;
     this.counters = counters;
 
     this.events.publish({
@@ -220,6 +264,48 @@ export class LedgerStore {
       extendsTip: highestBefore === undefined || ledgerIndex > highestBefore,
     });
     return true;
+  }
+
+  /**
+   * Stores one page of the state download with the marker reached, in one batch. A page for
+   * another ledger than an unfinished download restarts it there (the versions already written
+   * are exact objects of their ledger and stay); a complete download is never restarted.
+   * `complete` marks the download done (the writer verified the root against account_hash).
+   */
+  async putStateObjects(request: PutStateObjectsRequest): Promise<StateDownload> {
+    validateStateObjectsPage(request);
+    return this.exclusive(async () => {
+      const current = this.download;
+      if (current.complete) {
+        if (current.ledgerIndex === request.ledgerIndex && request.objects.length === 0 && request.complete) return this.stateDownload;
+        throw new Conflict(`the state download at ledger ${current.ledgerIndex} is complete; it is not restarted`, {
+          state_ledger_index: current.ledgerIndex,
+        });
+      }
+      const restarting = current.ledgerIndex !== request.ledgerIndex;
+      const base: StateDownloadRecord = restarting ? { ...NO_DOWNLOAD, ledgerIndex: request.ledgerIndex } : current;
+      const versionKeys = request.objects.map((object) => StateObjectRepository.versionKey(object.key, request.ledgerIndex));
+      const existing = versionKeys.length > 0 ? await this.kv.getMany(versionKeys) : [];
+      const operations: KvOperation[] = [];
+      let newVersions = 0n;
+      request.objects.forEach((object, position) => {
+        operations.push(this.stateObjects.putOperation(object.key, request.ledgerIndex, object.blob));
+        if (existing[position] === undefined) newVersions++;
+        for (const owner of object.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, object.key));
+      });
+      const record: StateDownloadRecord = {
+        ledgerIndex: request.ledgerIndex,
+        marker: request.complete ? Buffer.alloc(0) : Buffer.from(request.marker),
+        complete: request.complete,
+        objectCount: base.objectCount + BigInt(request.objects.length),
+      };
+      const counters: StoreCounters = { ...this.counters, stateObjectVersionCount: this.counters.stateObjectVersionCount + newVersions };
+      operations.push(this.stateMeta.downloadOperation(record), this.storeMeta.countersOperation(counters));
+      await this.kv.batch(operations);
+      this.download = record;
+      this.counters = counters;
+      return this.stateDownload;
+    });
   }
 
   // ---- reads ----
@@ -314,11 +400,19 @@ export class LedgerStore {
   async status(): Promise<StoreStatus> {
     return {
       completeRanges: [...this.completeRanges],
+      stateRange: this.stateRangeAnswered(),
+      stateDownload: this.stateDownload,
       lowestLedgerIndex: this.lowest(),
       highestLedgerIndex: this.highest(),
       counters: this.counters,
       dbSizeBytes: await this.sizeOnDisk(),
     };
+  }
+
+  /** The ledgers at which account state is answered, as a range. */
+  stateRangeAnswered(): LedgerRange | undefined {
+    const window = this.stateWindow();
+    return window && { first: window.low, last: window.high };
   }
 
   /**

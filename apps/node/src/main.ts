@@ -3,6 +3,7 @@ import { isLedgerNodeError } from '@ledger-node/errors';
 import { runAccountCommand } from './commands/account';
 import { helpText } from './commands/help';
 import { serve } from './commands/serve';
+import { runVerifyState } from './commands/verify-state';
 import { runSupervisor } from './supervisor/run';
 import { isServiceName, serviceNames } from './services';
 
@@ -31,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
       return serve('devnet', flags);
     case 'account':
       return runAccountCommand(rest, flags);
+    case 'verify-state':
+      return runVerifyState(rest, flags);
     default:
       throw new FlagError(`unknown command "${command}" (see --help)`);
   }

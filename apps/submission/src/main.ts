@@ -1,7 +1,7 @@
-import type { ParsedFlags } from '@ledger-node/config';
+import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService } from '@ledger-node/contracts';
-import { bindService, createGrpcClient, serveGrpc } from '@ledger-node/grpc';
-import { createLogger } from '@ledger-node/telemetry';
+import { bindService, createGrpcClient, dependenciesServing, serveGrpc, watchReadiness } from '@ledger-node/grpc';
+import { createLogger, observedGauge } from '@ledger-node/telemetry';
 import { submissionConfig } from './config';
 import { submissionHandlers } from './grpc/handlers';
 import { Payments } from './payments';
@@ -19,7 +19,7 @@ export async function start(flags: ParsedFlags) {
   const upstream = new RippledClient(config.endpoints, logger);
   const keystore = createGrpcClient(KeystoreServiceService, config.keystoreAddress, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: config.keystoreToken });
   const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
-  const payments = new Payments(config.profile, upstream, keystore, book, logger);
+  const payments = new Payments(config.profile, upstream, keystore, ledgerStore, book, logger);
   const tracker = new Tracker(book, ledgerStore, logger);
   const pending = book.pending();
   tracker.start();
@@ -27,15 +27,22 @@ export async function start(flags: ParsedFlags) {
     logger.info({ pending: pending.length }, 'tracking submissions pending before the restart');
     void payments.resubmitPending();
   }
-  return serveGrpc({
+  observedGauge('ledger_node_submission_pending', 'Submitted transactions not yet validated, expired or rejected', () => book.pending().length);
+  let stopReadiness = () => {};
+  const server = await serveGrpc({
     address: config.address,
     logger,
     services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book))],
+    metrics: { service: 'submission', listener: metricsListener(flags, 'submission') },
     onStop: async () => {
+      stopReadiness();
       tracker.stop();
       upstream.close();
       keystore.close();
       ledgerStore.close();
     },
   });
+  // Ready while the keystore (signing) and the ledger-store (tracking) answer.
+  stopReadiness = watchReadiness(server, dependenciesServing({ keystore: config.keystoreAddress, 'ledger-store': config.ledgerStoreAddress }), logger);
+  return server;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChainProfile } from '@ledger-node/chain';
-import type { KeystoreServiceService } from '@ledger-node/contracts';
+import type { KeystoreServiceService, LedgerStoreServiceService } from '@ledger-node/contracts';
 import { hashTransaction } from '@ledger-node/chain';
 import { InvalidParams, LedgerNodeError, NoLocalAccount, NotFound, Rejected, UpstreamUnavailable } from '@ledger-node/errors';
 import type { Client } from '@ledger-node/grpc';
@@ -49,6 +49,7 @@ export class Payments {
     private readonly profile: ChainProfile,
     private readonly upstream: RippledClient,
     private readonly keystore: Client<typeof KeystoreServiceService>,
+    private readonly ledgerStore: Client<typeof LedgerStoreServiceService>,
     private readonly book: SubmissionBook,
     private readonly logger: Logger,
   ) {}
@@ -206,10 +207,22 @@ export class Payments {
     return pending !== undefined && pending >= accountSequence ? pending + 1 : accountSequence;
   }
 
+  /**
+   * The ledger being built: the upstream's open ledger, but never at or below a ledger this node has
+   * already stored — an upstream that lags (e.g. after failing over) would otherwise yield a
+   * LastLedgerSequence the tracker sees passed at once.
+   */
   private async openLedgerIndex(): Promise<number> {
-    const answer = await this.upstream.request<{ ledger_current_index: number }>('ledger_current');
-    return answer.ledger_current_index;
+    const [upstream, store] = await Promise.all([
+      this.upstream.request<{ ledger_current_index: number }>('ledger_current'),
+      this.ledgerStore.getStatus({}).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'ledger-store unreachable; using the upstream open ledger alone');
+        return undefined;
+      }),
+    ]);
+    return Math.max(upstream.ledger_current_index, (store?.highestLedgerIndex ?? 0) + 1);
   }
+
 
   /** `from` as an address of a local account (nicknames resolved through the keystore). */
   private async localAddress(from: string): Promise<string> {

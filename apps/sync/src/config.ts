@@ -13,6 +13,25 @@ export interface SyncConfig {
   address: string;
   ledgerStoreAddress: string;
   logLevel: LogLevel;
+  /** Objects per ledger_data page of the state download. */
+  stateDownloadPageSize: number;
+}
+
+/** rippled serves at most 2048 objects per binary ledger_data page (Tuning::binaryPageLength). */
+const STATE_PAGE_SIZE = 2048;
+
+/**
+ * LEDGER_NODE_STATE_PAGE_SIZE sets a smaller ledger_data page, so that tests can stop a download
+ * between pages of a small chain.
+ */
+function stateDownloadPageSize(): number {
+  const configured = process.env.LEDGER_NODE_STATE_PAGE_SIZE;
+  if (configured === undefined || configured === '') return STATE_PAGE_SIZE;
+  const size = Number(configured);
+  if (!Number.isInteger(size) || size < 1 || size > STATE_PAGE_SIZE) {
+    throw new Error(`LEDGER_NODE_STATE_PAGE_SIZE must be an integer from 1 to ${STATE_PAGE_SIZE}, got ${JSON.stringify(configured)}`);
+  }
+  return size;
 }
 
 /** The only place the sync service reads flags. */
@@ -30,5 +49,6 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
     address: serviceAddress(flags, 'sync'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,
+    stateDownloadPageSize: stateDownloadPageSize(),
   };
 }

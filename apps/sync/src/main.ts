@@ -1,8 +1,9 @@
-import type { ParsedFlags } from '@ledger-node/config';
+import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { SyncServiceService } from '@ledger-node/contracts';
-import { bindService, serveGrpc } from '@ledger-node/grpc';
-import { createLogger } from '@ledger-node/telemetry';
+import { bindService, dependenciesServing, serveGrpc, watchReadiness } from '@ledger-node/grpc';
+import { createLogger, observedGauge } from '@ledger-node/telemetry';
 import { syncConfig } from './config';
+import { BackfillProgress } from './backfill/progress';
 import { syncHandlers } from './grpc/handlers';
 import { GrpcLedgerStore } from './store/ledger-store';
 import { SyncEngine } from './sync-engine';
@@ -19,19 +20,58 @@ export async function start(flags: ParsedFlags) {
   const storeAbort = new AbortController();
   const store = new GrpcLedgerStore(config.ledgerStoreAddress, logger, storeAbort.signal);
   const engine = new SyncEngine(config, store, logger);
+  const stopMetrics = syncMetrics(engine);
+  let stopReadiness = () => {};
   const server = await serveGrpc({
     address: config.address,
     logger,
     services: [bindService(serviceName, SyncServiceService, syncHandlers(engine))],
+    metrics: { service: 'sync', listener: metricsListener(flags, 'sync') },
     onStop: async () => {
+      stopReadiness();
+      stopMetrics();
       storeAbort.abort();
       await engine.stop();
       store.close();
     },
   }).catch((error: unknown) => {
+    stopMetrics();
     store.close();
     throw error;
   });
   engine.start();
+  // Ready while the ledger-store answers and the upstream connection is open.
+  const storeServing = dependenciesServing({ 'ledger-store': config.ledgerStoreAddress });
+  const readinessCheck = Object.assign(async () => (await storeServing()) ?? (engine.status().upstreamConnected ? undefined : 'not connected to the upstream'), {
+    close: storeServing.close,
+  });
+  stopReadiness = watchReadiness(server, readinessCheck, logger);
   return server;
+}
+
+/** Sync's figures for Prometheus, read from the engine's status at each scrape. */
+function syncMetrics(engine: SyncEngine): () => void {
+  const storedLedgers = () => engine.status().completeRanges.reduce((sum, range) => sum + range.last - range.first + 1, 0);
+  // Ledgers stored per second (live and backfill together), over the same sliding window as backfill's speed.
+  const ingest = new BackfillProgress();
+  let storedBefore = storedLedgers();
+  const sampler = setInterval(() => {
+    const stored = storedLedgers();
+    if (stored > storedBefore) ingest.record(stored - storedBefore);
+    storedBefore = stored;
+  }, 1_000);
+  sampler.unref();
+  observedGauge('ledger_node_sync_lag_ledgers', "Ledgers the stored tip is behind the upstream's validated ledger", () => engine.status().lagLedgers);
+  observedGauge('ledger_node_sync_current_ledger_index', 'Highest stored ledger', () => engine.status().currentLedgerIndex);
+  observedGauge('ledger_node_sync_highest_ledger_index', "The upstream's highest validated ledger as last seen", () => engine.status().highestLedgerIndex);
+  observedGauge('ledger_node_sync_upstream_connected', '1 while the upstream connection is open and subscribed', () => (engine.status().upstreamConnected ? 1 : 0));
+  observedGauge('ledger_node_sync_stored_ledgers', 'Ledgers in the complete ranges (its rate is the ingest speed)', storedLedgers);
+  observedGauge('ledger_node_sync_ledgers_per_second', 'Ledgers stored per second, live and backfill, over the last 10 s', () => ingest.ledgersPerSecond());
+  observedGauge('ledger_node_sync_backfill_ledgers_per_second', 'Backfill speed over the last 10 s', () => engine.status().backfillLedgersPerSecond);
+  observedGauge('ledger_node_sync_backfill_remaining_ledgers', 'Ledgers left to backfill down to the start ledger', () => Number(engine.status().backfillRemainingLedgers));
+  observedGauge('ledger_node_sync_backfill_eta_seconds', 'Estimated seconds until backfill completes (NaN when unknown: no speed yet, or nothing left)', () => engine.status().backfillEtaSeconds);
+  observedGauge('ledger_node_sync_verification_failures', 'Ledgers that failed hash verification since start (never stored, fetched again)', () =>
+    Number(engine.status().verificationFailureCount),
+  );
+  return () => clearInterval(sampler);
 }

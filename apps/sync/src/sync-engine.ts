@@ -9,6 +9,7 @@ import { earliestContiguousLedger, parseCompleteLedgers } from './backfill/range
 import type { SyncConfig } from './config';
 import { LiveFollower } from './follow/live-follower';
 import type { LedgerStorePort } from './store/ledger-store';
+import { StateDownloader, type StateStorePort } from './state/download';
 import { StoredChain } from './store/stored-chain';
 import { sleep } from './upstream/backoff';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
@@ -19,6 +20,7 @@ export class SyncEngine {
   private readonly upstream: Upstream;
   private readonly follower: LiveFollower;
   private readonly backfill: Backfill;
+  private readonly stateDownload: StateDownloader;
   private readonly failures: VerificationCounter;
   private readonly abort = new AbortController();
   private starting: Promise<void> | undefined;
@@ -30,7 +32,7 @@ export class SyncEngine {
 
   constructor(
     private readonly config: SyncConfig,
-    store: LedgerStorePort,
+    store: LedgerStorePort & StateStorePort,
     private readonly logger: Logger,
   ) {
     this.chain = new StoredChain(store);
@@ -46,6 +48,7 @@ export class SyncEngine {
       profile: config.profile,
       logger,
       failures: this.failures,
+      stateReader: this.upstream,
       onAnchored: (_ledgerIndex, previousTip) => {
         if (previousTip !== undefined) this.catchUpFrom ??= previousTip;
         this.backfill.wake();
@@ -57,9 +60,18 @@ export class SyncEngine {
       profile: config.profile,
       logger,
       failures: this.failures,
+      stateReader: this.upstream,
       threadCount: config.threadCount,
       startLedger: () => config.startLedger ?? this.upstreamEarliest,
       onNotFound: () => void this.refreshUpstreamEarliest(),
+    });
+    this.stateDownload = new StateDownloader({
+      store,
+      reader: this.upstream,
+      profile: config.profile,
+      logger,
+      currentLedger: () => this.chain.tip,
+      pageSize: config.stateDownloadPageSize,
     });
   }
 
@@ -71,6 +83,7 @@ export class SyncEngine {
       this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints }, 'stored ranges loaded; connecting upstream');
       this.upstream.start();
       this.backfill.start();
+      this.stateDownload.start();
       await this.refreshUpstreamEarliest();
     })().catch((error: unknown) => {
       if (!this.abort.signal.aborted) this.logger.fatal({ err: error }, `sync could not start: ${(error as Error).message}`);
@@ -82,7 +95,7 @@ export class SyncEngine {
   async stop(): Promise<void> {
     this.abort.abort();
     await Promise.allSettled([this.starting]);
-    await Promise.all([this.follower.stop(), this.backfill.stop(), this.upstream.stop()]);
+    await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop(), this.upstream.stop()]);
   }
 
   private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {
@@ -139,7 +152,7 @@ export class SyncEngine {
       backfillEtaSeconds: this.backfill.progress.etaSeconds(remaining),
       verificationFailureCount: this.failures.count,
       completeRanges: this.chain.ranges.toArray(),
-      stateReady: false,
+      stateReady: this.stateDownload.ready,
     };
   }
 }

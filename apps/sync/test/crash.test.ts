@@ -97,5 +97,5 @@ describe('crash safety during backfill', () => {
     const servedTip = await upstream.request('ledger', { ledger_index: tip });
     expect(headers.at(-1)!.ledgerHash.toString('hex').toUpperCase()).toBe(servedTip.result.ledger_hash);
     expect(status.verificationFailureCount).toBe(0n);
-  });
+  }, 180_000);
 });

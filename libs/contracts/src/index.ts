@@ -67,6 +67,8 @@ export {
   LedgerStoreServiceClient,
   LedgerStoreServiceService,
   LedgerWrite,
+  ListStateObjectsRequest,
+  ListStateObjectsResponse,
   PutLedgerRequest,
   PutLedgerResponse,
   PutLedgersRequest,

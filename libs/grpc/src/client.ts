@@ -2,6 +2,7 @@ import { Client as GrpcClient, credentials, Metadata, status, type ClientReadabl
 import type { LedgerNodeError } from '@ledger-node/errors';
 import { parseGrpcAddress } from './address';
 import { HealthService, ServingStatus } from './health';
+import { grpcLatency, statusName } from './metrics';
 import { fromStatus } from './status';
 import type { AnyService, CallOptions, Client } from './types';
 
@@ -39,6 +40,7 @@ export function createGrpcClient<S extends AnyService>(
   const idempotent = new Set<PropertyKey>(options.idempotent ?? []);
   const retries = options.retries ?? 4;
   const label = options.serviceLabel ?? target;
+  const serviceName = grpcServiceName(definition);
 
   const metadataFor = (call: CallOptions | undefined): Metadata => {
     const metadata = call?.metadata?.clone() ?? new Metadata();
@@ -50,7 +52,8 @@ export function createGrpcClient<S extends AnyService>(
     // A transport failure (no typed error from the service itself) names the service it could not reach.
     const fromService = error.metadata?.get('ln-error-kind').length;
     if (!fromService && (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED)) {
-      converted.message = `${label} unavailable: ${error.details || error.message}`;
+      // The transport's own text names sockets and addresses of this deployment: callers get the service and the reason only.
+      converted.message = `${label} unavailable: ${error.code === status.DEADLINE_EXCEEDED ? 'no answer before the deadline' : 'cannot connect'}`;
     }
     return converted;
   };
@@ -70,11 +73,14 @@ export function createGrpcClient<S extends AnyService>(
         );
       continue;
     }
+    const observe = (startedAt: bigint, code: number) =>
+      grpcLatency.client.observe({ grpc_service: serviceName, grpc_method: method.path.split('/')[2] ?? methodName, grpc_code: statusName(code) }, Number(process.hrtime.bigint() - startedAt) / 1e9);
     client[methodName] = async (request: unknown, call?: CallOptions) => {
       const deadline = Date.now() + (call?.deadlineMs ?? defaultDeadlineMs);
+      const startedAt = process.hrtime.bigint();
       for (let attempt = 0; ; attempt++) {
         try {
-          return await new Promise((resolve, reject) => {
+          const response = await new Promise((resolve, reject) => {
             const pending = channel.makeUnaryRequest(
               method.path,
               method.requestSerialize,
@@ -86,17 +92,28 @@ export function createGrpcClient<S extends AnyService>(
             );
             call?.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
           });
+          observe(startedAt, status.OK);
+          return response;
         } catch (error) {
           const serviceError = error as ServiceError;
           const backoff = 100 * 2 ** attempt;
           const retryable = serviceError.code === status.UNAVAILABLE && idempotent.has(methodName) && attempt < retries;
-          if (!retryable || Date.now() + backoff >= deadline) throw failure(serviceError);
+          if (!retryable || Date.now() + backoff >= deadline) {
+            observe(startedAt, serviceError.code ?? status.UNKNOWN);
+            throw failure(serviceError);
+          }
           await sleep(backoff);
         }
       }
     };
   }
   return client as Client<S> & { close(): void };
+}
+
+/** `ledgernode.sync.v1.SyncService` from a method path `/ledgernode.sync.v1.SyncService/GetSyncStatus`. */
+function grpcServiceName(definition: AnyService): string {
+  const path = Object.values(definition)[0]?.path ?? '';
+  return path.split('/')[1] ?? '';
 }
 
 async function* streamOf<T>(

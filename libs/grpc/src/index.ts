@@ -5,3 +5,4 @@ export * from './server';
 export * from './status';
 export * from './types';
 export * from './standalone';
+export * from './readiness';

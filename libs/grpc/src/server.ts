@@ -15,6 +15,7 @@ import { Unauthorized } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { parseGrpcAddress } from './address';
 import { HealthReporter, HealthService } from './health';
+import { grpcLatency, statusName } from './metrics';
 import { toStatus } from './status';
 import type { AnyService, CallContext, Handlers } from './types';
 
@@ -42,6 +43,11 @@ export interface GrpcServer {
   /** The address actually bound (with the real port when 0 was asked). */
   readonly address: string;
   readonly health: HealthReporter;
+  /**
+   * Readiness as grpc.health.v1 reports it, for the server ('') and every bound service:
+   * SERVING when ready (the default once listening), NOT_SERVING while a dependency is missing.
+   */
+  setReady(ready: boolean): void;
   /** Stops accepting calls, lets running calls finish for up to `graceMs`, then cancels them. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -72,6 +78,9 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   return {
     address,
     health,
+    setReady: (ready) => {
+      for (const service of ['', ...options.services.map((binding) => binding.name)]) health.set(service, ready ? 'SERVING' : 'NOT_SERVING');
+    },
     stop: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
         health.shutdown();
@@ -124,8 +133,11 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
       }
       return toStatus(error);
     };
+    const observe = (startedAt: bigint, code: number) =>
+      grpcLatency.server.observe({ grpc_service: binding.name, grpc_method: method.path.split('/')[2] ?? methodName, grpc_code: statusName(code) }, Number(process.hrtime.bigint() - startedAt) / 1e9);
     if (method.responseStream) {
       implementation[methodName] = (call: ServerWritableStream<unknown, unknown>) => {
+        const startedAt = process.hrtime.bigint();
         void (async () => {
           try {
             checkAuth(call.metadata, options.authToken);
@@ -135,24 +147,34 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
               call.write(message);
             }
             call.end();
+            observe(startedAt, call.cancelled ? status.CANCELLED : status.OK);
           } catch (error) {
             if (!call.cancelled) {
               const failure = fail(error);
               call.emit('error', { ...failure, code: failure.code ?? status.INTERNAL });
-            }
+              observe(startedAt, failure.code ?? status.INTERNAL);
+            } else observe(startedAt, status.CANCELLED);
           }
         })();
       };
     } else {
       implementation[methodName] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+        const startedAt = process.hrtime.bigint();
         Promise.resolve()
           .then(() => {
             checkAuth(call.metadata, options.authToken);
             return handler(call.request, contextOf(call)) as Promise<unknown>;
           })
           .then(
-            (response) => callback(null, response),
-            (error: unknown) => callback(fail(error)),
+            (response) => {
+              observe(startedAt, status.OK);
+              callback(null, response);
+            },
+            (error: unknown) => {
+              const failure = fail(error);
+              observe(startedAt, failure.code ?? status.UNKNOWN);
+              callback(failure);
+            },
           );
       };
     }

@@ -1,1 +1,3 @@
 export * from './logger';
+export * from './metrics';
+export * from './tracing';

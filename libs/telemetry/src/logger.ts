@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { activeTraceIds } from './tracing';
 
 export type { Logger };
 
@@ -11,7 +12,8 @@ export function isLogLevel(value: string): value is LogLevel {
 
 /**
  * Structured JSON logs on stdout, one line per event, tagged with the service name.
- * The level comes from `-log_level` (passed in) or LOG_LEVEL.
+ * The level comes from `-log_level` (passed in) or LOG_LEVEL. A line written inside a traced
+ * call carries `trace_id` and `span_id`, so logs and traces join on them.
  */
 export function createLogger(service: string, level: LogLevel = (process.env.LOG_LEVEL as LogLevel) ?? 'info'): Logger {
   return pino({
@@ -19,5 +21,6 @@ export function createLogger(service: string, level: LogLevel = (process.env.LOG
     level: isLogLevel(level) ? level : 'info',
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    mixin: () => activeTraceIds() ?? {},
   });
 }

@@ -1,7 +1,9 @@
 import type { LedgerStoreServiceService } from '@ledger-node/contracts';
-import { InvalidParams, NotImplemented } from '@ledger-node/errors';
+import { InvalidParams } from '@ledger-node/errors';
 import type { Handlers } from '@ledger-node/grpc';
 import type { LedgerStore } from '../store';
+import { accountTransactionCount, accountTransactions } from '../accounts/history';
+import { accountState, listStateObjects, stateObject } from '../state/reads';
 
 /** Sync metadata names are short identifiers ("anchor", "checkpoint/backfill"). */
 const MAX_SYNC_META_KEY_BYTES = 256;
@@ -16,9 +18,6 @@ function syncMetaKey(name: string): string {
 
 /** gRPC handlers: translate contract messages into store calls. `stopping` ends open watch streams. */
 export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): Handlers<typeof LedgerStoreServiceService> {
-  const notYet = (operation: string) => async (): Promise<never> => {
-    throw new NotImplemented(operation);
-  };
   return {
     async putLedger(request) {
       await store.putLedger(request.ledger, 'ledger');
@@ -60,14 +59,45 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         transactionCount: status.counters.transactionCount,
         stateObjectVersionCount: status.counters.stateObjectVersionCount,
         dbSizeBytes: BigInt(status.dbSizeBytes),
-        stateDownload: undefined,
+        stateDownload: status.stateDownload,
+        stateRange: status.stateRange,
       };
     },
-    putStateObjects: notYet('PutStateObjects'),
-    getAccountState: notYet('GetAccountState'),
-    getStateObject: notYet('GetStateObject'),
-    getAccountTransactions: notYet('GetAccountTransactions'),
-    getAccountTransactionCount: notYet('GetAccountTransactionCount'),
+    async putStateObjects(request) {
+      return { stateDownload: await store.putStateObjects(request) };
+    },
+    async getAccountState(request) {
+      const state = await accountState(store, request.accountId, request.ledger);
+      return {
+        accountRootBlob: state.accountRootBlob,
+        trustLineBlobs: state.trustLineBlobs,
+        ledgerIndex: state.header.ledgerIndex,
+        ledgerHash: state.header.ledgerHash,
+      };
+    },
+    async getStateObject(request) {
+      const answer = await stateObject(store, request.key, request.ledger);
+      return { blob: answer.blob, ledgerIndex: answer.header.ledgerIndex, ledgerHash: answer.header.ledgerHash };
+    },
+    async getAccountTransactions(request) {
+      return accountTransactions(store, request);
+    },
+    async getAccountTransactionCount(request) {
+      const count = await accountTransactionCount(store, request.accountId, request.ledger);
+      return {
+        sentCount: count.sentCount,
+        ledgerIndex: count.header.ledgerIndex,
+        coversAccountLifetime: count.coversAccountLifetime,
+        earliestStoredLedgerIndex: count.earliestStoredLedgerIndex,
+      };
+    },
+    async listStateObjects(request) {
+      const page = await listStateObjects(store, request.ledgerIndex, request.afterKey, request.limit);
+      return {
+        objects: page.objects.map((object) => ({ key: object.key, blob: object.blob, ledgerEntryType: '', ownerAccountIds: [] })),
+        nextAfterKey: page.nextAfterKey ?? Buffer.alloc(0),
+      };
+    },
     async *watchLedgers(request, context) {
       const signal = AbortSignal.any([context.signal, stopping]);
       const events = store.watch({ fromLedgerIndex: request.fromLedgerIndex, includeBackfill: request.includeBackfill }, signal);

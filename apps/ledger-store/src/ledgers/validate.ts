@@ -90,7 +90,8 @@ export function validateLedgerWrite(write: LedgerWrite | undefined, path: string
     } else {
       throw new InvalidParams(`${field}.kind must be CREATED, MODIFIED or DELETED`, `${field}.kind`);
     }
-    if (change.previousBlob !== undefined) requireBytes(change.previousBlob, `${field}.previous_blob`);
+    // previous_blob may be empty: the object did not exist before the ledger (created in it, or created and deleted).
+    if (change.accountId.length !== 0) requireLength(change.accountId, ACCOUNT_ID_LENGTH, `${field}.account_id`);
     change.ownerAccountIds.forEach((owner, ownerPosition) =>
       requireLength(owner, ACCOUNT_ID_LENGTH, `${field}.owner_account_ids[${ownerPosition}]`),
     );

@@ -10,9 +10,21 @@ export interface AccountTransactionEntry {
   ledgerIndex: number;
   txIndex: number;
   direction: IndexDirection;
+  /** TransactionType by name; undefined in entries written before the index carried it. */
+  transactionType?: string;
 }
 
-/** The transactions that touch each account: (account, ledger index, tx index) → direction. */
+/** A position in an account's history: the (ledger, tx index) of one entry. */
+export interface HistoryPosition {
+  ledgerIndex: number;
+  txIndex: number;
+}
+
+/**
+ * The transactions that touch each account: (account, ledger index, tx index) → direction (u8)
+ * followed by the transaction type (ASCII), so that direction and type filters page through the
+ * index alone and transaction records are read only for the page returned.
+ */
 export class AccountTransactionRepository {
   constructor(private readonly kv: KeyValue) {}
 
@@ -20,15 +32,55 @@ export class AccountTransactionRepository {
     return {
       type: 'put',
       key: key(Bucket.accountTransaction, entry.accountId, u32(entry.ledgerIndex), u32(entry.txIndex)),
-      value: Buffer.of(entry.direction),
+      value: Buffer.concat([Buffer.of(entry.direction), Buffer.from(entry.transactionType ?? '', 'ascii')]),
     };
   }
 
-  /** The account's entries in (ledger, tx index) order, or reverse; `limit` bounds the read. */
-  async *entries(accountId: Buffer, options: { reverse?: boolean; limit?: number } = {}): AsyncIterable<AccountTransactionEntry> {
-    for await (const [entryKey, value] of this.kv.entries({ ...prefixRange(key(Bucket.accountTransaction, accountId)), ...options })) {
-      yield { accountId, ledgerIndex: entryKey.readUInt32BE(21), txIndex: entryKey.readUInt32BE(25), direction: value[0] as IndexDirection };
+  /**
+   * The account's entries in (ledger, tx index) order, or reverse, inside [firstLedger, lastLedger],
+   * strictly after `after` in the direction of travel; `limit` bounds the read.
+   */
+  async *entries(
+    accountId: Buffer,
+    options: { reverse?: boolean; limit?: number; firstLedger?: number; lastLedger?: number; after?: HistoryPosition } = {},
+  ): AsyncIterable<AccountTransactionEntry> {
+    const positionKey = (ledgerIndex: number, txIndex: number) => key(Bucket.accountTransaction, accountId, u32(ledgerIndex), u32(txIndex));
+    const low = positionKey(options.firstLedger ?? 0, 0);
+    const high = positionKey(options.lastLedger ?? 0xffffffff, 0xffffffff);
+    const after = options.after && positionKey(options.after.ledgerIndex, options.after.txIndex);
+    const range = options.reverse
+      ? { gte: low, ...(after && Buffer.compare(after, high) <= 0 ? { lt: after } : { lte: high }), reverse: true }
+      : { ...(after && Buffer.compare(after, low) >= 0 ? { gt: after } : { gte: low }), lte: high };
+    for await (const [entryKey, value] of this.kv.entries({ ...range, limit: options.limit })) {
+      yield {
+        accountId,
+        ledgerIndex: entryKey.readUInt32BE(21),
+        txIndex: entryKey.readUInt32BE(25),
+        direction: value[0] as IndexDirection,
+        transactionType: value.length > 1 ? value.toString('ascii', 1) : undefined,
+      };
     }
+  }
+}
+
+/** Ledgers that created each account's AccountRoot: (account, ledger index) → nothing. */
+export class AccountCreationRepository {
+  constructor(private readonly kv: KeyValue) {}
+
+  putOperation(accountId: Buffer, ledgerIndex: number): KvOperation {
+    return { type: 'put', key: key(Bucket.accountCreation, accountId, u32(ledgerIndex)), value: Buffer.alloc(0) };
+  }
+
+  /** The newest stored creation of the account at or below `ledgerIndex`. */
+  async latestAtOrBelow(accountId: Buffer, ledgerIndex: number): Promise<number | undefined> {
+    const entries = this.kv.entries({
+      gte: key(Bucket.accountCreation, accountId, u32(0)),
+      lte: key(Bucket.accountCreation, accountId, u32(ledgerIndex)),
+      reverse: true,
+      limit: 1,
+    });
+    for await (const [entryKey] of entries) return entryKey.readUInt32BE(21);
+    return undefined;
   }
 }
 

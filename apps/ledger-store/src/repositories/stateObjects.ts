@@ -1,12 +1,40 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, key, prefixRange, u32 } from '../storage/buckets';
+import { Bucket, bucketRange, key, prefixRange, u32 } from '../storage/buckets';
+import type { LedgerRange } from '../ledgers/ranges';
 
 /** A state object as of some ledger: its bytes, or `deleted` (a tombstone). */
 export type StateObjectVersion = { ledgerIndex: number; deleted: false; blob: Buffer } | { ledgerIndex: number; deleted: true };
 
+const OBJECT_KEY_LENGTH = 32;
+const VERSION_OFFSET = 1 + OBJECT_KEY_LENGTH;
+
 /**
- * Versioned state objects: (object key, ledger index) → the object after that ledger, or an
- * empty value when the ledger deleted it (an object is never empty: it holds at least its type).
+ * Versioned state objects: (object key, ledger index) → the object as it is after that ledger, or
+ * an empty value when it does not exist after that ledger (an object is never empty: it holds at
+ * least its type). Every version is exact; versions come from three writers:
+ *
+ * - after-images: each stored ledger L writes, for every object it changed, the object after L
+ *   (a tombstone when L deleted it);
+ * - before-images: the same write puts the object as it was before L at L-1 (a tombstone when L
+ *   created it), unless a version is already stored there (it would be the same object);
+ * - the snapshot: the state download writes every object that exists after its ledger L0.
+ *
+ * A ledger counts towards the state only when its write says its changes are complete
+ (`state_changes_complete`: every changed object, the skip lists included, with its after-image,
+ * and its before-image unless the previous ledger's after-image is that object, as for the recent
+ * skip list that every ledger changes). With the download complete, the state is known exactly at
+ * every ledger Q of [low, high] (see `stateWindow`): high is the top of the run of complete
+ * ledgers above L0, low the bottom of the run of complete ledgers reaching down to L0. The lookup
+ * at Q:
+ *
+ * 1. the newest version in [low, Q] — every ledger in (version, Q] is complete and did not
+ *    write the object, so it did not change since;
+ * 2. else, when Q < L0, the oldest version in (Q, L0] — no complete ledger in (Q, that version]
+ *    changed the object (it would have left a before-image at Q, or ledger Q its own after-image
+ *    there), so it is the object at
+ *    Q too; this is how an object unchanged since long before L0 is answered below L0;
+ * 3. else the object does not exist at Q: it was not in the snapshot, and nothing in [low, Q]
+ *    created it.
  */
 export class StateObjectRepository {
   constructor(private readonly kv: KeyValue) {}
@@ -15,33 +43,117 @@ export class StateObjectRepository {
     return key(Bucket.stateObjectVersion, objectKey, u32(ledgerIndex));
   }
 
-  /** `blob` undefined stores a tombstone. */
+  /** `blob` undefined (or empty) stores a tombstone. */
   putOperation(objectKey: Buffer, ledgerIndex: number, blob: Buffer | undefined): KvOperation {
     return { type: 'put', key: StateObjectRepository.versionKey(objectKey, ledgerIndex), value: blob ?? Buffer.alloc(0) };
   }
 
-  /** The newest stored version at or below `ledgerIndex`, if any. */
-  async at(objectKey: Buffer, ledgerIndex: number): Promise<StateObjectVersion | undefined> {
+  /** The newest stored version at or below `ledgerIndex` (and at or above `lowest`), if any. */
+  async at(objectKey: Buffer, ledgerIndex: number, lowest = 0): Promise<StateObjectVersion | undefined> {
+    if (ledgerIndex < lowest) return undefined;
     const entries = this.kv.entries({
-      gte: StateObjectRepository.versionKey(objectKey, 0),
+      gte: StateObjectRepository.versionKey(objectKey, lowest),
       lte: StateObjectRepository.versionKey(objectKey, ledgerIndex),
       reverse: true,
       limit: 1,
     });
-    for await (const [entryKey, value] of entries) return decodeVersion(entryKey.readUInt32BE(33), value);
+    for await (const [entryKey, value] of entries) return decodeVersion(entryKey.readUInt32BE(VERSION_OFFSET), value);
     return undefined;
+  }
+
+  /** The oldest stored version in (above, upTo], if any. */
+  async firstAbove(objectKey: Buffer, above: number, upTo: number): Promise<StateObjectVersion | undefined> {
+    if (upTo <= above) return undefined;
+    const entries = this.kv.entries({
+      gt: StateObjectRepository.versionKey(objectKey, above),
+      lte: StateObjectRepository.versionKey(objectKey, upTo),
+      limit: 1,
+    });
+    for await (const [entryKey, value] of entries) return decodeVersion(entryKey.readUInt32BE(VERSION_OFFSET), value);
+    return undefined;
+  }
+
+  /** The object at `ledgerIndex` by the lookup rule above; undefined when it does not exist there. */
+  async objectAt(objectKey: Buffer, ledgerIndex: number, window: StateWindow): Promise<Buffer | undefined> {
+    const version =
+      (await this.at(objectKey, ledgerIndex, window.low)) ??
+      (ledgerIndex < window.snapshotLedgerIndex ? await this.firstAbove(objectKey, ledgerIndex, window.snapshotLedgerIndex) : undefined);
+    return version && !version.deleted ? version.blob : undefined;
+  }
+
+  /**
+   * Objects existing at `ledgerIndex`, ascending by key, after `afterKey`, at most `limit`; also
+   * the key to continue after (undefined when the state is exhausted). One pass over the versions.
+   */
+  async listAt(
+    ledgerIndex: number,
+    window: StateWindow,
+    afterKey: Buffer | undefined,
+    limit: number,
+  ): Promise<{ objects: { key: Buffer; blob: Buffer }[]; nextAfterKey: Buffer | undefined }> {
+    const objects: { key: Buffer; blob: Buffer }[] = [];
+    const range = afterKey
+      ? { gt: StateObjectRepository.versionKey(afterKey, 0xffffffff), lt: bucketRange(Bucket.stateObjectVersion).lt }
+      : bucketRange(Bucket.stateObjectVersion);
+    let current: { key: Buffer; newestAtOrBelow?: Buffer; oldestAbove?: Buffer; seenBelow: boolean; seenAbove: boolean } | undefined;
+    const finish = () => {
+      if (!current) return;
+      const blob = current.seenBelow ? current.newestAtOrBelow : current.oldestAbove;
+      if (blob !== undefined && blob.length > 0) objects.push({ key: current.key, blob });
+    };
+    for await (const [entryKey, value] of this.kv.entries(range)) {
+      const objectKey = entryKey.subarray(1, VERSION_OFFSET);
+      const versionLedger = entryKey.readUInt32BE(VERSION_OFFSET);
+      if (!current || !current.key.equals(objectKey)) {
+        finish();
+        if (objects.length >= limit) return { objects, nextAfterKey: objects.at(-1)!.key };
+        current = { key: Buffer.from(objectKey), seenBelow: false, seenAbove: false };
+      }
+      if (versionLedger >= window.low && versionLedger <= ledgerIndex) {
+        current.newestAtOrBelow = value;
+        current.seenBelow = true;
+      } else if (versionLedger > ledgerIndex && versionLedger <= window.snapshotLedgerIndex && !current.seenAbove) {
+        current.oldestAbove = value;
+        current.seenAbove = true;
+      }
+    }
+    finish();
+    return { objects, nextAfterKey: undefined };
   }
 
   /** Every stored version of an object, ascending. */
   async *versions(objectKey: Buffer): AsyncIterable<StateObjectVersion> {
     for await (const [entryKey, value] of this.kv.entries(prefixRange(key(Bucket.stateObjectVersion, objectKey)))) {
-      yield decodeVersion(entryKey.readUInt32BE(33), value);
+      yield decodeVersion(entryKey.readUInt32BE(VERSION_OFFSET), value);
     }
   }
 }
 
 function decodeVersion(ledgerIndex: number, value: Buffer): StateObjectVersion {
   return value.length === 0 ? { ledgerIndex, deleted: true } : { ledgerIndex, deleted: false, blob: value };
+}
+
+/** Where the state is known (see StateObjectRepository): ledgers [low, high] around the snapshot ledger. */
+export interface StateWindow {
+  low: number;
+  high: number;
+  snapshotLedgerIndex: number;
+}
+
+/**
+ * The state window given the download, the runs of ledgers stored with complete state changes and
+ * the stored ranges; undefined while the download is not complete.
+ */
+export function stateWindow(download: StateDownloadRecord, stateRanges: readonly LedgerRange[]): StateWindow | undefined {
+  if (!download.complete || download.ledgerIndex === 0) return undefined;
+  const snapshot = download.ledgerIndex;
+  const runOf = (ledgerIndex: number) => stateRanges.find((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
+  const above = runOf(snapshot + 1);
+  const high = above ? above.last : snapshot;
+  const through = runOf(snapshot);
+  // The run's lowest ledger may lack before-images its own parent would have given: it is the floor.
+  const low = through ? through.first : snapshot;
+  return { low, high, snapshotLedgerIndex: snapshot };
 }
 
 /**
@@ -59,5 +171,64 @@ export class TrustLineRepository {
     const keys: Buffer[] = [];
     for await (const [entryKey] of this.kv.entries(prefixRange(key(Bucket.accountTrustLine, accountId)))) keys.push(entryKey.subarray(21));
     return keys;
+  }
+}
+
+/** Progress of the one-time state download (ledgerstore.proto StateDownload). */
+export interface StateDownloadRecord {
+  /** 0 when no download started. */
+  ledgerIndex: number;
+  marker: Buffer;
+  complete: boolean;
+  objectCount: bigint;
+}
+
+export const NO_DOWNLOAD: StateDownloadRecord = { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
+
+const DOWNLOAD = key(Bucket.stateMeta, Buffer.from('download', 'ascii'));
+const STATE_RANGES = key(Bucket.stateMeta, Buffer.from('state_ranges', 'ascii'));
+
+/**
+ * State bookkeeping: the download record (u32 ledger, u8 complete, u64 object count, marker) and
+ * the runs of ledgers stored with complete state changes (u32 first, u32 last per run).
+ */
+export class StateMetaRepository {
+  constructor(private readonly kv: KeyValue) {}
+
+  downloadOperation(record: StateDownloadRecord): KvOperation {
+    const fixed = Buffer.alloc(13);
+    fixed.writeUInt32BE(record.ledgerIndex, 0);
+    fixed.writeUInt8(record.complete ? 1 : 0, 4);
+    fixed.writeBigUInt64BE(record.objectCount, 5);
+    return { type: 'put', key: DOWNLOAD, value: Buffer.concat([fixed, record.marker]) };
+  }
+
+  async download(): Promise<StateDownloadRecord> {
+    const value = await this.kv.get(DOWNLOAD);
+    if (!value) return NO_DOWNLOAD;
+    return {
+      ledgerIndex: value.readUInt32BE(0),
+      complete: value.readUInt8(4) === 1,
+      objectCount: value.readBigUInt64BE(5),
+      marker: Buffer.from(value.subarray(13)),
+    };
+  }
+
+  stateRangesOperation(ranges: readonly LedgerRange[]): KvOperation {
+    const value = Buffer.alloc(ranges.length * 8);
+    ranges.forEach((range, position) => {
+      value.writeUInt32BE(range.first, position * 8);
+      value.writeUInt32BE(range.last, position * 8 + 4);
+    });
+    return { type: 'put', key: STATE_RANGES, value };
+  }
+
+  async stateRanges(): Promise<LedgerRange[]> {
+    const value = await this.kv.get(STATE_RANGES);
+    const ranges: LedgerRange[] = [];
+    for (let offset = 0; value && offset < value.length; offset += 8) {
+      ranges.push({ first: value.readUInt32BE(offset), last: value.readUInt32BE(offset + 4) });
+    }
+    return ranges;
   }
 }

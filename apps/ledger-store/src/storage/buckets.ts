@@ -26,6 +26,10 @@ export const Bucket = {
   storeMeta: 0x0a,
   /** account id (20) + block number (ledger index >> 16, u32) → transactions sent in that block (u32) */
   accountSentBlock: 0x0b,
+  /** account id (20) + ledger index → nothing: that ledger created the account's AccountRoot */
+  accountCreation: 0x0c,
+  /** state bookkeeping name → bytes: the state download's progress, the ledgers stored with complete state changes */
+  stateMeta: 0x0d,
 } as const;
 
 export type BucketId = (typeof Bucket)[keyof typeof Bucket];

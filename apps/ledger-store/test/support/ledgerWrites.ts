@@ -93,6 +93,7 @@ function stateChanges(transactions: Record<string, any>[], profile: ChainProfile
       previousBlob,
       ledgerEntryType: type,
       ownerAccountIds: owners,
+      accountId: Buffer.alloc(0),
     };
   });
 }
@@ -119,6 +120,7 @@ export function ledgerWriteFromJson(fixture: LedgerFixture, profile: ChainProfil
       };
     }),
     stateChanges: stateChanges(transactions, profile),
+    stateChangesComplete: false,
   };
 }
 
@@ -183,7 +185,9 @@ export function syntheticLedgerWrite(ledgerIndex: number, options: { transaction
       previousBlob: undefined,
       ledgerEntryType: 'AccountRoot',
       ownerAccountIds: [],
+      accountId: Buffer.alloc(0),
     })),
+    stateChangesComplete: false,
   };
 }
 

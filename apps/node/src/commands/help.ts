@@ -10,6 +10,8 @@ Usage:
   ledger-node account list [-json]       list the local accounts
   ledger-node account generate [-nickname NAME] [-key_type ed25519]
                                          generate a new local account
+  ledger-node verify-state -ledger N     recompute the stored account state root at ledger N and
+                                         compare it with the ledger's account_hash (exit 1 if not equal)
 
 Flags take one dash or two: -flag value, -flag=value; booleans -sync, -sync=false.
 

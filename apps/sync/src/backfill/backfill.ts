@@ -8,6 +8,7 @@
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../index/ledger-write';
+import { ledgerStateChanges, type LedgerStateChanges, type StateObjectReader } from '../state/state-changes';
 import type { StoredChain } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { fetchVerifiedLedger, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
@@ -21,6 +22,8 @@ export interface BackfillOptions {
   profile: ChainProfile;
   logger: Logger;
   failures: VerificationCounter;
+  /** Where objects the metadata does not determine are read (the upstream). */
+  stateReader: StateObjectReader;
   threadCount: number;
   /** Oldest ledger to fill down to; undefined until known (the upstream's earliest, when not configured). */
   startLedger(): number | undefined;
@@ -154,13 +157,17 @@ export class Backfill {
     const fillAbort = new AbortController();
     const stopFill = () => fillAbort.abort();
     this.abort.signal.addEventListener('abort', stopFill, { once: true });
-    const inFlight = new Map<number, Promise<VerifiedLedger>>();
+    const inFlight = new Map<number, Promise<{ ledger: VerifiedLedger; state: LedgerStateChanges }>>();
     const fetchOne = (ledgerIndex: number, preferOtherEndpoint = false) => {
+      // The state changes are read within the fetch window too, so that they overlap like the fetches.
       const fetching = fetchVerifiedLedger(fetcher, ledgerIndex, failures, logger, {
         signal: fillAbort.signal,
         preferOtherEndpoint,
         onNotFound: this.options.onNotFound,
-      });
+      }).then(async (ledger) => ({
+        ledger,
+        state: await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: fillAbort.signal, logger }),
+      }));
       // Settled later in order; a rejection after an abort is expected and not a failure.
       fetching.catch(() => undefined);
       return fetching;
@@ -198,7 +205,7 @@ export class Backfill {
         const next = inFlight.get(ledgerIndex)!;
         // Verified ledgers do not wait in memory for a slow or failing fetch below them.
         if (batch.length > 0 && !(await settlesWithin(next, BATCH_MAX_WAIT_MS))) await flush();
-        let ledger = await next;
+        let { ledger, state } = await next;
         inFlight.delete(ledgerIndex);
         for (let attempt = 0; ; attempt++) {
           const broken = checkIsParentOf(ledger, childLink) ?? (below && this.checkLinksBelow(ledger, below));
@@ -213,9 +220,9 @@ export class Backfill {
           }
           await sleep(backoffDelayMs(attempt, 500, 15_000), fillAbort.signal);
           if (fillAbort.signal.aborted) break filling;
-          ledger = await fetchOne(ledgerIndex, true);
+          ({ ledger, state } = await fetchOne(ledgerIndex, true));
         }
-        batch.push({ write: ledgerWriteOf(ledger, profile), link: linkOf(ledger) });
+        batch.push({ write: ledgerWriteOf(ledger, profile, state), link: linkOf(ledger) });
         batchTransactions += ledger.transactions.length;
         childLink = linkOf(ledger);
         if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {

@@ -7,6 +7,7 @@
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../index/ledger-write';
+import { ledgerStateChanges, type StateObjectReader } from '../state/state-changes';
 import type { StoredChain } from '../store/stored-chain';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
 import { fetchVerifiedLedger, LedgerAbandoned, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
@@ -18,6 +19,8 @@ export interface LiveFollowerOptions {
   profile: ChainProfile;
   logger: Logger;
   failures: VerificationCounter;
+  /** Where objects the metadata does not determine are read (the upstream). */
+  stateReader: StateObjectReader;
   /** A ledger was stored above a gap: backfill has new work. */
   onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
 }
@@ -100,7 +103,8 @@ export class LiveFollower {
         return;
       }
     }
-    await chain.write([{ write: ledgerWriteOf(ledger, profile), link: linkOf(ledger) }]);
+    const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger });
+    await chain.write([{ write: ledgerWriteOf(ledger, profile, state), link: linkOf(ledger) }]);
     logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex}`);
     if (tip === undefined || ledgerIndex > tip + 1) {
       logger.info({ ledgerIndex, previousTip: tip }, `anchored at validated ledger ${ledgerIndex}${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`);

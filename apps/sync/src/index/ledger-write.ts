@@ -1,6 +1,7 @@
 /** The LedgerWrite of a verified ledger: its header, transactions and the index data the store keeps. */
 import type { ChainProfile } from '@ledger-node/chain';
-import type { LedgerWrite, StateObjectChange, TransactionWrite } from '@ledger-node/contracts';
+import type { LedgerWrite, TransactionWrite } from '@ledger-node/contracts';
+import type { LedgerStateChanges } from '../state/state-changes';
 import type { VerifiedLedger } from '../verify/verify-ledger';
 import { indexTransaction } from './transaction-index';
 
@@ -20,19 +21,16 @@ export function transactionWrite(tx: VerifiedLedger['transactions'][number], pro
 }
 
 /**
- * State objects the ledger created, modified or deleted. Versioned state is derived from metadata
- * in a later step; until then a ledger is written with no state changes.
+ * The LedgerWrite of a verified ledger with its state changes (state/state-changes.ts): the
+ * objects it created, modified or deleted, with their images after and before it.
  */
-export function stateChangesOf(_ledger: VerifiedLedger, _profile: ChainProfile): StateObjectChange[] {
-  return [];
-}
-
-export function ledgerWriteOf(ledger: VerifiedLedger, profile: ChainProfile): LedgerWrite {
+export function ledgerWriteOf(ledger: VerifiedLedger, profile: ChainProfile, state: LedgerStateChanges): LedgerWrite {
   return {
     ledgerIndex: ledger.ledgerIndex,
     ledgerHash: ledger.ledgerHash,
     headerBlob: ledger.headerBlob,
     transactions: ledger.transactions.map((tx) => transactionWrite(tx, profile)),
-    stateChanges: stateChangesOf(ledger, profile),
+    stateChanges: state.changes,
+    stateChangesComplete: state.complete,
   };
 }

@@ -96,15 +96,16 @@ describe('indexTransaction', () => {
 });
 
 describe('ledgerWriteOf', () => {
-  it('writes a verified ledger with its recomputed hashes, every transaction indexed, no state changes yet', () => {
+  it('writes a verified ledger with its recomputed hashes, every transaction indexed, and the state changes given', () => {
     const verification = verifyLedger(recordedFetchedLedger(11119600));
     if (!verification.ok) throw new Error(verification.failure.message);
-    const write = ledgerWriteOf(verification.ledger, xrpl);
+    const write = ledgerWriteOf(verification.ledger, xrpl, { changes: [], complete: false });
     expect(write.ledgerIndex).toBe(11119600);
     expect(write.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119600).ledger_hash);
     expect(write.headerBlob).toHaveLength(118);
     expect(write.transactions).toHaveLength(13);
     expect(write.transactions.map((tx) => tx.txIndex).sort((a, b) => a - b)).toEqual([...Array(13).keys()]);
     expect(write.stateChanges).toEqual([]);
+    expect(write.stateChangesComplete).toBe(false);
   });
 });

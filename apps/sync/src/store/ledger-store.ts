@@ -3,13 +3,14 @@
  * retried with backoff while the store is unreachable (it may be restarting), so a store outage
  * pauses sync instead of failing it.
  */
-import { decodeLedgerHeader } from '@ledger-node/chain';
-import { LedgerStoreServiceService, TxDetail, type LedgerWrite } from '@ledger-node/contracts';
+import { decodeLedgerHeader, type LedgerHeader } from '@ledger-node/chain';
+import { LedgerStoreServiceService, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
+import type { StateStorePort } from '../state/download';
 import type { StoredLink } from '../verify/verify-ledger';
 
 /** What sync needs from the store; the tests of the planner give a fake. */
@@ -24,7 +25,7 @@ export interface LedgerStorePort {
 // The store restarting or briefly unreachable; any other error is the caller's to handle.
 const RETRIED_KINDS = new Set(['unavailable', 'upstream_unavailable']);
 
-export class GrpcLedgerStore implements LedgerStorePort {
+export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   private readonly client;
 
   constructor(
@@ -34,7 +35,7 @@ export class GrpcLedgerStore implements LedgerStorePort {
   ) {
     this.client = createGrpcClient(LedgerStoreServiceService, address, {
       deadlineMs: 30_000,
-      idempotent: ['getStatus', 'getLedger', 'putLedgers'],
+      idempotent: ['getStatus', 'getLedger', 'putLedgers', 'listStateObjects'],
       serviceLabel: 'ledger-store',
     });
   }
@@ -62,6 +63,29 @@ export class GrpcLedgerStore implements LedgerStorePort {
     if (ledgers.length === 0) return;
     // An identical re-write is idempotent in the store, so a batch cut by a store crash is simply sent again.
     await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }));
+  }
+
+  async stateDownload(): Promise<StateDownload> {
+    const status = await this.retrying('GetStatus', () => this.client.getStatus({}));
+    return status.stateDownload ?? { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
+  }
+
+  async putStateObjects(request: PutStateObjectsRequest): Promise<StateDownload> {
+    const answer = await this.retrying('PutStateObjects', () => this.client.putStateObjects(request, { deadlineMs: 60_000 }));
+    if (!answer.stateDownload) throw new Error('PutStateObjects answered without the download progress');
+    return answer.stateDownload;
+  }
+
+  async listStateObjects(ledgerIndex: number, afterKey: Buffer, limit: number) {
+    const answer = await this.retrying('ListStateObjects', () => this.client.listStateObjects({ ledgerIndex, afterKey, limit }, { deadlineMs: 60_000 }));
+    return { objects: answer.objects.map(({ key, blob }) => ({ key: Buffer.from(key), blob: Buffer.from(blob) })), nextAfterKey: Buffer.from(answer.nextAfterKey) };
+  }
+
+  async header(ledgerIndex: number): Promise<{ ledgerHash: Buffer; header: LedgerHeader } | undefined> {
+    const answer = await this.retrying('GetLedger', () =>
+      this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.NONE }),
+    );
+    return answer.ledger && { ledgerHash: Buffer.from(answer.ledger.ledgerHash), header: decodeLedgerHeader(answer.ledger.headerBlob) };
   }
 
   private async retrying<T>(operation: string, call: () => Promise<T>): Promise<T> {

@@ -68,3 +68,20 @@ export const binaryLedgerResult = z.looseObject({
   validated: z.boolean().optional(),
 });
 export type BinaryLedgerResult = z.infer<typeof binaryLedgerResult>;
+
+/** `ledger_entry` with `binary`: one state object as the ledger holds it. */
+export const binaryLedgerEntryResult = z.looseObject({
+  index: hash256,
+  node_binary: hex,
+});
+export type BinaryLedgerEntryResult = z.infer<typeof binaryLedgerEntryResult>;
+
+/** `ledger_data` with `binary`: one page of the state objects of a ledger, ascending by key. */
+export const binaryLedgerDataResult = z.looseObject({
+  ledger_index: ledgerIndex,
+  ledger_hash: hash256.optional(),
+  state: z.array(z.looseObject({ data: hex, index: hash256 })),
+  // rippled markers are object keys; they are passed back as given.
+  marker: z.union([z.string(), z.number()]).optional(),
+});
+export type BinaryLedgerDataResult = z.infer<typeof binaryLedgerDataResult>;

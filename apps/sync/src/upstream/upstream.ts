@@ -11,10 +11,14 @@ import type { z } from 'zod';
 import { backoffDelayMs, sleep } from './backoff';
 import { UpstreamConnection, type ConnectionEvents } from './connection';
 import {
+  binaryLedgerDataResult,
+  binaryLedgerEntryResult,
   binaryLedgerResult,
   ledgerClosedMessage,
   ledgerSubscribeResult,
   serverInfoResult,
+  type BinaryLedgerDataResult,
+  type BinaryLedgerEntryResult,
   type BinaryLedgerResult,
   type ServerInfoResult,
 } from './messages';
@@ -97,6 +101,18 @@ export class Upstream {
       binaryLedgerResult,
       options,
     );
+  }
+
+  /** One state object in binary form at the ledger with `ledgerHash` (rippled `ledger_entry`). */
+  async ledgerEntry(objectKey: string, ledgerHash: string): Promise<BinaryLedgerEntryResult> {
+    return this.request('ledger_entry', { index: objectKey, ledger_hash: ledgerHash, binary: true }, binaryLedgerEntryResult, {});
+  }
+
+  /** One page of a ledger's state objects in binary form (rippled `ledger_data`), from `marker` on. */
+  async ledgerData(ledgerHash: string, marker: string | number | undefined, limit: number): Promise<BinaryLedgerDataResult> {
+    const params: Record<string, unknown> = { ledger_hash: ledgerHash, binary: true, limit };
+    if (marker !== undefined) params.marker = marker;
+    return this.request('ledger_data', params, binaryLedgerDataResult, {});
   }
 
   /** A request over the subscribed connection, waiting for one while reconnecting (up to the timeout). */

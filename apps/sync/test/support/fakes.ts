@@ -4,7 +4,7 @@ import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet, type LedgerRange } from '../../src/backfill/ranges';
 import type { LedgerStorePort } from '../../src/store/ledger-store';
 import { UpstreamRequestError } from '../../src/upstream/connection';
-import type { BinaryLedgerResult } from '../../src/upstream/messages';
+import type { BinaryLedgerEntryResult, BinaryLedgerResult } from '../../src/upstream/messages';
 import type { LedgerFetcher } from '../../src/verify/verified-fetch';
 import type { FetchedLedger, StoredLink } from '../../src/verify/verify-ledger';
 
@@ -51,5 +51,10 @@ export class RecordedUpstream implements LedgerFetcher {
     const ledger = this.ledgers.get(ledgerIndex);
     if (!ledger) throw new UpstreamRequestError('ledger', 'lgrNotFound', `ledger ${ledgerIndex} not found`);
     return binaryAnswerOf(ledger);
+  }
+
+  /** Recorded ledgers come without their state objects, as from a server that does not keep state. */
+  async ledgerEntry(objectKey: string): Promise<BinaryLedgerEntryResult> {
+    throw new UpstreamRequestError('ledger_entry', 'notSupported', `the state holding ${objectKey} is not recorded`);
   }
 }

@@ -96,6 +96,12 @@ export interface LedgerWrite {
   transactions: TransactionWrite[];
   /** State objects created, modified or deleted by the ledger, from its transactions' metadata. */
   stateChanges: StateObjectChange[];
+  /**
+   * True when state_changes holds the exact object after this ledger (blob) and before it
+   * (previous_blob) for every object the ledger changed, the skip lists included; only such
+   * ledgers make account state answerable (see GetStatusResponse.state_range).
+   */
+  stateChangesComplete: boolean;
 }
 
 /** One transaction of a LedgerWrite with the index data derived from it. */
@@ -134,7 +140,10 @@ export interface StateObjectChange {
   kind: StateChangeKind;
   /** Binary object after this ledger; empty for STATE_CHANGE_KIND_DELETED. */
   blob: Buffer;
-  /** Binary object before this ledger, derived from PreviousFields; lets backfill store the older version. Absent for CREATED or when not derived. */
+  /**
+   * Binary object before this ledger (the object after the previous ledger), derived from PreviousFields
+   * or read from the upstream; empty when the object did not exist before this ledger; absent when not known.
+   */
   previousBlob?:
     | Buffer
     | undefined;
@@ -142,6 +151,11 @@ export interface StateObjectChange {
   ledgerEntryType: string;
   /** 20-byte AccountIDs whose state lists include the object (a RippleState's low and high accounts), for the trust-line index. */
   ownerAccountIds: Buffer[];
+  /**
+   * 20-byte AccountID of an AccountRoot (its Account field); with STATE_CHANGE_KIND_CREATED it records
+   * the account's creation, so GetAccountTransactionCount knows whether stored history covers the account.
+   */
+  accountId: Buffer;
 }
 
 /** One state object of the full state download. */
@@ -317,7 +331,14 @@ export interface GetStatusResponse {
   /** Size of the database on disk in bytes. */
   dbSizeBytes: bigint;
   /** Progress of the one-time full state download. */
-  stateDownload?: StateDownload | undefined;
+  stateDownload?:
+    | StateDownload
+    | undefined;
+  /**
+   * Ledgers at which account state (GetAccountState, GetStateObject, ListStateObjects) is answered;
+   * absent until the state download is complete.
+   */
+  stateRange?: LedgerRange | undefined;
 }
 
 /** Request of GetAccountState. */
@@ -370,7 +391,7 @@ export interface GetAccountTransactionsRequest {
   direction: Direction;
   /** Oldest first when true; newest first when false (jt_account's default). */
   forward: boolean;
-  /** Page size; 0 means the store's maximum (1000), larger values are capped to it. */
+  /** Page size; 0 means the store's maximum (1000); a larger value is INVALID_ARGUMENT naming limit. */
   limit: number;
   /** Where to start; none means the first page. */
   position?:
@@ -417,6 +438,27 @@ export interface GetAccountTransactionCountResponse {
   earliestStoredLedgerIndex: number;
 }
 
+/** Request of ListStateObjects. */
+export interface ListStateObjectsRequest {
+  /**
+   * Ledger whose state is listed: inside GetStatusResponse.state_range, or the state download's own
+   * ledger (so the downloader can verify it before marking it complete); else FAILED_PRECONDITION.
+   */
+  ledgerIndex: number;
+  /** Objects with keys above this 32-byte key; empty for the first page. */
+  afterKey: Buffer;
+  /** Page size; 0 means the maximum (4096); a larger value is INVALID_ARGUMENT. */
+  limit: number;
+}
+
+/** Response of ListStateObjects. */
+export interface ListStateObjectsResponse {
+  /** Objects existing at the ledger, ascending by key; only key and blob are set. */
+  objects: StateObject[];
+  /** after_key of the next page; empty when this page is the last. */
+  nextAfterKey: Buffer;
+}
+
 /** Request of WatchLedgers. */
 export interface WatchLedgersRequest {
   /** Replay stored ledgers from this index first, then follow live; absent means only ledgers stored after the call. */
@@ -456,6 +498,7 @@ function createBaseLedgerWrite(): LedgerWrite {
     headerBlob: Buffer.alloc(0),
     transactions: [],
     stateChanges: [],
+    stateChangesComplete: false,
   };
 }
 
@@ -475,6 +518,9 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
     }
     for (const v of message.stateChanges) {
       StateObjectChange.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.stateChangesComplete !== false) {
+      writer.uint32(48).bool(message.stateChangesComplete);
     }
     return writer;
   },
@@ -532,6 +578,14 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
             message.stateChanges.push(StateObjectChange.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.stateChangesComplete = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -569,6 +623,11 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
         : globalThis.Array.isArray(object?.state_changes)
         ? object.state_changes.map((e: any) => StateObjectChange.fromJSON(e))
         : [],
+      stateChangesComplete: isSet(object.stateChangesComplete)
+        ? globalThis.Boolean(object.stateChangesComplete)
+        : isSet(object.state_changes_complete)
+        ? globalThis.Boolean(object.state_changes_complete)
+        : false,
     };
   },
 
@@ -589,6 +648,9 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
     if (message.stateChanges?.length) {
       obj.stateChanges = message.stateChanges.map((e) => StateObjectChange.toJSON(e));
     }
+    if (message.stateChangesComplete !== false) {
+      obj.stateChangesComplete = message.stateChangesComplete;
+    }
     return obj;
   },
 
@@ -602,6 +664,7 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
     message.headerBlob = object.headerBlob ?? Buffer.alloc(0);
     message.transactions = object.transactions?.map((e) => TransactionWrite.fromPartial(e)) || [];
     message.stateChanges = object.stateChanges?.map((e) => StateObjectChange.fromPartial(e)) || [];
+    message.stateChangesComplete = object.stateChangesComplete ?? false;
     return message;
   },
 };
@@ -921,6 +984,7 @@ function createBaseStateObjectChange(): StateObjectChange {
     previousBlob: undefined,
     ledgerEntryType: "",
     ownerAccountIds: [],
+    accountId: Buffer.alloc(0),
   };
 }
 
@@ -943,6 +1007,9 @@ export const StateObjectChange: MessageFns<StateObjectChange> = {
     }
     for (const v of message.ownerAccountIds) {
       writer.uint32(50).bytes(v!);
+    }
+    if (message.accountId.length !== 0) {
+      writer.uint32(58).bytes(message.accountId);
     }
     return writer;
   },
@@ -1008,6 +1075,14 @@ export const StateObjectChange: MessageFns<StateObjectChange> = {
             message.ownerAccountIds.push(Buffer.from(reader.bytes()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.accountId = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1040,6 +1115,11 @@ export const StateObjectChange: MessageFns<StateObjectChange> = {
         : globalThis.Array.isArray(object?.owner_account_ids)
         ? object.owner_account_ids.map((e: any) => Buffer.from(bytesFromBase64(e)))
         : [],
+      accountId: isSet(object.accountId)
+        ? Buffer.from(bytesFromBase64(object.accountId))
+        : isSet(object.account_id)
+        ? Buffer.from(bytesFromBase64(object.account_id))
+        : Buffer.alloc(0),
     };
   },
 
@@ -1063,6 +1143,9 @@ export const StateObjectChange: MessageFns<StateObjectChange> = {
     if (message.ownerAccountIds?.length) {
       obj.ownerAccountIds = message.ownerAccountIds.map((e) => base64FromBytes(e));
     }
+    if (message.accountId.length !== 0) {
+      obj.accountId = base64FromBytes(message.accountId);
+    }
     return obj;
   },
 
@@ -1077,6 +1160,7 @@ export const StateObjectChange: MessageFns<StateObjectChange> = {
     message.previousBlob = object.previousBlob ?? undefined;
     message.ledgerEntryType = object.ledgerEntryType ?? "";
     message.ownerAccountIds = object.ownerAccountIds?.map((e) => e) || [];
+    message.accountId = object.accountId ?? Buffer.alloc(0);
     return message;
   },
 };
@@ -2767,6 +2851,7 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     stateObjectVersionCount: 0n,
     dbSizeBytes: 0n,
     stateDownload: undefined,
+    stateRange: undefined,
   };
 }
 
@@ -2807,6 +2892,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     }
     if (message.stateDownload !== undefined) {
       StateDownload.encode(message.stateDownload, writer.uint32(66).fork()).join();
+    }
+    if (message.stateRange !== undefined) {
+      LedgerRange.encode(message.stateRange, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -2888,6 +2976,14 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.stateDownload = StateDownload.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.stateRange = LedgerRange.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2942,6 +3038,11 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.state_download)
         ? StateDownload.fromJSON(object.state_download)
         : undefined,
+      stateRange: isSet(object.stateRange)
+        ? LedgerRange.fromJSON(object.stateRange)
+        : isSet(object.state_range)
+        ? LedgerRange.fromJSON(object.state_range)
+        : undefined,
     };
   },
 
@@ -2971,6 +3072,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.stateDownload !== undefined) {
       obj.stateDownload = StateDownload.toJSON(message.stateDownload);
     }
+    if (message.stateRange !== undefined) {
+      obj.stateRange = LedgerRange.toJSON(message.stateRange);
+    }
     return obj;
   },
 
@@ -2997,6 +3101,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
       : 0n;
     message.stateDownload = (object.stateDownload !== undefined && object.stateDownload !== null)
       ? StateDownload.fromPartial(object.stateDownload)
+      : undefined;
+    message.stateRange = (object.stateRange !== undefined && object.stateRange !== null)
+      ? LedgerRange.fromPartial(object.stateRange)
       : undefined;
     return message;
   },
@@ -3967,6 +4074,204 @@ export const GetAccountTransactionCountResponse: MessageFns<GetAccountTransactio
   },
 };
 
+function createBaseListStateObjectsRequest(): ListStateObjectsRequest {
+  return { ledgerIndex: 0, afterKey: Buffer.alloc(0), limit: 0 };
+}
+
+export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
+  encode(message: ListStateObjectsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(8).uint32(message.ledgerIndex);
+    }
+    if (message.afterKey.length !== 0) {
+      writer.uint32(18).bytes(message.afterKey);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).uint32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStateObjectsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStateObjectsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.afterKey = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListStateObjectsRequest {
+    return {
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      afterKey: isSet(object.afterKey)
+        ? Buffer.from(bytesFromBase64(object.afterKey))
+        : isSet(object.after_key)
+        ? Buffer.from(bytesFromBase64(object.after_key))
+        : Buffer.alloc(0),
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListStateObjectsRequest): unknown {
+    const obj: any = {};
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.afterKey.length !== 0) {
+      obj.afterKey = base64FromBytes(message.afterKey);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListStateObjectsRequest>, I>>(base?: I): ListStateObjectsRequest {
+    return ListStateObjectsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListStateObjectsRequest>, I>>(object: I): ListStateObjectsRequest {
+    const message = createBaseListStateObjectsRequest();
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.afterKey = object.afterKey ?? Buffer.alloc(0);
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListStateObjectsResponse(): ListStateObjectsResponse {
+  return { objects: [], nextAfterKey: Buffer.alloc(0) };
+}
+
+export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
+  encode(message: ListStateObjectsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.objects) {
+      StateObject.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextAfterKey.length !== 0) {
+      writer.uint32(18).bytes(message.nextAfterKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListStateObjectsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListStateObjectsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.objects.push(StateObject.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextAfterKey = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListStateObjectsResponse {
+    return {
+      objects: globalThis.Array.isArray(object?.objects) ? object.objects.map((e: any) => StateObject.fromJSON(e)) : [],
+      nextAfterKey: isSet(object.nextAfterKey)
+        ? Buffer.from(bytesFromBase64(object.nextAfterKey))
+        : isSet(object.next_after_key)
+        ? Buffer.from(bytesFromBase64(object.next_after_key))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ListStateObjectsResponse): unknown {
+    const obj: any = {};
+    if (message.objects?.length) {
+      obj.objects = message.objects.map((e) => StateObject.toJSON(e));
+    }
+    if (message.nextAfterKey.length !== 0) {
+      obj.nextAfterKey = base64FromBytes(message.nextAfterKey);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListStateObjectsResponse>, I>>(base?: I): ListStateObjectsResponse {
+    return ListStateObjectsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListStateObjectsResponse>, I>>(object: I): ListStateObjectsResponse {
+    const message = createBaseListStateObjectsResponse();
+    message.objects = object.objects?.map((e) => StateObject.fromPartial(e)) || [];
+    message.nextAfterKey = object.nextAfterKey ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
 function createBaseWatchLedgersRequest(): WatchLedgersRequest {
   return { fromLedgerIndex: undefined, includeBackfill: false };
 }
@@ -4470,6 +4775,18 @@ export const LedgerStoreServiceService = {
     responseDeserialize: (value: Buffer): GetAccountTransactionCountResponse =>
       GetAccountTransactionCountResponse.decode(value),
   },
+  /** Pages through the whole account state at a ledger in key order (state-root checks such as verify-state). */
+  listStateObjects: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/ListStateObjects" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListStateObjectsRequest): Buffer =>
+      Buffer.from(ListStateObjectsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListStateObjectsRequest => ListStateObjectsRequest.decode(value),
+    responseSerialize: (value: ListStateObjectsResponse): Buffer =>
+      Buffer.from(ListStateObjectsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListStateObjectsResponse => ListStateObjectsResponse.decode(value),
+  },
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/WatchLedgers" as const,
@@ -4515,6 +4832,8 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getAccountTransactions: handleUnaryCall<GetAccountTransactionsRequest, GetAccountTransactionsResponse>;
   /** Counts the transactions an account sent up to and including a ledger (jt_getTransactionCount). */
   getAccountTransactionCount: handleUnaryCall<GetAccountTransactionCountRequest, GetAccountTransactionCountResponse>;
+  /** Pages through the whole account state at a ledger in key order (state-root checks such as verify-state). */
+  listStateObjects: handleUnaryCall<ListStateObjectsRequest, ListStateObjectsResponse>;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: handleServerStreamingCall<WatchLedgersRequest, WatchLedgersResponse>;
 }
@@ -4746,6 +5065,22 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAccountTransactionCountResponse) => void,
+  ): ClientUnaryCall;
+  /** Pages through the whole account state at a ledger in key order (state-root checks such as verify-state). */
+  listStateObjects(
+    request: ListStateObjectsRequest,
+    callback: (error: ServiceError | null, response: ListStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  listStateObjects(
+    request: ListStateObjectsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  listStateObjects(
+    request: ListStateObjectsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListStateObjectsResponse) => void,
   ): ClientUnaryCall;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers(

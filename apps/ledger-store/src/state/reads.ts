@@ -1,0 +1,99 @@
+/**
+ * Account state reads over the versioned state (see repositories/stateObjects for the model): an
+ * account's root and trust lines, one object, and the whole state page by page.
+ */
+import { keylet } from '@ledger-node/chain';
+import type { LedgerSelector } from '@ledger-node/contracts';
+import { InvalidParams, OutOfRange } from '@ledger-node/errors';
+import type { StoredHeader } from '../repositories/ledgers';
+import type { StateWindow } from '../repositories/stateObjects';
+import type { LedgerStore } from '../store';
+
+const ACCOUNT_ID_LENGTH = 20;
+const KEY_LENGTH = 32;
+/** ListStateObjects answers at most this many objects per call (ledgerstore.proto). */
+export const MAX_STATE_OBJECTS_PER_LIST = 4096;
+
+export function requireAccountId(accountId: Buffer, field = 'account_id'): void {
+  if (accountId.length !== ACCOUNT_ID_LENGTH) throw new InvalidParams(`${field} must be ${ACCOUNT_ID_LENGTH} bytes, got ${accountId.length}`, field);
+}
+
+function rangeText(range: { first: number; last: number } | undefined): string {
+  return range ? `${range.first}-${range.last}` : 'none';
+}
+
+/** The stored header a selector names, and the state window it lies in; OutOfRange otherwise. */
+export async function stateLedger(store: LedgerStore, selector: LedgerSelector | undefined): Promise<{ header: StoredHeader; window: StateWindow }> {
+  const header = await store.resolve(selector, 'ledger');
+  const window = store.stateWindow();
+  const stateRange = window && { first: window.low, last: window.high };
+  const data = { state_range: stateRange ?? null, complete_ranges: [...store.ranges] };
+  if (!window) {
+    const download = store.stateDownload;
+    throw new OutOfRange(
+      download.ledgerIndex === 0
+        ? 'account state is not available: the state download has not started'
+        : `account state is not available until the state download at ledger ${download.ledgerIndex} completes (${download.objectCount} objects so far)`,
+      { ...data, state_download_ledger_index: download.ledgerIndex },
+    );
+  }
+  if (!header) {
+    throw new OutOfRange(`the ledger asked for is not stored; account state is stored for ledgers ${rangeText(stateRange)}`, data);
+  }
+  if (header.ledgerIndex < window.low || header.ledgerIndex > window.high) {
+    throw new OutOfRange(`ledger ${header.ledgerIndex} is outside the ledgers whose account state is stored (${rangeText(stateRange)})`, {
+      ...data,
+      ledger_index: header.ledgerIndex,
+    });
+  }
+  return { header, window };
+}
+
+export interface AccountState {
+  accountRootBlob?: Buffer;
+  trustLineBlobs: Buffer[];
+  header: StoredHeader;
+}
+
+/** The account's root object and the trust lines it is a side of, at the selected ledger. */
+export async function accountState(store: LedgerStore, accountId: Buffer, selector: LedgerSelector | undefined): Promise<AccountState> {
+  requireAccountId(accountId);
+  const { header, window } = await stateLedger(store, selector);
+  const rootKey = Buffer.from(keylet.account(accountId), 'hex');
+  const accountRootBlob = await store.stateObjects.objectAt(rootKey, header.ledgerIndex, window);
+  const lineKeys = await store.trustLines.keysOf(accountId);
+  const lines = await Promise.all(lineKeys.map((lineKey) => store.stateObjects.objectAt(lineKey, header.ledgerIndex, window)));
+  return { accountRootBlob, trustLineBlobs: lines.filter((blob): blob is Buffer => blob !== undefined), header };
+}
+
+/** One object by key at the selected ledger; blob undefined when it does not exist there. */
+export async function stateObject(store: LedgerStore, objectKey: Buffer, selector: LedgerSelector | undefined) {
+  if (objectKey.length !== KEY_LENGTH) throw new InvalidParams(`key must be ${KEY_LENGTH} bytes, got ${objectKey.length}`, 'key');
+  const { header, window } = await stateLedger(store, selector);
+  return { blob: await store.stateObjects.objectAt(objectKey, header.ledgerIndex, window), header };
+}
+
+/**
+ * A page of the whole state at `ledgerIndex`: inside the state window, or the download's own
+ * ledger before it is complete (its snapshot plus the exact versions ledgers wrote there), so the
+ * downloader can verify the root before it marks the download complete.
+ */
+export async function listStateObjects(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number) {
+  if (afterKey.length !== 0 && afterKey.length !== KEY_LENGTH) throw new InvalidParams(`after_key must be empty or ${KEY_LENGTH} bytes, got ${afterKey.length}`, 'after_key');
+  if (limit > MAX_STATE_OBJECTS_PER_LIST) throw new InvalidParams(`limit must be at most ${MAX_STATE_OBJECTS_PER_LIST}, got ${limit}`, 'limit');
+  const pageSize = limit === 0 ? MAX_STATE_OBJECTS_PER_LIST : limit;
+  const download = store.stateDownload;
+  let window = store.stateWindow();
+  if (download.ledgerIndex !== 0 && ledgerIndex === download.ledgerIndex && !download.complete) {
+    window = { low: ledgerIndex, high: ledgerIndex, snapshotLedgerIndex: ledgerIndex };
+  }
+  if (!window || ledgerIndex < window.low || ledgerIndex > window.high) {
+    const stateRange = store.stateRangeAnswered();
+    throw new OutOfRange(`ledger ${ledgerIndex} is outside the ledgers whose account state is stored (${rangeText(stateRange)})`, {
+      ledger_index: ledgerIndex,
+      state_range: stateRange ?? null,
+      state_download_ledger_index: download.ledgerIndex,
+    });
+  }
+  return store.stateObjects.listAt(ledgerIndex, window, afterKey.length === 0 ? undefined : afterKey, pageSize);
+}

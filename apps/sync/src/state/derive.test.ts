@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { encodeLedgerHeader, getProfile, ledgerHeaderFromJson, stateEntryFromLedgerJson, transactionFromLedgerJson } from '@ledger-node/chain';
+import { StateChangeKind } from '@ledger-node/contracts';
+import { createLogger } from '@ledger-node/telemetry';
+import { readFixture } from '@ledger-node/test-utils';
+import { recordedFetchedLedger, recordedRun, type RecordedLedgerFile } from '../../test/support/recorded-ledgers';
+import { UpstreamRequestError } from '../upstream/connection';
+import { verifyLedger, type FetchedLedger, type VerifiedLedger } from '../verify/verify-ledger';
+import { deriveStateChanges, historicSkipListKey, skipListKeysChangedBy, type DerivedChange } from './derive';
+import { ledgerStateChanges } from './state-changes';
+
+const xrpl = getProfile('xrpl');
+const logger = createLogger('sync', 'silent');
+
+function verified(fetched: FetchedLedger): VerifiedLedger {
+  const verification = verifyLedger(fetched);
+  if (!verification.ok) throw new Error(verification.failure.message);
+  return verification.ledger;
+}
+
+const fullState = readFixture<RecordedLedgerFile>('xrpl/ledgers/mainnet/38129-full-state.json');
+const stateBlobs = new Map<string, string>(
+  (fullState.ledger.accountState as Record<string, any>[]).map((entry) => {
+    const { index, blob } = stateEntryFromLedgerJson(entry, xrpl);
+    return [index, blob];
+  }),
+);
+
+function ledger38129(): VerifiedLedger {
+  return verified({
+    ledgerIndex: 38129,
+    headerHex: encodeLedgerHeader(ledgerHeaderFromJson(fullState.ledger)).toString('hex'),
+    ledgerHash: fullState.ledger_hash,
+    transactions: fullState.ledger.transactions.map((tx) => {
+      const binary = transactionFromLedgerJson(tx, xrpl);
+      return { txBlobHex: binary.txBlob, metaBlobHex: binary.metaBlob };
+    }),
+  });
+}
+
+const hexOf = (image: DerivedChange['after']) => (image.state === 'object' ? image.blob.toString('hex').toUpperCase() : image.state);
+
+describe('state changes from metadata', () => {
+  it('rebuilds the exact objects a mainnet payment created and modified (ledger 38129 against its full state)', () => {
+    const changes = deriveStateChanges(ledger38129(), xrpl);
+    const created = changes.find((change) => change.kind === StateChangeKind.CREATED)!;
+    const modified = changes.find((change) => change.kind === StateChangeKind.MODIFIED && change.ledgerEntryType === 'AccountRoot')!;
+    // The CreatedNode lacks Flags and OwnerCount (zero, left out of NewFields) and the threading fields.
+    expect(hexOf(created.after)).toBe(stateBlobs.get(created.key));
+    expect(created.before).toEqual({ state: 'absent' });
+    expect(xrpl.codec.encodeAccountId(created.accountId!)).toBe('rLQBHVhFnaC5gLEkgr6HgBJJ3bgeZHg9cj');
+    expect(hexOf(modified.after)).toBe(stateBlobs.get(modified.key));
+    // Before: Balance and Sequence from PreviousFields, threading from the node's top level.
+    const before = xrpl.codec.decode(hexOf(modified.before));
+    expect(before).toMatchObject({ Balance: '991481999390', Sequence: 62, PreviousTxnID: '2485FDC606352F1B0785DA5DE96FB9DBAF43EB60ECBB01B7F6FA970F512CDA5F', PreviousTxnLgrSeq: 31317 });
+    // The skip list is not in metadata: both of its images are read from the upstream.
+    const skip = changes.find((change) => change.ledgerEntryType === 'LedgerHashes')!;
+    expect([skip.after.state, skip.before.state]).toEqual(['unknown', 'unknown']);
+    expect(changes).toHaveLength(3);
+  });
+
+  it('derives for each object of consecutive mainnet ledgers an image after one ledger equal to the image before the next', () => {
+    let compared = 0;
+    for (const ledgerIndex of recordedRun.slice(0, -1)) {
+      const after = new Map(deriveStateChanges(verified(recordedFetchedLedger(ledgerIndex)), xrpl).map((change) => [change.key, change.after]));
+      for (const change of deriveStateChanges(verified(recordedFetchedLedger(ledgerIndex + 1)), xrpl)) {
+        const previous = after.get(change.key);
+        if (!previous || previous.state === 'unknown' || change.before.state === 'unknown') continue;
+        expect([change.key, hexOf(change.before)]).toEqual([change.key, hexOf(previous)]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  it('names the skip lists Ledger::updateSkipList changes: the recent list always, the historic one after every 256th ledger', () => {
+    expect(skipListKeysChangedBy(1)).toEqual([]);
+    expect(skipListKeysChangedBy(38129)).toHaveLength(1);
+    expect(skipListKeysChangedBy(38145)).toEqual([skipListKeysChangedBy(38129)[0], historicSkipListKey(38144)]);
+    // Both skip lists of ledger 38129's state are the ones these keys name.
+    expect([...stateBlobs.keys()].filter((key) => key === skipListKeysChangedBy(2)[0] || key === historicSkipListKey(38128))).toHaveLength(2);
+  });
+
+  it('reads the images metadata leaves open from the upstream, and marks the ledger incomplete when the upstream has no state', async () => {
+    const ledger = ledger38129();
+    const reads: string[] = [];
+    const holding = {
+      async ledgerEntry(objectKey: string, ledgerHash: string) {
+        reads.push(`${objectKey.slice(0, 8)}@${ledgerHash === fullState.ledger_hash ? 'ledger' : 'parent'}`);
+        const blob = stateBlobs.get(objectKey);
+        if (!blob) throw new UpstreamRequestError('ledger_entry', 'entryNotFound', 'entry not found');
+        return { index: objectKey, node_binary: blob };
+      },
+    };
+    const signal = new AbortController().signal;
+    const state = await ledgerStateChanges(ledger, xrpl, holding, { signal, logger });
+    expect(state.complete).toBe(true);
+    const skipKey = skipListKeysChangedBy(38129)[0];
+    // The recent skip list before this ledger is ledger 38128's own after-image: only its after-image is read.
+    expect(reads).toEqual([`${skipKey.slice(0, 8)}@ledger`]);
+    expect(state.changes.map((change) => [change.kind, change.ledgerEntryType]).sort()).toEqual([
+      [StateChangeKind.CREATED, 'AccountRoot'],
+      [StateChangeKind.MODIFIED, 'AccountRoot'],
+      [StateChangeKind.MODIFIED, 'LedgerHashes'],
+    ]);
+
+    const stateless = {
+      async ledgerEntry(): Promise<never> {
+        throw new UpstreamRequestError('ledger_entry', 'notSupported', 'no state');
+      },
+    };
+    const partial = await ledgerStateChanges(ledger, xrpl, stateless, { signal, logger });
+    expect(partial.complete).toBe(false);
+    // Only exact images are written: the two account roots, not the skip list.
+    expect(partial.changes.map((change) => change.ledgerEntryType)).toEqual(['AccountRoot', 'AccountRoot']);
+  });
+});

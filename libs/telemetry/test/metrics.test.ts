@@ -1,0 +1,189 @@
+/**
+ * Prometheus metrics and health probes on real processes: `ledger-node -dev -rpc -metrics_port B`
+ * serves /metrics on B + each service's offset, and the facade answers /metrics, /healthz and
+ * /readyz on its JSON-RPC listener.
+ */
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkHealth } from '@ledger-node/grpc';
+import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+
+let dir: string;
+let removeDir: () => void;
+let node: RunningProcess;
+let rpcPort: number;
+let metricsBase: number;
+let ledgerStorePid: number;
+
+/** Offsets documented by -metrics_port. */
+const offsets = { 'ledger-store': 0, keystore: 1, submission: 2, sync: 3, facade: 4 } as const;
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/** A base port with the four ports above it free as well. */
+async function freePortRange(count: number): Promise<number> {
+  for (;;) {
+    const base = await freePort();
+    if (base + count > 65_535) continue;
+    const free = await Promise.all(Array.from({ length: count - 1 }, (_, i) => portIsFree(base + i + 1)));
+    if (free.every(Boolean)) return base;
+  }
+}
+
+async function call(method: string, params: unknown[] = []): Promise<Record<string, any>> {
+  const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
+  });
+  return (await response.json()) as Record<string, any>;
+}
+
+async function scrape(service: keyof typeof offsets): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${metricsBase + offsets[service]}/metrics`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return response.text();
+}
+
+/** The value of one sample, by metric name and exact label set (`a="x",b="y"`, in any order). */
+function sample(text: string, name: string, labels: string): number | undefined {
+  const labelSet = (list: string) => list.split(',').sort().join(',');
+  const wanted = labelSet(labels);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)\{(.*)\} (\S+)$/.exec(line);
+    if (match && match[1] === name && labelSet(match[2]!) === wanted) return Number(match[3]);
+  }
+  return undefined;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+beforeAll(async () => {
+  ({ dir, remove: removeDir } = tempDir('metrics-'));
+  rpcPort = await freePort();
+  metricsBase = await freePortRange(5);
+  node = startProcess([
+    cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir,
+    '-thread_count', '2', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsBase), '-slow_ms', '0',
+  ]);
+  ledgerStorePid = Number((await node.waitFor(/ledger-store\s+ready\s+pid (\d+)/, 60_000))[1]);
+  await node.waitFor(/facade\s+ready/, 60_000);
+  // Synced: a few ledgers stored.
+  await until('a stored ledger', async () => ((await call('jt_blockNumber')).result > 2 ? true : undefined));
+}, 120_000);
+
+afterAll(async () => {
+  if (ledgerStorePid) process.kill(ledgerStorePid, 'SIGCONT');
+  await stopAll();
+  removeDir?.();
+});
+
+describe('JSON-RPC metrics on the facade', () => {
+  it('counts and times each call by method and outcome, on the JSON-RPC listener and on its metrics port', async () => {
+    const before = sample(await scrape('facade'), 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="success",service="facade"') ?? 0;
+    for (let i = 0; i < 3; i++) expect((await call('jt_getBlockByNumber', ['latest', false])).status).toBe('success');
+    expect((await call('jt_getBlockByNumber', ['not a block'])).status).toBe('error');
+    expect((await call('jt_noSuchMethod')).error.code).toBe(-32601);
+
+    for (const text of [await scrape('facade'), await (await fetch(`http://127.0.0.1:${rpcPort}/metrics`)).text()]) {
+      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="success",service="facade"')).toBe(before + 3);
+      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="invalidParams",service="facade"')).toBe(1);
+      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="unknown",outcome="methodNotFound",service="facade"')).toBe(1);
+      expect(sample(text, 'ledger_node_jsonrpc_request_duration_seconds_count', 'method="jt_getBlockByNumber",outcome="success",service="facade"')).toBe(before + 3);
+      expect(sample(text, 'ledger_node_jsonrpc_request_duration_seconds_bucket', 'le="+Inf",method="jt_getBlockByNumber",outcome="success",service="facade"')).toBe(before + 3);
+      // The facade's side of the gRPC calls those JSON-RPC calls made.
+      expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="GetLedger",grpc_code="OK",service="facade"')).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('logs every call slower than -slow_ms (0 here) with its method and duration', () => {
+    const slow = node
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('slow JSON-RPC call: jt_getBlockByNumber'))
+      .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>);
+    expect(slow.length).toBeGreaterThanOrEqual(4);
+    expect(slow[0]).toMatchObject({ level: 'warn', service: 'facade', method: 'jt_getBlockByNumber' });
+    expect(typeof slow[0]!.durationMs).toBe('number');
+  });
+});
+
+describe('service metrics', () => {
+  it('ledger-store: database size, stored ledgers, ledgers written and its gRPC server latency', async () => {
+    const text = await scrape('ledger-store');
+    expect(sample(text, 'ledger_node_store_db_size_bytes', 'service="ledger-store"')).toBeGreaterThan(0);
+    expect(sample(text, 'ledger_node_store_ledgers', 'service="ledger-store"')).toBeGreaterThan(2);
+    expect(sample(text, 'ledger_node_store_ledgers_written_total', 'position="tip",service="ledger-store"')).toBeGreaterThan(2);
+    expect(sample(text, 'grpc_server_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="GetLedger",grpc_code="OK",service="ledger-store"')).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'process_resident_memory_bytes', 'service="ledger-store"')).toBeGreaterThan(0);
+  });
+
+  it('sync: lag, ingest speed, backfill progress and verification failures', async () => {
+    const text = await until('an ingest speed', async () => {
+      const scraped = await scrape('sync');
+      return (sample(scraped, 'ledger_node_sync_ledgers_per_second', 'service="sync"') ?? 0) > 0 ? scraped : undefined;
+    });
+    expect(sample(text, 'ledger_node_sync_lag_ledgers', 'service="sync"')).toBeLessThanOrEqual(2);
+    expect(sample(text, 'ledger_node_sync_upstream_connected', 'service="sync"')).toBe(1);
+    expect(sample(text, 'ledger_node_sync_current_ledger_index', 'service="sync"')).toBeGreaterThan(2);
+    expect(sample(text, 'ledger_node_sync_stored_ledgers', 'service="sync"')).toBeGreaterThan(2);
+    expect(sample(text, 'ledger_node_sync_verification_failures', 'service="sync"')).toBe(0);
+    expect(sample(text, 'ledger_node_sync_backfill_remaining_ledgers', 'service="sync"')).toBe(0);
+    expect(text).toContain('# TYPE ledger_node_sync_backfill_ledgers_per_second gauge');
+    expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="PutLedgers",grpc_code="OK",service="sync"')).toBeGreaterThan(0);
+  });
+
+  it('submission: pending submissions; keystore: its runtime metrics', async () => {
+    expect(sample(await scrape('submission'), 'ledger_node_submission_pending', 'service="submission"')).toBe(0);
+    expect(sample(await scrape('keystore'), 'process_resident_memory_bytes', 'service="keystore"')).toBeGreaterThan(0);
+  });
+});
+
+describe('health and readiness', () => {
+  const readyz = async () => {
+    const response = await fetch(`http://127.0.0.1:${rpcPort}/readyz`);
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  const submissionSocket = () => `unix:${path.join(dir, 'run', 'submission.sock')}`;
+
+  it('/healthz answers while the process runs; /readyz is 200 with every dependency ok', async () => {
+    const health = await fetch(`http://127.0.0.1:${rpcPort}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'up' });
+    const { status, body } = await readyz();
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'ready', checks: { 'ledger-store': { ok: true }, sync: { ok: true } } });
+    expect(await checkHealth(submissionSocket())).toBe('SERVING');
+  });
+
+  it('/readyz is 503 naming the ledger-store while it is stopped, and 200 again once it runs', async () => {
+    process.kill(ledgerStorePid, 'SIGSTOP');
+    try {
+      const { status, body } = await readyz();
+      expect(status).toBe(503);
+      expect(body.status).toBe('not ready');
+      expect(body.checks['ledger-store']).toMatchObject({ ok: false, reason: expect.stringMatching(/ledger-store unavailable/) });
+      // The submission service's gRPC health follows its dependencies.
+      await until('submission NOT_SERVING', async () => ((await checkHealth(submissionSocket())) === 'NOT_SERVING' ? true : undefined));
+    } finally {
+      process.kill(ledgerStorePid, 'SIGCONT');
+    }
+    await until('ready again', async () => ((await readyz()).status === 200 ? true : undefined));
+    await until('submission SERVING', async () => ((await checkHealth(submissionSocket())) === 'SERVING' ? true : undefined));
+  }, 60_000);
+});

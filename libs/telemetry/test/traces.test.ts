@@ -1,0 +1,232 @@
+/**
+ * OpenTelemetry across real processes: `ledger-node -dev -rpc` exports its spans by OTLP/HTTP
+ * (JSON) to a receiver in this test, configured only by the standard OTEL_* variables.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { deriveKeypair } from 'ripple-keypairs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Wallet, xrpToDrops } from 'xrpl';
+import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+
+const passphrase = 'traces test passphrase';
+const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
+const genesisAddress = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+
+interface OtlpAttribute {
+  key: string;
+  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+}
+interface CollectedSpan {
+  service: string;
+  scope: string;
+  name: string;
+  kind: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  attributes: Record<string, unknown>;
+}
+
+/** The OTLP/HTTP receiver: every `/v1/traces` body as received, and the spans in them. */
+const exports: string[] = [];
+const spans: CollectedSpan[] = [];
+let receiver: Server;
+let dir: string;
+let removeDir: () => void;
+let node: RunningProcess;
+let rpcPort: number;
+let alice: string;
+
+const attributesOf = (list: OtlpAttribute[] = []) =>
+  Object.fromEntries(list.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]));
+
+function collect(body: string): void {
+  exports.push(body);
+  const document = JSON.parse(body);
+  for (const resourceSpans of document.resourceSpans ?? []) {
+    const service = String(attributesOf(resourceSpans.resource?.attributes)['service.name']);
+    for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
+      for (const span of scopeSpans.spans ?? []) {
+        spans.push({
+          service,
+          scope: scopeSpans.scope?.name ?? '',
+          name: span.name,
+          kind: span.kind,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId ?? '',
+          attributes: attributesOf(span.attributes),
+        });
+      }
+    }
+  }
+}
+
+async function call(method: string, params: unknown[] = []): Promise<Record<string, any>> {
+  const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
+  });
+  return (await response.json()) as Record<string, any>;
+}
+
+/** The spans of the one trace whose JSON-RPC span is `jsonrpc <method>`, once `services` all reported and no more arrive. */
+async function traceOf(method: string, services: string[], timeoutMs = 20_000): Promise<CollectedSpan[]> {
+  const deadline = Date.now() + timeoutMs;
+  let previousCount = -1;
+  for (;;) {
+    const roots = spans.filter((span) => span.name === `jsonrpc ${method}`);
+    const inTrace = roots.length === 1 ? spans.filter((span) => span.traceId === roots[0]!.traceId) : [];
+    const complete = services.every((service) => inTrace.some((span) => span.service === service));
+    if (complete && inTrace.length === previousCount) return inTrace;
+    previousCount = inTrace.length;
+    if (Date.now() > deadline) throw new Error(`no complete trace for ${method}: ${JSON.stringify(roots.length)} JSON-RPC spans, ${JSON.stringify(inTrace.map((span) => `${span.service} ${span.name}`))}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function generate(nickname: string): string {
+  const result = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', nickname, '-data_dir', dir, '-json'], {
+    env: { ...process.env, LEDGER_NODE_PASSWORD: passphrase },
+    encoding: 'utf8',
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout).address as string;
+}
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      if (request.url === '/v1/traces') collect(body);
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  const receiverPort = await freePort();
+  await new Promise<void>((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
+
+  ({ dir, remove: removeDir } = tempDir('traces-'));
+  alice = generate('alice');
+  writeFileSync(path.join(dir, 'password'), `${passphrase}\n`, { mode: 0o600 });
+  rpcPort = await freePort();
+  node = startProcess(
+    [
+      cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+      '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-thread_count', '2', '-slow_ms', '1',
+    ],
+    {
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '200',
+      },
+    },
+  );
+  const devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/, 60_000))[1]!;
+  await node.waitFor(/facade\s+ready/, 60_000);
+  const client = new Client(devnetUrl);
+  await client.connect();
+  try {
+    const genesis = Wallet.fromSeed(genesisSecret);
+    const funded = await client.submitAndWait({ TransactionType: 'Payment', Account: genesis.address, Destination: alice, Amount: xrpToDrops(1_000) }, { wallet: genesis });
+    expect((funded.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+  } finally {
+    await client.disconnect();
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await stopAll();
+  await new Promise((resolve) => receiver?.close(resolve));
+  removeDir?.();
+});
+
+describe('one jt_sendTransaction is one trace across the processes', () => {
+  let trace: CollectedSpan[];
+
+  beforeAll(async () => {
+    const answer = await call('jt_sendTransaction', [{ from: 'alice', to: genesisAddress, value: '1000000' }]);
+    expect(answer.status, JSON.stringify(answer)).toBe('success');
+    expect(answer.result[0]).toMatch(/^[0-9A-F]{64}$/);
+    trace = await traceOf('jt_sendTransaction', ['ledger-node-facade', 'ledger-node-submission', 'ledger-node-keystore', 'ledger-node-ledger-store']);
+    if (process.env.SHOW_TRACE) console.log(trace.map((span) => `${span.service} ${span.scope} ${span.name} ${JSON.stringify(span.attributes)}`).join('\n'));
+  }, 60_000);
+
+  it('holds spans of the facade, the submission service, the keystore and the ledger-store, named by service.name', () => {
+    expect(new Set(trace.map((span) => span.service))).toEqual(new Set(['ledger-node-facade', 'ledger-node-submission', 'ledger-node-keystore', 'ledger-node-ledger-store']));
+  });
+
+  it('has one root, and every other span has its parent in the trace', () => {
+    const ids = new Set(trace.map((span) => span.spanId));
+    const roots = trace.filter((span) => span.parentSpanId === '');
+    expect(roots).toHaveLength(1);
+    expect(roots[0]).toMatchObject({ service: 'ledger-node-facade', scope: '@opentelemetry/instrumentation-http' });
+    for (const span of trace) if (span.parentSpanId !== '') expect(ids.has(span.parentSpanId), `${span.service} ${span.name}`).toBe(true);
+  });
+
+  it('names the JSON-RPC call and every gRPC hop with rpc.method, client spans parenting server spans across processes', () => {
+    const byId = new Map(trace.map((span) => [span.spanId, span]));
+    const jsonRpc = trace.find((span) => span.name === 'jsonrpc jt_sendTransaction')!;
+    expect(jsonRpc.attributes).toMatchObject({ 'rpc.system': 'jsonrpc', 'rpc.method': 'jt_sendTransaction' });
+    const grpc = trace.filter((span) => span.scope === '@opentelemetry/instrumentation-grpc');
+    // SpanKind: 2 = SERVER, 3 = CLIENT (OTLP numbering).
+    const hops = grpc.map((span) => `${span.service} ${span.kind === 3 ? 'client' : 'server'} ${span.attributes['rpc.service']}/${span.attributes['rpc.method']}`);
+    expect(new Set(hops)).toEqual(
+      new Set([
+        'ledger-node-facade client ledgernode.submission.v1.SubmissionService/SendPayment',
+        'ledger-node-submission server ledgernode.submission.v1.SubmissionService/SendPayment',
+        'ledger-node-submission client ledgernode.keystore.v1.KeystoreService/ListAccounts',
+        'ledger-node-keystore server ledgernode.keystore.v1.KeystoreService/ListAccounts',
+        'ledger-node-submission client ledgernode.keystore.v1.KeystoreService/SignTransaction',
+        'ledger-node-keystore server ledgernode.keystore.v1.KeystoreService/SignTransaction',
+        'ledger-node-submission client ledgernode.ledgerstore.v1.LedgerStoreService/GetStatus',
+        'ledger-node-ledger-store server ledgernode.ledgerstore.v1.LedgerStoreService/GetStatus',
+      ]),
+    );
+    for (const server of grpc.filter((span) => span.kind === 2)) {
+      const parent = byId.get(server.parentSpanId)!;
+      expect(parent).toMatchObject({ kind: 3, attributes: { 'rpc.method': server.attributes['rpc.method'] } });
+      expect(parent.service).not.toBe(server.service);
+    }
+    const sendClient = grpc.find((span) => span.kind === 3 && span.attributes['rpc.method'] === 'SendPayment')!;
+    expect(sendClient.parentSpanId).toBe(jsonRpc.spanId);
+  });
+
+  it('carries no seed, private key or passphrase in any exported attribute', () => {
+    const seed = decryptKeyFile(path.join(dir, 'keystore', readdirSync(path.join(dir, 'keystore')).find((file) => file.startsWith(alice))!), passphrase);
+    expect(seed).toMatch(/^s/);
+    const { privateKey } = deriveKeypair(seed);
+    const everything = exports.join('\n');
+    expect(everything).toContain('jt_sendTransaction');
+    for (const secret of [seed, privateKey, privateKey.slice(2), passphrase]) expect(everything.toUpperCase()).not.toContain(secret.toUpperCase());
+  });
+
+  it('logs the call as slow (-slow_ms 1) with its method, duration and trace id', () => {
+    const lines = node
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"slow JSON-RPC call') || line.includes('slow JSON-RPC call'))
+      .map((line) => JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>);
+    const slow = lines.find((line) => line.method === 'jt_sendTransaction');
+    expect(slow).toMatchObject({ service: 'facade', level: 'warn', trace_id: trace[0]!.traceId });
+    expect(slow!.durationMs).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a read is one trace from the facade into the ledger-store', () => {
+  it('jt_getBlockByNumber carries the trace context over gRPC into the ledger-store', async () => {
+    const answer = await call('jt_getBlockByNumber', ['latest', false]);
+    expect(answer.status, JSON.stringify(answer)).toBe('success');
+    const trace = await traceOf('jt_getBlockByNumber', ['ledger-node-facade', 'ledger-node-ledger-store']);
+    const server = trace.find((span) => span.service === 'ledger-node-ledger-store' && span.kind === 2)!;
+    expect(server.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.service': 'ledgernode.ledgerstore.v1.LedgerStoreService' });
+    const ids = new Set(trace.map((span) => span.spanId));
+    expect(trace.filter((span) => !ids.has(span.parentSpanId))).toHaveLength(1);
+  });
+});
