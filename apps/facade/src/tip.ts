@@ -1,3 +1,4 @@
+import { followStream } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { Clients } from './clients';
 
@@ -8,8 +9,7 @@ import type { Clients } from './clients';
 export class TipCache {
   private highest: number | undefined;
   private live = false;
-  private stopped = false;
-  private readonly abort = new AbortController();
+  private follower: { stop(): void } | undefined;
 
   constructor(
     private readonly clients: Clients,
@@ -18,38 +18,31 @@ export class TipCache {
 
   /** Follows the store until `stop()`, reconnecting with backoff. */
   start(): void {
-    void this.follow();
+    const { ledgerStore } = this.clients;
+    const tip = this;
+    this.follower = followStream({
+      async *open(signal) {
+        tip.highest = (await ledgerStore.getStatus({}, { signal })).highestLedgerIndex;
+        yield* ledgerStore.watchLedgers({ includeBackfill: false }, { signal });
+      },
+      onMessage: (event) => {
+        this.live = true;
+        if (this.highest === undefined || event.ledgerIndex > this.highest) this.highest = event.ledgerIndex;
+      },
+      onInterrupted: (error) => {
+        this.live = false;
+        this.logger.debug({ err: error }, 'ledger stream interrupted; reading the tip from the store until it is back');
+      },
+    });
   }
 
   stop(): void {
-    this.stopped = true;
-    this.abort.abort();
+    this.follower?.stop();
   }
 
   async highestLedgerIndex(): Promise<number> {
     if (this.live && this.highest !== undefined) return this.highest;
     const status = await this.clients.ledgerStore.getStatus({});
     return status.highestLedgerIndex ?? 0;
-  }
-
-  private async follow(): Promise<void> {
-    let delayMs = 250;
-    while (!this.stopped) {
-      try {
-        const status = await this.clients.ledgerStore.getStatus({}, { signal: this.abort.signal });
-        this.highest = status.highestLedgerIndex;
-        for await (const event of this.clients.ledgerStore.watchLedgers({ includeBackfill: false }, { signal: this.abort.signal })) {
-          this.live = true;
-          delayMs = 250;
-          if (this.highest === undefined || event.ledgerIndex > this.highest) this.highest = event.ledgerIndex;
-        }
-      } catch (error) {
-        if (this.stopped) return;
-        this.logger.debug({ err: error }, 'ledger stream interrupted; reading the tip from the store until it is back');
-      }
-      this.live = false;
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      delayMs = Math.min(delayMs * 2, 5_000);
-    }
   }
 }

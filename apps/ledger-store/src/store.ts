@@ -509,7 +509,8 @@ function requireStored(tx: StoredTransaction | undefined, ledgerIndex: number): 
   return tx;
 }
 
-function transactionRecord(tx: StoredTransaction, header: StoredHeader): TransactionRecord {
+/** A stored transaction as the contract returns it, with its ledger's hash and close time. */
+export function transactionRecord(tx: StoredTransaction, header: StoredHeader): TransactionRecord {
   return {
     hash: tx.hash,
     txBlob: tx.txBlob,

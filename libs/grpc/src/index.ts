@@ -6,3 +6,4 @@ export * from './status';
 export * from './types';
 export * from './standalone';
 export * from './readiness';
+export * from './follow';

@@ -8,7 +8,7 @@ import { Direction, type GetAccountTransactionsRequest, type LedgerSelector, typ
 import { Internal, InvalidParams, OutOfRange } from '@ledger-node/errors';
 import { IndexDirection, type HistoryPosition } from '../repositories/accounts';
 import type { StoredHeader } from '../repositories/ledgers';
-import type { LedgerStore } from '../store';
+import { transactionRecord, type LedgerStore } from '../store';
 import { requireAccountId } from '../state/reads';
 
 /** GetAccountTransactions answers at most this many transactions per call (ledgerstore.proto). */
@@ -115,16 +115,7 @@ async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Prom
   }
   return transactions.map((tx, position) => {
     if (!tx) throw new Internal(`transaction ${present[position].toString('hex').toUpperCase()} is indexed but not stored`);
-    const header = headers.get(tx.ledgerIndex)!;
-    return {
-      hash: tx.hash,
-      txBlob: tx.txBlob,
-      metaBlob: tx.metaBlob,
-      ledgerIndex: tx.ledgerIndex,
-      txIndex: tx.txIndex,
-      ledgerHash: header.ledgerHash,
-      closeTimeRippleEpoch: header.header.readUInt32BE(112),
-    };
+    return transactionRecord(tx, headers.get(tx.ledgerIndex)!);
   });
 }
 

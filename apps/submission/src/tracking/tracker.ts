@@ -1,5 +1,5 @@
 import type { LedgerStoreServiceService, WatchLedgersResponse } from '@ledger-node/contracts';
-import type { Client } from '@ledger-node/grpc';
+import { followStream, type Client } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { SubmissionBook } from './book';
 
@@ -9,8 +9,7 @@ import type { SubmissionBook } from './book';
  * EXPIRED when a stored ledger is past its LastLedgerSequence without it.
  */
 export class Tracker {
-  private stopped = false;
-  private readonly abort = new AbortController();
+  private follower: { stop(): void } | undefined;
 
   constructor(
     private readonly book: SubmissionBook,
@@ -19,12 +18,21 @@ export class Tracker {
   ) {}
 
   start(): void {
-    void this.follow();
+    const { book, ledgerStore } = this;
+    this.follower = followStream({
+      open(signal) {
+        const pending = book.pending();
+        // After a restart, replay the stored ledgers since the oldest pending submission first.
+        const fromLedgerIndex = pending.length > 0 ? Math.min(...pending.map((record) => record.openLedgerIndex)) : undefined;
+        return ledgerStore.watchLedgers({ fromLedgerIndex, includeBackfill: false }, { signal });
+      },
+      onMessage: (ledger) => this.apply(ledger),
+      onInterrupted: (error, retryInMs) => this.logger.warn({ err: error }, `ledger stream from ledger-store interrupted; retrying in ${retryInMs} ms`),
+    });
   }
 
   stop(): void {
-    this.stopped = true;
-    this.abort.abort();
+    this.follower?.stop();
   }
 
   /** Applies one stored ledger to the pending set. */
@@ -41,26 +49,6 @@ export class Tracker {
         this.book.save(record);
         this.logger.info({ hash: record.hash, lastLedgerSequence: record.lastLedgerSequence }, 'transaction expired');
       }
-    }
-  }
-
-  private async follow(): Promise<void> {
-    let delayMs = 250;
-    while (!this.stopped) {
-      const pending = this.book.pending();
-      // After a restart, replay the stored ledgers since the oldest pending submission first.
-      const fromLedgerIndex = pending.length > 0 ? Math.min(...pending.map((record) => record.openLedgerIndex)) : undefined;
-      try {
-        for await (const ledger of this.ledgerStore.watchLedgers({ fromLedgerIndex, includeBackfill: false }, { signal: this.abort.signal })) {
-          delayMs = 250;
-          this.apply(ledger);
-        }
-      } catch (error) {
-        if (this.stopped) return;
-        this.logger.warn({ err: error }, `ledger stream from ledger-store interrupted; retrying in ${delayMs} ms`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      delayMs = Math.min(delayMs * 2, 5_000);
     }
   }
 }
