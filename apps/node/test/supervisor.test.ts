@@ -92,6 +92,21 @@ describe('ledger-node (supervisor)', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it('runs a whole node on an embedded devnet, shows ledgers arriving, and stops every service with code 0', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const port = await freePort();
+    const node = startProcess([cliEntry(), '-dev', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(port), '-data_dir', dir]);
+    await node.waitFor(/facade\s+ready/);
+    await node.waitFor(/stored validated ledger \d+ \(\d+ transactions\)/, 30_000);
+    expect([...childPids(node).keys()].sort()).toEqual(['devnet', 'facade', 'keystore', 'ledger-store', 'submission', 'sync']);
+    expect(await node.stop('SIGTERM', 12_000)).toBe(0);
+    const stopped = node.output().match(/^ledger-node: \S+\s+stopped .*$/gm) ?? [];
+    expect(stopped).toHaveLength(6);
+    expect(stopped.every((line) => line.endsWith('code 0'))).toBe(true);
+    expect(node.output()).not.toContain('did not stop');
+  }, 60_000);
+
   it('gives up with exit code 1 when a service cannot start', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);

@@ -105,7 +105,8 @@ export class LiveFollower {
     }
     const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger });
     await chain.write([{ write: ledgerWriteOf(ledger, profile, state), link: linkOf(ledger) }]);
-    logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex}`);
+    // One line per new validated ledger: an operator sees the chain arrive.
+    logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {
       logger.info({ ledgerIndex, previousTip: tip }, `anchored at validated ledger ${ledgerIndex}${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`);
       this.options.onAnchored(ledgerIndex, tip);

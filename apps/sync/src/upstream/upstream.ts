@@ -46,7 +46,8 @@ export interface UpstreamOptions {
 
 /** Close interval assumed before two ledgers were seen (the XRP Ledger closes every 3-4 s). */
 const ASSUMED_CLOSE_INTERVAL_MS = 4_000;
-const MIN_STALL_TIMEOUT_MS = 2_000;
+/** A network that closes ledgers fast under load and slowly when idle is not "stalled" between the two. */
+const MIN_STALL_TIMEOUT_MS = 5_000;
 
 export class Upstream {
   private primary: UpstreamConnection | undefined;
@@ -261,15 +262,19 @@ export class Upstream {
         }
         this.stallTimer = setTimeout(check, Math.min(250, stallMs - sinceAdvanceMs));
       };
+      // stop() clears the timer: the abort itself must end the wait.
+      this.abort.signal.addEventListener('abort', check, { once: true });
       check();
     });
   }
 
-  /** 3× the median of the recent intervals between validated ledgers. */
+  /**
+   * 3× the close interval, taken as the longest of the recent intervals between validated ledgers:
+   * an idle network closes less often than a busy one, and that is not a stall.
+   */
   stallTimeoutMs(): number {
     if (this.options.stallTimeoutMs !== undefined) return this.options.stallTimeoutMs;
-    const sorted = [...this.closeIntervalsMs].sort((a, b) => a - b);
-    const interval = sorted.length > 0 ? sorted[Math.floor(sorted.length / 2)]! : ASSUMED_CLOSE_INTERVAL_MS;
+    const interval = this.closeIntervalsMs.length > 0 ? Math.max(...this.closeIntervalsMs) : ASSUMED_CLOSE_INTERVAL_MS;
     return Math.max(MIN_STALL_TIMEOUT_MS, 3 * interval);
   }
 
