@@ -36,7 +36,8 @@ function stateDownloadPageSize(): number {
 
 /** The only place the sync service reads flags. */
 export function syncConfig(flags: ParsedFlags): SyncConfig {
-  const profile = getProfile(flags.string('chain') ?? 'xrpl');
+  // -chain has a default (libs/config), so it is always set.
+  const profile = getProfile(flags.string('chain')!);
   const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint)
     .split(',')
     .map((url) => url.trim())

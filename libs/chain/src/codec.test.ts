@@ -152,6 +152,23 @@ describe('Jingtum codec on the recorded blobs', () => {
     expect(stockTypes).toContain('Clawback');
   });
 
+  it('names the Jingtum-only fields Timestamp and Signers, which the stock table calls LastUpdateTime and VoteSlots', () => {
+    const positionsHolding = (field: string) => blobs.flatMap((blob, position) => (field in jingtum.codec.decode(blob.tx_blob) ? [position] : []));
+    expect(positionsHolding('Timestamp')).toEqual([16]);
+    expect(positionsHolding('Signers')).toEqual([11, 12, 13, 25, 26, 27, 35, 43]);
+    expect(positionsHolding('Memos')).toHaveLength(14);
+
+    const stamped = jingtum.codec.decode(blobs[16]!.tx_blob);
+    const stockStamped = decodeWithStockTable(blobs[16]!.tx_blob) as Record<string, unknown>;
+    expect(stockStamped).not.toHaveProperty('Timestamp');
+    expect(stockStamped.LastUpdateTime).toBe(stamped.Timestamp);
+    for (const position of positionsHolding('Signers')) {
+      const stock = decodeWithStockTable(blobs[position]!.tx_blob) as Record<string, unknown>;
+      expect(stock).not.toHaveProperty('Signers');
+      expect(stock).toHaveProperty('VoteSlots');
+    }
+  });
+
   it('verifies the signature of every blob over the signing bytes the codec rebuilds (single and multi-signed)', () => {
     let multiSigned = 0;
     for (const blob of blobs) {

@@ -2,18 +2,12 @@
  * Protocol constants the engine's rules use: flag bits (rippled LedgerFormats.h / TxFlags.h),
  * directory limits, and the per-chain definitions table that names result codes and field types.
  */
-import { jingtumDefinitions, type ChainId, type ChainProfile } from '@ledger-node/chain';
-import { DEFAULT_DEFINITIONS, type XrplDefinitionsBase } from 'ripple-binary-codec';
+import type { ChainProfile } from '@ledger-node/chain';
+import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 
-/** Binary-codec definitions of each chain: result codes, field types, entry and transaction types. */
-const DEFINITIONS_BY_CHAIN: Record<ChainId, XrplDefinitionsBase> = {
-  xrpl: DEFAULT_DEFINITIONS,
-  jingtum: jingtumDefinitions,
-};
-
+/** Binary-codec definitions of the chain (result codes, field types, entry and transaction types): the profile's. */
 export function definitionsOf(profile: ChainProfile): XrplDefinitionsBase {
-  const exposed = (profile as ChainProfile & { definitions?: XrplDefinitionsBase }).definitions;
-  return exposed ?? DEFINITIONS_BY_CHAIN[profile.id];
+  return profile.definitions;
 }
 
 /** Transaction flags every transaction type accepts (rippled `tfUniversal`). */

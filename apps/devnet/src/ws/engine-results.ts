@@ -3,15 +3,12 @@
  * messages): the code comes from the profile's definitions table (Jingtum numbers some results
  * differently), the message from rippled's TER table.
  */
-import { jingtumDefinitions, type ChainProfile } from '@ledger-node/chain';
-import { DEFAULT_DEFINITIONS, type XrplDefinitionsBase } from 'ripple-binary-codec';
+import type { ChainProfile } from '@ledger-node/chain';
 
-const definitionsByChain: Record<ChainProfile['id'], XrplDefinitionsBase> = {
-  xrpl: DEFAULT_DEFINITIONS,
-  jingtum: jingtumDefinitions,
-};
-
-/** rippled TER.cpp messages of the results a validated ledger can hold (tes and tec). */
+/**
+ * rippled TER.cpp messages of the results a validated ledger can hold (tes and tec), with `%N` in
+ * place of the native currency code: Jingtum spells those results and messages with SWT.
+ */
 const messages: Record<string, string> = {
   tesSUCCESS: 'The transaction was applied. Only final in a validated ledger.',
   tecCLAIM: 'Fee claimed. Sequence used. No action.',
@@ -19,17 +16,17 @@ const messages: Record<string, string> = {
   tecFAILED_PROCESSING: 'Failed to correctly process transaction.',
   tecINSUF_RESERVE_LINE: 'Insufficient reserve to add trust line.',
   tecINSUF_RESERVE_OFFER: 'Insufficient reserve to create offer.',
-  tecNO_DST: 'Destination does not exist. Send XRP to create it.',
-  tecNO_DST_INSUF_XRP: 'Destination does not exist. Too little XRP sent to create it.',
+  tecNO_DST: 'Destination does not exist. Send %N to create it.',
+  'tecNO_DST_INSUF_%N': 'Destination does not exist. Too little %N sent to create it.',
   tecNO_LINE_INSUF_RESERVE: 'No such line. Too little reserve to create it.',
   tecNO_LINE_REDUNDANT: "Can't set non-existent line to default.",
   tecPATH_DRY: 'Path could not send partial amount.',
   tecPATH_PARTIAL: 'Path could not send full amount.',
   tecNO_ALTERNATIVE_KEY: 'The operation would remove the ability to sign transactions with the account.',
   tecNO_REGULAR_KEY: 'Regular key is not set.',
-  tecUNFUNDED: 'Not enough XRP to satisfy the reserve requirement.',
+  tecUNFUNDED: 'Not enough %N to satisfy the reserve requirement.',
   tecUNFUNDED_OFFER: 'Insufficient balance to fund created offer.',
-  tecUNFUNDED_PAYMENT: 'Insufficient XRP balance to send.',
+  tecUNFUNDED_PAYMENT: 'Insufficient %N balance to send.',
   tecOWNERS: 'Non-zero owner count.',
   tecNO_ISSUER: 'Issuer account does not exist.',
   tecNO_AUTH: 'Not authorized to hold asset.',
@@ -58,9 +55,11 @@ export interface EngineResult {
 export function engineResultOf(profile: ChainProfile, token: string): EngineResult {
   let code: number;
   try {
-    code = definitionsByChain[profile.id].transactionResult.from(token).ordinal;
+    code = profile.definitions.transactionResult.from(token).ordinal;
   } catch (error) {
     throw new Error(`unknown transaction result ${token} for chain ${profile.id}`, { cause: error });
   }
-  return { engine_result: token, engine_result_code: code, engine_result_message: messages[token] ?? token };
+  const native = profile.nativeCurrency;
+  const message = messages[token] ?? messages[token.replace(`_${native}`, '_%N')];
+  return { engine_result: token, engine_result_code: code, engine_result_message: message?.replaceAll('%N', native) ?? token };
 }

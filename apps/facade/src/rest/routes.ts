@@ -348,6 +348,8 @@ export const restRouteDefinitions: readonly RestRoute[] = [
     query: noQuery,
     response: z.object({
       chain: z.string(),
+      native_currency: z.string().describe('code of the native currency, counted in drops'),
+      drops_per_unit: z.string().regex(/^\d+$/).describe('drops in one unit of the native currency'),
       store: z.object({
         complete_ranges: z.array(z.string()),
         lowest_ledger_index: z.number().int().nullable(),
@@ -366,6 +368,8 @@ export const restRouteDefinitions: readonly RestRoute[] = [
       ]);
       return {
         chain: profile.id,
+        native_currency: profile.nativeCurrency,
+        drops_per_unit: profile.dropsPerUnit.toString(),
         store: {
           complete_ranges: store.completeRanges.map((range) => `${range.first}-${range.last}`),
           lowest_ledger_index: store.lowestLedgerIndex ?? null,

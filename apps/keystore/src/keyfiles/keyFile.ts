@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import path from 'node:path';
-import type { ChainId, KeyAlgorithm } from '@ledger-node/chain';
+import { chainIds, isChainId, type ChainId, type KeyAlgorithm } from '@ledger-node/chain';
 import { KeyFileError } from './errors';
 
 export const KEY_FILE_VERSION = 1;
@@ -178,7 +178,7 @@ export function validateKeyFile(file: string, value: unknown): KeyFileJson {
   };
   if (!isObject(value)) return fail('not a JSON object');
   if (value.version !== KEY_FILE_VERSION) return fail(`unsupported version ${JSON.stringify(value.version)} (expected ${KEY_FILE_VERSION})`);
-  if (value.chain !== 'xrpl' && value.chain !== 'jingtum') return fail('chain must be xrpl or jingtum');
+  if (typeof value.chain !== 'string' || !isChainId(value.chain)) return fail(`chain must be one of ${chainIds.join(', ')}`);
   if (typeof value.address !== 'string' || value.address.length === 0) return fail('address missing');
   if (value.nickname !== null && (typeof value.nickname !== 'string' || !isValidNickname(value.nickname))) {
     return fail('nickname must be null or 1-64 letters, digits, _ . or -');

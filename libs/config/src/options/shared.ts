@@ -1,10 +1,12 @@
+import { chainIds, getProfile } from '@ledger-node/chain';
 import { stringFlag } from '../flag';
 
-export const chainIdChoices = ['xrpl', 'jingtum'] as const;
+/** The chains -chain accepts: every profile of libs/chain, so a new profile needs no change here. */
+export const chainIdChoices = chainIds;
 
 export const chainFlag = stringFlag({
   name: 'chain',
-  description: 'Chain profile: xrpl (XRP Ledger) or jingtum (SWTC)',
+  description: `Chain profile: ${chainIds.map((id) => `${id} = ${getProfile(id).displayName}`).join(', ')}`,
   default: 'xrpl',
   choices: chainIdChoices,
 });
