@@ -23,6 +23,29 @@ export interface DevnetFlags {
   load: number;
   load_accounts: number;
   log_level: LogLevel;
+  /** A history to build before serving (LEDGER_NODE_DEVNET_HISTORY); undefined: start from genesis. */
+  history?: HistoryPlan;
+}
+
+export interface HistoryPlan {
+  ledgers: number;
+  transactionsPerLedger: number;
+}
+
+/**
+ * LEDGER_NODE_DEVNET_HISTORY=LEDGERSxTXS (e.g. 400x50) makes a live devnet build that many ledgers
+ * of that many signed random payments between -load_accounts funded accounts before it listens,
+ * so that `npm run bench` can time a backfill without waiting for ledgers to close in real time.
+ */
+export function historyPlan(value: string | undefined): HistoryPlan | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const match = /^(\d{1,6})x(\d{1,5})$/.exec(value.trim());
+  const ledgers = Number(match?.[1]);
+  const transactionsPerLedger = Number(match?.[2]);
+  if (!match || ledgers < 1 || transactionsPerLedger < 1) {
+    throw new InvalidParams(`LEDGER_NODE_DEVNET_HISTORY must be LEDGERSxTRANSACTIONS (e.g. 400x50), got ${JSON.stringify(value)}`, 'LEDGER_NODE_DEVNET_HISTORY');
+  }
+  return { ledgers, transactionsPerLedger };
 }
 
 export function devnetConfig(flags: ParsedFlags): DevnetFlags {
@@ -36,9 +59,13 @@ export function devnetConfig(flags: ParsedFlags): DevnetFlags {
     load: flags.integer('load')!,
     load_accounts: flags.integer('load_accounts')!,
     log_level: flags.string('log_level') as LogLevel,
+    history: historyPlan(process.env.LEDGER_NODE_DEVNET_HISTORY),
   };
   if (config.replay !== undefined && config.load > 0) {
     throw new InvalidParams('flag -load cannot be combined with -replay: recorded ledgers take no transactions', 'load');
+  }
+  if (config.replay !== undefined && config.history !== undefined) {
+    throw new InvalidParams('LEDGER_NODE_DEVNET_HISTORY cannot be combined with -replay: recorded ledgers take no transactions', 'replay');
   }
   return config;
 }

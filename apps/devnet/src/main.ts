@@ -65,6 +65,16 @@ export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
   const logger = createLogger('devnet', flags.log_level);
   const prepared = flags.replay !== undefined ? replaySource(flags, flags.replay, logger) : await liveSource(flags, logger);
 
+  if (prepared.live && flags.history) {
+    const builder = new LoadGenerator(prepared.live, { transactionsPerSecond: 0, accountCount: flags.load_accounts, logger });
+    try {
+      await builder.prebuild(flags.history.ledgers, flags.history.transactionsPerLedger);
+    } catch (error) {
+      prepared.stop();
+      throw error;
+    }
+  }
+
   let server;
   try {
     server = await startWsServer({ source: prepared.source, host: flags.host, port: flags.port, logger });

@@ -66,6 +66,31 @@ export class LoadGenerator {
 
   /** Creates and funds the accounts (waiting for the ledgers that hold them), then starts the payments. */
   async start(): Promise<void> {
+    if (!(await this.setUp(() => this.nextClose()))) return;
+    this.lastTickAtMs = Date.now();
+    this.windowStartedAtMs = this.lastTickAtMs;
+    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
+    this.summaryTimer = setInterval(() => this.logSummary(), this.summaryIntervalMs);
+  }
+
+  /**
+   * Builds a history before the devnet serves (LEDGER_NODE_DEVNET_HISTORY, for the benchmark):
+   * the same accounts, signatures and submit path as `start`, but `ledgerCount` ledgers of
+   * `transactionsPerLedger` random payments each, every ledger closed as soon as it is full.
+   */
+  async prebuild(ledgerCount: number, transactionsPerLedger: number): Promise<LoadSummary> {
+    const closeNow = async () => void this.source.writer.acceptLedger();
+    if (!(await this.setUp(closeNow))) return this.summary();
+    for (let built = 0; built < ledgerCount && !this.stopped; built++) {
+      for (let submitted = 0; submitted < transactionsPerLedger; submitted++) this.submitRandomPayment();
+      await closeNow();
+    }
+    this.options.logger.info({ ledgers: ledgerCount, transactionsPerLedger, results: this.totals.results }, 'history built');
+    return this.summary();
+  }
+
+  /** Funds the accounts and their trust lines, closing with `closeLedger`; false when stopped meanwhile. */
+  private async setUp(closeLedger: () => Promise<unknown>): Promise<boolean> {
     const { logger } = this.options;
     const genesis = this.accountFromSecret(this.profile.genesis.secret);
     genesis.nextSequence = this.sequenceOf(genesis.address);
@@ -77,8 +102,8 @@ export class LoadGenerator {
     for (const account of [this.issuer, ...this.holders]) {
       this.submitSetup(genesis, { TransactionType: 'Payment', Destination: account.address, Amount: fundingDrops.toString() });
     }
-    await this.nextClose();
-    if (this.stopped) return;
+    await closeLedger();
+    if (this.stopped) return false;
     for (const account of [this.issuer, ...this.holders]) account.nextSequence = this.sequenceOf(account.address);
 
     this.submitSetup(this.issuer, { TransactionType: 'AccountSet', SetFlag: asfDefaultRipple });
@@ -88,8 +113,8 @@ export class LoadGenerator {
         LimitAmount: { currency: ISSUED_CURRENCY, issuer: this.issuer.address, value: TRUST_LIMIT },
       });
     }
-    await this.nextClose();
-    if (this.stopped) return;
+    await closeLedger();
+    if (this.stopped) return false;
     for (const holder of this.holders) {
       this.submitSetup(this.issuer, {
         TransactionType: 'Payment',
@@ -97,16 +122,13 @@ export class LoadGenerator {
         Amount: { currency: ISSUED_CURRENCY, issuer: this.issuer.address, value: ISSUED_FUNDING },
       });
     }
-    await this.nextClose();
-    if (this.stopped) return;
+    await closeLedger();
+    if (this.stopped) return false;
     logger.info(
       { accounts: this.holders.length, issuer: this.issuer.address, currency: ISSUED_CURRENCY, tps: this.options.transactionsPerSecond },
       'load generator ready',
     );
-    this.lastTickAtMs = Date.now();
-    this.windowStartedAtMs = this.lastTickAtMs;
-    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
-    this.summaryTimer = setInterval(() => this.logSummary(), this.summaryIntervalMs);
+    return true;
   }
 
   stop(): void {

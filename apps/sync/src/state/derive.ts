@@ -121,10 +121,51 @@ export function skipListKeysChangedBy(ledgerIndex: number): string[] {
   return keys;
 }
 
+/** rippled canonical order puts TransactionType (UInt16, field 2: header byte 0x12) first in every transaction. */
+const TRANSACTION_TYPE_HEADER = 0x12;
+
+/** The transaction's type name, read from its first field; the full decode only for a blob that does not start with it. */
+function transactionTypeOf(txBlob: Buffer, profile: ChainProfile): string {
+  if (txBlob.length >= 3 && txBlob[0] === TRANSACTION_TYPE_HEADER) {
+    const name = profile.definitions.transactionType.from(String(txBlob.readUInt16BE(1)))?.name;
+    if (name !== undefined) return name;
+  }
+  return String(profile.codec.decode(txBlob.toString('hex')).TransactionType);
+}
+
+/** Addresses already turned into AccountID hex; bounded, since any ledger names only a few hundred accounts. */
+const accountIdHexByAddress = new Map<string, string>();
+const ACCOUNT_ID_HEX_CACHE_SIZE = 4096;
+
+/**
+ * The image's addresses as 40-hex AccountIDs, which the codec takes as they are: encoding an `r…`
+ * address checks it as an X-address first and decodes its base58 twice, most of an image's cost.
+ */
+function withAccountIdsAsHex(fields: Json, profile: ChainProfile): Json {
+  const hexOf = (address: string): string => {
+    let hex = accountIdHexByAddress.get(address);
+    if (hex === undefined) {
+      hex = Buffer.from(profile.codec.decodeAccountId(address)).toString('hex').toUpperCase();
+      if (accountIdHexByAddress.size >= ACCOUNT_ID_HEX_CACHE_SIZE) accountIdHexByAddress.clear();
+      accountIdHexByAddress.set(address, hex);
+    }
+    return hex;
+  };
+  const converted: Json = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const typeName = profile.definitions.field.fromString(name)?.type.name;
+    if (typeName === 'AccountID' && typeof value === 'string' && value !== '') converted[name] = hexOf(value);
+    else if (typeName === 'Amount' && typeof value === 'object' && value !== null && typeof value.issuer === 'string') {
+      converted[name] = { ...value, issuer: hexOf(value.issuer) };
+    } else converted[name] = value;
+  }
+  return converted;
+}
+
 export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile): DerivedChange[] {
   const codec = profile.codec;
   const rules = rulesOf(profile);
-  const encode = (fields: Json): Image => ({ state: 'object', blob: Buffer.from(codec.encode(fields), 'hex') });
+  const encode = (fields: Json): Image => ({ state: 'object', blob: Buffer.from(codec.encode(withAccountIdsAsHex(fields, profile)), 'hex') });
   const unknown: Image = { state: 'unknown' };
   const absent: Image = { state: 'absent' };
 
@@ -133,11 +174,11 @@ export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile
     .sort((a, b) => a.meta.TransactionIndex - b.meta.TransactionIndex);
   const byKey = new Map<string, { first: MetaNode; last: MetaNode; count: number }>();
   for (const { tx, meta } of decoded) {
-    const txJson = codec.decode(tx.txBlob.toString('hex')) as Json;
+    const transactionType = transactionTypeOf(tx.txBlob, profile);
     const txHash = tx.hash.toString('hex').toUpperCase();
     for (const wrapper of (meta.AffectedNodes ?? []) as Json[]) {
       const kind = Object.keys(wrapper)[0] as NodeKind;
-      const node: MetaNode = { kind, fields: wrapper[kind], txHash, transactionType: String(txJson.TransactionType) };
+      const node: MetaNode = { kind, fields: wrapper[kind], txHash, transactionType };
       const objectKey = String(node.fields.LedgerIndex).toUpperCase();
       const seen = byKey.get(objectKey);
       byKey.set(objectKey, { first: seen?.first ?? node, last: node, count: (seen?.count ?? 0) + 1 });
@@ -226,7 +267,7 @@ function trustLineSides(fields: Json, profile: ChainProfile): Buffer[] {
 export function withThreading(blob: Buffer, threading: { previousTxnId: string; previousTxnLgrSeq: number }, profile: ChainProfile): Buffer {
   const fields = profile.codec.decode(blob.toString('hex')) as Json;
   return Buffer.from(
-    profile.codec.encode({ ...fields, PreviousTxnID: threading.previousTxnId, PreviousTxnLgrSeq: threading.previousTxnLgrSeq }),
+    profile.codec.encode(withAccountIdsAsHex({ ...fields, PreviousTxnID: threading.previousTxnId, PreviousTxnLgrSeq: threading.previousTxnLgrSeq }, profile)),
     'hex',
   );
 }

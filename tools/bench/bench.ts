@@ -1,0 +1,608 @@
+/**
+ * `npm run bench [-- --json]`: sync, JSON-RPC and storage figures of one machine, each beside a
+ * baseline measured in the same run, on loopback only, bounded in time. See README "Performance".
+ *
+ * Stages: the Koa echo baseline; a devnet that builds a signed history; a fresh node timed from its
+ * start until its store holds that whole range (then the raw RocksDB baseline over the same bytes);
+ * verification alone against SHA-512Half of the same bytes; the node restarted for the JSON-RPC
+ * figures and jt_sendTransaction; once more with tracing exported to a local sink.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import rocksdb from 'rocksdb';
+import { Client as XrplClient, Wallet } from 'xrpl';
+import { getProfile, HashPrefix, variableLengthPrefix } from '@ledger-node/chain';
+import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
+import { createGrpcClient } from '@ledger-node/grpc';
+import { freePort, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
+import type { BinaryLedgerResult } from '../../apps/sync/src/upstream/messages';
+import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
+import { verifyLedger, type FetchedLedger } from '../../apps/sync/src/verify/verify-ledger';
+import { DevnetClient } from './devnet-client';
+import { atLeast, atMost, markdownTable, ratioOf, textTable, type Figure } from './figures';
+import { runLoad, type LoadResult } from './http-load';
+import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
+
+// ---------------------------------------------------------------- settings
+
+const argv = process.argv.slice(2);
+function option(name: string, fallback: number): number {
+  const position = argv.indexOf(`--${name}`);
+  if (position < 0) return fallback;
+  const value = Number(argv[position + 1]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a positive integer`);
+  return value;
+}
+
+const settings = {
+  json: argv.includes('--json'),
+  /** Ledgers of the built history and payments in each: ≥ 20 000 transactions in ledgers of ~50. */
+  ledgers: option('ledgers', 400),
+  transactionsPerLedger: option('per-ledger', 50),
+  historyAccounts: 50,
+  connections: 50,
+  rpcSeconds: option('seconds', 15),
+  batchConnections: 10,
+  batchSize: 100,
+  sendAccounts: 10,
+  sendSeconds: option('send-seconds', 20),
+  /** The whole run is stopped (and fails) past this. */
+  hardTimeoutMs: option('timeout-seconds', 600) * 1000,
+};
+
+const root = workspaceRoot();
+const resultsDir = path.join(root, 'bench/results');
+const profile = getProfile('xrpl');
+const passphrase = 'bench passphrase, loopback only';
+const runStartedAt = Date.now();
+
+const log = (message: string) => process.stderr.write(`[bench ${((Date.now() - runStartedAt) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
+
+// ---------------------------------------------------------------- helpers
+
+function directorySize(folder: string): number {
+  let total = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    total += entry.isDirectory() ? directorySize(full) : statSync(full).size;
+  }
+  return total;
+}
+
+function rocks(location: string) {
+  const db = (rocksdb as unknown as (location: string) => any)(location);
+  const call = <T>(method: string, ...args: unknown[]) =>
+    new Promise<T>((resolve, reject) => db[method](...args, (error: Error | null, value: T) => (error ? reject(error) : resolve(value))));
+  return {
+    open: (options: object) => call<void>('open', options),
+    close: () => call<void>('close'),
+    batch: (operations: { type: 'put'; key: Buffer; value: Buffer }[]) => call<void>('batch', operations, {}),
+    async all(): Promise<{ key: Buffer; value: Buffer }[]> {
+      const iterator = db.iterator({ keyAsBuffer: true, valueAsBuffer: true });
+      const entries: { key: Buffer; value: Buffer }[] = [];
+      for (;;) {
+        const entry = await new Promise<{ key: Buffer; value: Buffer } | undefined>((resolve, reject) =>
+          iterator.next((error: Error | null, key?: Buffer, value?: Buffer) => (error ? reject(error) : resolve(key === undefined ? undefined : { key, value: value! }))),
+        );
+        if (!entry) break;
+        entries.push(entry);
+      }
+      await new Promise<void>((resolve, reject) => iterator.end((error: Error | null) => (error ? reject(error) : resolve())));
+      return entries;
+    },
+  };
+}
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
+  return body.result;
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+const isSuccess = (status: number, text: string) => status === 200 && text.includes('"status":"success"') && !text.includes('"result":null');
+
+function loadSummary(name: string, result: LoadResult): string {
+  return `${name}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, ${result.errors} errors${result.firstError ? ` (first: ${result.firstError})` : ''}`;
+}
+
+// ---------------------------------------------------------------- the node
+
+interface NodeRun {
+  process: RunningProcess;
+  rpcUrl: string;
+  storeStatus(): Promise<GetStatusResponse>;
+  close(): void;
+}
+
+async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessEnv = {}): Promise<NodeRun> {
+  const rpcPort = await freePort();
+  const passwordFile = path.join(dataDir, 'password');
+  writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
+  const node = startCli(
+    ['-endpoint', endpoint, '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-password_file', passwordFile, '-log_level', 'warn'],
+    env,
+  );
+  const store = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(dataDir, 'run/ledger-store.sock')}`, {
+    serviceLabel: 'ledger-store',
+    deadlineMs: 3_000,
+    idempotent: ['getStatus'],
+  });
+  return {
+    process: node,
+    rpcUrl: `http://127.0.0.1:${rpcPort}/v1/jsonrpc`,
+    storeStatus: () => store.getStatus({}),
+    close: () => store.close(),
+  };
+}
+
+/** Peak RSS of each of the node's services while it ran, in MiB (read before it stops). */
+function servicePeaks(node: RunningProcess, into: Map<string, number>): void {
+  for (const [service, pid] of servicesOf(node)) {
+    const peak = peakRssMb(pid);
+    if (peak !== undefined) into.set(service, Math.max(into.get(service) ?? 0, peak));
+  }
+}
+
+async function stopNode(run: NodeRun, peaks: Map<string, number>): Promise<void> {
+  servicePeaks(run.process, peaks);
+  run.close();
+  await stop(run.process);
+}
+
+const covers = (status: GetStatusResponse, first: number, last: number) =>
+  status.completeRanges.some((range) => range.first <= first && range.last >= last);
+
+// ---------------------------------------------------------------- stages
+
+async function koaEchoBaseline(): Promise<LoadResult> {
+  const echo = start([path.join(root, 'tools/bench/servers/koa-echo.mjs')]);
+  try {
+    const port = (await echo.waitFor(/koa echo listening on (\d+)/))[1];
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'jt_blockNumber', params: [] });
+    return await runLoad({ url: `http://127.0.0.1:${port}/v1/jsonrpc`, connections: settings.connections, durationMs: settings.rpcSeconds * 1000, nextBody: () => body, check: isSuccess });
+  } finally {
+    await stop(echo);
+  }
+}
+
+interface History {
+  ledgers: FetchedLedger[];
+  txHashes: string[];
+  addresses: string[];
+  rawBytesPerTx: number;
+  transactionCount: number;
+}
+
+/** Every ledger of the devnet's history in binary, as sync fetches them. */
+async function fetchHistory(devnet: DevnetClient, lastLedger: number): Promise<History> {
+  const ledgers: FetchedLedger[] = [];
+  const inFlight = 8;
+  for (let first = 1; first <= lastLedger; first += inFlight) {
+    const indexes = Array.from({ length: Math.min(inFlight, lastLedger - first + 1) }, (_, offset) => first + offset);
+    const answers = await Promise.all(
+      indexes.map((ledgerIndex) => devnet.request<BinaryLedgerResult>('ledger', { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true })),
+    );
+    answers.forEach((answer, position) => ledgers.push(fetchedLedgerOf(answer, indexes[position]!)));
+  }
+  const txHashes: string[] = [];
+  const senders = new Set<string>();
+  let rawBytes = 0;
+  let transactionCount = 0;
+  for (const ledger of ledgers) {
+    for (const tx of ledger.transactions) {
+      transactionCount++;
+      rawBytes += (tx.txBlobHex.length + tx.metaBlobHex.length) / 2;
+      txHashes.push(createHash('sha512').update(HashPrefix.transactionId).update(Buffer.from(tx.txBlobHex, 'hex')).digest().subarray(0, 32).toString('hex').toUpperCase());
+      if (senders.size < 200 && ledger.ledgerIndex > 4) senders.add(String(profile.codec.decode(tx.txBlobHex).Account));
+    }
+  }
+  return { ledgers, txHashes, addresses: [...senders], rawBytesPerTx: rawBytes / transactionCount, transactionCount };
+}
+
+/** Ledgers per second of `run` over all ledgers, repeated for at least `minimumMs`. */
+function ledgersPerSecond(ledgers: readonly FetchedLedger[], minimumMs: number, run: (ledger: FetchedLedger) => void): number {
+  let done = 0;
+  const startedAt = performance.now();
+  while (performance.now() - startedAt < minimumMs) {
+    for (const ledger of ledgers) run(ledger);
+    done += ledgers.length;
+  }
+  return done / ((performance.now() - startedAt) / 1000);
+}
+
+function verificationFigures(history: History): { verify: number; sha512: number } {
+  const items = history.ledgers.map((ledger) => ({
+    header: Buffer.from(ledger.headerHex, 'hex'),
+    transactions: ledger.transactions.map((tx) => ({ blob: Buffer.from(tx.txBlobHex, 'hex'), meta: Buffer.from(tx.metaBlobHex, 'hex') })),
+  }));
+  const byIndex = new Map(history.ledgers.map((ledger, position) => [ledger.ledgerIndex, items[position]!]));
+  const sha512Half = (...parts: Buffer[]) => {
+    const hasher = createHash('sha512');
+    for (const part of parts) hasher.update(part);
+    return hasher.digest().subarray(0, 32);
+  };
+  // Warm both up before timing.
+  ledgersPerSecond(history.ledgers, 300, (ledger) => verifyLedger(ledger, ledger.ledgerHash));
+  const verify = ledgersPerSecond(history.ledgers, 3_000, (ledger) => {
+    const verified = verifyLedger(ledger, ledger.ledgerHash);
+    if (!verified.ok) throw new Error(`ledger ${ledger.ledgerIndex} fails verification: ${verified.failure.message}`);
+  });
+  // The hashing that verification cannot avoid, of the same bytes: the header, each transaction's id,
+  // and each tree leaf (transaction and metadata with their length prefixes, and the id).
+  const sha512 = ledgersPerSecond(history.ledgers, 3_000, (ledger) => {
+    const item = byIndex.get(ledger.ledgerIndex)!;
+    sha512Half(HashPrefix.ledgerMaster, item.header);
+    for (const tx of item.transactions) {
+      const id = sha512Half(HashPrefix.transactionId, tx.blob);
+      sha512Half(HashPrefix.txNode, variableLengthPrefix(tx.blob.length), tx.blob, variableLengthPrefix(tx.meta.length), tx.meta, id);
+    }
+  });
+  return { verify, sha512 };
+}
+
+/** Copies the synced store's key/value bytes into a fresh RocksDB, one batch per ledger's worth of keys. */
+async function rawRocksDbBaseline(storePath: string, scratch: string, ledgerCount: number): Promise<{ seconds: number; keys: number; bytes: number }> {
+  const source = rocks(storePath);
+  await source.open({ createIfMissing: false, readOnly: true });
+  const entries = await source.all();
+  await source.close();
+  const target = rocks(path.join(scratch, 'raw.db'));
+  await target.open({ createIfMissing: true, errorIfExists: true });
+  const perBatch = Math.max(1, Math.round(entries.length / ledgerCount));
+  const batches: { type: 'put'; key: Buffer; value: Buffer }[][] = [];
+  for (let first = 0; first < entries.length; first += perBatch) {
+    batches.push(entries.slice(first, first + perBatch).map(({ key, value }) => ({ type: 'put', key, value })));
+  }
+  const startedAt = performance.now();
+  for (const batch of batches) await target.batch(batch);
+  const seconds = (performance.now() - startedAt) / 1000;
+  await target.close();
+  return { seconds, keys: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.key.length + entry.value.length, 0) };
+}
+
+async function generateAccounts(dataDir: string, count: number): Promise<string[]> {
+  const addresses: string[] = [];
+  // Two at a time: each is a CLI start and one scrypt derivation in the node's keystore.
+  for (let first = 0; first < count; first += 2) {
+    const runs = Array.from({ length: Math.min(2, count - first) }, (_, offset) =>
+      startCli(['account', 'generate', '-nickname', `bench${first + offset}`, '-data_dir', dataDir, '-json'], { LEDGER_NODE_PASSWORD: passphrase }),
+    );
+    for (const run of runs) {
+      const code = await run.exited;
+      if (code !== 0) throw new Error(`account generate exited with ${code}: ${run.output().slice(-2000)}`);
+      const printed = run.output();
+      addresses.push((JSON.parse(printed.slice(printed.indexOf('{'))) as { address: string }).address);
+      await stop(run);
+    }
+  }
+  return addresses;
+}
+
+async function fundFromGenesis(devnetUrl: string, addresses: string[]): Promise<string[]> {
+  const client = new XrplClient(devnetUrl);
+  await client.connect();
+  try {
+    const genesis = Wallet.fromSeed(profile.genesis.secret);
+    const info = await client.request({ command: 'account_info', account: genesis.address, ledger_index: 'current' });
+    let sequence = info.result.account_data.Sequence;
+    const hashes: string[] = [];
+    for (const address of addresses) {
+      const prepared = await client.autofill({ TransactionType: 'Payment', Account: genesis.address, Destination: address, Amount: '100000000000', Sequence: sequence++ });
+      const signed = genesis.sign(prepared);
+      const submitted = await client.submit(signed.tx_blob);
+      if (!['tesSUCCESS', 'terQUEUED'].includes(submitted.result.engine_result)) throw new Error(`funding ${address}: ${submitted.result.engine_result}`);
+      hashes.push(signed.hash);
+    }
+    return hashes;
+  } finally {
+    await client.disconnect();
+  }
+}
+
+/** Each local account sends payments one after another, each until validated (receipt non-null). */
+async function sendTransactions(rpcUrl: string, addresses: string[], seconds: number): Promise<{ validated: number; seconds: number; failures: number; firstFailure?: string }> {
+  const startedAt = performance.now();
+  const stopSendingAt = startedAt + seconds * 1000;
+  let validated = 0;
+  let failures = 0;
+  let firstFailure: string | undefined;
+  let lastValidatedAt = startedAt;
+  await Promise.all(
+    addresses.map(async (from) => {
+      while (performance.now() < stopSendingAt) {
+        try {
+          const [hash] = (await rpc(rpcUrl, 'jt_sendTransaction', [{ from, to: profile.genesis.address, value: '1000000' }])) as [string];
+          await until(`the receipt of ${hash}`, 60_000, async () => (await rpc(rpcUrl, 'jt_getTransactionReceipt', [hash])) ?? undefined, 100);
+          validated++;
+          lastValidatedAt = performance.now();
+        } catch (error) {
+          failures++;
+          firstFailure ??= (error as Error).message;
+          await sleep(500);
+        }
+      }
+    }),
+  );
+  return { validated, seconds: (lastValidatedAt - startedAt) / 1000, failures, ...(firstFailure ? { firstFailure } : {}) };
+}
+
+// ---------------------------------------------------------------- the run
+
+async function main(): Promise<void> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-bench-'));
+  const details: Record<string, unknown> = {};
+  const peaks = new Map<string, number>();
+  const figures: Figure[] = [];
+  try {
+    log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
+
+    log(`koa_echo_rps: bare Koa + koa-bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
+    const koa = await koaEchoBaseline();
+    log(loadSummary('koa echo', koa));
+    details.koa_echo = koa;
+
+    const historyPlan = `${settings.ledgers}x${settings.transactionsPerLedger}`;
+    log(`devnet: building ${settings.ledgers} ledgers of ${settings.transactionsPerLedger} signed payments (LEDGER_NODE_DEVNET_HISTORY=${historyPlan})`);
+    const buildStartedAt = performance.now();
+    const devnetProcess = startCli(['devnet', '-port', '0', '-load_accounts', String(settings.historyAccounts), '-log_level', 'info'], {
+      LEDGER_NODE_DEVNET_HISTORY: historyPlan,
+    });
+    const devnetUrl = (await devnetProcess.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, settings.hardTimeoutMs))[1]!;
+    details.history_build_seconds = (performance.now() - buildStartedAt) / 1000;
+    const devnet = await DevnetClient.connect(devnetUrl);
+    const lastLedger = (await devnet.request<{ info: { validated_ledger: { seq: number } } }>('server_info')).info.validated_ledger.seq;
+    log(`devnet: history built in ${(details.history_build_seconds as number).toFixed(0)} s, ledgers 1-${lastLedger} at ${devnetUrl}`);
+
+    // ---- sync: from the node's start until its store holds ledgers 1..lastLedger
+    const syncDir = path.join(scratch, 'node');
+    mkdirSync(syncDir);
+    log(`sync: a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
+    const syncStartedAt = performance.now();
+    const syncNode = await startNode(syncDir, devnetUrl);
+    const synced = await until('the store to hold the whole range', 300_000, async () => {
+      const status = await syncNode.storeStatus();
+      return covers(status, 1, lastLedger) ? status : undefined;
+    }, 100);
+    const syncSeconds = (performance.now() - syncStartedAt) / 1000;
+    const syncedTransactions = Number(synced.transactionCount);
+    log(`sync: ${syncedTransactions} transactions in ${lastLedger} ledgers in ${syncSeconds.toFixed(1)} s`);
+    await stopNode(syncNode, peaks);
+    const storePath = path.join(syncDir, 'node.db');
+    const storeBytes = directorySize(storePath);
+    const stored = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
+    details.sync = stored;
+
+    log('rocksdb_raw_tx_per_s: the store\'s key/value bytes written straight into a fresh RocksDB');
+    const raw = await rawRocksDbBaseline(storePath, scratch, lastLedger);
+    details.rocksdb_raw = { ...raw, keysPerSecond: raw.keys / raw.seconds };
+    log(`raw: ${raw.keys} keys (${(raw.bytes / 1e6).toFixed(1)} MB) in ${raw.seconds.toFixed(2)} s`);
+
+    log('verify_ledgers_per_s: header + transaction tree verification alone, against SHA-512Half of the same bytes');
+    const history = await fetchHistory(devnet, lastLedger);
+    const verification = verificationFigures(history);
+    details.history = { ledgers: history.ledgers.length, transactions: history.transactionCount, rawBytesPerTx: history.rawBytesPerTx };
+
+    // ---- JSON-RPC on the synced node, restarted (tracing off)
+    log('rpc: node restarted on the synced store');
+    const rpcNode = await startNode(syncDir, devnetUrl);
+    await rpcNode.process.waitFor(/facade\s+ready/, 60_000);
+    const status = await until('the node to be level with the devnet', 60_000, async () => {
+      const current = await rpcNode.storeStatus();
+      return covers(current, 1, lastLedger) && current.stateRange ? current : undefined;
+    });
+    const stateRange = status.stateRange!;
+    const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+    const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+    const load = (name: string, nextBody: () => string, connections = settings.connections) =>
+      runLoad({ url: rpcNode.rpcUrl, connections, durationMs: settings.rpcSeconds * 1000, nextBody, check: isSuccess }).then((result) => {
+        log(loadSummary(name, result));
+        details[name] = result;
+        return result;
+      });
+
+    const getTx = await load('rpc_get_tx', () => call('jt_getTransactionByHash', [pick(history.txHashes)]));
+    const blockNumber = await load('rpc_block_number', () => call('jt_blockNumber', []));
+    const balanceFrom = Math.max(stateRange.first, 5);
+    const balanceTo = Math.min(stateRange.last, lastLedger);
+    details.balance_ledgers = { first: balanceFrom, last: balanceTo, accounts: history.addresses.length };
+    const balance = await load('rpc_get_balance', () =>
+      call('jt_getBalance', [pick(history.addresses), balanceFrom + Math.floor(Math.random() * (balanceTo - balanceFrom + 1))]),
+    );
+    const batch = await load(
+      'rpc_batch_100',
+      () => JSON.stringify(Array.from({ length: settings.batchSize }, (_, id) => ({ jsonrpc: '2.0', id, method: 'jt_getTransactionByHash', params: [pick(history.txHashes)] }))),
+      settings.batchConnections,
+    );
+
+    log(`send_tx_per_s: ${settings.sendAccounts} local accounts, jt_sendTransaction until validated, ${settings.sendSeconds} s`);
+    const senders = await generateAccounts(syncDir, settings.sendAccounts);
+    const fundingHashes = await fundFromGenesis(devnetUrl, senders);
+    for (const hash of fundingHashes) await until(`funding ${hash} synced`, 60_000, async () => (await rpc(rpcNode.rpcUrl, 'jt_getTransactionReceipt', [hash])) ?? undefined);
+    const sent = await sendTransactions(rpcNode.rpcUrl, senders, settings.sendSeconds);
+    details.send_tx = sent;
+    log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
+    await stopNode(rpcNode, peaks);
+
+    // ---- tracing on: the same jt_getTransactionByHash load with spans exported to a local sink
+    log('otel_overhead: node restarted with OTEL_TRACES_EXPORTER=otlp to a local sink');
+    const sink = start([path.join(root, 'tools/bench/servers/otlp-sink.mjs')]);
+    const sinkPort = (await sink.waitFor(/otlp sink listening on (\d+)/))[1];
+    const tracedNode = await startNode(syncDir, devnetUrl, {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sinkPort}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    });
+    await tracedNode.process.waitFor(/facade\s+ready/, 60_000);
+    await until('the traced node to answer', 60_000, async () => ((await rpc(tracedNode.rpcUrl, 'jt_blockNumber')) >= lastLedger ? true : undefined));
+    const traced = await runLoad({
+      url: tracedNode.rpcUrl,
+      connections: settings.connections,
+      durationMs: settings.rpcSeconds * 1000,
+      nextBody: () => call('jt_getTransactionByHash', [pick(history.txHashes)]),
+      check: isSuccess,
+    });
+    log(loadSummary('rpc_get_tx traced', traced));
+    details.rpc_get_tx_traced = traced;
+    await stopNode(tracedNode, peaks);
+    await stop(sink);
+    const exported = /received (\d+) exports, (\d+) bytes/.exec(sink.output());
+    details.otlp_sink = { exports: Number(exported?.[1] ?? 0), bytes: Number(exported?.[2] ?? 0) };
+    log(`otlp sink: ${exported?.[1] ?? 0} exports, ${exported?.[2] ?? 0} bytes`);
+    const devnetPeak = peakRssMb(devnetProcess.pid);
+    if (devnetPeak !== undefined) details.devnet_peak_rss_mb = devnetPeak;
+    devnet.close();
+    await stop(devnetProcess);
+
+    // ---- figures
+    const syncTxPerSecond = syncedTransactions / syncSeconds;
+    const syncLedgersPerSecond = lastLedger / syncSeconds;
+    const rawTxPerSecond = syncedTransactions / raw.seconds;
+    const rawLedgersPerSecond = lastLedger / raw.seconds;
+    const syncRatio = ratioOf(syncTxPerSecond, rawTxPerSecond);
+    const bytesPerTx = storeBytes / syncedTransactions;
+    const otelOverhead = (getTx.requestsPerSecond - traced.requestsPerSecond) / getTx.requestsPerSecond;
+    figures.push(
+      {
+        name: 'sync_tx_per_s',
+        value: syncTxPerSecond,
+        unit: 'tx/s',
+        baselineName: 'rocksdb_raw_tx_per_s',
+        baseline: rawTxPerSecond,
+        ratio: syncRatio,
+        goal: { text: 'ratio ≥ 0.30 and ≥ 2 000 tx/s', met: atLeast(syncRatio, 0.3) && syncTxPerSecond >= 2000 },
+      },
+      {
+        name: 'sync_ledgers_per_s',
+        value: syncLedgersPerSecond,
+        unit: 'ledgers/s',
+        baselineName: 'rocksdb_raw_ledgers_per_s',
+        baseline: rawLedgersPerSecond,
+        ratio: ratioOf(syncLedgersPerSecond, rawLedgersPerSecond),
+        goal: { text: 'ratio ≥ 0.30', met: atLeast(ratioOf(syncLedgersPerSecond, rawLedgersPerSecond), 0.3) },
+      },
+      {
+        name: 'verify_ledgers_per_s',
+        value: verification.verify,
+        unit: 'ledgers/s',
+        baselineName: 'sha512half_per_s',
+        baseline: verification.sha512,
+        ratio: ratioOf(verification.verify, verification.sha512),
+      },
+      {
+        name: 'rpc_get_tx_rps',
+        value: getTx.requestsPerSecond,
+        unit: 'req/s',
+        baselineName: 'koa_echo_rps',
+        baseline: koa.requestsPerSecond,
+        ratio: ratioOf(getTx.requestsPerSecond, koa.requestsPerSecond),
+        goal: { text: 'ratio ≥ 0.40', met: atLeast(ratioOf(getTx.requestsPerSecond, koa.requestsPerSecond), 0.4) && getTx.errors === 0 },
+      },
+      { name: 'rpc_get_tx_p50_ms', value: getTx.p50Ms, unit: 'ms', baselineName: 'koa_echo_p50_ms', baseline: koa.p50Ms },
+      { name: 'rpc_get_tx_p99_ms', value: getTx.p99Ms, unit: 'ms', baselineName: 'koa_echo_p99_ms', baseline: koa.p99Ms, goal: { text: '≤ 25 ms', met: atMost(getTx.p99Ms, 25) } },
+      {
+        name: 'rpc_block_number_rps',
+        value: blockNumber.requestsPerSecond,
+        unit: 'req/s',
+        baselineName: 'koa_echo_rps',
+        baseline: koa.requestsPerSecond,
+        ratio: ratioOf(blockNumber.requestsPerSecond, koa.requestsPerSecond),
+        goal: { text: 'ratio ≥ 0.80', met: atLeast(ratioOf(blockNumber.requestsPerSecond, koa.requestsPerSecond), 0.8) && blockNumber.errors === 0 },
+      },
+      {
+        name: 'rpc_get_balance_rps',
+        value: balance.requestsPerSecond,
+        unit: 'req/s',
+        baselineName: 'koa_echo_rps',
+        baseline: koa.requestsPerSecond,
+        ratio: ratioOf(balance.requestsPerSecond, koa.requestsPerSecond),
+        goal: { text: 'ratio ≥ 0.30', met: atLeast(ratioOf(balance.requestsPerSecond, koa.requestsPerSecond), 0.3) && balance.errors === 0 },
+      },
+      { name: 'rpc_batch_100_rps', value: batch.requestsPerSecond * settings.batchSize, unit: 'calls/s', note: `${settings.batchConnections} connections, ${settings.batchSize} calls per batch` },
+      {
+        name: 'rpc_get_tx_traced_rps',
+        value: traced.requestsPerSecond,
+        unit: 'req/s',
+        baselineName: 'rpc_get_tx_rps',
+        baseline: getTx.requestsPerSecond,
+        ratio: ratioOf(traced.requestsPerSecond, getTx.requestsPerSecond),
+        note: 'OTEL_TRACES_EXPORTER=otlp to a local sink',
+      },
+      { name: 'otel_overhead', value: otelOverhead, unit: '%', note: '1 − traced ÷ untraced rpc_get_tx_rps', goal: { text: '≤ 25 %', met: atMost(otelOverhead, 0.25) } },
+      {
+        name: 'bytes_per_tx',
+        value: bytesPerTx,
+        unit: 'B',
+        baselineName: 'raw blob+meta',
+        baseline: history.rawBytesPerTx,
+        ratio: ratioOf(bytesPerTx, history.rawBytesPerTx),
+        goal: { text: 'ratio ≤ 1.2', met: atMost(ratioOf(bytesPerTx, history.rawBytesPerTx), 1.2) },
+      },
+      ...['ledger-store', 'sync', 'facade', 'submission', 'keystore'].map(
+        (service): Figure => ({ name: `rss_mb.${service}`, value: peaks.get(service), unit: 'MiB', goal: { text: '≤ 300 MiB', met: atMost(peaks.get(service), 300) } }),
+      ),
+      { name: 'send_tx_per_s', value: sent.validated / sent.seconds, unit: 'tx/s', note: 'keystore derives its scrypt key per signature (~0.4 s)' },
+    );
+  } finally {
+    await stopEverything();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const report = {
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}`, memoryMb: Math.round(os.totalmem() / 2 ** 20) },
+    startedAt: new Date(runStartedAt).toISOString(),
+    durationSeconds: (Date.now() - runStartedAt) / 1000,
+    settings: { ...settings, json: undefined },
+    figures,
+    details,
+  };
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}\n`);
+  if (settings.json) {
+    writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+  } else {
+    process.stdout.write(`\n${textTable(figures)}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`);
+  }
+}
+
+const hardTimeout = setTimeout(() => {
+  log(`the run exceeded ${settings.hardTimeoutMs / 1000} s: stopping every process it started`);
+  void stopEverything().finally(() => process.exit(1));
+}, settings.hardTimeoutMs);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping every process the run started`);
+    void stopEverything().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  () => {
+    clearTimeout(hardTimeout);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    clearTimeout(hardTimeout);
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    void stopEverything().finally(() => process.exit(1));
+  },
+);

@@ -1,0 +1,106 @@
+/**
+ * The figures of a bench run, each beside its baseline from the same run, with the ratio and the
+ * goal it is judged against; printed as a table and written as JSON.
+ */
+
+export interface Goal {
+  /** How the goal reads in the table, e.g. "ratio ≥ 0.30". */
+  text: string;
+  met: boolean;
+}
+
+export interface Figure {
+  name: string;
+  value: number | undefined;
+  unit: string;
+  baselineName?: string;
+  baseline?: number;
+  /** value ÷ baseline (or the figure's own definition, e.g. a fraction lost). */
+  ratio?: number;
+  /** Undefined: reported only. */
+  goal?: Goal;
+  note?: string;
+}
+
+export type Verdict = 'pass' | 'short' | 'reported' | 'missing';
+
+export function verdictOf(figure: Figure): Verdict {
+  if (figure.value === undefined || Number.isNaN(figure.value)) return 'missing';
+  if (!figure.goal) return 'reported';
+  return figure.goal.met ? 'pass' : 'short';
+}
+
+export function ratioOf(value: number | undefined, baseline: number | undefined): number | undefined {
+  if (value === undefined || baseline === undefined || baseline === 0) return undefined;
+  return value / baseline;
+}
+
+/** At least `minimum` (inclusive); false when either side is unknown. */
+export const atLeast = (value: number | undefined, minimum: number) => value !== undefined && value >= minimum;
+export const atMost = (value: number | undefined, maximum: number) => value !== undefined && value <= maximum;
+
+function formatNumber(value: number | undefined): string {
+  if (value === undefined || Number.isNaN(value)) return '—';
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1000) return Math.round(value).toLocaleString('en-US');
+  if (magnitude >= 100) return value.toFixed(0);
+  if (magnitude >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}
+
+export function formatValue(value: number | undefined, unit: string): string {
+  if (value === undefined || Number.isNaN(value)) return '—';
+  if (unit === '%') return `${(value * 100).toFixed(1)} %`;
+  return `${formatNumber(value)} ${unit}`.trim();
+}
+
+export interface TableRow {
+  figure: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  goal: string;
+  result: Verdict;
+}
+
+export function tableRows(figures: readonly Figure[]): TableRow[] {
+  return figures.map((figure) => ({
+    figure: figure.name,
+    value: formatValue(figure.value, figure.unit),
+    baseline: figure.baselineName ? `${figure.baselineName} ${formatValue(figure.baseline, figure.unit)}` : '—',
+    ratio: figure.ratio === undefined ? '—' : figure.ratio.toFixed(2),
+    goal: figure.goal?.text ?? 'reported',
+    result: verdictOf(figure),
+  }));
+}
+
+const columns: { key: keyof TableRow; title: string }[] = [
+  { key: 'figure', title: 'figure' },
+  { key: 'value', title: 'value' },
+  { key: 'baseline', title: 'baseline (same run)' },
+  { key: 'ratio', title: 'ratio' },
+  { key: 'goal', title: 'goal' },
+  { key: 'result', title: 'result' },
+];
+
+/** A plain-text table for the terminal. */
+export function textTable(figures: readonly Figure[]): string {
+  const rows = tableRows(figures);
+  const widths = columns.map(({ key, title }) => Math.max(title.length, ...rows.map((row) => row[key].length)));
+  const line = (cells: string[]) => cells.map((cell, position) => cell.padEnd(widths[position]!)).join('  ').trimEnd();
+  return [
+    line(columns.map((column) => column.title)),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...rows.map((row) => line(columns.map((column) => row[column.key]))),
+  ].join('\n');
+}
+
+/** The same table in Markdown, for the README. */
+export function markdownTable(figures: readonly Figure[]): string {
+  const rows = tableRows(figures);
+  return [
+    `| ${columns.map((column) => column.title).join(' | ')} |`,
+    `|${columns.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${columns.map((column) => (column.key === 'figure' ? `\`${row.figure}\`` : row[column.key])).join(' | ')} |`),
+  ].join('\n');
+}
