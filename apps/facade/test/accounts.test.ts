@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
-import { connectUpstream, rpcClient, waitUntil } from './support/clients';
+import { connectUpstream, rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /**
  * Account state at synced ledgers, checked against the devnet that produced them: the node starts

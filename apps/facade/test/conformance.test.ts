@@ -17,7 +17,7 @@ import { bindService, startGrpcServer, type GrpcServer } from '@ledger-node/grpc
 import { createLogger } from '@ledger-node/telemetry';
 import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
 import { methods } from '../src/jsonrpc/methods/index';
-import { waitUntil } from './support/clients';
+import { waitUntil } from '@ledger-node/test-utils';
 
 const passphrase = 'conformance passphrase';
 const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';

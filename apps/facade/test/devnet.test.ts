@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
-import { connectUpstream, rpcClient, waitUntil } from './support/clients';
+import { connectUpstream, rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /** A node on an embedded devnet under load: what it serves must equal what the devnet serves. */
 let node: RunningProcess;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
 import { cliEntry, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
-import { rpcClient, waitUntil } from './support/clients';
+import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /** Every route the OpenAPI document lists is called on a real node, and its answer checked against the document. */
 type Operation = { parameters: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, { content: { 'application/json': { schema: Record<string, unknown> } } }> };

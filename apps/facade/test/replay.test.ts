@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEntry, fixturesDir, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
-import { rpcClient, waitUntil } from './support/clients';
+import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /** The recorded mainnet run 11119599..11119604, replayed to a full node; answers checked against the recording. */
 const first = 11119599;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEntry, freePort, startProcess, stopAll, tempDir, workspaceRoot } from '@ledger-node/test-utils';
-import { rpcClient, waitUntil } from './support/clients';
+import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /**
  * The status page at `/` of the REST listener, in headless Chromium against a real node on a loaded

@@ -8,9 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { getProfile, hashLedgerHeader, hashTransaction, ledgerHeaderFromJson } from '@ledger-node/chain';
-import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, connectUpstream, decryptKeyFile, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const jingtum = getProfile('jingtum');
 const xrpl = getProfile('xrpl');
@@ -29,7 +28,7 @@ let removeDir: () => void;
 let node: RunningProcess;
 let rpcPort: number;
 let apiPort: number;
-let devnet: Awaited<ReturnType<typeof connectDevnet>>;
+let devnet: Awaited<ReturnType<typeof connectUpstream>>;
 /** The local account `a`, made by `account generate -chain jingtum`. */
 let local: string;
 /** Every answer of the node, checked for r addresses at the end. */
@@ -60,44 +59,10 @@ async function rest(route: string): Promise<Record<string, any>> {
   return body;
 }
 
-async function waitUntil<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 async function receiptOf(hash: string): Promise<Record<string, any>> {
   return waitUntil(async () => (await call('jt_getTransactionReceipt', [hash])).result, 30_000, `the receipt of ${hash}`);
 }
 
-/** A minimal rippled WebSocket client to the devnet, for account sequences. */
-async function connectDevnet(url: string) {
-  const socket = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  let nextId = 1;
-  const pending = new Map<number, (message: Record<string, any>) => void>();
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as Record<string, any>;
-    if (message.type === 'response') pending.get(message.id)?.(message);
-  });
-  return {
-    request(command: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, command, ...params }));
-      });
-    },
-    close: () => socket.close(),
-  };
-}
 
 /**
  * Signs a transaction with the Jingtum profile's keys over the Jingtum codec's signing bytes, fills
@@ -195,7 +160,7 @@ describe('ledger-node -dev -chain jingtum -rpc -api', () => {
     ], { env: { LEDGER_NODE_PASSWORD: passphrase } });
     const devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/))[1]!;
     await node.waitFor(/facade\s+ready/);
-    devnet = await connectDevnet(devnetUrl);
+    devnet = await connectUpstream(devnetUrl);
   }, 60_000);
 
   it('runs a devnet whose genesis is the Jingtum master account', () => {

@@ -2,3 +2,4 @@ export * from './fixtures';
 export * from './ports';
 export * from './processes';
 export * from './keyfiles';
+export * from './clients';

@@ -1,3 +1,4 @@
+/** Clients the end-to-end tests use: a minimal rippled WebSocket client and JSON-RPC over HTTP. */
 import WebSocket from 'ws';
 
 /** A minimal rippled WebSocket client for comparing answers. */
