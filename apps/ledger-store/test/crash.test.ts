@@ -118,8 +118,8 @@ describe('crash safety: kill -9 at a random moment leaves whole ledgers only', (
     await service.waitFor(/"msg":"serving"/);
     const client = createGrpcClient(LedgerStoreServiceService, address, { deadlineMs: 5_000 });
     cleanups.push(() => client.close());
+    let acknowledged = 0;
     const streaming = (async () => {
-      let acknowledged = 0;
       try {
         for (const ledger of writes) {
           await client.putLedger({ ledger });
@@ -130,9 +130,11 @@ describe('crash safety: kill -9 at a random moment leaves whole ledgers only', (
       }
       return { acknowledged, error: undefined };
     })();
-    await sleep(300 + Math.floor(Math.random() * 500));
+    // Killed after a random number of acknowledged writes: a moment inside the stream whatever the machine's speed.
+    const killAfter = 5 + Math.floor(Math.random() * 60);
+    while (acknowledged < killAfter) await sleep(2);
     await service.stop('SIGKILL');
-    const { acknowledged, error } = await streaming;
+    const { error } = await streaming;
     // The service died under the client: the call in flight fails as unavailable.
     expect(error?.kind).toBe('unavailable');
     const stored = await expectOnlyWholeLedgers(`${dir}/node.db`);

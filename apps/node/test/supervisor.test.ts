@@ -97,7 +97,7 @@ describe('ledger-node (supervisor)', () => {
     cleanups.push(remove);
     const port = await freePort();
     const node = startProcess([cliEntry(), '-dev', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(port), '-data_dir', dir]);
-    await node.waitFor(/facade\s+ready/);
+    for (const service of ['devnet', 'ledger-store', 'keystore', 'submission', 'sync', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`));
     await node.waitFor(/stored validated ledger \d+ \(\d+ transactions\)/, 30_000);
     expect([...childPids(node).keys()].sort()).toEqual(['devnet', 'facade', 'keystore', 'ledger-store', 'submission', 'sync']);
     expect(await node.stop('SIGTERM', 12_000)).toBe(0);
