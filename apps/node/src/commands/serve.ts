@@ -34,8 +34,9 @@ export async function serve(name: ServiceName, flags: ParsedFlags): Promise<numb
         },
       );
     };
-    process.once('SIGTERM', shutdown);
-    process.once('SIGINT', shutdown);
+    // Kept (not `once`): a second signal while stopping must not kill the process half-way.
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
     // Under the supervisor: when it is gone, nobody will stop us, so stop now.
     process.once('disconnect', shutdown);
   });
