@@ -8,6 +8,7 @@
  * passphrase does. This module is the one definition of the format (README "Keys and accounts").
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { chainIds, isChainId, type ChainId, type KeyAlgorithm } from '@ledger-node/chain';
@@ -89,12 +90,27 @@ function additionalData(version: number, metadata: AccountMetadata): Buffer {
   );
 }
 
-function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
-  // Node refuses scrypt above `maxmem`; 128 * N * r bytes is what the algorithm needs, plus slack.
-  const options: ScryptOptions = { N: params.n, r: params.r, p: params.p, maxmem: 128 * params.n * params.r + 16 * 1024 * 1024 };
-  return new Promise((resolve, reject) =>
-    scryptCallback(Buffer.from(passphrase, 'utf8'), salt, params.dklen, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+/**
+ * Derivations run at most one per core at a time: each holds 128 * N * r bytes (128 MiB at the
+ * default cost) and is CPU-bound, so more at once would only add memory, not speed.
+ */
+const maxConcurrentDerivations = Math.max(1, availableParallelism());
+let runningDerivations = 0;
+const waitingDerivations: (() => void)[] = [];
+
+async function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  if (runningDerivations >= maxConcurrentDerivations) await new Promise<void>((resolve) => waitingDerivations.push(resolve));
+  runningDerivations++;
+  try {
+    // Node refuses scrypt above `maxmem`; 128 * N * r bytes is what the algorithm needs, plus slack.
+    const options: ScryptOptions = { N: params.n, r: params.r, p: params.p, maxmem: 128 * params.n * params.r + 16 * 1024 * 1024 };
+    return await new Promise((resolve, reject) =>
+      scryptCallback(Buffer.from(passphrase, 'utf8'), salt, params.dklen, options, (error, key) => (error ? reject(error) : resolve(key))),
+    );
+  } finally {
+    runningDerivations--;
+    waitingDerivations.shift()?.();
+  }
 }
 
 /** Encrypts a seed into a key file document. */
