@@ -12,7 +12,7 @@ import { ledgerStateChanges, type LedgerStateChanges, type StateObjectReader } f
 import type { StoredChain } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { fetchVerifiedLedger, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
-import { checkIsParentOf, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
+import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
 import { BackfillProgress } from './progress';
 import { gapLedgerCount, planGaps, type BackfillGap } from './ranges';
 
@@ -241,15 +241,6 @@ export class Backfill {
 
   /** The lowest ledger of a gap must name the stored ledger below it as its parent. */
   private checkLinksBelow(ledger: VerifiedLedger, below: StoredLink): VerificationFailure | undefined {
-    if (ledger.ledgerIndex !== below.ledgerIndex + 1) return undefined;
-    const storedHash = below.ledgerHash.toString('hex').toUpperCase();
-    if (ledger.header.parentHash === storedHash) return undefined;
-    return {
-      reason: 'parent_hash_mismatch',
-      ledgerIndex: ledger.ledgerIndex,
-      expected: storedHash,
-      actual: ledger.header.parentHash,
-      message: `ledger ${ledger.ledgerIndex} names parent ${ledger.header.parentHash}, but the stored ledger ${below.ledgerIndex} is ${storedHash}`,
-    };
+    return ledger.ledgerIndex === below.ledgerIndex + 1 ? checkParentLink(ledger, below) : undefined;
   }
 }

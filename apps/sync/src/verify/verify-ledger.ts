@@ -145,20 +145,25 @@ export interface StoredLink {
   parentHash: Buffer;
 }
 
+/** A ledger links to the stored ledger just below it only when its parent_hash is that ledger's hash. */
+export function checkParentLink(ledger: VerifiedLedger, parent: StoredLink): VerificationFailure | undefined {
+  const parentHash = parent.ledgerHash.toString('hex').toUpperCase();
+  if (ledger.header.parentHash === parentHash) return undefined;
+  return {
+    reason: 'parent_hash_mismatch',
+    ledgerIndex: ledger.ledgerIndex,
+    expected: parentHash,
+    actual: ledger.header.parentHash,
+    message: `ledger ${ledger.ledgerIndex} names parent ${ledger.header.parentHash}, but the stored ledger ${parent.ledgerIndex} is ${parentHash}`,
+  };
+}
+
 /** A newer ledger extends the stored tip only when its parent_hash is the tip's hash. */
 export function checkExtendsTip(ledger: VerifiedLedger, tip: StoredLink): VerificationFailure | undefined {
   if (ledger.ledgerIndex !== tip.ledgerIndex + 1) {
     throw new Error(`ledger ${ledger.ledgerIndex} does not follow the tip ${tip.ledgerIndex}`);
   }
-  const tipHash = tip.ledgerHash.toString('hex').toUpperCase();
-  if (ledger.header.parentHash === tipHash) return undefined;
-  return {
-    reason: 'parent_hash_mismatch',
-    ledgerIndex: ledger.ledgerIndex,
-    expected: tipHash,
-    actual: ledger.header.parentHash,
-    message: `ledger ${ledger.ledgerIndex} names parent ${ledger.header.parentHash}, but the stored ledger ${tip.ledgerIndex} is ${tipHash}`,
-  };
+  return checkParentLink(ledger, tip);
 }
 
 /** An older ledger is accepted only when its hash is its stored child's parent_hash (backfill verifies downward). */
