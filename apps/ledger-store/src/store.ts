@@ -34,6 +34,8 @@ import { validateLedgerWrite } from './ledgers/validate';
 const MAX_LEDGER_INDEX = 0xffffffff;
 /** GetLedgerHeaders answers at most this many ledgers per call (ledgerstore.proto). */
 export const MAX_HEADERS_PER_CALL = 1000;
+/** GetTransactions answers at most this many hashes per call (ledgerstore.proto). */
+export const MAX_TRANSACTIONS_PER_CALL = 1000;
 /** How long a measured database size is reported before it is measured again. */
 const SIZE_REFRESH_MS = 1_000;
 /** Headers read per step while a watch replays stored ledgers. */
@@ -382,10 +384,25 @@ export class LedgerStore {
 
   async getTransaction(hash: Buffer): Promise<TransactionRecord | undefined> {
     if (hash.length !== 32) throw new InvalidParams(`hash must be 32 bytes, got ${hash.length}`, 'hash');
-    const tx = await this.transactions.get(hash);
-    if (!tx) return undefined;
-    const header = await this.ledgers.get(tx.ledgerIndex);
-    return header && transactionRecord(tx, header);
+    return (await this.getTransactions([hash]))[0];
+  }
+
+  /**
+   * The stored transactions among `hashes`, in the order asked (a hash not stored has no entry):
+   * one multi-get for the transactions and one for the headers of their ledgers.
+   */
+  async getTransactions(hashes: Buffer[]): Promise<TransactionRecord[]> {
+    if (hashes.length > MAX_TRANSACTIONS_PER_CALL) throw new InvalidParams(`hashes holds more than ${MAX_TRANSACTIONS_PER_CALL} hashes`, 'hashes');
+    hashes.forEach((hash, position) => {
+      if (hash.length !== 32) throw new InvalidParams(`hashes[${position}] must be 32 bytes, got ${hash.length}`, `hashes[${position}]`);
+    });
+    const stored = (await this.transactions.getMany(hashes)).filter((tx): tx is StoredTransaction => tx !== undefined);
+    const headers = await this.ledgers.getMany([...new Set(stored.map((tx) => tx.ledgerIndex))]);
+    const headerByIndex = new Map(headers.map((header) => [header.ledgerIndex, header]));
+    return stored.flatMap((tx) => {
+      const header = headerByIndex.get(tx.ledgerIndex);
+      return header ? [transactionRecord(tx, header)] : [];
+    });
   }
 
   async getTransactionByIndex(selector: LedgerSelector | undefined, txIndex: number): Promise<TransactionRecord | undefined> {

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeLedgerHeader } from '@ledger-node/chain';
+import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledger-node/chain';
 import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
-import { checkHealth, createGrpcClient } from '@ledger-node/grpc';
-import { cliEntry, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
+import { checkHealth, createGrpcClient, fromItemError } from '@ledger-node/grpc';
+import { cliEntry, freePort, readFixture, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
 import { openRocksDb } from '../src/storage/rocksdb';
 import { LedgerStore } from '../src/store';
-import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticLedgerWrite } from './support/ledgerWrites';
+import { ledgerWriteFromJson, MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticLedgerWrite, type LedgerFixture } from './support/ledgerWrites';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -48,6 +48,7 @@ async function failure(promise: Promise<unknown>): Promise<LedgerNodeError> {
   throw new Error('expected the call to fail');
 }
 
+const xrpl = getProfile('xrpl');
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
 const hex = (bytes: Buffer | undefined) => bytes?.toString('hex').toUpperCase();
 
@@ -187,6 +188,24 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
     expect(error.details.param).toBe('hash');
   });
 
+  it('answers GetTransactions with the stored ones among the hashes, in the order asked, as GetTransaction answers each', async () => {
+    const { client } = await serveStore(freshDataDir());
+    await client.putLedgers({ ledgers: [11119600, 11119603].map(mainnetLedgerWrite) });
+    const stored = [11119603, 11119600].flatMap((ledgerIndex) => mainnetLedgerWrite(ledgerIndex).transactions.map((tx) => tx.hash));
+    const absent = [Buffer.alloc(32, 1), mainnetLedgerWrite(11119601).transactions[0].hash];
+    const asked = [absent[0], ...stored.slice(0, 20), absent[1], ...stored.slice(20)];
+    const { transactions } = await client.getTransactions({ hashes: asked });
+    expect(transactions.map((record) => hex(record.hash))).toEqual(stored.map(hex));
+    for (const record of transactions) expect((await client.getTransaction({ hash: record.hash })).transaction).toEqual(record);
+    expect(await client.getTransactions({ hashes: [] })).toEqual({ transactions: [] });
+
+    const malformed = await failure(client.getTransactions({ hashes: [stored[0], Buffer.alloc(31)] }));
+    expect(malformed).toBeInstanceOf(InvalidParams);
+    expect(malformed.details.param).toBe('hashes[1]');
+    const tooMany = await failure(client.getTransactions({ hashes: Array.from({ length: 1001 }, () => stored[0]) }));
+    expect(tooMany.details.param).toBe('hashes');
+  });
+
   it('refuses a conflicting hash at a stored index and changes nothing; names the field of a malformed write', async () => {
     const { client } = await serveStore(freshDataDir());
     await client.putLedger({ ledger: mainnetLedgerWrite(11119602) });
@@ -266,5 +285,55 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
     expect(await second.client.getStatus({})).toMatchObject({ completeRanges: [{ first: 11119603, last: 11119604 }], ledgerCount: 2n, transactionCount: 79n });
     const invalid = await failure(second.client.getSyncMeta({ key: '' }));
     expect(invalid.details.param).toBe('key');
+  });
+});
+
+describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129', () => {
+  it('answers each read as GetAccountState does, and refuses a read on its own with the error GetAccountState gives', async () => {
+    const fixture = readFixture<LedgerFixture>('xrpl/ledgers/mainnet/38129-full-state.json');
+    const entries: Record<string, any>[] = fixture.ledger.accountState;
+    const { client } = await serveStore(freshDataDir());
+    await client.putLedger({ ledger: { ...ledgerWriteFromJson(fixture), stateChanges: [] } });
+    await client.putStateObjects({
+      ledgerIndex: 38129,
+      objects: entries.map((entry) => {
+        const { index, blob } = stateEntryFromLedgerJson(entry, xrpl);
+        const owners: string[] = entry.LedgerEntryType === 'RippleState' ? [entry.LowLimit.issuer, entry.HighLimit.issuer] : [];
+        return {
+          key: Buffer.from(index, 'hex'),
+          blob: Buffer.from(blob, 'hex'),
+          ledgerEntryType: entry.LedgerEntryType,
+          ownerAccountIds: owners.map((address) => Buffer.from(xrpl.codec.decodeAccountId(address))),
+        };
+      }),
+      marker: Buffer.alloc(0),
+      complete: true,
+    });
+    const withLines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState').flatMap((line) => [line.LowLimit.issuer as string, line.HighLimit.issuer as string]);
+    const accountIds = [...new Set(withLines)].slice(0, 4).map((address) => Buffer.from(xrpl.codec.decodeAccountId(address)));
+    const reads = [
+      ...accountIds.map((accountId) => ({ accountId, ledger: atIndex(38129) })),
+      { accountId: accountIds[0], ledger: atIndex(38130) },
+      { accountId: Buffer.alloc(19), ledger: atIndex(38129) },
+    ];
+    const { results } = await client.getAccountStates({ requests: reads });
+    expect(results).toHaveLength(reads.length);
+    for (const [position, read] of reads.entries()) {
+      const result = results[position].result;
+      const single = await client.getAccountState(read).then(
+        (state) => ({ $case: 'state', state }),
+        (error: LedgerNodeError) => ({ $case: 'error', kind: error.kind, message: error.message, details: error.details }),
+      );
+      if (result?.$case === 'error') {
+        const error = fromItemError(result.error);
+        expect({ $case: 'error', kind: error.kind, message: error.message, details: error.details }).toEqual(single);
+      } else {
+        expect(result).toEqual(single);
+      }
+    }
+    expect(results.map((result) => result.result?.$case)).toEqual(['state', 'state', 'state', 'state', 'error', 'error']);
+    expect(results[0].result?.$case === 'state' && results[0].result.state.trustLineBlobs.length).toBeGreaterThan(0);
+    const tooMany = await failure(client.getAccountStates({ requests: Array.from({ length: 1001 }, () => reads[0]) }));
+    expect(tooMany.details.param).toBe('requests');
   });
 });

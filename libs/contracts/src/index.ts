@@ -43,9 +43,12 @@ export type {
 } from './gen/ledgernode/keystore/v1/keystore';
 
 export {
+  AccountStateResult,
   AffectedAccount,
   GetAccountStateRequest,
   GetAccountStateResponse,
+  GetAccountStatesRequest,
+  GetAccountStatesResponse,
   GetAccountTransactionCountRequest,
   GetAccountTransactionCountResponse,
   GetAccountTransactionsRequest,
@@ -64,6 +67,9 @@ export {
   GetTransactionByIndexResponse,
   GetTransactionRequest,
   GetTransactionResponse,
+  GetTransactionsRequest,
+  GetTransactionsResponse,
+  ItemError,
   LedgerStoreServiceClient,
   LedgerStoreServiceService,
   LedgerWrite,

@@ -84,7 +84,7 @@ describe('startGrpcServer + createGrpcClient', () => {
           getLedger: async () => {
             throw new Error('disk on fire at /secret/path');
           },
-          getLedgerHeaders: notYet, getTransaction: notYet, getTransactionByIndex: notYet, getAccountState: notYet,
+          getLedgerHeaders: notYet, getTransaction: notYet, getTransactions: notYet, getTransactionByIndex: notYet, getAccountState: notYet, getAccountStates: notYet,
           getStateObject: notYet, getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet,
           async *watchLedgers() {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };

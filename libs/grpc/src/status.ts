@@ -51,23 +51,38 @@ export function toStatus(error: unknown): Partial<StatusObject> {
   return { code: codeByKind[known.kind], details: known.message, metadata };
 }
 
+/** Error details as carried between processes (JSON); unreadable details are dropped, not fatal. */
+function parseDetails(rawDetails: unknown): object {
+  if (typeof rawDetails !== 'string') return {};
+  try {
+    return JSON.parse(rawDetails) as object;
+  } catch {
+    return {};
+  }
+}
+
 /** A failed call's error as one of ours, whichever side made it. */
 export function fromStatus(error: Partial<ServiceError>): LedgerNodeError {
   const kind = error.metadata?.get(kindKey)[0];
   const message = error.details || error.message || 'call failed';
-  if (typeof kind === 'string') {
-    const rawDetails = error.metadata?.get(detailsKey)[0];
-    let details = {};
-    if (typeof rawDetails === 'string') {
-      try {
-        details = JSON.parse(rawDetails) as object;
-      } catch {
-        details = {};
-      }
-    }
-    return errorFromKind(kind, message, details);
-  }
+  if (typeof kind === 'string') return errorFromKind(kind, message, parseDetails(error.metadata?.get(detailsKey)[0]));
   const fallback = error.code === undefined ? undefined : kindByCode[error.code as status];
   if (fallback === 'unavailable') return errorFromKind('unavailable', `service unavailable: ${message}`);
   return errorFromKind(fallback ?? 'internal', message);
+}
+
+/** One failed item of a batched call, as the batch's response carries it (e.g. ledgerstore.proto ItemError). */
+export interface ItemErrorFields {
+  kind: string;
+  message: string;
+  detailsJson: string;
+}
+
+/** Our error as one item of a batch answer: kind, message and details as a status would carry them. */
+export function toItemError(error: LedgerNodeError): ItemErrorFields {
+  return { kind: error.kind, message: error.message, detailsJson: JSON.stringify(error.details) };
+}
+
+export function fromItemError(item: ItemErrorFields): LedgerNodeError {
+  return errorFromKind(item.kind, item.message, parseDetails(item.detailsJson));
 }

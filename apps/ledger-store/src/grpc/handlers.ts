@@ -1,12 +1,24 @@
-import type { LedgerStoreServiceService } from '@ledger-node/contracts';
-import { InvalidParams } from '@ledger-node/errors';
-import type { Handlers } from '@ledger-node/grpc';
+import type { AccountStateResult, GetAccountStateResponse, LedgerStoreServiceService } from '@ledger-node/contracts';
+import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
+import { toItemError, type Handlers } from '@ledger-node/grpc';
 import type { LedgerStore } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
-import { accountState, listStateObjects, stateObject } from '../state/reads';
+import { accountState, listStateObjects, stateObject, type AccountState } from '../state/reads';
 
 /** Sync metadata names are short identifiers ("anchor", "checkpoint/backfill"). */
 const MAX_SYNC_META_KEY_BYTES = 256;
+
+/** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
+const MAX_ACCOUNT_STATES_PER_CALL = 1000;
+
+function accountStateResponse(state: AccountState): GetAccountStateResponse {
+  return {
+    accountRootBlob: state.accountRootBlob,
+    trustLineBlobs: state.trustLineBlobs,
+    ledgerIndex: state.header.ledgerIndex,
+    ledgerHash: state.header.ledgerHash,
+  };
+}
 
 function syncMetaKey(name: string): string {
   const length = Buffer.byteLength(name, 'utf8');
@@ -46,6 +58,9 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
     async getTransaction(request) {
       return { transaction: await store.getTransaction(request.hash) };
     },
+    async getTransactions(request) {
+      return { transactions: await store.getTransactions(request.hashes) };
+    },
     async getTransactionByIndex(request) {
       return { transaction: await store.getTransactionByIndex(request.ledger, request.txIndex) };
     },
@@ -67,13 +82,24 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       return { stateDownload: await store.putStateObjects(request) };
     },
     async getAccountState(request) {
-      const state = await accountState(store, request.accountId, request.ledger);
-      return {
-        accountRootBlob: state.accountRootBlob,
-        trustLineBlobs: state.trustLineBlobs,
-        ledgerIndex: state.header.ledgerIndex,
-        ledgerHash: state.header.ledgerHash,
-      };
+      return accountStateResponse(await accountState(store, request.accountId, request.ledger));
+    },
+    async getAccountStates(request) {
+      if (request.requests.length > MAX_ACCOUNT_STATES_PER_CALL) {
+        throw new InvalidParams(`requests holds more than ${MAX_ACCOUNT_STATES_PER_CALL} reads`, 'requests');
+      }
+      // Each read is answered or refused on its own; an unexpected failure fails the call (and is logged).
+      const results = await Promise.all(
+        request.requests.map(async (read): Promise<AccountStateResult> => {
+          try {
+            return { result: { $case: 'state', state: accountStateResponse(await accountState(store, read.accountId, read.ledger)) } };
+          } catch (error) {
+            if (!isLedgerNodeError(error)) throw error;
+            return { result: { $case: 'error', error: toItemError(error) } };
+          }
+        }),
+      );
+      return { results };
     },
     async getStateObject(request) {
       const answer = await stateObject(store, request.key, request.ledger);

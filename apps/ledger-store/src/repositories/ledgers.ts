@@ -44,6 +44,13 @@ export class LedgerRepository {
     return value && decodeHeader(ledgerIndex, value);
   }
 
+  /** The stored headers among `ledgerIndexes` in one read, in the order asked; absent ones are left out. */
+  async getMany(ledgerIndexes: number[]): Promise<StoredHeader[]> {
+    if (ledgerIndexes.length === 0) return [];
+    const values = await this.kv.getMany(ledgerIndexes.map((ledgerIndex) => LedgerRepository.headerKey(ledgerIndex)));
+    return values.flatMap((value, position) => (value ? [decodeHeader(ledgerIndexes[position], value)] : []));
+  }
+
   async indexOfHash(ledgerHash: Buffer): Promise<number | undefined> {
     const value = await this.kv.get(key(Bucket.ledgerHashIndex, ledgerHash));
     return value?.readUInt32BE(0);

@@ -290,6 +290,21 @@ export interface GetTransactionResponse {
   transaction?: TransactionRecord | undefined;
 }
 
+/** Request of GetTransactions. */
+export interface GetTransactionsRequest {
+  /** 32-byte transaction hashes; at most 1000 per call, else INVALID_ARGUMENT. */
+  hashes: Buffer[];
+}
+
+/** Response of GetTransactions. */
+export interface GetTransactionsResponse {
+  /**
+   * The stored transactions among those asked, in the order asked; a hash not stored has no entry
+   * (each record carries its hash).
+   */
+  transactions: TransactionRecord[];
+}
+
 /** Request of GetTransactionByIndex. */
 export interface GetTransactionByIndexRequest {
   /** The ledger holding the transaction. */
@@ -361,6 +376,41 @@ export interface GetAccountStateResponse {
   ledgerIndex: number;
   /** 32-byte hash of the ledger actually used. */
   ledgerHash: Buffer;
+}
+
+/** Request of GetAccountStates. */
+export interface GetAccountStatesRequest {
+  /** The reads, each as a GetAccountState request; at most 1000 per call, else INVALID_ARGUMENT. */
+  requests: GetAccountStateRequest[];
+}
+
+/** Response of GetAccountStates. */
+export interface GetAccountStatesResponse {
+  /** One result per request, in the order asked. */
+  results: AccountStateResult[];
+}
+
+/** The answer to one read of GetAccountStates. */
+export interface AccountStateResult {
+  /** The state, or why this read failed (the error GetAccountState would have returned). */
+  result?:
+    | //
+    /** The state, as GetAccountState answers it. */
+    { $case: "state"; state: GetAccountStateResponse }
+    | //
+    /** The error, as libs/grpc carries errors in status trailers. */
+    { $case: "error"; error: ItemError }
+    | undefined;
+}
+
+/** An error of one item of a batched call. */
+export interface ItemError {
+  /** The error kind (libs/errors ErrorKind, e.g. "out_of_range", "invalid_params"). */
+  kind: string;
+  /** Human-readable message. */
+  message: string;
+  /** The error's details as a JSON object. */
+  detailsJson: string;
 }
 
 /** Request of GetStateObject. */
@@ -2627,6 +2677,148 @@ export const GetTransactionResponse: MessageFns<GetTransactionResponse> = {
   },
 };
 
+function createBaseGetTransactionsRequest(): GetTransactionsRequest {
+  return { hashes: [] };
+}
+
+export const GetTransactionsRequest: MessageFns<GetTransactionsRequest> = {
+  encode(message: GetTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.hashes) {
+      writer.uint32(10).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.hashes.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransactionsRequest {
+    return {
+      hashes: globalThis.Array.isArray(object?.hashes)
+        ? object.hashes.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.hashes?.length) {
+      obj.hashes = message.hashes.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTransactionsRequest>, I>>(base?: I): GetTransactionsRequest {
+    return GetTransactionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTransactionsRequest>, I>>(object: I): GetTransactionsRequest {
+    const message = createBaseGetTransactionsRequest();
+    message.hashes = object.hashes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetTransactionsResponse(): GetTransactionsResponse {
+  return { transactions: [] };
+}
+
+export const GetTransactionsResponse: MessageFns<GetTransactionsResponse> = {
+  encode(message: GetTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      TransactionRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(TransactionRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTransactionsResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => TransactionRecord.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => TransactionRecord.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTransactionsResponse>, I>>(base?: I): GetTransactionsResponse {
+    return GetTransactionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTransactionsResponse>, I>>(object: I): GetTransactionsResponse {
+    const message = createBaseGetTransactionsResponse();
+    message.transactions = object.transactions?.map((e) => TransactionRecord.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseGetTransactionByIndexRequest(): GetTransactionByIndexRequest {
   return { ledger: undefined, txIndex: 0 };
 }
@@ -3329,6 +3521,354 @@ export const GetAccountStateResponse: MessageFns<GetAccountStateResponse> = {
     message.trustLineBlobs = object.trustLineBlobs?.map((e) => e) || [];
     message.ledgerIndex = object.ledgerIndex ?? 0;
     message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetAccountStatesRequest(): GetAccountStatesRequest {
+  return { requests: [] };
+}
+
+export const GetAccountStatesRequest: MessageFns<GetAccountStatesRequest> = {
+  encode(message: GetAccountStatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.requests) {
+      GetAccountStateRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountStatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountStatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.requests.push(GetAccountStateRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountStatesRequest {
+    return {
+      requests: globalThis.Array.isArray(object?.requests)
+        ? object.requests.map((e: any) => GetAccountStateRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetAccountStatesRequest): unknown {
+    const obj: any = {};
+    if (message.requests?.length) {
+      obj.requests = message.requests.map((e) => GetAccountStateRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountStatesRequest>, I>>(base?: I): GetAccountStatesRequest {
+    return GetAccountStatesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountStatesRequest>, I>>(object: I): GetAccountStatesRequest {
+    const message = createBaseGetAccountStatesRequest();
+    message.requests = object.requests?.map((e) => GetAccountStateRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetAccountStatesResponse(): GetAccountStatesResponse {
+  return { results: [] };
+}
+
+export const GetAccountStatesResponse: MessageFns<GetAccountStatesResponse> = {
+  encode(message: GetAccountStatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      AccountStateResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetAccountStatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetAccountStatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(AccountStateResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetAccountStatesResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => AccountStateResult.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetAccountStatesResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => AccountStateResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetAccountStatesResponse>, I>>(base?: I): GetAccountStatesResponse {
+    return GetAccountStatesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetAccountStatesResponse>, I>>(object: I): GetAccountStatesResponse {
+    const message = createBaseGetAccountStatesResponse();
+    message.results = object.results?.map((e) => AccountStateResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAccountStateResult(): AccountStateResult {
+  return { result: undefined };
+}
+
+export const AccountStateResult: MessageFns<AccountStateResult> = {
+  encode(message: AccountStateResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.result?.$case) {
+      case "state":
+        GetAccountStateResponse.encode(message.result.state, writer.uint32(10).fork()).join();
+        break;
+      case "error":
+        ItemError.encode(message.result.error, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountStateResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountStateResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.result = { $case: "state", state: GetAccountStateResponse.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = { $case: "error", error: ItemError.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AccountStateResult {
+    return {
+      result: isSet(object.state)
+        ? { $case: "state", state: GetAccountStateResponse.fromJSON(object.state) }
+        : isSet(object.error)
+        ? { $case: "error", error: ItemError.fromJSON(object.error) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: AccountStateResult): unknown {
+    const obj: any = {};
+    if (message.result?.$case === "state") {
+      obj.state = GetAccountStateResponse.toJSON(message.result.state);
+    } else if (message.result?.$case === "error") {
+      obj.error = ItemError.toJSON(message.result.error);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AccountStateResult>, I>>(base?: I): AccountStateResult {
+    return AccountStateResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AccountStateResult>, I>>(object: I): AccountStateResult {
+    const message = createBaseAccountStateResult();
+    switch (object.result?.$case) {
+      case "state": {
+        if (object.result?.state !== undefined && object.result?.state !== null) {
+          message.result = { $case: "state", state: GetAccountStateResponse.fromPartial(object.result.state) };
+        }
+        break;
+      }
+      case "error": {
+        if (object.result?.error !== undefined && object.result?.error !== null) {
+          message.result = { $case: "error", error: ItemError.fromPartial(object.result.error) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseItemError(): ItemError {
+  return { kind: "", message: "", detailsJson: "" };
+}
+
+export const ItemError: MessageFns<ItemError> = {
+  encode(message: ItemError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    if (message.detailsJson !== "") {
+      writer.uint32(26).string(message.detailsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ItemError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseItemError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.detailsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ItemError {
+    return {
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      detailsJson: isSet(object.detailsJson)
+        ? globalThis.String(object.detailsJson)
+        : isSet(object.details_json)
+        ? globalThis.String(object.details_json)
+        : "",
+    };
+  },
+
+  toJSON(message: ItemError): unknown {
+    const obj: any = {};
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.detailsJson !== "") {
+      obj.detailsJson = message.detailsJson;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ItemError>, I>>(base?: I): ItemError {
+    return ItemError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ItemError>, I>>(object: I): ItemError {
+    const message = createBaseItemError();
+    message.kind = object.kind ?? "";
+    message.message = object.message ?? "";
+    message.detailsJson = object.detailsJson ?? "";
     return message;
   },
 };
@@ -4702,6 +5242,18 @@ export const LedgerStoreServiceService = {
       Buffer.from(GetTransactionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTransactionResponse => GetTransactionResponse.decode(value),
   },
+  /** Reads several transactions by hash in one call (a caller's concurrent lookups gathered together). */
+  getTransactions: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTransactionsRequest): Buffer =>
+      Buffer.from(GetTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTransactionsRequest => GetTransactionsRequest.decode(value),
+    responseSerialize: (value: GetTransactionsResponse): Buffer =>
+      Buffer.from(GetTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTransactionsResponse => GetTransactionsResponse.decode(value),
+  },
   /** Reads one transaction by its ledger and position in that ledger. */
   getTransactionByIndex: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetTransactionByIndex" as const,
@@ -4735,6 +5287,18 @@ export const LedgerStoreServiceService = {
     responseSerialize: (value: GetAccountStateResponse): Buffer =>
       Buffer.from(GetAccountStateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAccountStateResponse => GetAccountStateResponse.decode(value),
+  },
+  /** Reads several accounts' states in one call, each answered or refused on its own as GetAccountState would. */
+  getAccountStates: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetAccountStates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetAccountStatesRequest): Buffer =>
+      Buffer.from(GetAccountStatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetAccountStatesRequest => GetAccountStatesRequest.decode(value),
+    responseSerialize: (value: GetAccountStatesResponse): Buffer =>
+      Buffer.from(GetAccountStatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetAccountStatesResponse => GetAccountStatesResponse.decode(value),
   },
   /** Reads one state object (by its 32-byte key) as of a ledger. */
   getStateObject: {
@@ -4820,12 +5384,16 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getLedgerHeaders: handleUnaryCall<GetLedgerHeadersRequest, GetLedgerHeadersResponse>;
   /** Reads one transaction by hash. */
   getTransaction: handleUnaryCall<GetTransactionRequest, GetTransactionResponse>;
+  /** Reads several transactions by hash in one call (a caller's concurrent lookups gathered together). */
+  getTransactions: handleUnaryCall<GetTransactionsRequest, GetTransactionsResponse>;
   /** Reads one transaction by its ledger and position in that ledger. */
   getTransactionByIndex: handleUnaryCall<GetTransactionByIndexRequest, GetTransactionByIndexResponse>;
   /** Reports what the database holds: complete ranges, counts, size, state download progress. */
   getStatus: handleUnaryCall<GetStatusRequest, GetStatusResponse>;
   /** Reads an account's root object and trust lines as of a ledger. */
   getAccountState: handleUnaryCall<GetAccountStateRequest, GetAccountStateResponse>;
+  /** Reads several accounts' states in one call, each answered or refused on its own as GetAccountState would. */
+  getAccountStates: handleUnaryCall<GetAccountStatesRequest, GetAccountStatesResponse>;
   /** Reads one state object (by its 32-byte key) as of a ledger. */
   getStateObject: handleUnaryCall<GetStateObjectRequest, GetStateObjectResponse>;
   /** Pages through the transactions that touch an account. */
@@ -4970,6 +5538,22 @@ export interface LedgerStoreServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTransactionResponse) => void,
   ): ClientUnaryCall;
+  /** Reads several transactions by hash in one call (a caller's concurrent lookups gathered together). */
+  getTransactions(
+    request: GetTransactionsRequest,
+    callback: (error: ServiceError | null, response: GetTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  getTransactions(
+    request: GetTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  getTransactions(
+    request: GetTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTransactionsResponse) => void,
+  ): ClientUnaryCall;
   /** Reads one transaction by its ledger and position in that ledger. */
   getTransactionByIndex(
     request: GetTransactionByIndexRequest,
@@ -5017,6 +5601,22 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAccountStateResponse) => void,
+  ): ClientUnaryCall;
+  /** Reads several accounts' states in one call, each answered or refused on its own as GetAccountState would. */
+  getAccountStates(
+    request: GetAccountStatesRequest,
+    callback: (error: ServiceError | null, response: GetAccountStatesResponse) => void,
+  ): ClientUnaryCall;
+  getAccountStates(
+    request: GetAccountStatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetAccountStatesResponse) => void,
+  ): ClientUnaryCall;
+  getAccountStates(
+    request: GetAccountStatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetAccountStatesResponse) => void,
   ): ClientUnaryCall;
   /** Reads one state object (by its 32-byte key) as of a ledger. */
   getStateObject(
