@@ -8,6 +8,7 @@ import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 
 interface FieldKind {
   name: string;
+  ordinal: number;
   typeName: string;
   variableLength: boolean;
 }
@@ -69,7 +70,7 @@ function fieldKind(definitions: XrplDefinitionsBase, typeCode: number, nth: numb
   if (!kind) {
     const field = definitions.field.fromString(String(ordinal));
     if (!field) throw new UnreadableBinary(`unknown field: type ${typeCode}, nth ${nth}`);
-    kind = { name: field.name, typeName: field.type.name, variableLength: field.isVariableLengthEncoded };
+    kind = { name: field.name, ordinal, typeName: field.type.name, variableLength: field.isVariableLengthEncoded };
     table.set(ordinal, kind);
   }
   return kind;
@@ -151,7 +152,7 @@ function readValue(cursor: Cursor, kind: FieldKind): Buffer {
     case 'XChainBridge':
       for (let part = 0; part < 2; part++) {
         cursor.take(cursor.variableLength());
-        readValue(cursor, { name: 'Issue', typeName: 'Issue', variableLength: false });
+        readValue(cursor, { name: 'Issue', ordinal: 0, typeName: 'Issue', variableLength: false });
       }
       break;
     default:
@@ -199,4 +200,73 @@ export function amountIssuer(value: Buffer): Buffer | undefined {
 /** The issuer AccountID of an Issue; undefined for the native asset and MPT issues. */
 export function issueIssuer(value: Buffer): Buffer | undefined {
   return value.length === 40 ? value.subarray(20, 40) : undefined;
+}
+
+/** One field of a serialized object, as bytes. */
+export interface RawField {
+  name: string;
+  /** rippled field code, (type code << 16) | nth: the canonical order sorts by it. */
+  ordinal: number;
+  /** Header and value as serialized, an object's or array's end marker included. */
+  encoded: Buffer;
+  /** The value alone: without a length prefix; an object's fields or an array's members without the end marker. */
+  value: Buffer;
+  /** The fields of an STObject, or the members (each a one-field wrapper object) of an STArray. */
+  children?: RawField[];
+}
+
+function readRawFields(cursor: Cursor, definitions: XrplDefinitionsBase, endMarker: string | undefined): RawField[] {
+  const fields: RawField[] = [];
+  while (!cursor.done) {
+    const start = cursor.offset;
+    const kind = cursor.fieldHeader(definitions);
+    if (kind.name === endMarker) return fields;
+    const valueStart = cursor.offset;
+    let value: Buffer;
+    let children: RawField[] | undefined;
+    if (kind.typeName === 'STObject') {
+      children = readRawFields(cursor, definitions, OBJECT_END);
+      value = cursor.bytes.subarray(valueStart, cursor.offset - 1);
+    } else if (kind.typeName === 'STArray') {
+      children = [];
+      for (;;) {
+        const memberStart = cursor.offset;
+        const member = cursor.fieldHeader(definitions);
+        if (member.name === ARRAY_END) break;
+        const memberValueStart = cursor.offset;
+        const memberFields = readRawFields(cursor, definitions, OBJECT_END);
+        children.push({
+          name: member.name,
+          ordinal: member.ordinal,
+          encoded: cursor.bytes.subarray(memberStart, cursor.offset),
+          value: cursor.bytes.subarray(memberValueStart, cursor.offset - 1),
+          children: memberFields,
+        });
+      }
+      value = cursor.bytes.subarray(valueStart, cursor.offset - 1);
+    } else {
+      value = readValue(cursor, kind);
+    }
+    fields.push({ name: kind.name, ordinal: kind.ordinal, encoded: cursor.bytes.subarray(start, cursor.offset), value, ...(children ? { children } : {}) });
+  }
+  if (endMarker !== undefined) throw new UnreadableBinary(`missing ${endMarker}`);
+  return fields;
+}
+
+/** The top-level fields of a serialized object, each with its bytes; nested objects and arrays as trees. */
+export function readObjectFields(blob: Buffer, definitions: XrplDefinitionsBase): RawField[] {
+  return readRawFields(new Cursor(blob), definitions, undefined);
+}
+
+/** The canonical serialization of a set of fields: sorted by field code, each as encoded. */
+export function serializeFields(fields: Iterable<RawField>): Buffer {
+  return Buffer.concat([...fields].sort((a, b) => a.ordinal - b.ordinal).map((field) => field.encoded));
+}
+
+/** A fixed-width field (no length prefix) with the given value bytes. */
+export function fixedField(definitions: XrplDefinitionsBase, name: string, value: Buffer): RawField {
+  const field = definitions.field.fromString(name);
+  if (!field || field.isVariableLengthEncoded) throw new Error(`${name} is not a fixed-width field`);
+  const encoded = Buffer.concat([field.header, value]);
+  return { name, ordinal: field.ordinal, encoded, value: encoded.subarray(encoded.length - value.length) };
 }

@@ -3,7 +3,7 @@ import { encodeLedgerHeader, getProfile, ledgerHeaderFromJson, stateEntryFromLed
 import { StateChangeKind } from '@ledger-node/contracts';
 import { createLogger } from '@ledger-node/telemetry';
 import { readFixture } from '@ledger-node/test-utils';
-import { recordedFetchedLedger, recordedRun, type RecordedLedgerFile } from '../../test/support/recorded-ledgers';
+import { recordedFetchedLedger, recordedLedgerFile, recordedRun, type RecordedLedgerFile } from '../../test/support/recorded-ledgers';
 import { UpstreamRequestError } from '../upstream/connection';
 import { verifyLedger, type FetchedLedger, type VerifiedLedger } from '../verify/verify-ledger';
 import { deriveStateChanges, historicSkipListKey, skipListKeysChangedBy, type DerivedChange } from './derive';
@@ -71,6 +71,36 @@ describe('state changes from metadata', () => {
       }
     }
     expect(compared).toBeGreaterThan(20);
+  });
+
+  it('assembles after-images that are the canonical encoding of the last node’s fields and this transaction’s threading (every recorded mainnet ledger)', () => {
+    let checked = 0;
+    for (const ledgerIndex of [...recordedRun, 7501326]) {
+      // The last metadata node of each object, in transaction order, as JSON.
+      const lastNodes = new Map<string, { kind: string; node: Record<string, any>; hash: string }>();
+      const transactions = [...recordedLedgerFile(ledgerIndex).ledger.transactions].sort((a, b) => a.metaData.TransactionIndex - b.metaData.TransactionIndex);
+      for (const tx of transactions) {
+        for (const wrapper of tx.metaData.AffectedNodes as Record<string, any>[]) {
+          const [kind, node] = Object.entries(wrapper)[0]!;
+          lastNodes.set(node.LedgerIndex, { kind, node, hash: tx.hash });
+        }
+      }
+      for (const change of deriveStateChanges(verified(recordedFetchedLedger(ledgerIndex)), xrpl)) {
+        if (change.after.state !== 'object') continue;
+        const { kind, node, hash } = lastNodes.get(change.key)!;
+        const image = hexOf(change.after);
+        const decoded = xrpl.codec.decode(image);
+        expect(decoded).toMatchObject({
+          LedgerEntryType: node.LedgerEntryType,
+          ...(kind === 'CreatedNode' ? node.NewFields : node.FinalFields),
+          PreviousTxnID: hash,
+          PreviousTxnLgrSeq: ledgerIndex,
+        });
+        expect(xrpl.codec.encode(decoded)).toBe(image);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 
   it('names the skip lists Ledger::updateSkipList changes: the recent list always, the historic one after every 256th ledger', () => {

@@ -15,6 +15,9 @@
  * - DeletedNode: after, the object does not exist; before = FinalFields (threading included,
  *   `sMD_DeleteFinal`) with PreviousFields applied.
  *
+ * Images are assembled from the metadata's field bytes (each field serialized exactly as the object
+ * holds it), sorted into canonical order: nothing is decoded to JSON or re-encoded.
+ *
  * What metadata does not determine is marked unknown and read from the upstream instead: a
  * directory page's Indexes and the skip lists' Hashes (never in metadata; the skip lists are not
  * even in metadata, rippled `Ledger::updateSkipList`), a node threaded without other change (no
@@ -24,9 +27,8 @@
  */
 import { keylet, sha512Half, type ChainProfile } from '@ledger-node/chain';
 import { StateChangeKind } from '@ledger-node/contracts';
+import { amountIssuer, fixedField, readObjectFields, serializeFields, type RawField } from '../index/binary-fields';
 import type { VerifiedLedger } from '../verify/verify-ledger';
-
-type Json = Record<string, any>;
 
 /** An image: the object's bytes, `absent` (it does not exist), or `unknown` (read it from the upstream). */
 export type Image = { state: 'object'; blob: Buffer } | { state: 'absent' } | { state: 'unknown' };
@@ -44,9 +46,10 @@ export interface DerivedChange {
   accountId?: Buffer;
   /**
    * A node threaded without other change, touched by one transaction of the ledger: the object
-   * before is the object after with these threading values, once the after-image is known.
+   * before is the object after with these threading fields (PreviousTxnID, PreviousTxnLgrSeq),
+   * once the after-image is known.
    */
-  threadingBefore?: { previousTxnId: string; previousTxnLgrSeq: number };
+  threadingBefore?: RawField[];
   /**
    * The previous ledger changed the object too, so its own after-image is the object before this
    * ledger (the recent skip list, which every ledger after the first two changes): it is not read.
@@ -54,32 +57,34 @@ export interface DerivedChange {
   beforeFromPreviousLedger?: boolean;
 }
 
-const ZERO_U64 = '0000000000000000';
+/** Fields by name. */
+type Fields = Map<string, RawField>;
 
 interface EntryRules {
   /** Fields every object of the type carries (soeREQUIRED, or always set by its transactors). */
   alwaysPresent: ReadonlySet<string>;
-  /** Values of the always-present fields that NewFields leaves out when they hold their default. */
-  createdDefaults: Json;
+  /** The always-present fields that NewFields leaves out when they hold their default, at that default. */
+  createdDefaults: RawField[];
 }
 
 const THREADING = ['PreviousTxnID', 'PreviousTxnLgrSeq'];
 
 /** rippled LedgerFormats of the entry types whose images are derived here; all are threaded. */
 function entryRules(profile: ChainProfile): Map<string, EntryRules> {
+  const zero = (name: string, width: number) => fixedField(profile.definitions, name, Buffer.alloc(width));
   const rules = new Map<string, EntryRules>();
   rules.set('AccountRoot', {
     alwaysPresent: new Set(['Account', 'Balance', 'Flags', 'OwnerCount', 'Sequence', ...THREADING]),
-    createdDefaults: { Flags: 0, OwnerCount: 0 },
+    createdDefaults: [zero('Flags', 4), zero('OwnerCount', 4)],
   });
   // rippled `trustCreate` sets LowNode and HighNode on every line, page 0 included.
   rules.set(profile.trustLineEntryType, {
     alwaysPresent: new Set(['Balance', 'Flags', 'LowLimit', 'HighLimit', 'LowNode', 'HighNode', ...THREADING]),
-    createdDefaults: { Flags: 0, LowNode: ZERO_U64, HighNode: ZERO_U64 },
+    createdDefaults: [zero('Flags', 4), zero('LowNode', 8), zero('HighNode', 8)],
   });
   rules.set('Offer', {
     alwaysPresent: new Set(['Account', 'Sequence', 'TakerPays', 'TakerGets', 'BookDirectory', 'BookNode', 'OwnerNode', 'Flags', ...THREADING]),
-    createdDefaults: { Flags: 0, BookNode: ZERO_U64, OwnerNode: ZERO_U64 },
+    createdDefaults: [zero('Flags', 4), zero('BookNode', 8), zero('OwnerNode', 8)],
   });
   return rules;
 }
@@ -100,8 +105,19 @@ const NO_FIELD_ADDED = new Set(['Payment', 'OfferCreate', 'OfferCancel']);
 type NodeKind = 'CreatedNode' | 'ModifiedNode' | 'DeletedNode';
 interface MetaNode {
   kind: NodeKind;
-  fields: Json;
-  txHash: string;
+  /** 64 uppercase hex. */
+  key: string;
+  /** The node's LedgerEntryType field, serialized as the object holds it. */
+  entryTypeField: RawField;
+  entryType: string;
+  finalFields?: Fields;
+  previousFields?: Fields;
+  newFields?: Fields;
+  /** The node's own threading fields: the object's before this transaction. */
+  previousTxnId?: RawField;
+  previousTxnLgrSeq?: RawField;
+  /** This transaction's threading fields: the object's after it. */
+  threading: RawField[];
   transactionType: string;
 }
 
@@ -133,110 +149,110 @@ function transactionTypeOf(txBlob: Buffer, profile: ChainProfile): string {
   return String(profile.codec.decode(txBlob.toString('hex')).TransactionType);
 }
 
-/** Addresses already turned into AccountID hex; bounded, since any ledger names only a few hundred accounts. */
-const accountIdHexByAddress = new Map<string, string>();
-const ACCOUNT_ID_HEX_CACHE_SIZE = 4096;
+const byName = (fields: RawField[] | undefined): Fields | undefined => (fields ? new Map(fields.map((field) => [field.name, field])) : undefined);
 
-/**
- * The image's addresses as 40-hex AccountIDs, which the codec takes as they are: encoding an `r…`
- * address checks it as an X-address first and decodes its base58 twice, most of an image's cost.
- */
-function withAccountIdsAsHex(fields: Json, profile: ChainProfile): Json {
-  const hexOf = (address: string): string => {
-    let hex = accountIdHexByAddress.get(address);
-    if (hex === undefined) {
-      hex = Buffer.from(profile.codec.decodeAccountId(address)).toString('hex').toUpperCase();
-      if (accountIdHexByAddress.size >= ACCOUNT_ID_HEX_CACHE_SIZE) accountIdHexByAddress.clear();
-      accountIdHexByAddress.set(address, hex);
+/** The affected nodes of one transaction's metadata, and its position in the ledger. */
+function metaNodesOf(tx: VerifiedLedger['transactions'][number], ledgerIndex: number, profile: ChainProfile): { txIndex: number; nodes: MetaNode[] } {
+  const definitions = profile.definitions;
+  const meta = readObjectFields(tx.metaBlob, definitions);
+  const transactionType = transactionTypeOf(tx.txBlob, profile);
+  const lgrSeq = Buffer.alloc(4);
+  lgrSeq.writeUInt32BE(ledgerIndex);
+  const threading = [fixedField(definitions, 'PreviousTxnID', tx.hash), fixedField(definitions, 'PreviousTxnLgrSeq', lgrSeq)];
+  let txIndex: number | undefined;
+  const nodes: MetaNode[] = [];
+  for (const field of meta) {
+    if (field.name === 'TransactionIndex') txIndex = field.value.readUInt32BE(0);
+    if (field.name !== 'AffectedNodes') continue;
+    for (const wrapper of field.children ?? []) {
+      const fields = byName(wrapper.children)!;
+      const entryTypeField = fields.get('LedgerEntryType');
+      const keyField = fields.get('LedgerIndex');
+      if (!entryTypeField || !keyField) throw new Error(`ledger ${ledgerIndex}: an affected node has no LedgerEntryType or LedgerIndex`);
+      const entryTypeCode = entryTypeField.value.readUInt16BE(0);
+      nodes.push({
+        kind: wrapper.name as NodeKind,
+        key: keyField.value.toString('hex').toUpperCase(),
+        entryTypeField,
+        entryType: definitions.ledgerEntryType.from(String(entryTypeCode))?.name ?? `Unknown(${entryTypeCode})`,
+        finalFields: byName(fields.get('FinalFields')?.children),
+        previousFields: byName(fields.get('PreviousFields')?.children),
+        newFields: byName(fields.get('NewFields')?.children),
+        previousTxnId: fields.get('PreviousTxnID'),
+        previousTxnLgrSeq: fields.get('PreviousTxnLgrSeq'),
+        threading,
+        transactionType,
+      });
     }
-    return hex;
-  };
-  const converted: Json = {};
-  for (const [name, value] of Object.entries(fields)) {
-    const typeName = profile.definitions.field.fromString(name)?.type.name;
-    if (typeName === 'AccountID' && typeof value === 'string' && value !== '') converted[name] = hexOf(value);
-    else if (typeName === 'Amount' && typeof value === 'object' && value !== null && typeof value.issuer === 'string') {
-      converted[name] = { ...value, issuer: hexOf(value.issuer) };
-    } else converted[name] = value;
   }
-  return converted;
+  if (txIndex === undefined) throw new Error(`ledger ${ledgerIndex}: transaction ${tx.hash.toString('hex').toUpperCase()} has no TransactionIndex`);
+  return { txIndex, nodes };
+}
+
+/** One object of fields in canonical order; later sources override earlier ones. */
+function imageOf(...sources: (Iterable<RawField> | undefined)[]): { state: 'object'; blob: Buffer } {
+  const fields: Fields = new Map();
+  for (const source of sources) for (const field of source ?? []) fields.set(field.name, field);
+  return { state: 'object', blob: serializeFields(fields.values()) };
 }
 
 export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile): DerivedChange[] {
-  const codec = profile.codec;
   const rules = rulesOf(profile);
-  const encode = (fields: Json): Image => ({ state: 'object', blob: Buffer.from(codec.encode(withAccountIdsAsHex(fields, profile)), 'hex') });
   const unknown: Image = { state: 'unknown' };
   const absent: Image = { state: 'absent' };
 
-  const decoded = ledger.transactions
-    .map((tx) => ({ tx, meta: codec.decode(tx.metaBlob.toString('hex')) as Json }))
-    .sort((a, b) => a.meta.TransactionIndex - b.meta.TransactionIndex);
+  const perTransaction = ledger.transactions.map((tx) => metaNodesOf(tx, ledger.ledgerIndex, profile)).sort((a, b) => a.txIndex - b.txIndex);
   const byKey = new Map<string, { first: MetaNode; last: MetaNode; count: number }>();
-  for (const { tx, meta } of decoded) {
-    const transactionType = transactionTypeOf(tx.txBlob, profile);
-    const txHash = tx.hash.toString('hex').toUpperCase();
-    for (const wrapper of (meta.AffectedNodes ?? []) as Json[]) {
-      const kind = Object.keys(wrapper)[0] as NodeKind;
-      const node: MetaNode = { kind, fields: wrapper[kind], txHash, transactionType };
-      const objectKey = String(node.fields.LedgerIndex).toUpperCase();
-      const seen = byKey.get(objectKey);
-      byKey.set(objectKey, { first: seen?.first ?? node, last: node, count: (seen?.count ?? 0) + 1 });
+  for (const { nodes } of perTransaction) {
+    for (const node of nodes) {
+      const seen = byKey.get(node.key);
+      byKey.set(node.key, { first: seen?.first ?? node, last: node, count: (seen?.count ?? 0) + 1 });
     }
   }
 
   const afterOf = (node: MetaNode): Image => {
     if (node.kind === 'DeletedNode') return absent;
-    const type = String(node.fields.LedgerEntryType);
-    const rule = rules.get(type);
+    const rule = rules.get(node.entryType);
     if (!rule) return unknown;
-    const threading = { PreviousTxnID: node.txHash, PreviousTxnLgrSeq: ledger.ledgerIndex };
-    if (node.kind === 'CreatedNode') return encode({ LedgerEntryType: type, ...rule.createdDefaults, ...(node.fields.NewFields ?? {}), ...threading });
-    if (!node.fields.FinalFields) return unknown;
-    return encode({ LedgerEntryType: type, ...node.fields.FinalFields, ...threading });
+    if (node.kind === 'CreatedNode') return imageOf([node.entryTypeField], rule.createdDefaults, node.newFields?.values(), node.threading);
+    if (!node.finalFields) return unknown;
+    return imageOf([node.entryTypeField], node.finalFields.values(), node.threading);
   };
 
   const beforeOf = (node: MetaNode): Image => {
     if (node.kind === 'CreatedNode') return absent;
-    const type = String(node.fields.LedgerEntryType);
-    const rule = rules.get(type);
-    const finals: Json | undefined = node.fields.FinalFields;
+    const rule = rules.get(node.entryType);
+    const finals = node.finalFields;
     if (!rule || !finals) return unknown;
-    const previous: Json = node.fields.PreviousFields ?? {};
+    const previous: Fields = node.previousFields ?? new Map();
     if (!NO_FIELD_ADDED.has(node.transactionType)) {
       // A field present now and absent from PreviousFields was either unchanged or added.
-      const mayHaveBeenAdded = Object.keys(finals).some((field) => !rule.alwaysPresent.has(field) && !(field in previous));
+      const mayHaveBeenAdded = [...finals.keys()].some((name) => !rule.alwaysPresent.has(name) && !previous.has(name));
       if (mayHaveBeenAdded) return unknown;
     }
-    if (node.kind === 'DeletedNode') return encode({ LedgerEntryType: type, ...finals, ...previous });
-    if (node.fields.PreviousTxnID === undefined || node.fields.PreviousTxnLgrSeq === undefined) return unknown;
-    return encode({
-      LedgerEntryType: type,
-      ...finals,
-      ...previous,
-      PreviousTxnID: node.fields.PreviousTxnID,
-      PreviousTxnLgrSeq: node.fields.PreviousTxnLgrSeq,
-    });
+    if (node.kind === 'DeletedNode') return imageOf([node.entryTypeField], finals.values(), previous.values());
+    if (!node.previousTxnId || !node.previousTxnLgrSeq) return unknown;
+    return imageOf([node.entryTypeField], finals.values(), previous.values(), [node.previousTxnId, node.previousTxnLgrSeq]);
   };
 
   const changes: DerivedChange[] = [];
   for (const [objectKey, { first, last, count }] of byKey) {
-    const type = String(last.fields.LedgerEntryType);
+    const type = last.entryType;
     const kind = last.kind === 'DeletedNode' ? StateChangeKind.DELETED : first.kind === 'CreatedNode' ? StateChangeKind.CREATED : StateChangeKind.MODIFIED;
-    const fields: Json = { ...(first.fields.PreviousFields ?? {}), ...(first.fields.FinalFields ?? {}), ...(last.fields.NewFields ?? {}), ...(last.fields.FinalFields ?? {}) };
+    // The newest value of a field the nodes name (the object's owners never change).
+    const fieldOf = (name: string) => [last.finalFields, last.newFields, first.finalFields, first.previousFields].find((fields) => fields?.has(name))?.get(name)?.value;
     const change: DerivedChange = {
       key: objectKey,
       kind,
       ledgerEntryType: type,
       after: afterOf(last),
       before: beforeOf(first),
-      ownerAccountIds: type === profile.trustLineEntryType ? trustLineSides(fields, profile) : [],
+      ownerAccountIds: type === profile.trustLineEntryType ? trustLineSides(fieldOf('LowLimit'), fieldOf('HighLimit')) : [],
     };
-    if (type === 'AccountRoot' && typeof fields.Account === 'string') change.accountId = Buffer.from(codec.decodeAccountId(fields.Account));
-    const threadedOnly = first.kind === 'ModifiedNode' && !first.fields.FinalFields && first.fields.PreviousTxnID !== undefined;
-    if (count === 1 && threadedOnly) {
-      change.threadingBefore = { previousTxnId: first.fields.PreviousTxnID, previousTxnLgrSeq: first.fields.PreviousTxnLgrSeq };
-    }
+    const account = fieldOf('Account');
+    if (type === 'AccountRoot' && account?.length === 20) change.accountId = Buffer.from(account);
+    const threadedOnly = first.kind === 'ModifiedNode' && !first.finalFields && first.previousTxnId !== undefined;
+    if (count === 1 && threadedOnly && first.previousTxnLgrSeq) change.threadingBefore = [first.previousTxnId!, first.previousTxnLgrSeq];
     changes.push(change);
   }
   const recentSkipList = keylet.ledgerHashes();
@@ -255,19 +271,15 @@ export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile
   return changes;
 }
 
-function trustLineSides(fields: Json, profile: ChainProfile): Buffer[] {
-  const sides: Buffer[] = [];
-  for (const limit of [fields.LowLimit, fields.HighLimit]) {
-    if (limit && typeof limit.issuer === 'string') sides.push(Buffer.from(profile.codec.decodeAccountId(limit.issuer)));
-  }
-  return sides;
+/** The issuers of a trust line's two limits: its low and high accounts. */
+function trustLineSides(...limits: (Buffer | undefined)[]): Buffer[] {
+  return limits.flatMap((limit) => {
+    const issuer = limit && amountIssuer(limit);
+    return issuer ? [Buffer.from(issuer)] : [];
+  });
 }
 
-/** The object before, from the object after and the threading it had before (see DerivedChange.threadingBefore). */
-export function withThreading(blob: Buffer, threading: { previousTxnId: string; previousTxnLgrSeq: number }, profile: ChainProfile): Buffer {
-  const fields = profile.codec.decode(blob.toString('hex')) as Json;
-  return Buffer.from(
-    profile.codec.encode(withAccountIdsAsHex({ ...fields, PreviousTxnID: threading.previousTxnId, PreviousTxnLgrSeq: threading.previousTxnLgrSeq }, profile)),
-    'hex',
-  );
+/** The object before, from the object after and the threading fields it had before (see DerivedChange.threadingBefore). */
+export function withThreading(blob: Buffer, threading: RawField[], profile: ChainProfile): Buffer {
+  return imageOf(readObjectFields(blob, profile.definitions), threading).blob;
 }

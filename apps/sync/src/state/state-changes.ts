@@ -10,6 +10,7 @@ import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerEntryResult } from '../upstream/messages';
 import type { VerifiedLedger } from '../verify/verify-ledger';
+import { UnreadableBinary } from '../index/binary-fields';
 import { deriveStateChanges, withThreading, type DerivedChange, type Image } from './derive';
 
 export interface StateObjectReader {
@@ -83,7 +84,8 @@ export async function ledgerStateChanges(
         change.before = { state: 'object', blob: withThreading(change.after.blob, change.threadingBefore, profile) };
       }
     } catch (error) {
-      if (!(error instanceof ImageUnavailable)) throw error;
+      // An object the upstream holds but whose fields this node cannot read stays unknown too.
+      if (!(error instanceof ImageUnavailable || error instanceof UnreadableBinary)) throw error;
       if (complete) options.logger.debug({ ledgerIndex: ledger.ledgerIndex, reason: error.message }, `ledger ${ledger.ledgerIndex}: state changes incomplete`);
       complete = false;
     }
