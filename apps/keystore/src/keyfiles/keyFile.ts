@@ -8,7 +8,6 @@
  * passphrase does. This module is the one definition of the format (README "Keys and accounts").
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { chainIds, isChainId, type ChainId, type KeyAlgorithm } from '@ledger-node/chain';
@@ -91,10 +90,11 @@ function additionalData(version: number, metadata: AccountMetadata): Buffer {
 }
 
 /**
- * Derivations run at most one per core at a time: each holds 128 * N * r bytes (128 MiB at the
- * default cost) and is CPU-bound, so more at once would only add memory, not speed.
+ * Derivations run one at a time: each holds 128 * N * r bytes (128 MiB at the default cost), and
+ * the keystore must stay within one service's memory budget (300 MiB) however many signatures
+ * are asked for at once. Signing throughput is bounded by the derivation cost either way.
  */
-const maxConcurrentDerivations = Math.max(1, availableParallelism());
+const maxConcurrentDerivations = 1;
 let runningDerivations = 0;
 const waitingDerivations: (() => void)[] = [];
 
