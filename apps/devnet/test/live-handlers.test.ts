@@ -4,6 +4,7 @@
  */
 import { getProfile, keylet } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
+import { waitUntil } from '@ledger-node/test-utils';
 import { Wallet, type Transaction } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnetChain } from '../src/engine';
@@ -144,7 +145,7 @@ describe('ledger closing on the live chain', () => {
     const startedAtMs = Date.now();
     source.startClosing();
     try {
-      await waitUntil(() => closes.length >= 2, 5000);
+      await waitUntil(() => closes.length >= 2, 5000, 'two ledger closes', 20);
       // Idle: nothing is pending, so no close comes before the idle interval has passed.
       expect(closes[0]!.atMs - startedAtMs).toBeGreaterThanOrEqual(1000);
       expect(closes[1]!.atMs - closes[0]!.atMs).toBeGreaterThanOrEqual(1000);
@@ -162,7 +163,7 @@ describe('ledger closing on the live chain', () => {
       });
       const submittedAtMs = Date.now();
       expect(source.submit(txBlob).engineResult).toBe('tesSUCCESS');
-      await waitUntil(() => closes.some((close) => close.txCount === 1), 5000);
+      await waitUntil(() => closes.some((close) => close.txCount === 1), 5000, 'a close with the transaction', 20);
       const withTx = closes.find((close) => close.txCount === 1)!;
       // Pending: the close comes on the short interval, long before the idle one would.
       expect(withTx.atMs - submittedAtMs).toBeLessThan(900);
@@ -177,10 +178,3 @@ function accountIndexOf(profile: ReturnType<typeof getProfile>, address: string)
   return keylet.account(profile.codec.decodeAccountId(address));
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -10,7 +10,7 @@ import { decode, encodeForSigning } from 'ripple-binary-codec';
 import { deriveKeypair, verify } from 'ripple-keypairs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
-import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'send test passphrase';
 const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
@@ -36,13 +36,7 @@ async function call(method: string, params: unknown[] = [], headers: Record<stri
 }
 
 async function receiptOf(hash: string, timeoutMs = 60_000): Promise<Record<string, any>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { result } = await call('jt_getTransactionReceipt', [hash]);
-    if (result) return result;
-    if (Date.now() > deadline) throw new Error(`no receipt for ${hash}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
+  return waitUntil(async () => (await call('jt_getTransactionReceipt', [hash])).result as Record<string, any> | null, timeoutMs, `the receipt of ${hash}`, 300);
 }
 
 function generate(nickname: string): string {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader } from '@ledger-node/chain';
-import { stopAll, type RunningProcess } from '@ledger-node/test-utils';
-import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, WsClient, type Clients } from './support/cluster';
+import { stopAll, type RunningProcess, waitUntil } from '@ledger-node/test-utils';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, WsClient, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -29,10 +29,10 @@ describe('crash safety during backfill', () => {
     const upstream = await WsClient.open(devnet.url);
     cleanups.push(() => upstream.close());
     // History to backfill: the devnet closes ledgers for a while before the node starts.
-    await eventually(async () => {
+    await waitUntil(async () => {
       const closed = await upstream.request('ledger_closed');
       return closed.result.ledger_index >= 500 ? closed : undefined;
-    }, 'devnet history', 60_000, 200);
+    }, 60_000, 'devnet history', 200);
 
     const dataDir = scratchDir(cleanups);
     const clients = clientsFor(dataDir);
@@ -44,10 +44,10 @@ describe('crash safety during backfill', () => {
     await serving(sync);
 
     const waitForProgress = async (beyond: number) =>
-      eventually(async () => {
+      waitUntil(async () => {
         const count = await storedCount(clients);
         return count > beyond ? count : undefined;
-      }, `backfill beyond ${beyond} ledgers`, 30_000, 20);
+      }, 30_000, `backfill beyond ${beyond} ledgers`, 20);
 
     // 1. sync killed mid-backfill, then restarted.
     let count = await waitForProgress(5);
@@ -76,13 +76,13 @@ describe('crash safety during backfill', () => {
     sync = startSync(dataDir, devnet.url, syncArgs);
     await serving(sync);
 
-    const status = await eventually(async () => {
+    const status = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
       const range = current.completeRanges[0];
       return current.completeRanges.length === 1 && range!.first === 1 && current.backfillRemainingLedgers === 0n && !current.syncing
         ? current
         : undefined;
-    }, 'backfill complete to genesis', 90_000, 200);
+    }, 90_000, 'backfill complete to genesis', 200);
 
     const storeStatus = await clients.store.getStatus({});
     const tip = status.currentLedgerIndex;

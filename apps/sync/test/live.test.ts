@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stopAll } from '@ledger-node/test-utils';
-import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, WsClient } from './support/cluster';
+import { stopAll, waitUntil } from '@ledger-node/test-utils';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, WsClient } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -21,11 +21,11 @@ describe('sync from a live devnet under load', () => {
     cleanups.push(() => clients.close(), () => upstream.close());
 
     // Let the load generator fill some ledgers while sync follows.
-    const status = await eventually(async () => {
+    const status = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
       const range = current.completeRanges[0];
       return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 25 && !current.syncing ? current : undefined;
-    }, 'sync level with the devnet, genesis included', 60_000, 200);
+    }, 60_000, 'sync level with the devnet, genesis included', 200);
     const tip = status.currentLedgerIndex;
     expect(status.verificationFailureCount).toBe(0n);
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GetSyncStatusResponse } from '@ledger-node/contracts';
-import { stopAll } from '@ledger-node/test-utils';
-import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedLedger, WsClient } from './support/cluster';
+import { stopAll, waitUntil } from '@ledger-node/test-utils';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedLedger, WsClient } from './support/cluster';
 import { TcpProxy } from './support/tcp-proxy';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -28,30 +28,30 @@ describe('upstream dropped mid-stream', () => {
     cleanups.push(() => clients.close());
 
     const level = (status: GetSyncStatusResponse) => !status.syncing && status.completeRanges.length === 1 && status.completeRanges[0]!.first === 1;
-    const before = await eventually(async () => {
+    const before = await waitUntil(async () => {
       const status = await clients.sync.getSyncStatus({});
       return level(status) && status.currentLedgerIndex >= 5 ? status : undefined;
-    }, 'sync level before the cut', 30_000, 100);
+    }, 30_000, 'sync level before the cut', 100);
     expect(before.upstreamConnected).toBe(true);
 
     proxy.cut();
-    await eventually(async () => ((await clients.sync.getSyncStatus({})).upstreamConnected ? undefined : true), 'the loss noticed', 10_000, 50);
+    await waitUntil(async () => !(await clients.sync.getSyncStatus({})).upstreamConnected, 10_000, 'the loss noticed', 50);
     // The devnet keeps closing ledgers while sync cannot reach it.
-    const closedDuringCut = await eventually(async () => {
+    const closedDuringCut = await waitUntil(async () => {
       const closed = await upstream.request('ledger_closed');
       return closed.result.ledger_index >= before.currentLedgerIndex + 15 ? closed.result.ledger_index : undefined;
-    }, 'ledgers closed during the cut', 30_000, 100);
+    }, 30_000, 'ledgers closed during the cut', 100);
     const during = await clients.sync.getSyncStatus({});
     expect(during.currentLedgerIndex).toBeLessThan(closedDuringCut);
     proxy.restore();
 
     // Poll closely: the catch-up is short, but it is reported.
     const seen: GetSyncStatusResponse[] = [];
-    const after = await eventually(async () => {
+    const after = await waitUntil(async () => {
       const status = await clients.sync.getSyncStatus({});
       seen.push(status);
       return level(status) && status.currentLedgerIndex >= closedDuringCut ? status : undefined;
-    }, 'caught up after the cut', 60_000, 10);
+    }, 60_000, 'caught up after the cut', 10);
     const behind = seen.find((status) => status.syncing);
     expect(behind, 'a status reporting syncing while behind').toBeDefined();
     expect(behind!.startingLedgerIndex).toBeLessThan(closedDuringCut);

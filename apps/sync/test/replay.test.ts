@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashLedgerHeader, ledgerHeaderFromJson } from '@ledger-node/chain';
-import { fixturesDir, stopAll } from '@ledger-node/test-utils';
+import { fixturesDir, stopAll, waitUntil } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
-import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -45,10 +45,10 @@ async function syncFromReplay(folder: string): Promise<Clients> {
 describe('sync from a replay of the recorded mainnet run 11119599..11119604', () => {
   it('stores every ledger with the recorded hashes, linked from the anchor 11119604 down to 11119599', async () => {
     const clients = await syncFromReplay(replayFolder());
-    const status = await eventually(async () => {
+    const status = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
       return current.completeRanges.length === 1 && current.completeRanges[0]!.first === 11119599 ? current : undefined;
-    }, 'the whole run stored');
+    }, 30_000, 'the whole run stored');
     expect(status).toMatchObject({
       syncing: false,
       currentLedgerIndex: 11119604,
@@ -94,15 +94,15 @@ describe('sync from a replay of the recorded mainnet run 11119599..11119604', ()
     ],
   ])('never stores ledger 11119602 served with %s, nor anything below it, and counts the failure', async (_label, edit) => {
     const clients = await syncFromReplay(replayFolder({ ledgerIndex: 11119602, edit }));
-    const rejected = await eventually(async () => {
+    const rejected = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
       return current.verificationFailureCount >= 1n && current.completeRanges[0]?.first === 11119603 ? current : undefined;
-    }, 'the ledgers above the tampered one stored and the tampered one rejected');
+    }, 30_000, 'the ledgers above the tampered one stored and the tampered one rejected');
     // Fetched again and rejected again: a rejected ledger is retried, never stored.
-    const status = await eventually(async () => {
+    const status = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
       return current.verificationFailureCount > rejected.verificationFailureCount ? current : undefined;
-    }, 'the tampered ledger refetched and rejected again');
+    }, 30_000, 'the tampered ledger refetched and rejected again');
     expect(status.completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
     expect(await storedLedger(clients, 11119602)).toBeUndefined();
     expect(await storedLedger(clients, 11119601)).toBeUndefined();

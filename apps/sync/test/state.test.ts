@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { currencyToBytes, getProfile, keylet } from '@ledger-node/chain';
-import { cliEntry, startProcess, stopAll } from '@ledger-node/test-utils';
+import { cliEntry, startProcess, stopAll, waitUntil } from '@ledger-node/test-utils';
 import rocksdb from 'rocksdb';
-import { clientsFor, eventually, scratchDir, serving, startDevnet, startLedgerStore, startSync, WsClient, type Clients } from './support/cluster';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, WsClient, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -21,14 +21,14 @@ async function verifyState(dataDir: string, ledgerIndex: number): Promise<{ code
 }
 
 async function syncedWithState(clients: Clients) {
-  return eventually(async () => {
+  return waitUntil(async () => {
     const [sync, store] = await Promise.all([clients.sync.getSyncStatus({}), clients.store.getStatus({})]);
     const range = store.completeRanges[0];
     // Backfill has reached genesis and the state window covers all of it.
     // A few ledgers above the download ledger too, so that ledgers on both sides are asked for.
     const above = store.stateRange !== undefined && store.stateRange.last >= store.stateDownload!.ledgerIndex + 3;
     return sync.stateReady && store.completeRanges.length === 1 && range!.first === 1 && store.stateRange?.first === 1 && above ? store : undefined;
-  }, 'state download complete and history backfilled to genesis', 90_000, 250);
+  }, 90_000, 'state download complete and history backfilled to genesis', 250);
 }
 
 /** Binary object at a ledger as the devnet serves it; undefined when it does not exist there. */
@@ -79,10 +79,10 @@ describe('account state synced from a loaded devnet', () => {
     const upstream = await WsClient.open(devnet.url);
     cleanups.push(() => upstream.close());
     // History before the node starts, so the download ledger is above genesis and backfill runs below it.
-    await eventually(async () => {
+    await waitUntil(async () => {
       const closed = await upstream.request('ledger_closed');
       return closed.result.ledger_index >= 30 ? closed : undefined;
-    }, 'devnet history', 60_000, 200);
+    }, 60_000, 'devnet history', 200);
 
     const dataDir = scratchDir(cleanups);
     const store = startLedgerStore(dataDir);
@@ -173,10 +173,10 @@ describe('account state synced from a loaded devnet', () => {
     const devnet = await startDevnet(['-load', '20', '-load_accounts', '40', '-close_ms', '200']);
     const upstream = await WsClient.open(devnet.url);
     cleanups.push(() => upstream.close());
-    await eventually(async () => {
+    await waitUntil(async () => {
       const closed = await upstream.request('ledger_closed');
       return closed.result.ledger_index >= 10 ? closed : undefined;
-    }, 'devnet history', 60_000, 200);
+    }, 60_000, 'devnet history', 200);
 
     const dataDir = scratchDir(cleanups);
     await serving(startLedgerStore(dataDir));

@@ -42,13 +42,23 @@ export function rpcClient(port: number) {
   };
 }
 
-/** Polls until the probe gives something other than undefined, null or false. */
-export async function waitUntil<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
+/** Polls until the probe gives something other than undefined, null or false; its errors count as not yet. */
+export async function waitUntil<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
   for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined && value !== null && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      const value = await probe();
+      if (value !== undefined && value !== null && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

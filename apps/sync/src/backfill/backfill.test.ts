@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '@ledger-node/test-utils';
 import { getProfile } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { MemoryLedgerStore, RecordedUpstream } from '../../test/support/fakes';
@@ -23,14 +24,6 @@ function recordedLedgers(change?: (ledger: FetchedLedger) => FetchedLedger): Map
   }));
 }
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** A follower and a backfill over a fresh chain on `store`, as the engine wires them. */
 async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3) {
   const chain = new StoredChain(store);
@@ -50,7 +43,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
-    await until(() => store.ledgers.size === 6);
+    await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
     expect(store.putCalls[0]).toEqual([11119604]);
     const backfilled = store.putCalls.slice(1).flat();
     expect(backfilled).toEqual([11119603, 11119602, 11119601, 11119600, 11119599]);
@@ -66,7 +59,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const store = new MemoryLedgerStore();
     const first = await startSync(store, new RecordedUpstream(recordedLedgers()));
     first.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
-    await until(() => store.ledgers.size === 6);
+    await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
     for (const stop of stoppers.splice(0)) await stop();
     // As after a crash that lost nothing but these two.
     store.ledgers.delete(11119602);
@@ -74,7 +67,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const upstream = new RecordedUpstream(recordedLedgers());
     const second = await startSync(store, upstream);
     expect(second.backfill.gaps()).toEqual([{ top: 11119603, bottom: 11119602, linksBelow: true }]);
-    await until(() => store.ledgers.size === 6);
+    await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
     expect([...upstream.fetchCounts.keys()].sort()).toEqual([11119602, 11119603]);
     expect(second.chain.ranges.toArray()).toEqual([{ first: 11119599, last: 11119604 }]);
   });
@@ -83,9 +76,9 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
     sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603) });
-    await until(() => store.ledgers.size === 5);
+    await waitUntil(() => store.ledgers.size === 5, 10_000, 'five ledgers stored', 10);
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
-    await until(() => store.ledgers.has(11119604));
+    await waitUntil(() => store.ledgers.has(11119604), 10_000, 'ledger 11119604 stored', 10);
     expect(sync.chain.ranges.toArray()).toEqual([{ first: 11119599, last: 11119604 }]);
   });
 
@@ -102,7 +95,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const sync = await startSync(store, upstream);
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
     // The verified ledger above is written while the tampered one is fetched again and again.
-    await until(() => sync.failures.count >= 2n && store.ledgers.has(11119603));
+    await waitUntil(() => sync.failures.count >= 2n && store.ledgers.has(11119603), 10_000, 'two failures counted and ledger 11119603 stored', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119602, reason: 'transaction_tree_mismatch' });
     expect([...store.ledgers.keys()].sort()).toEqual([11119603, 11119604]);
     expect(upstream.fetchCounts.get(11119602)).toBeGreaterThanOrEqual(2);
@@ -120,7 +113,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     });
     const sync = await startSync(store, new RecordedUpstream(forged));
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
-    await until(() => sync.failures.count >= 2n && store.ledgers.has(11119603));
+    await waitUntil(() => sync.failures.count >= 2n && store.ledgers.has(11119603), 10_000, 'two failures counted and ledger 11119603 stored', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119602, reason: 'child_link_mismatch', expected: hashOf(11119602) });
     expect([...store.ledgers.keys()].sort()).toEqual([11119603, 11119604]);
   });
@@ -129,7 +122,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119603) });
-    await until(() => sync.failures.count >= 1n);
+    await waitUntil(() => sync.failures.count >= 1n, 10_000, 'a failure counted', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119604, reason: 'header_hash_mismatch' });
     expect(store.ledgers.size).toBe(0);
   });

@@ -43,22 +43,6 @@ export function clientsFor(dataDir: string) {
 
 export type Clients = ReturnType<typeof clientsFor>;
 
-/** Polls `probe` until it returns a value other than undefined (errors count as not yet). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /** Every stored header from `first` to `last`, through GetLedgerHeaders (at most 1000 per call). */
 export async function storedHeaders(clients: Clients, first: number, last: number) {
   const headers = [];
