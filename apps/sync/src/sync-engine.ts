@@ -8,6 +8,7 @@ import { Backfill } from './backfill/backfill';
 import { earliestContiguousLedger, parseCompleteLedgers } from './backfill/ranges';
 import type { SyncConfig } from './config';
 import { LiveFollower } from './follow/live-follower';
+import type { LedgerPipeline } from './pipeline';
 import type { LedgerStorePort } from './store/ledger-store';
 import { StateDownloader, type StateStorePort } from './state/download';
 import { StoredChain } from './store/stored-chain';
@@ -42,25 +43,23 @@ export class SyncEngine {
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
     });
-    this.follower = new LiveFollower({
+    const pipeline: LedgerPipeline = {
       fetcher: this.upstream,
+      stateReader: this.upstream,
       chain: this.chain,
       profile: config.profile,
       logger,
       failures: this.failures,
-      stateReader: this.upstream,
+    };
+    this.follower = new LiveFollower({
+      ...pipeline,
       onAnchored: (_ledgerIndex, previousTip) => {
         if (previousTip !== undefined) this.catchUpFrom ??= previousTip;
         this.backfill.wake();
       },
     });
     this.backfill = new Backfill({
-      fetcher: this.upstream,
-      chain: this.chain,
-      profile: config.profile,
-      logger,
-      failures: this.failures,
-      stateReader: this.upstream,
+      ...pipeline,
       threadCount: config.threadCount,
       startLedger: () => config.startLedger ?? this.upstreamEarliest,
       onNotFound: () => void this.refreshUpstreamEarliest(),

@@ -29,8 +29,9 @@ async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, t
   const chain = new StoredChain(store);
   await chain.load();
   const failures = new VerificationCounter(logger);
-  const backfill = new Backfill({ fetcher: upstream, stateReader: upstream, chain, profile, logger, failures, threadCount, startLedger: () => 11119599 });
-  const follower = new LiveFollower({ fetcher: upstream, stateReader: upstream, chain, profile, logger, failures, onAnchored: () => backfill.wake() });
+  const pipeline = { fetcher: upstream, stateReader: upstream, chain, profile, logger, failures };
+  const backfill = new Backfill({ ...pipeline, threadCount, startLedger: () => 11119599 });
+  const follower = new LiveFollower({ ...pipeline, onAnchored: () => backfill.wake() });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
   return { chain, failures, backfill, follower };

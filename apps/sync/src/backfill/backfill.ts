@@ -5,25 +5,16 @@
  * written in descending batches so that a crash leaves every range contiguous. Restart needs no
  * state of its own: the store's complete ranges say what is left.
  */
-import type { ChainProfile } from '@ledger-node/chain';
-import type { Logger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../index/ledger-write';
-import { ledgerStateChanges, type LedgerStateChanges, type StateObjectReader } from '../state/state-changes';
-import type { StoredChain } from '../store/stored-chain';
+import type { LedgerPipeline } from '../pipeline';
+import { ledgerStateChanges, type LedgerStateChanges } from '../state/state-changes';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
-import { fetchVerifiedLedger, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
+import { fetchVerifiedLedger } from '../verify/verified-fetch';
 import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
 import { BackfillProgress } from './progress';
 import { gapLedgerCount, planGaps, type BackfillGap } from './ranges';
 
-export interface BackfillOptions {
-  fetcher: LedgerFetcher;
-  chain: StoredChain;
-  profile: ChainProfile;
-  logger: Logger;
-  failures: VerificationCounter;
-  /** Where objects the metadata does not determine are read (the upstream). */
-  stateReader: StateObjectReader;
+export interface BackfillOptions extends LedgerPipeline {
   threadCount: number;
   /** Oldest ledger to fill down to; undefined until known (the upstream's earliest, when not configured). */
   startLedger(): number | undefined;

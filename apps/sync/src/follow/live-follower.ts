@@ -4,23 +4,14 @@
  * parent; a ledger further ahead becomes the new anchor and the ledgers between are backfill's job
  * (DESIGN §5: the upstream's validated tip is the anchor of the chain of trust).
  */
-import type { ChainProfile } from '@ledger-node/chain';
-import type { Logger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../index/ledger-write';
-import { ledgerStateChanges, type StateObjectReader } from '../state/state-changes';
-import type { StoredChain } from '../store/stored-chain';
+import type { LedgerPipeline } from '../pipeline';
+import { ledgerStateChanges } from '../state/state-changes';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
-import { fetchVerifiedLedger, LedgerAbandoned, type LedgerFetcher, type VerificationCounter } from '../verify/verified-fetch';
+import { fetchVerifiedLedger, LedgerAbandoned } from '../verify/verified-fetch';
 import { checkExtendsTip, linkOf } from '../verify/verify-ledger';
 
-export interface LiveFollowerOptions {
-  fetcher: LedgerFetcher;
-  chain: StoredChain;
-  profile: ChainProfile;
-  logger: Logger;
-  failures: VerificationCounter;
-  /** Where objects the metadata does not determine are read (the upstream). */
-  stateReader: StateObjectReader;
+export interface LiveFollowerOptions extends LedgerPipeline {
   /** A ledger was stored above a gap: backfill has new work. */
   onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
 }
