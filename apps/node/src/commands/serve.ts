@@ -6,16 +6,29 @@ const stopTimeoutMs = 8_000;
 
 /**
  * Runs one service in this process until SIGTERM/SIGINT (or, under the supervisor, until the
- * supervisor goes away), then stops it cleanly and exits 0.
+ * supervisor goes away), then stops it cleanly and exits 0. The handlers are in place before the
+ * service starts: a stop asked for during start-up is carried out as soon as the service is up,
+ * instead of the signal's default action killing the process half-way.
  */
 export async function serve(name: ServiceName, flags: ParsedFlags): Promise<number> {
+  let stopRequested = false;
+  let stop = () => {
+    stopRequested = true;
+  };
+  const requestStop = () => stop();
+  // Kept (not `once`): a second signal while stopping must not kill the process half-way.
+  process.on('SIGTERM', requestStop);
+  process.on('SIGINT', requestStop);
+  // Under the supervisor: when it is gone, nobody will stop us, so stop now.
+  process.once('disconnect', requestStop);
+
   const service = await loadService(name);
   const running = await service.start(flags);
-  process.send?.({ type: 'ready', service: name, address: running.address ?? running.url });
+  if (!stopRequested && process.connected) process.send?.({ type: 'ready', service: name, address: running.address ?? running.url });
 
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const shutdown = () => {
+    stop = () => {
       if (stopping) return;
       stopping = true;
       const timer = setTimeout(() => {
@@ -34,10 +47,6 @@ export async function serve(name: ServiceName, flags: ParsedFlags): Promise<numb
         },
       );
     };
-    // Kept (not `once`): a second signal while stopping must not kill the process half-way.
-    process.on('SIGTERM', shutdown);
-    process.on('SIGINT', shutdown);
-    // Under the supervisor: when it is gone, nobody will stop us, so stop now.
-    process.once('disconnect', shutdown);
+    if (stopRequested) stop();
   });
 }
