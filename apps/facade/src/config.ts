@@ -30,6 +30,8 @@ export interface FacadeConfig {
   maxBatchLength: number;
   /** Most transactions in one history page. */
   maxPageSize: number;
+  /** Bound of the cache of answers that never change (-answer_cache_mb). */
+  answerCacheBytes: number;
 }
 
 export function facadeConfig(flags: ParsedFlags): FacadeConfig {
@@ -48,6 +50,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     maxBodyBytes: flags.integer('max_body_bytes')!,
     maxBatchLength: flags.integer('max_batch')!,
     maxPageSize: flags.integer('max_page_size')!,
+    answerCacheBytes: flags.integer('answer_cache_mb')! * 1_048_576,
   };
 }
 

@@ -10,6 +10,8 @@ import { methods } from './jsonrpc/methods/index';
 import { withDiscovery } from './jsonrpc/openrpc';
 import { jsonRpcRoute } from './jsonrpc/route';
 import { probeRoutes } from './probes';
+import { AnswerCache } from './reads/answer-cache';
+import { ledgerReads } from './reads/ledger-reads';
 import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
@@ -27,7 +29,15 @@ export async function start(flags: ParsedFlags) {
   initMetrics('facade');
   const probes = probeRoutes({ clients, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! });
   let metricsServer: MetricsServer | undefined;
-  const context: MethodContext = { clients, profile: config.profile, syncEnabled: config.syncEnabled, tip, maxPageSize: config.maxPageSize };
+  const context: MethodContext = {
+    clients,
+    profile: config.profile,
+    syncEnabled: config.syncEnabled,
+    tip,
+    maxPageSize: config.maxPageSize,
+    reads: ledgerReads(clients),
+    answers: new AnswerCache(config.answerCacheBytes),
+  };
   const servers: Server[] = [];
   const addresses: string[] = [];
   const shutdown = async () => {

@@ -2,7 +2,7 @@
  * Spans through the OpenTelemetry API only. Without a started SDK (OTEL_* unset) the API is a
  * no-op: no span is recorded and these helpers cost a context lookup.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('ledger-node');
 
@@ -21,16 +21,42 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
  * marks the span as an error with the error's name only, never its message (it may quote input).
  */
 export async function inSpan<T>(name: string, attributes: Attributes, task: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
-  return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
-    try {
-      return await task(span);
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(name, { kind, attributes }, (span) => runToEnd(span, task));
+}
+
+async function runToEnd<T>(span: Span, task: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await task(span);
+  } catch (error) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** The trace context of the caller, kept to be named later by a batch that serves it (see `inBatchSpan`). */
+export type TraceContext = Context;
+
+export function currentTraceContext(): TraceContext {
+  return context.active();
+}
+
+/**
+ * Runs `task` for work gathered from several callers (one gRPC call for many JSON-RPC calls):
+ * one span, child of the first caller's span (so that caller's trace runs through the batch into
+ * the next service) and linked to every other caller's span (OpenTelemetry's model for batches:
+ * each of those traces names the batch that served it).
+ */
+export async function inBatchSpan<T>(name: string, attributes: Attributes, callers: readonly TraceContext[], task: (span: Span) => Promise<T>): Promise<T> {
+  const links: Link[] = [];
+  for (const caller of callers.slice(1)) {
+    const spanContext = trace.getSpanContext(caller);
+    if (spanContext && (spanContext.traceFlags & 1) === 1) links.push({ context: spanContext });
+  }
+  return context.with(callers[0] ?? context.active(), () =>
+    tracer.startActiveSpan(name, { attributes: { ...attributes, 'batch.size': callers.length }, links }, (span) => runToEnd(span, task)),
+  );
 }
 
 export { SpanKind, SpanStatusCode, type Span };

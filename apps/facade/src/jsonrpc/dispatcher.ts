@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
-import { errorResponse, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
+import { errorResponse, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId, type RpcResponse } from './protocol';
 
 export interface DispatcherOptions {
   methods: ReadonlyMap<string, RpcMethod>;
@@ -13,8 +13,6 @@ export interface DispatcherOptions {
   /** A call that takes this long or longer is logged with method, duration and trace id (-slow_ms). */
   slowMs?: number;
 }
-
-type Response = ReturnType<typeof successResponse> | ReturnType<typeof errorResponse>;
 
 /** What the HTTP layer knows about the caller. */
 export interface CallerContext {
@@ -48,7 +46,7 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
   /** The response body for a parsed request body; undefined when nothing is to be sent (only notifications). */
-  async handle(body: unknown, caller: CallerContext = trusted): Promise<Response | Response[] | undefined> {
+  async handle(body: unknown, caller: CallerContext = trusted): Promise<RpcResponse | RpcResponse[] | undefined> {
     if (!Array.isArray(body)) return this.call(body, caller);
     if (body.length === 0) return errorResponse(null, { code: RpcCode.invalidRequest, message: 'invalid request: empty batch' });
     if (body.length > this.options.maxBatchLength) {
@@ -58,7 +56,7 @@ export class Dispatcher {
       });
     }
     const responses = await Promise.all(body.map((request) => this.call(request, caller)));
-    const sent = responses.filter((response): response is Response => response !== undefined);
+    const sent = responses.filter((response): response is RpcResponse => response !== undefined);
     return sent.length > 0 ? sent : undefined;
   }
 
@@ -66,7 +64,7 @@ export class Dispatcher {
    * One call as one span (`jsonrpc <method>`, parent of the gRPC calls it makes), counted and
    * timed per method and outcome. Only registered method names become labels.
    */
-  private async call(request: unknown, caller: CallerContext): Promise<Response | undefined> {
+  private async call(request: unknown, caller: CallerContext): Promise<RpcResponse | undefined> {
     const requested = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
     const method = typeof requested === 'string' && this.options.methods.has(requested) ? requested : 'unknown';
     const startedAt = process.hrtime.bigint();
@@ -86,7 +84,7 @@ export class Dispatcher {
     });
   }
 
-  private async execute(request: unknown, caller: CallerContext, outcome: { code: number }): Promise<Response | undefined> {
+  private async execute(request: unknown, caller: CallerContext, outcome: { code: number }): Promise<RpcResponse | undefined> {
     const id = typeof request === 'object' && request !== null && 'id' in request ? (request as { id: unknown }).id : undefined;
     const responseId: RpcId = isValidId(id) ? id : null;
     try {

@@ -3,6 +3,9 @@ import { InvalidParams } from '@ledger-node/errors';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Clients } from '../clients';
 import type { TipCache } from '../tip';
+import type { AnswerCache } from '../reads/answer-cache';
+import type { LedgerReads } from '../reads/ledger-reads';
+import type { RenderedJson } from './protocol';
 
 /** One positional parameter: its name (used in error messages and documents) and schema. */
 export interface Param<T = unknown> {
@@ -24,6 +27,10 @@ export interface MethodContext {
   readonly tip: TipCache;
   /** Most transactions in one history page (-max_page_size). */
   readonly maxPageSize: number;
+  /** Reads of the ledger-store that concurrent calls share (one gRPC call per event-loop turn). */
+  readonly reads: LedgerReads;
+  /** Answers that never change, as rendered JSON (-answer_cache_mb). */
+  readonly answers: AnswerCache;
 }
 
 /** A JSON-RPC method defined once: params and result schemas plus the handler they type. */
@@ -34,7 +41,8 @@ export interface RpcMethod<P extends readonly Param[] = readonly Param[], R = un
   readonly result: z.ZodType<R>;
   /** Signing methods run only for callers the listener trusts (loopback, or a bearer token when one is configured). */
   readonly signing?: boolean;
-  readonly handler: (params: ParamValues<P>, context: MethodContext) => Promise<R>;
+  /** The result, or the same already rendered as JSON (an answer that never changes, from the cache). */
+  readonly handler: (params: ParamValues<P>, context: MethodContext) => Promise<R | RenderedJson<R>>;
 }
 
 export function defineMethod<const P extends readonly Param[], R>(method: RpcMethod<P, R>): RpcMethod<P, R> {

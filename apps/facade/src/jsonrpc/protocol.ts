@@ -45,6 +45,20 @@ export interface RpcErrorObject {
   data?: unknown;
 }
 
+/**
+ * A result already rendered as JSON (a cached answer, see reads/answer-cache), written into the
+ * response as it is: no parse and no second stringify. `T` is the value the JSON holds.
+ */
+export class RenderedJson<T = unknown> {
+  declare readonly value?: T;
+
+  constructor(readonly json: string) {}
+
+  static of<T>(value: T): RenderedJson<T> {
+    return new RenderedJson<T>(JSON.stringify(value));
+  }
+}
+
 /** Key order follows the seed's responses: id, jsonrpc, result, status. */
 export function successResponse(id: RpcId, result: unknown) {
   return { id, jsonrpc: '2.0' as const, result, status: 'success' as const };
@@ -52,4 +66,13 @@ export function successResponse(id: RpcId, result: unknown) {
 
 export function errorResponse(id: RpcId, error: RpcErrorObject) {
   return { id, jsonrpc: '2.0' as const, error, status: 'error' as const };
+}
+
+export type RpcResponse = ReturnType<typeof successResponse> | ReturnType<typeof errorResponse>;
+
+/** The response body: JSON.stringify of the response(s), with rendered results spliced in as they are. */
+export function responseJson(response: RpcResponse | RpcResponse[]): string {
+  if (Array.isArray(response)) return `[${response.map(responseJson).join(',')}]`;
+  if (!('result' in response) || !(response.result instanceof RenderedJson)) return JSON.stringify(response);
+  return `{"id":${JSON.stringify(response.id)},"jsonrpc":"2.0","result":${response.result.json},"status":"success"}`;
 }

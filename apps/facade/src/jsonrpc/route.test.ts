@@ -6,15 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@ledger-node/telemetry';
 import { Dispatcher } from './dispatcher';
 import { defineMethod, type MethodContext, type RpcMethod } from './method';
+import { RenderedJson } from './protocol';
 import { jsonRpcRoute } from './route';
 
 const ping = defineMethod({ name: 'test_ping', summary: 'ping', params: [], result: z.literal('pong'), handler: async () => 'pong' as const });
+/** A result already rendered, as cached answers are: written into the response byte for byte. */
+const rendered = defineMethod({
+  name: 'test_rendered',
+  summary: 'rendered',
+  params: [],
+  result: z.object({ b: z.number(), a: z.string() }),
+  handler: async () => new RenderedJson<{ b: number; a: string }>('{"b":1,"a":"x"}'),
+});
 let server: Server;
 let url: string;
 
 beforeAll(async () => {
   const dispatcher = new Dispatcher({
-    methods: new Map([[ping.name, ping as unknown as RpcMethod]]),
+    methods: new Map([ping, rendered].map((method) => [method.name, method as unknown as RpcMethod])),
     context: {} as MethodContext,
     logger: createLogger('test', 'silent'),
     maxBatchLength: 10,
@@ -35,6 +44,14 @@ describe('POST /v1/jsonrpc', () => {
     const response = await post('{"jsonrpc":"2.0","method":"test_ping","params":[],"id":3}');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: 3, jsonrpc: '2.0', result: 'pong', status: 'success' });
+  });
+
+  it('writes a rendered result as it is, in the envelope, alone and in a batch', async () => {
+    const single = await post('{"jsonrpc":"2.0","method":"test_rendered","params":[],"id":"a"}');
+    expect(single.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await single.text()).toBe('{"id":"a","jsonrpc":"2.0","result":{"b":1,"a":"x"},"status":"success"}');
+    const batch = await post('[{"jsonrpc":"2.0","method":"test_rendered","params":[],"id":1},{"jsonrpc":"2.0","method":"test_ping","params":[],"id":2}]');
+    expect(await batch.text()).toBe('[{"id":1,"jsonrpc":"2.0","result":{"b":1,"a":"x"},"status":"success"},{"id":2,"jsonrpc":"2.0","result":"pong","status":"success"}]');
   });
 
   it('answers a body that is not JSON with -32700 and id null', async () => {

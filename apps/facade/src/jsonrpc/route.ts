@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { CallerContext, Dispatcher } from './dispatcher';
-import { errorResponse, RpcCode } from './protocol';
+import { errorResponse, responseJson, RpcCode } from './protocol';
 
 /**
  * `POST /v1/jsonrpc`: JSON bodies only (415 otherwise), bounded in size (413), answered per
@@ -45,6 +45,7 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
       return;
     }
     ctx.status = 200;
-    ctx.body = response;
+    ctx.body = responseJson(response);
+    ctx.type = 'application/json';
   };
 }

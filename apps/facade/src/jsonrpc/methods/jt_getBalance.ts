@@ -3,6 +3,7 @@ import { accountIdOf } from '../../accounts/address';
 import { coinEntry } from '../../accounts/balances';
 import { accountState } from '../../accounts/state';
 import { defineMethod, param } from '../method';
+import { RenderedJson } from '../protocol';
 import { accountAddress, stateBlockSelector } from '../params';
 
 const coinSchema = z.looseObject({
@@ -31,15 +32,24 @@ export const jt_getBalance = defineMethod({
     ledger_index: z.number().int(),
     validated: z.boolean(),
   }),
+  // The balances at a stored (validated) ledger never change: kept by ledger index once answered,
+  // and served from there when the ledger is named by index. A tag is resolved by the store (it moves).
   async handler([address, ledger], context) {
+    const cacheKey = (ledgerIndex: number) => `balance:${address}:${ledgerIndex}`;
+    if (ledger.selector?.$case === 'index') {
+      const cached = context.answers.get(cacheKey(ledger.selector.index));
+      if (cached !== undefined) return new RenderedJson(cached);
+    }
     const state = await accountState(address, accountIdOf(address, context.profile), ledger, context);
-    return {
+    const answer = RenderedJson.of({
       account: state.account,
       balance: state.balance,
       coins: state.lines.map((line) => coinEntry(line, context.profile)),
       ledger_hash: state.ledgerHash,
       ledger_index: state.ledgerIndex,
       validated: true,
-    };
+    });
+    context.answers.set(cacheKey(state.ledgerIndex), answer.json);
+    return answer;
   },
 });

@@ -1,12 +1,13 @@
 import { defineMethod, param } from '../method';
 import { hash32 } from '../params';
 import { transactionSchema } from '../../format/schemas';
-import { asTransaction, transactionByHash } from './transactions';
+import { transactionObject } from '../../format/records';
+import { answerByHash } from './transactions';
 
 export const jt_getTransactionByHash = defineMethod({
   name: 'jt_getTransactionByHash',
   summary: 'A validated transaction by hash, with every field of its type; null when it is not stored.',
   params: [param('transactionHash', hash32, 'DATA, 32-byte transaction hash')],
   result: transactionSchema.nullable(),
-  handler: async ([hash], context) => asTransaction(await transactionByHash(hash, context), context),
+  handler: ([hash], context) => answerByHash('tx', hash, context, (record) => transactionObject(record, context.profile)),
 });

@@ -1,12 +1,13 @@
 import { defineMethod, param } from '../method';
 import { hash32 } from '../params';
 import { receiptSchema } from '../../format/schemas';
-import { asReceipt, transactionByHash } from './transactions';
+import { receiptObject } from '../../format/records';
+import { answerByHash } from './transactions';
 
 export const jt_getTransactionReceipt = defineMethod({
   name: 'jt_getTransactionReceipt',
   summary: 'The receipt (metadata) of a validated transaction; null when it is not stored, e.g. still in progress.',
   params: [param('transactionHash', hash32, 'DATA, 32-byte transaction hash')],
   result: receiptSchema.nullable(),
-  handler: async ([hash], context) => asReceipt(await transactionByHash(hash, context), context),
+  handler: ([hash], context) => answerByHash('receipt', hash, context, (record) => receiptObject(record, context.profile)),
 });
