@@ -38,7 +38,7 @@ export interface Telemetry {
  */
 export async function startTelemetry(service: string): Promise<Telemetry> {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: instrumentedModules } });
-  const [{ NodeSDK }, { HttpInstrumentation }, { KoaInstrumentation }, { GrpcInstrumentation }] = await Promise.all([
+  const [{ NodeSDK }, { HttpInstrumentation }, { KoaInstrumentation, KoaLayerType }, { GrpcInstrumentation }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-koa'),
@@ -53,7 +53,9 @@ export async function startTelemetry(service: string): Promise<Telemetry> {
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request: IncomingMessage) => untracedPaths.has((request.url ?? '').split('?')[0]!),
       }),
-      new KoaInstrumentation(),
+      // Router layers only (a REST route's span names its path); a span per middleware would cost
+      // more than the JSON-RPC call it wraps, and the HTTP server span already covers them.
+      new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
       // No metadata is copied into attributes: the keystore's bearer token travels there.
       // grpc.health.v1 Check/Watch are probes, polled every few seconds: not traced.
       new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { deriveKeypair } from 'ripple-keypairs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
-import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'traces test passphrase';
 const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
@@ -28,6 +28,8 @@ interface CollectedSpan {
   spanId: string;
   parentSpanId: string;
   attributes: Record<string, unknown>;
+  /** Span ids of the spans this one links to. */
+  links: string[];
 }
 
 /** The OTLP/HTTP receiver: every `/v1/traces` body as received, and the spans in them. */
@@ -39,6 +41,8 @@ let removeDir: () => void;
 let node: RunningProcess;
 let rpcPort: number;
 let alice: string;
+/** The payment that funded alice: a stored transaction to read back. */
+let fundingHash: string;
 
 const attributesOf = (list: OtlpAttribute[] = []) =>
   Object.fromEntries(list.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]));
@@ -59,6 +63,7 @@ function collect(body: string): void {
           spanId: span.spanId,
           parentSpanId: span.parentSpanId ?? '',
           attributes: attributesOf(span.attributes),
+          links: (span.links ?? []).map((link: { spanId: string }) => link.spanId),
         });
       }
     }
@@ -136,6 +141,7 @@ beforeAll(async () => {
     const genesis = Wallet.fromSeed(genesisSecret);
     const funded = await client.submitAndWait({ TransactionType: 'Payment', Account: genesis.address, Destination: alice, Amount: xrpToDrops(1_000) }, { wallet: genesis });
     expect((funded.result.meta as { TransactionResult: string }).TransactionResult).toBe('tesSUCCESS');
+    fundingHash = funded.result.hash;
   } finally {
     await client.disconnect();
   }
@@ -168,6 +174,12 @@ describe('one jt_sendTransaction is one trace across the processes', () => {
     expect(roots).toHaveLength(1);
     expect(roots[0]).toMatchObject({ service: 'ledger-node-facade', scope: '@opentelemetry/instrumentation-http' });
     for (const span of trace) if (span.parentSpanId !== '') expect(ids.has(span.parentSpanId), `${span.service} ${span.name}`).toBe(true);
+  });
+
+  it('has no span per Koa middleware in the facade: its HTTP server span and the JSON-RPC span cover them', () => {
+    const facade = trace.filter((span) => span.service === 'ledger-node-facade' && span.kind !== 3);
+    expect(facade.filter((span) => span.scope === '@opentelemetry/instrumentation-koa')).toEqual([]);
+    expect(facade.map((span) => span.name).sort()).toEqual(['POST', 'jsonrpc jt_sendTransaction']);
   });
 
   it('names the JSON-RPC call and every gRPC hop with rpc.method, client spans parenting server spans across processes', () => {
@@ -228,5 +240,33 @@ describe('a read is one trace from the facade into the ledger-store', () => {
     expect(server.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.service': 'ledgernode.ledgerstore.v1.LedgerStoreService' });
     const ids = new Set(trace.map((span) => span.spanId));
     expect(trace.filter((span) => !ids.has(span.parentSpanId))).toHaveLength(1);
+  });
+});
+
+describe('reads gathered into one ledger-store call stay traceable', () => {
+  it("a JSON-RPC batch's lookups run in one span, child of the first call's span and linked to the others', into the ledger-store", async () => {
+    await waitUntil(async () => (await call('jt_getTransactionReceipt', [fundingHash])).result, 30_000, 'the funding payment stored');
+    const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'jt_getTransactionByHash', params: [fundingHash] }))),
+    });
+    expect(((await response.json()) as { result: { hash: string } }[]).map((answer) => answer.result.hash)).toEqual([fundingHash, fundingHash, fundingHash]);
+    const { gathered, calls, server } = await waitUntil(
+      () => {
+        // The receipt waited for above made a gathered read of its own, of one lookup.
+        const gathered = spans.find((span) => span.name === 'ledger-store GetTransactions' && span.attributes['batch.size'] === 3);
+        const calls = spans.filter((span) => span.name === 'jsonrpc jt_getTransactionByHash' && span.traceId === gathered?.traceId);
+        const client = spans.find((span) => span.kind === 3 && span.parentSpanId === gathered?.spanId);
+        const server = spans.find((span) => span.service === 'ledger-node-ledger-store' && span.kind === 2 && span.parentSpanId === client?.spanId);
+        return gathered && calls.length === 3 && server ? { gathered, calls, server } : undefined;
+      },
+      20_000,
+      'the spans of the batch',
+    );
+    const parent = calls.find((span) => span.spanId === gathered.parentSpanId);
+    expect(parent).toBeDefined();
+    expect(new Set(gathered.links)).toEqual(new Set(calls.filter((span) => span !== parent).map((span) => span.spanId)));
+    expect(server.attributes).toMatchObject({ 'rpc.service': 'ledgernode.ledgerstore.v1.LedgerStoreService', 'rpc.method': 'GetTransactions' });
   });
 });
