@@ -1,7 +1,7 @@
 import { counter, observedGauge } from '@ledger-node/telemetry';
 
-/** Map and string overhead of one entry beyond its characters, roughly, in bytes (V8, 64-bit). */
-const ENTRY_OVERHEAD_BYTES = 96;
+/** Map, key string and Buffer object overhead of one entry beyond its bytes, roughly (V8, 64-bit). */
+const ENTRY_OVERHEAD_BYTES = 160;
 
 const lookups = counter('ledger_node_facade_answer_cache_lookups_total', 'Lookups in the cache of answers that never change, by result (hit or miss)', ['result']);
 const hits = lookups.labels('hit');
@@ -11,11 +11,13 @@ const misses = lookups.labels('miss');
  * Answers that never change, kept as rendered JSON: a validated transaction by hash, an account's
  * balances at a validated ledger. The store holds validated ledgers only, so what it answers about
  * a stored ledger is final; "not found" is never kept (the ledger may be stored later), nor is
- * anything named by a tag rather than by its index (the tag moves). Bounded by bytes (the answers
- * are ASCII: one byte per character), least recently used first out; 0 keeps nothing.
+ * anything named by a tag rather than by its index (the tag moves). Bounded by bytes, least
+ * recently used first out; 0 keeps nothing. The JSON is kept outside the JS heap, one exact-size
+ * buffer each (the answers are ASCII): a full cache then neither counts towards the live heap the
+ * garbage collector sizes the heap by (up to several times the live size) nor pins pooled slabs.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {
@@ -23,26 +25,29 @@ export class AnswerCache {
   }
 
   get(key: string): string | undefined {
-    const json = this.entries.get(key);
-    (json === undefined ? misses : hits).inc();
-    if (json !== undefined) {
-      // Most recently used last: eviction takes from the front.
-      this.entries.delete(key);
-      this.entries.set(key, json);
+    const kept = this.entries.get(key);
+    if (kept === undefined) {
+      misses.inc();
+      return undefined;
     }
-    return json;
+    hits.inc();
+    // Most recently used last: eviction takes from the front.
+    this.entries.delete(key);
+    this.entries.set(key, kept);
+    return kept.toString('latin1');
   }
 
   set(key: string, json: string): void {
-    const size = entrySize(key, json);
-    if (size > this.maxBytes) return;
+    if (entrySize(key, json) > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.entries.delete(key);
       this.bytes -= entrySize(key, previous);
     }
-    this.entries.set(key, json);
-    this.bytes += size;
+    const kept = Buffer.allocUnsafeSlow(json.length);
+    kept.write(json, 'latin1');
+    this.entries.set(key, kept);
+    this.bytes += entrySize(key, kept);
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldestKey);
@@ -55,6 +60,6 @@ export class AnswerCache {
   }
 }
 
-function entrySize(key: string, json: string): number {
+function entrySize(key: string, json: { length: number }): number {
   return key.length + json.length + ENTRY_OVERHEAD_BYTES;
 }
