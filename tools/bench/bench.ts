@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json]`: sync, JSON-RPC and storage figures of one machine, each beside a
+ * `npm run bench [-- --json] [-- --only rpc]`: sync, JSON-RPC and storage figures of one machine, each beside a
  * baseline measured in the same run, on loopback only, bounded in time. See README "Performance".
  *
  * Stages: the Koa echo baseline; a devnet that builds a signed history; a fresh node timed from its
@@ -37,8 +37,17 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
+/** `--only rpc`: only what the JSON-RPC and tracing figures need (history, sync, the RPC loads, tracing). */
+function onlyOption(): 'rpc' | undefined {
+  const position = argv.indexOf('--only');
+  if (position < 0) return undefined;
+  if (argv[position + 1] !== 'rpc') throw new Error('--only takes rpc');
+  return 'rpc';
+}
+
 const settings = {
   json: argv.includes('--json'),
+  only: onlyOption(),
   /** Ledgers of the built history and payments in each: ≥ 20 000 transactions in ledgers of ~50. */
   ledgers: option('ledgers', 400),
   transactionsPerLedger: option('per-ledger', 50),
@@ -391,14 +400,20 @@ async function main(): Promise<void> {
     const stored = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
     details.sync = stored;
 
-    log('rocksdb_raw_tx_per_s: the store\'s key/value bytes written straight into a fresh RocksDB');
-    const raw = await rawRocksDbBaseline(storePath, scratch, lastLedger);
-    details.rocksdb_raw = { ...raw, keysPerSecond: raw.keys / raw.seconds };
-    log(`raw: ${raw.keys} keys (${(raw.bytes / 1e6).toFixed(1)} MB) in ${raw.seconds.toFixed(2)} s`);
+    let raw: Awaited<ReturnType<typeof rawRocksDbBaseline>> | undefined;
+    if (!settings.only) {
+      log('rocksdb_raw_tx_per_s: the store\'s key/value bytes written straight into a fresh RocksDB');
+      raw = await rawRocksDbBaseline(storePath, scratch, lastLedger);
+      details.rocksdb_raw = { ...raw, keysPerSecond: raw.keys / raw.seconds };
+      log(`raw: ${raw.keys} keys (${(raw.bytes / 1e6).toFixed(1)} MB) in ${raw.seconds.toFixed(2)} s`);
+    }
 
-    log('verify_ledgers_per_s: header + transaction tree verification alone, against SHA-512Half of the same bytes');
     const history = await fetchHistory(devnet, lastLedger);
-    const verification = verificationFigures(history);
+    let verification: ReturnType<typeof verificationFigures> | undefined;
+    if (!settings.only) {
+      log('verify_ledgers_per_s: header + transaction tree verification alone, against SHA-512Half of the same bytes');
+      verification = verificationFigures(history);
+    }
     details.history = { ledgers: history.ledgers.length, transactions: history.transactionCount, rawBytesPerTx: history.rawBytesPerTx };
 
     // ---- JSON-RPC on the synced node, restarted (tracing off)
@@ -433,13 +448,16 @@ async function main(): Promise<void> {
       settings.batchConnections,
     );
 
-    log(`send_tx_per_s: ${settings.sendAccounts} local accounts, jt_sendTransaction until validated, ${settings.sendSeconds} s`);
-    const senders = await generateAccounts(syncDir, settings.sendAccounts);
-    const fundingHashes = await fundFromGenesis(devnetUrl, senders);
-    for (const hash of fundingHashes) await until(`funding ${hash} synced`, 60_000, async () => (await rpc(rpcNode.rpcUrl, 'jt_getTransactionReceipt', [hash])) ?? undefined);
-    const sent = await sendTransactions(rpcNode.rpcUrl, senders, settings.sendSeconds);
-    details.send_tx = sent;
-    log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
+    let sent: Awaited<ReturnType<typeof sendTransactions>> | undefined;
+    if (!settings.only) {
+      log(`send_tx_per_s: ${settings.sendAccounts} local accounts, jt_sendTransaction until validated, ${settings.sendSeconds} s`);
+      const senders = await generateAccounts(syncDir, settings.sendAccounts);
+      const fundingHashes = await fundFromGenesis(devnetUrl, senders);
+      for (const hash of fundingHashes) await until(`funding ${hash} synced`, 60_000, async () => (await rpc(rpcNode.rpcUrl, 'jt_getTransactionReceipt', [hash])) ?? undefined);
+      sent = await sendTransactions(rpcNode.rpcUrl, senders, settings.sendSeconds);
+      details.send_tx = sent;
+      log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
+    }
     await stopNode(rpcNode, peaks);
 
     // ---- tracing on: the same jt_getTransactionByHash load with spans exported to a local sink
@@ -475,8 +493,8 @@ async function main(): Promise<void> {
     // ---- figures
     const syncTxPerSecond = syncedTransactions / syncSeconds;
     const syncLedgersPerSecond = lastLedger / syncSeconds;
-    const rawTxPerSecond = syncedTransactions / raw.seconds;
-    const rawLedgersPerSecond = lastLedger / raw.seconds;
+    const rawTxPerSecond = raw && syncedTransactions / raw.seconds;
+    const rawLedgersPerSecond = raw && lastLedger / raw.seconds;
     const syncRatio = ratioOf(syncTxPerSecond, rawTxPerSecond);
     const bytesPerTx = storeBytes / syncedTransactions;
     const otelOverhead = (getTx.requestsPerSecond - traced.requestsPerSecond) / getTx.requestsPerSecond;
@@ -501,11 +519,11 @@ async function main(): Promise<void> {
       },
       {
         name: 'verify_ledgers_per_s',
-        value: verification.verify,
+        value: verification?.verify,
         unit: 'ledgers/s',
         baselineName: 'sha512half_per_s',
-        baseline: verification.sha512,
-        ratio: ratioOf(verification.verify, verification.sha512),
+        baseline: verification?.sha512,
+        ratio: ratioOf(verification?.verify, verification?.sha512),
       },
       {
         name: 'rpc_get_tx_rps',
@@ -559,8 +577,10 @@ async function main(): Promise<void> {
       ...['ledger-store', 'sync', 'facade', 'submission', 'keystore'].map(
         (service): Figure => ({ name: `rss_mb.${service}`, value: peaks.get(service), unit: 'MiB', goal: { text: '≤ 300 MiB', met: atMost(peaks.get(service), 300) } }),
       ),
-      { name: 'send_tx_per_s', value: sent.validated / sent.seconds, unit: 'tx/s', note: 'keystore derives its scrypt key per signature (~0.4 s)' },
+      { name: 'send_tx_per_s', value: sent && sent.validated / sent.seconds, unit: 'tx/s', note: 'keystore derives its scrypt key per signature (~0.4 s)' },
     );
+    // `--only rpc` reports the JSON-RPC, tracing and memory figures only.
+    if (settings.only) figures.splice(0, figures.length, ...figures.filter((figure) => /^(rpc_|otel_|rss_mb\.)/.test(figure.name)));
   } finally {
     await stopEverything();
     rmSync(scratch, { recursive: true, force: true });
