@@ -1,4 +1,5 @@
 export { XRPL_ALPHABET, JINGTUM_ALPHABET, AddressCodec, Base58Check } from './base58';
+export { ARRAY_END_MARKER, BinaryCursor, OBJECT_END_MARKER, UnreadableBinary, readFieldValue } from './binary-reader';
 export { createChainCodec, type ChainCodec, type ChainCodecOptions } from './codec';
 export { currencyToBytes, currencyFromBytes } from './currency';
 export { jingtumDefinitions, jingtumDefinitionsTable, jingtumLegacyContractDefinitions } from './definitions';

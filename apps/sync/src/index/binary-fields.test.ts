@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { getProfile, transactionFromLedgerJson } from '@ledger-node/chain';
+import { getProfile, transactionFromLedgerJson, UnreadableBinary } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
-import { fixedField, readObjectFields, serializeFields, UnreadableBinary } from './binary-fields';
+import { fixedField, readObjectFields, serializeFields } from './binary-fields';
 
 const xrpl = getProfile('xrpl');
 const jingtum = getProfile('jingtum');

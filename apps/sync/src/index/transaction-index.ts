@@ -2,9 +2,9 @@
  * Index data of one transaction for the account transaction index: who sent it, which accounts it
  * touches and on which side, its type, result and position in the ledger.
  */
-import type { ChainProfile } from '@ledger-node/chain';
+import { UnreadableBinary, type ChainProfile } from '@ledger-node/chain';
 import { Direction } from '@ledger-node/contracts';
-import { amountIssuer, issueIssuer, UnreadableBinary, visitFields } from './binary-fields';
+import { amountIssuer, issueIssuer, visitFields } from './binary-fields';
 
 export interface AffectedAccountEntry {
   accountId: Buffer;

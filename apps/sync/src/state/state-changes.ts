@@ -3,14 +3,13 @@
  * (derive.ts), and the others read from the upstream with `ledger_entry` at the ledger (after) or
  * at its parent (before), both named by hash so that they are of the verified chain.
  */
-import type { ChainProfile } from '@ledger-node/chain';
+import { UnreadableBinary, type ChainProfile } from '@ledger-node/chain';
 import { StateChangeKind, type StateObjectChange } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerEntryResult } from '../upstream/messages';
 import type { VerifiedLedger } from '../verify/verify-ledger';
-import { UnreadableBinary } from '../index/binary-fields';
 import { deriveStateChanges, withThreading, type DerivedChange, type Image } from './derive';
 
 export interface StateObjectReader {
