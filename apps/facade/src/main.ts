@@ -8,8 +8,9 @@ import { Dispatcher } from './jsonrpc/dispatcher';
 import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
 import { withDiscovery } from './jsonrpc/openrpc';
-import { jsonRpcRoute } from './jsonrpc/route';
+import { JSON_RPC_PATH, jsonRpcRoute } from './jsonrpc/route';
 import { probeRoutes } from './probes';
+import { requestSpans } from './request-spans';
 import { AnswerCache } from './reads/answer-cache';
 import { ledgerReads } from './reads/ledger-reads';
 import { signingPolicy } from './jsonrpc/signing-policy';
@@ -52,6 +53,7 @@ export async function start(flags: ParsedFlags) {
       const dispatcher = new Dispatcher({ methods: withDiscovery(methods), context, logger, maxBatchLength: config.maxBatchLength, slowMs: flags.integer('slow_ms') });
       const app = new Koa();
       app.use(probes);
+      app.use(requestSpans([JSON_RPC_PATH]));
       app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
       servers.push(await listen(app, config.rpc, logger));
       addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`);
@@ -60,6 +62,7 @@ export async function start(flags: ParsedFlags) {
       const app = new Koa();
       const router = restRoutes(context, config.maxBodyBytes);
       app.use(probes);
+      app.use(requestSpans());
       app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
       app.use(statusPage());
       servers.push(await listen(app, config.api, logger));

@@ -4,17 +4,17 @@
  * Tracing is on only when an OTLP endpoint is given (OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) or OTEL_TRACES_EXPORTER names an exporter; otherwise no SDK
  * is loaded at all and the API stays a no-op. It must start before the process imports
- * @grpc/grpc-js, node:http or koa: the sources run as ES modules, so those imports are patched
- * through import-in-the-middle's loader hook, registered here for those modules only.
+ * @grpc/grpc-js: the sources run as ES modules, so that import is patched through
+ * import-in-the-middle's loader hook, registered here for that module only.
+ *
+ * HTTP requests are not instrumented here: the facade opens one server span per request itself
+ * (`inServerSpan`), after its probes, which costs a fraction of the generic HTTP and Koa
+ * instrumentations (their per-request work doubled the cost of a cached JSON-RPC read).
  */
 import { register } from 'node:module';
-import type { IncomingMessage } from 'node:http';
 
 /** The modules the instrumentations below patch; only these go through the import hook. */
-const instrumentedModules = ['@grpc/grpc-js', 'koa', 'http', 'https'];
-
-/** Endpoints answered for probes and scrapes: never traced (they would drown real traces). */
-const untracedPaths = new Set(['/metrics', '/healthz', '/readyz']);
+const instrumentedModules = ['@grpc/grpc-js'];
 
 export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
@@ -32,30 +32,18 @@ export interface Telemetry {
 }
 
 /**
- * Starts the NodeSDK for one process, `service.name = ledger-node-<service>`, with the http,
- * koa and grpc instrumentations and W3C trace-context propagation (OTEL_PROPAGATORS may change
+ * Starts the NodeSDK for one process, `service.name = ledger-node-<service>`, with the grpc
+ * instrumentation and W3C trace-context propagation (OTEL_PROPAGATORS may change
  * it). Spans only: metrics are Prometheus (serveMetrics), logs are pino on stdout.
  */
 export async function startTelemetry(service: string): Promise<Telemetry> {
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include: instrumentedModules } });
-  const [{ NodeSDK }, { HttpInstrumentation }, { KoaInstrumentation, KoaLayerType }, { GrpcInstrumentation }] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-koa'),
-    import('@opentelemetry/instrumentation-grpc'),
-  ]);
+  const [{ NodeSDK }, { GrpcInstrumentation }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/instrumentation-grpc')]);
   const sdk = new NodeSDK({
     serviceName: `ledger-node-${service}`,
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      // No header is recorded (authorization stays out); bodies never are.
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request: IncomingMessage) => untracedPaths.has((request.url ?? '').split('?')[0]!),
-      }),
-      // Router layers only (a REST route's span names its path); a span per middleware would cost
-      // more than the JSON-RPC call it wraps, and the HTTP server span already covers them.
-      new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
       // No metadata is copied into attributes: the keystore's bearer token travels there.
       // grpc.health.v1 Check/Watch are probes, polled every few seconds: not traced.
       new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),

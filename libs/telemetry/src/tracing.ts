@@ -2,7 +2,7 @@
  * Spans through the OpenTelemetry API only. Without a started SDK (OTEL_* unset) the API is a
  * no-op: no span is recorded and these helpers cost a context lookup.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('ledger-node');
 
@@ -22,6 +22,21 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
  */
 export async function inSpan<T>(name: string, attributes: Attributes, task: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
   return tracer.startActiveSpan(name, { kind, attributes }, (span) => runToEnd(span, task));
+}
+
+/**
+ * Runs `task` as the server span of one incoming HTTP request. Its parent is the trace context the
+ * caller sent in the request's headers (W3C `traceparent`/`tracestate`, or what OTEL_PROPAGATORS
+ * names), so a trace begun in front of the node (a proxy, a client) continues through it.
+ */
+export async function inServerSpan<T>(
+  name: string,
+  headers: Record<string, string | string[] | undefined>,
+  attributes: Attributes,
+  task: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  return tracer.startActiveSpan(name, { kind: SpanKind.SERVER, attributes }, parent, (span) => runToEnd(span, task));
 }
 
 async function runToEnd<T>(span: Span, task: (span: Span) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@
  * (JSON) to a receiver in this test, configured only by the standard OTEL_* variables.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
@@ -172,14 +173,14 @@ describe('one jt_sendTransaction is one trace across the processes', () => {
     const ids = new Set(trace.map((span) => span.spanId));
     const roots = trace.filter((span) => span.parentSpanId === '');
     expect(roots).toHaveLength(1);
-    expect(roots[0]).toMatchObject({ service: 'ledger-node-facade', scope: '@opentelemetry/instrumentation-http' });
+    expect(roots[0]).toMatchObject({ service: 'ledger-node-facade', scope: 'ledger-node', name: 'POST /v1/jsonrpc', kind: 2 });
     for (const span of trace) if (span.parentSpanId !== '') expect(ids.has(span.parentSpanId), `${span.service} ${span.name}`).toBe(true);
   });
 
-  it('has no span per Koa middleware in the facade: its HTTP server span and the JSON-RPC span cover them', () => {
+  it('has no span per Koa middleware in the facade: its request span and the JSON-RPC span cover them', () => {
     const facade = trace.filter((span) => span.service === 'ledger-node-facade' && span.kind !== 3);
-    expect(facade.filter((span) => span.scope === '@opentelemetry/instrumentation-koa')).toEqual([]);
-    expect(facade.map((span) => span.name).sort()).toEqual(['POST', 'jsonrpc jt_sendTransaction']);
+    expect(facade.map((span) => `${span.scope} ${span.name}`).sort()).toEqual(['ledger-node POST /v1/jsonrpc', 'ledger-node jsonrpc jt_sendTransaction']);
+    expect(facade.find((span) => span.kind === 2)!.attributes).toMatchObject({ 'http.route': '/v1/jsonrpc', 'http.response.status_code': 200 });
   });
 
   it('names the JSON-RPC call and every gRPC hop with rpc.method, client spans parenting server spans across processes', () => {
@@ -240,6 +241,21 @@ describe('a read is one trace from the facade into the ledger-store', () => {
     expect(server.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.service': 'ledgernode.ledgerstore.v1.LedgerStoreService' });
     const ids = new Set(trace.map((span) => span.spanId));
     expect(trace.filter((span) => !ids.has(span.parentSpanId))).toHaveLength(1);
+  });
+});
+
+describe('a trace begun in front of the node', () => {
+  it('continues through the facade when the request carries a W3C traceparent', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpanId = randomBytes(8).toString('hex');
+    const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: `00-${traceId}-${callerSpanId}-01` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'jt_blockNumber', params: [] }),
+    });
+    expect(response.status).toBe(200);
+    const request = await waitUntil(() => spans.find((span) => span.traceId === traceId && span.kind === 2), 20_000, 'the request span of the caller-begun trace');
+    expect(request).toMatchObject({ service: 'ledger-node-facade', name: 'POST /v1/jsonrpc', parentSpanId: callerSpanId });
   });
 });
 

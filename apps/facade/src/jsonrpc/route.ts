@@ -3,6 +3,8 @@ import bodyParser from 'koa-bodyparser';
 import type { CallerContext, Dispatcher } from './dispatcher';
 import { errorResponse, responseJson, RpcCode } from './protocol';
 
+export const JSON_RPC_PATH = '/v1/jsonrpc';
+
 /**
  * `POST /v1/jsonrpc`: JSON bodies only (415 otherwise), bounded in size (413), answered per
  * JSON-RPC 2.0 with HTTP 200 for every call result, error or not; 204 when only notifications came.
@@ -25,7 +27,7 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
   });
 
   return async (ctx, next) => {
-    if (ctx.path !== '/v1/jsonrpc') return next();
+    if (ctx.path !== JSON_RPC_PATH) return next();
     if (ctx.method !== 'POST') {
       ctx.status = 405;
       ctx.set('Allow', 'POST');
