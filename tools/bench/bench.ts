@@ -17,7 +17,7 @@ import { Client as XrplClient, Wallet } from 'xrpl';
 import { getProfile, HashPrefix, variableLengthPrefix } from '@ledger-node/chain';
 import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { freePort, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
+import { freePort, waitUntil, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
 import type { BinaryLedgerResult } from '../../apps/sync/src/upstream/messages';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
 import { verifyLedger, type FetchedLedger } from '../../apps/sync/src/verify/verify-ledger';
@@ -110,21 +110,6 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
   const body = (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
   return body.result;
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
-    await sleep(everyMs);
-  }
 }
 
 const isSuccess = (status: number, text: string) => status === 200 && text.includes('"status":"success"') && !text.includes('"result":null');
@@ -340,7 +325,7 @@ async function sendTransactions(rpcUrl: string, addresses: string[], seconds: nu
       while (performance.now() < stopSendingAt) {
         try {
           const [hash] = (await rpc(rpcUrl, 'jt_sendTransaction', [{ from, to: profile.genesis.address, value: '1000000' }])) as [string];
-          await until(`the receipt of ${hash}`, 60_000, async () => (await rpc(rpcUrl, 'jt_getTransactionReceipt', [hash])) ?? undefined, 100);
+          await waitUntil(() => rpc(rpcUrl, 'jt_getTransactionReceipt', [hash]), 60_000, `the receipt of ${hash}`, 100);
           validated++;
           lastValidatedAt = performance.now();
         } catch (error) {
@@ -387,10 +372,10 @@ async function main(): Promise<void> {
     log(`sync: a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
     const syncStartedAt = performance.now();
     const syncNode = await startNode(syncDir, devnetUrl);
-    const synced = await until('the store to hold the whole range', 300_000, async () => {
+    const synced = await waitUntil(async () => {
       const status = await syncNode.storeStatus();
       return covers(status, 1, lastLedger) ? status : undefined;
-    }, 100);
+    }, 300_000, 'the store to hold the whole range', 100);
     const syncSeconds = (performance.now() - syncStartedAt) / 1000;
     const syncedTransactions = Number(synced.transactionCount);
     log(`sync: ${syncedTransactions} transactions in ${lastLedger} ledgers in ${syncSeconds.toFixed(1)} s`);
@@ -420,10 +405,10 @@ async function main(): Promise<void> {
     log('rpc: node restarted on the synced store');
     const rpcNode = await startNode(syncDir, devnetUrl);
     await rpcNode.process.waitFor(/facade\s+ready/, 60_000);
-    const status = await until('the node to be level with the devnet', 60_000, async () => {
+    const status = await waitUntil(async () => {
       const current = await rpcNode.storeStatus();
       return covers(current, 1, lastLedger) && current.stateRange ? current : undefined;
-    });
+    }, 60_000, 'the node to be level with the devnet');
     const stateRange = status.stateRange!;
     const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
     const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
@@ -453,7 +438,7 @@ async function main(): Promise<void> {
       log(`send_tx_per_s: ${settings.sendAccounts} local accounts, jt_sendTransaction until validated, ${settings.sendSeconds} s`);
       const senders = await generateAccounts(syncDir, settings.sendAccounts);
       const fundingHashes = await fundFromGenesis(devnetUrl, senders);
-      for (const hash of fundingHashes) await until(`funding ${hash} synced`, 60_000, async () => (await rpc(rpcNode.rpcUrl, 'jt_getTransactionReceipt', [hash])) ?? undefined);
+      for (const hash of fundingHashes) await waitUntil(() => rpc(rpcNode.rpcUrl, 'jt_getTransactionReceipt', [hash]), 60_000, `funding ${hash} synced`);
       sent = await sendTransactions(rpcNode.rpcUrl, senders, settings.sendSeconds);
       details.send_tx = sent;
       log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
@@ -470,7 +455,7 @@ async function main(): Promise<void> {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
     });
     await tracedNode.process.waitFor(/facade\s+ready/, 60_000);
-    await until('the traced node to answer', 60_000, async () => ((await rpc(tracedNode.rpcUrl, 'jt_blockNumber')) >= lastLedger ? true : undefined));
+    await waitUntil(async () => (await rpc(tracedNode.rpcUrl, 'jt_blockNumber')) >= lastLedger, 60_000, 'the traced node to answer');
     const traced = await runLoad({
       url: tracedNode.rpcUrl,
       connections: settings.connections,

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHealth } from '@ledger-node/grpc';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 let dir: string;
 let removeDir: () => void;
@@ -63,16 +63,6 @@ function sample(text: string, name: string, labels: string): number | undefined 
   return undefined;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 beforeAll(async () => {
   ({ dir, remove: removeDir } = tempDir('metrics-'));
   rpcPort = await freePort();
@@ -84,7 +74,7 @@ beforeAll(async () => {
   ledgerStorePid = Number((await node.waitFor(/ledger-store\s+ready\s+pid (\d+)/, 60_000))[1]);
   await node.waitFor(/facade\s+ready/, 60_000);
   // Synced: a few ledgers stored.
-  await until('a stored ledger', async () => ((await call('jt_blockNumber')).result > 2 ? true : undefined));
+  await waitUntil(async () => (await call('jt_blockNumber')).result > 2, 20_000, 'a stored ledger', 250);
 }, 120_000);
 
 afterAll(async () => {
@@ -134,10 +124,15 @@ describe('service metrics', () => {
   });
 
   it('sync: lag, ingest speed, backfill progress and verification failures', async () => {
-    const text = await until('an ingest speed', async () => {
-      const scraped = await scrape('sync');
-      return (sample(scraped, 'ledger_node_sync_ledgers_per_second', 'service="sync"') ?? 0) > 0 ? scraped : undefined;
-    });
+    const text = await waitUntil(
+      async () => {
+        const scraped = await scrape('sync');
+        return (sample(scraped, 'ledger_node_sync_ledgers_per_second', 'service="sync"') ?? 0) > 0 ? scraped : undefined;
+      },
+      20_000,
+      'an ingest speed',
+      250,
+    );
     expect(sample(text, 'ledger_node_sync_lag_ledgers', 'service="sync"')).toBeLessThanOrEqual(2);
     expect(sample(text, 'ledger_node_sync_upstream_connected', 'service="sync"')).toBe(1);
     expect(sample(text, 'ledger_node_sync_current_ledger_index', 'service="sync"')).toBeGreaterThan(2);
@@ -179,11 +174,11 @@ describe('health and readiness', () => {
       expect(body.status).toBe('not ready');
       expect(body.checks['ledger-store']).toMatchObject({ ok: false, reason: expect.stringMatching(/ledger-store unavailable/) });
       // The submission service's gRPC health follows its dependencies.
-      await until('submission NOT_SERVING', async () => ((await checkHealth(submissionSocket())) === 'NOT_SERVING' ? true : undefined));
+      await waitUntil(async () => (await checkHealth(submissionSocket())) === 'NOT_SERVING', 20_000, 'submission NOT_SERVING', 250);
     } finally {
       process.kill(ledgerStorePid, 'SIGCONT');
     }
-    await until('ready again', async () => ((await readyz()).status === 200 ? true : undefined));
-    await until('submission SERVING', async () => ((await checkHealth(submissionSocket())) === 'SERVING' ? true : undefined));
+    await waitUntil(async () => (await readyz()).status === 200, 20_000, 'ready again', 250);
+    await waitUntil(async () => (await checkHealth(submissionSocket())) === 'SERVING', 20_000, 'submission SERVING', 250);
   }, 60_000);
 });
