@@ -366,23 +366,32 @@ async function main(): Promise<void> {
     const lastLedger = (await devnet.request<{ info: { validated_ledger: { seq: number } } }>('server_info')).info.validated_ledger.seq;
     log(`devnet: history built in ${(details.history_build_seconds as number).toFixed(0)} s, ledgers 1-${lastLedger} at ${devnetUrl}`);
 
-    // ---- sync: from the node's start until its store holds ledgers 1..lastLedger
+    // ---- sync: from the first ledger the fresh node stores (its anchor at the tip) until its store
+    // holds ledgers 1..lastLedger; the node's own start-up (processes, modules) is reported apart.
     const syncDir = path.join(scratch, 'node');
     mkdirSync(syncDir);
     log(`sync: a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
-    const syncStartedAt = performance.now();
+    const nodeStartedAt = performance.now();
     const syncNode = await startNode(syncDir, devnetUrl);
-    const synced = await waitUntil(async () => {
-      const status = await syncNode.storeStatus();
-      return covers(status, 1, lastLedger) ? status : undefined;
-    }, 300_000, 'the store to hold the whole range', 100);
-    const syncSeconds = (performance.now() - syncStartedAt) / 1000;
+    let firstStoredAt: number | undefined;
+    const synced = await waitUntil(
+      async () => {
+        const status = await syncNode.storeStatus();
+        if (status.completeRanges.length > 0) firstStoredAt ??= performance.now();
+        return covers(status, 1, lastLedger) ? status : undefined;
+      },
+      300_000,
+      'the store to hold the whole range',
+      50,
+    );
+    const syncSeconds = (performance.now() - firstStoredAt!) / 1000;
+    const startSeconds = (firstStoredAt! - nodeStartedAt) / 1000;
     const syncedTransactions = Number(synced.transactionCount);
-    log(`sync: ${syncedTransactions} transactions in ${lastLedger} ledgers in ${syncSeconds.toFixed(1)} s`);
+    log(`sync: ${syncedTransactions} transactions in ${lastLedger} ledgers in ${syncSeconds.toFixed(1)} s after the first stored ledger (${startSeconds.toFixed(1)} s from the node's start to it)`);
     await stopNode(syncNode, peaks);
     const storePath = path.join(syncDir, 'node.db');
     const storeBytes = directorySize(storePath);
-    const stored = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
+    const stored = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds, nodeStartSeconds: startSeconds };
     details.sync = stored;
 
     let raw: Awaited<ReturnType<typeof rawRocksDbBaseline>> | undefined;
