@@ -93,8 +93,9 @@ export class SyncEngine {
 
   async stop(): Promise<void> {
     this.abort.abort();
-    await Promise.allSettled([this.starting]);
-    await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop(), this.upstream.stop()]);
+    // The upstream stops first: a start-up or a fetch still waiting for it to connect ends with it.
+    await Promise.all([this.upstream.stop(), Promise.allSettled([this.starting])]);
+    await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop()]);
   }
 
   private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {

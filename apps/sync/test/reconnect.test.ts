@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GetSyncStatusResponse } from '@ledger-node/contracts';
-import { stopAll, waitUntil } from '@ledger-node/test-utils';
+import { freePort, stopAll, waitUntil } from '@ledger-node/test-utils';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedLedger, WsClient } from './support/cluster';
 import { TcpProxy } from './support/tcp-proxy';
 
@@ -61,5 +61,19 @@ describe('upstream dropped mid-stream', () => {
     const servedTip = await upstream.request('ledger', { ledger_index: after.currentLedgerIndex });
     const storedTip = await storedLedger(clients, after.currentLedgerIndex);
     expect(storedTip?.ledgerHash.toString('hex').toUpperCase()).toBe(servedTip.result.ledger_hash);
+  });
+});
+
+describe('no upstream answers', () => {
+  it('keeps retrying, and stops cleanly (exit 0) when asked to while it waits', async () => {
+    const dataDir = scratchDir(cleanups);
+    const store = startLedgerStore(dataDir);
+    await serving(store);
+    // A port nothing listens on: every connection attempt is refused.
+    const sync = startSync(dataDir, `ws://127.0.0.1:${await freePort()}`);
+    await serving(sync);
+    await sync.waitFor(/no upstream endpoint answers; retrying/, 15_000);
+    expect(await sync.stop('SIGTERM', 15_000)).toBe(0);
+    expect(sync.output()).not.toMatch(/did not stop/);
   });
 });
