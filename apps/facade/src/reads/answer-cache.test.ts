@@ -16,6 +16,14 @@ describe('AnswerCache', () => {
     expect(cache.get('tx:cd')).toBeUndefined();
   });
 
+  it('gives back text beyond ASCII as it was kept, counted in UTF-8 bytes', () => {
+    const cache = new AnswerCache(1 << 20);
+    const json = '{"memo":"Grüße, 世界 🌍"}';
+    cache.set('tx:ef', json);
+    expect(cache.get('tx:ef')).toBe(json);
+    expect(cache.usage.bytes).toBe(sizeOf('tx:ef', '') + Buffer.byteLength(json, 'utf8'));
+  });
+
   it('stays within its bound in bytes, dropping the least recently used first', () => {
     const json = 'x'.repeat(1000);
     const entry = sizeOf('k0', json);

@@ -13,7 +13,7 @@ const misses = lookups.labels('miss');
  * a stored ledger is final; "not found" is never kept (the ledger may be stored later), nor is
  * anything named by a tag rather than by its index (the tag moves). Bounded by bytes, least
  * recently used first out; 0 keeps nothing. The JSON is kept outside the JS heap, one exact-size
- * buffer each (the answers are ASCII): a full cache then neither counts towards the live heap the
+ * UTF-8 buffer each: a full cache then neither counts towards the live heap the
  * garbage collector sizes the heap by (up to several times the live size) nor pins pooled slabs.
  */
 export class AnswerCache {
@@ -34,24 +34,25 @@ export class AnswerCache {
     // Most recently used last: eviction takes from the front.
     this.entries.delete(key);
     this.entries.set(key, kept);
-    return kept.toString('latin1');
+    return kept.toString('utf8');
   }
 
   set(key: string, json: string): void {
-    if (entrySize(key, json) > this.maxBytes) return;
+    const jsonBytes = Buffer.byteLength(json, 'utf8');
+    if (entrySize(key, jsonBytes) > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.entries.delete(key);
-      this.bytes -= entrySize(key, previous);
+      this.bytes -= entrySize(key, previous.length);
     }
-    const kept = Buffer.allocUnsafeSlow(json.length);
-    kept.write(json, 'latin1');
+    const kept = Buffer.allocUnsafeSlow(jsonBytes);
+    kept.write(json, 'utf8');
     this.entries.set(key, kept);
-    this.bytes += entrySize(key, kept);
+    this.bytes += entrySize(key, jsonBytes);
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldestKey);
-      this.bytes -= entrySize(oldestKey, oldest);
+      this.bytes -= entrySize(oldestKey, oldest.length);
     }
   }
 
@@ -60,6 +61,6 @@ export class AnswerCache {
   }
 }
 
-function entrySize(key: string, json: { length: number }): number {
-  return key.length + json.length + ENTRY_OVERHEAD_BYTES;
+function entrySize(key: string, jsonBytes: number): number {
+  return key.length + jsonBytes + ENTRY_OVERHEAD_BYTES;
 }
