@@ -1,8 +1,8 @@
 /**
  * Walks the fields of a transaction or its metadata (canonical binary form, read with the chain
- * library's BinaryCursor) without building JSON. Decoding metadata to JSON with
- * ripple-binary-codec costs about 1.5 ms per mainnet transaction (base58 and decimal conversion of
- * every field); indexing only needs a few fields, so this reader hands out raw value bytes instead.
+ * library's BinaryCursor) without building JSON. Indexing needs a few fields and state images need
+ * fields exactly as serialized, so this reader hands out raw bytes: no address or amount is
+ * rendered as text only to be parsed or encoded back.
  */
 import {
   ARRAY_END_MARKER,
