@@ -34,13 +34,13 @@ const alive = (pid: number) => {
   }
 };
 
-async function startNode(extra: string[] = []) {
+/** A node without sync; resolves once each of its four services has said it is ready (in any order). */
+async function startNode() {
   const { dir, remove } = tempDir();
   cleanups.push(remove);
   const port = await freePort();
-  const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(port), ...extra]);
-  await node.waitFor(/facade\s+ready/);
-  await node.waitFor(/ledger-store\s+ready/);
+  const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(port)]);
+  for (const service of ['ledger-store', 'keystore', 'submission', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`));
   return { node, port, dir };
 }
 
