@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, getProfile, hashLedgerHeader } from '@ledger-node/chain';
 import { LedgerTag, StateChangeKind, TxDetail, type LedgerWrite } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
-import { tempDir } from '@ledger-node/test-utils';
+import { rejectionOf, tempDir } from '@ledger-node/test-utils';
 import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
 import { memoryKeyValue } from './storage/memory';
 import { openRocksDb } from './storage/rocksdb';
@@ -39,14 +39,7 @@ const profile = getProfile('xrpl');
 const byTxIndex = (write: LedgerWrite) => [...write.transactions].sort((a, b) => a.txIndex - b.txIndex);
 const accountId = (address: string) => Buffer.from(profile.codec.decodeAccountId(address));
 
-async function failure(promise: Promise<unknown>): Promise<LedgerNodeError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as LedgerNodeError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
 
 describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
   async function openStore(): Promise<LedgerStore & { reopen(): Promise<LedgerStore> }> {

@@ -3,7 +3,7 @@ import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledge
 import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient, fromItemError } from '@ledger-node/grpc';
-import { cliEntry, freePort, readFixture, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
+import { cliEntry, freePort, readFixture, rejectionOf, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
 import { openRocksDb } from '../src/storage/rocksdb';
 import { LedgerStore } from '../src/store';
 import { ledgerWriteFromJson, MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticLedgerWrite, type LedgerFixture } from './support/ledgerWrites';
@@ -39,14 +39,7 @@ async function serveStore(dir: string) {
   return { process, client };
 }
 
-async function failure(promise: Promise<unknown>): Promise<LedgerNodeError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as LedgerNodeError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
 
 const xrpl = getProfile('xrpl');
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });

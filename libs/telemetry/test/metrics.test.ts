@@ -7,12 +7,14 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHealth } from '@ledger-node/grpc';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 let dir: string;
 let removeDir: () => void;
 let node: RunningProcess;
 let rpcPort: number;
+/** JSON-RPC to the node's facade, once its port is chosen. */
+let call: ReturnType<typeof rpcClient>;
 let metricsBase: number;
 let ledgerStorePid: number;
 
@@ -36,15 +38,6 @@ async function freePortRange(count: number): Promise<number> {
   }
 }
 
-async function call(method: string, params: unknown[] = []): Promise<Record<string, any>> {
-  const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  return (await response.json()) as Record<string, any>;
-}
-
 async function scrape(service: keyof typeof offsets): Promise<string> {
   const response = await fetch(`http://127.0.0.1:${metricsBase + offsets[service]}/metrics`);
   expect(response.status).toBe(200);
@@ -66,6 +59,7 @@ function sample(text: string, name: string, labels: string): number | undefined 
 beforeAll(async () => {
   ({ dir, remove: removeDir } = tempDir('metrics-'));
   rpcPort = await freePort();
+  call = rpcClient(rpcPort);
   metricsBase = await freePortRange(5);
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir,

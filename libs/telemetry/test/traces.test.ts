@@ -10,7 +10,7 @@ import path from 'node:path';
 import { deriveKeypair } from 'ripple-keypairs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
-import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, decryptKeyFile, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'traces test passphrase';
 const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
@@ -41,6 +41,8 @@ let dir: string;
 let removeDir: () => void;
 let node: RunningProcess;
 let rpcPort: number;
+/** JSON-RPC to the node's facade, once its port is chosen. */
+let call: ReturnType<typeof rpcClient>;
 let alice: string;
 /** The payment that funded alice: a stored transaction to read back. */
 let fundingHash: string;
@@ -69,15 +71,6 @@ function collect(body: string): void {
       }
     }
   }
-}
-
-async function call(method: string, params: unknown[] = []): Promise<Record<string, any>> {
-  const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method, params, id: 1 }),
-  });
-  return (await response.json()) as Record<string, any>;
 }
 
 /** The spans of the one trace whose JSON-RPC span is `jsonrpc <method>`, once `services` all reported and no more arrive. */
@@ -121,6 +114,7 @@ beforeAll(async () => {
   alice = generate('alice');
   writeFileSync(path.join(dir, 'password'), `${passphrase}\n`, { mode: 0o600 });
   rpcPort = await freePort();
+  call = rpcClient(rpcPort);
   node = startProcess(
     [
       cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),

@@ -3,3 +3,4 @@ export * from './ports';
 export * from './processes';
 export * from './keyfiles';
 export * from './clients';
+export * from './rejections';

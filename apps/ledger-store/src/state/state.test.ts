@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getProfile, keylet, stateEntryFromLedgerJson, StateTree } from '@ledger-node/chain';
 import { Direction, StateChangeKind, type LedgerSelector, type LedgerWrite, type StateObjectChange } from '@ledger-node/contracts';
 import type { LedgerNodeError } from '@ledger-node/errors';
-import { readFixture } from '@ledger-node/test-utils';
+import { readFixture, rejectionOf } from '@ledger-node/test-utils';
 import { ledgerWriteFromJson, syntheticAccount, syntheticLedgerWrite, type LedgerFixture } from '../../test/support/ledgerWrites';
 import { accountTransactionCount, accountTransactions, MAX_ACCOUNT_TRANSACTIONS_PER_PAGE } from '../accounts/history';
 import { memoryKeyValue } from '../storage/memory';
@@ -13,14 +13,7 @@ const xrpl = getProfile('xrpl');
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
 const hex = (bytes: Buffer | undefined) => bytes?.toString('hex').toUpperCase();
 
-async function failure(promise: Promise<unknown>): Promise<LedgerNodeError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as LedgerNodeError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
 
 async function rootAt(store: LedgerStore, ledgerIndex: number): Promise<string> {
   const tree = new StateTree();
