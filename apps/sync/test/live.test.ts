@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { stopAll, waitUntil } from '@ledger-node/test-utils';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, WsClient } from './support/cluster';
+import { scratchDir, startDevnet, startStoreAndSync, storedHeaders, WsClient } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -12,13 +12,9 @@ describe('sync from a live devnet under load', () => {
   it('stores every ledger from genesis to the tip with exactly the header and hash the devnet serves', async () => {
     const devnet = await startDevnet(['-load', '20', '-load_accounts', '5', '-close_ms', '250']);
     const dataDir = scratchDir(cleanups);
-    const store = startLedgerStore(dataDir);
-    await serving(store);
-    const sync = startSync(dataDir, devnet.url, ['-thread_count', '4']);
-    await serving(sync);
-    const clients = clientsFor(dataDir);
+    const { clients } = await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '4'], cleanups);
     const upstream = await WsClient.open(devnet.url);
-    cleanups.push(() => clients.close(), () => upstream.close());
+    cleanups.push(() => upstream.close());
 
     // Let the load generator fill some ledgers while sync follows.
     const status = await waitUntil(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GetSyncStatusResponse } from '@ledger-node/contracts';
 import { freePort, stopAll, waitUntil } from '@ledger-node/test-utils';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedLedger, WsClient } from './support/cluster';
+import { scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, storedLedger, WsClient } from './support/cluster';
 import { TcpProxy } from './support/tcp-proxy';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -20,12 +20,7 @@ describe('upstream dropped mid-stream', () => {
     cleanups.push(() => upstream.close());
 
     const dataDir = scratchDir(cleanups);
-    const store = startLedgerStore(dataDir);
-    await serving(store);
-    const sync = startSync(dataDir, `ws://127.0.0.1:${proxy.port}`, ['-thread_count', '4']);
-    await serving(sync);
-    const clients = clientsFor(dataDir);
-    cleanups.push(() => clients.close());
+    const { clients } = await startStoreAndSync(dataDir, `ws://127.0.0.1:${proxy.port}`, ['-thread_count', '4'], cleanups);
 
     const level = (status: GetSyncStatusResponse) => !status.syncing && status.completeRanges.length === 1 && status.completeRanges[0]!.first === 1;
     const before = await waitUntil(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { hashLedgerHeader, ledgerHeaderFromJson } from '@ledger-node/chain';
 import { fixturesDir, stopAll, waitUntil } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
+import { scratchDir, startDevnet, startStoreAndSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -33,13 +33,7 @@ function replayFolder(change?: { ledgerIndex: number; edit(file: Record<string, 
 async function syncFromReplay(folder: string): Promise<Clients> {
   const devnet = await startDevnet(['-replay', folder, '-replay_rate', '5']);
   const dataDir = scratchDir(cleanups);
-  const store = startLedgerStore(dataDir);
-  await serving(store);
-  const sync = startSync(dataDir, devnet.url, ['-thread_count', '3']);
-  await serving(sync);
-  const clients = clientsFor(dataDir);
-  cleanups.push(() => clients.close());
-  return clients;
+  return (await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3'], cleanups)).clients;
 }
 
 describe('sync from a replay of the recorded mainnet run 11119599..11119604', () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { currencyToBytes, getProfile, keylet } from '@ledger-node/chain';
 import { cliEntry, startProcess, stopAll, waitUntil } from '@ledger-node/test-utils';
 import rocksdb from 'rocksdb';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, WsClient, type Clients } from './support/cluster';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, WsClient, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -85,12 +85,7 @@ describe('account state synced from a loaded devnet', () => {
     }, 60_000, 'devnet history', 200);
 
     const dataDir = scratchDir(cleanups);
-    const store = startLedgerStore(dataDir);
-    await serving(store);
-    const sync = startSync(dataDir, devnet.url, ['-thread_count', '4']);
-    await serving(sync);
-    const clients = clientsFor(dataDir);
-    cleanups.push(() => clients.close());
+    const { store, sync, clients } = await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '4'], cleanups);
     const status = await syncedWithState(clients);
     const downloadLedger = status.stateDownload!.ledgerIndex;
     const { first, last } = status.stateRange!;

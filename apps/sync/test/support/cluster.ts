@@ -28,6 +28,17 @@ export function serving(service: RunningProcess): Promise<RegExpMatchArray> {
   return service.waitFor(/"msg":"serving"/, 30_000);
 }
 
+/** A ledger-store and a sync service on `dataDir`, both serving, and clients of both (closed by `cleanups`). */
+export async function startStoreAndSync(dataDir: string, endpoint: string, extra: string[], cleanups: (() => void)[]) {
+  const store = startLedgerStore(dataDir);
+  await serving(store);
+  const sync = startSync(dataDir, endpoint, extra);
+  await serving(sync);
+  const clients = clientsFor(dataDir);
+  cleanups.push(() => clients.close());
+  return { store, sync, clients };
+}
+
 export function clientsFor(dataDir: string) {
   const store = createGrpcClient(LedgerStoreServiceService, `unix:${dataDir}/run/ledger-store.sock`, { deadlineMs: 10_000, serviceLabel: 'ledger-store' });
   const sync = createGrpcClient(SyncServiceService, `unix:${dataDir}/run/sync.sock`, { deadlineMs: 10_000, serviceLabel: 'sync' });
