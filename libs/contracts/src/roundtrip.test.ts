@@ -44,8 +44,8 @@ interface FixtureLedger {
   };
 }
 
-// Same lookup as @ledger-node/test-utils' fixturesDir: shared/fixtures beside the repository, or LEDGER_NODE_FIXTURES.
-const fixturesDir = process.env.LEDGER_NODE_FIXTURES ?? path.resolve(repoRoot, '../shared/fixtures');
+// The repository's fixtures folder (as @ledger-node/test-utils' fixturesDir, which this library may not import).
+const fixturesDir = path.join(repoRoot, 'fixtures');
 const fixture = JSON.parse(
   readFileSync(path.join(fixturesDir, 'xrpl/ledgers/mainnet/11119600.json'), 'utf8'),
 ) as FixtureLedger;

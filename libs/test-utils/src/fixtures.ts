@@ -12,11 +12,9 @@ export function workspaceRoot(): string {
   return dir;
 }
 
-/** `shared/fixtures` beside the project root (override with LEDGER_NODE_FIXTURES). */
+/** The repository's recorded test data: `fixtures/` at the workspace root (see its INDEX.md). */
 export function fixturesDir(): string {
-  const dir = process.env.LEDGER_NODE_FIXTURES ?? path.resolve(workspaceRoot(), '../shared/fixtures');
-  if (!existsSync(dir)) throw new Error(`fixtures not found at ${dir} (set LEDGER_NODE_FIXTURES)`);
-  return dir;
+  return path.join(workspaceRoot(), 'fixtures');
 }
 
 /** Reads and parses a JSON fixture, by its path relative to the fixtures folder. */

@@ -11,7 +11,7 @@ import {
 import { Direction, StateChangeKind, type LedgerWrite, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
 import { readFixture } from '@ledger-node/test-utils';
 
-/** The consecutive, hash-chained mainnet run in shared/fixtures. */
+/** The consecutive, hash-chained mainnet run in fixtures/. */
 export const MAINNET_RUN = [11119599, 11119600, 11119601, 11119602, 11119603, 11119604] as const;
 
 export interface LedgerFixture {

@@ -1,4 +1,4 @@
-/** The recorded mainnet run 11119599..11119604 (shared/fixtures) in the shape the upstream serves in binary. */
+/** The recorded mainnet run 11119599..11119604 (fixtures/) in the shape the upstream serves in binary. */
 import { encodeLedgerHeader, getProfile, ledgerHeaderFromJson, transactionFromLedgerJson } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
 import type { FetchedLedger } from '../../src/verify/verify-ledger';
