@@ -42,6 +42,8 @@ const STEP_ISSUER = 0x20;
 const PATH_SEPARATOR = 0xff;
 const PATH_SET_END = 0x00;
 
+const ZERO_ACCOUNT_ID = Buffer.alloc(20);
+
 /** Enough for the accounts of a busy ledger; AccountIDs recur (senders, issuers, book owners), most others never. */
 const ADDRESS_CACHE_SIZE = 4096;
 
@@ -199,6 +201,8 @@ export class BinaryJsonDecoder {
   private makePlan(kind: FieldKind): FieldPlan {
     if (kind.name === OBJECT_END_MARKER || kind.name === ARRAY_END_MARKER) return { kind, layout: 'end' };
     const field = this.definitions.field.fromString(kind.name);
+    // A field the table does not name is rendered by its type alone.
+    if (field === undefined) return this.makeTypePlan(kind);
     const associatedType: unknown = field.associatedType;
     // The codec renders these three by name (BytesLookup), reading as many bytes as the UInt field holds.
     for (const lookup of [this.definitions.transactionType, this.definitions.ledgerEntryType, this.definitions.transactionResult]) {
@@ -209,6 +213,10 @@ export class BinaryJsonDecoder {
     }
     // Any other override of a field's class (SignedAmount deltas, permission names) is the codec's to render.
     if (associatedType !== coreTypes[kind.typeName]) return { kind, layout: 'value' };
+    return this.makeTypePlan(kind);
+  }
+
+  private makeTypePlan(kind: FieldKind): FieldPlan {
     if (kind.typeName === 'STObject') return { kind, layout: 'object' };
     if (kind.typeName === 'STArray') return { kind, layout: 'array' };
     const render = kind.typeName === 'UInt64' ? this.uint64Renderer(kind.name) : this.renderers[kind.typeName];
@@ -230,7 +238,8 @@ export class BinaryJsonDecoder {
 
   /** AccountID in the chain alphabet; the codec's base58check costs two SHA-256 per address, so recent ones are kept. */
   private address(accountId: Buffer): string {
-    // The codec reads a zero-length AccountID as the zero account; other lengths it refuses.
+    // A zero-length AccountID (a pseudo-transaction's Account) is the zero account, as the codec reads it; other lengths it refuses.
+    if (accountId.length === 0) accountId = ZERO_ACCOUNT_ID;
     if (accountId.length !== 20) throw new UnreadableBinary(`AccountID of ${accountId.length} bytes`);
     const key = accountId.toString('latin1');
     let address = this.addressOf.get(key);

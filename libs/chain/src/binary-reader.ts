@@ -57,11 +57,28 @@ export function fieldKind(definitions: XrplDefinitionsBase, ordinal: number): Fi
   let kind = table.get(ordinal);
   if (!kind) {
     const field = definitions.field.fromString(String(ordinal));
-    if (!field) throw new UnreadableBinary(`unknown field: type ${ordinal >> 16}, nth ${ordinal & 0xffff}`);
-    kind = { name: field.name, ordinal, typeName: field.type.name, variableLength: field.isVariableLengthEncoded };
+    kind = field
+      ? { name: field.name, ordinal, typeName: field.type.name, variableLength: field.isVariableLengthEncoded }
+      : unknownFieldKind(definitions, ordinal);
     table.set(ordinal, kind);
   }
   return kind;
+}
+
+/** Types whose values carry a length prefix (rippled STBlob, STAccount, STVector256). */
+const LENGTH_PREFIXED_TYPES = new Set(['Blob', 'AccountID', 'Vector256']);
+
+/**
+ * A field the table does not name (a newer amendment's) but whose type it knows: read by its type
+ * and named `Unknown_<Type>_<nth>`, so a verified ledger holding it is still read. A type the table
+ * does not know cannot be measured: UnreadableBinary.
+ */
+function unknownFieldKind(definitions: XrplDefinitionsBase, ordinal: number): FieldKind {
+  const typeCode = ordinal >> 16;
+  const nth = ordinal & 0xffff;
+  const typeName = definitions.type.from(String(typeCode))?.name;
+  if (typeName === undefined) throw new UnreadableBinary(`unknown field: type ${typeCode}, nth ${nth}`);
+  return { name: `Unknown_${typeName}_${nth}`, ordinal, typeName, variableLength: LENGTH_PREFIXED_TYPES.has(typeName) };
 }
 
 export class BinaryCursor {

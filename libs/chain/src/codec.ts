@@ -9,6 +9,7 @@ import {
 } from 'ripple-binary-codec';
 import { AddressCodec, XRPL_ALPHABET, Base58Check } from './base58';
 import { BinaryJsonDecoder } from './binary-json';
+import { applyRippledForms, planRippledForms, type RippledFormsOptions } from './rippled-forms';
 
 export interface ChainCodec {
   /** Uppercase hex of the canonical binary form; addresses in the profile alphabet. */
@@ -102,6 +103,8 @@ export interface ChainCodecOptions {
   alphabet: string;
   /** Field, type and code tables; the stock XRPL table when omitted. */
   definitions?: XrplDefinitionsBase;
+  /** Transaction types whose `Account` is the zero account serialized with length zero (pseudo-transactions). */
+  pseudoTransactionTypes?: readonly string[];
   /**
    * false: decode with ripple-binary-codec alone, without the single-pass decoder in front of it
    * (the reference the decoder's tests compare against). Default true.
@@ -137,13 +140,25 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
     return sameAlphabet ? decoded : mapper.mapObject(decoded, fromWire);
   };
 
-  const prepare = (json: object): object => {
+  const prepare = (json: object): Record<string, unknown> => {
     if (!isRecord(json)) throw new InvalidParams('a transaction or ledger entry must be a JSON object');
     return sameAlphabet ? json : mapper.mapObject(json, toWire);
   };
 
+  // The zero account as the chain's address, as the XRPL address `prepare` may leave, and as 40 hex.
+  const zeroAccount = new Set(['0'.repeat(40), addresses.encodeAccountId(new Uint8Array(20)), wireBase58.encode(new Uint8Array(21))]);
+  const forms: RippledFormsOptions = {
+    definitions,
+    pseudoTransactionTypes: new Set(options.pseudoTransactionTypes ?? []),
+    isZeroAccount: (value) => zeroAccount.has(value),
+  };
+
   return {
-    encode: (json) => asInvalidParams('encode', () => encodeBinary(prepare(json), definitions).toUpperCase()),
+    encode: (json) =>
+      asInvalidParams('encode', () => {
+        const { json: encodable, rewrites } = planRippledForms(prepare(json), forms);
+        return applyRippledForms(encodeBinary(encodable, definitions).toUpperCase(), definitions, rewrites);
+      }),
     decode: (hex) =>
       asInvalidParams('decode', () => {
         if (typeof hex !== 'string' || !/^(?:[0-9A-Fa-f]{2})+$/.test(hex)) {

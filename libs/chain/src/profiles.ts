@@ -69,9 +69,12 @@ const xrpl: ChainProfile = {
     balanceDrops: GENESIS_BALANCE_DROPS,
   },
   definitions: DEFAULT_DEFINITIONS,
-  codec: createChainCodec({ alphabet: XRPL_ALPHABET, definitions: DEFAULT_DEFINITIONS }),
+  codec: createChainCodec({ alphabet: XRPL_ALPHABET, definitions: DEFAULT_DEFINITIONS, pseudoTransactionTypes: ['EnableAmendment', 'SetFee', 'UNLModify'] }),
   keys: createChainKeys(XRPL_ALPHABET),
 };
+
+/** skywelld's pseudo-transactions (TxFormats: ttFEATURE, ttFEE). */
+const JINGTUM_PSEUDO_TRANSACTIONS = ['EnableFeature', 'SetFee'];
 
 const jingtum: ChainProfile = {
   id: 'jingtum',
@@ -94,8 +97,12 @@ const jingtum: ChainProfile = {
     balanceDrops: GENESIS_BALANCE_DROPS,
   },
   definitions: jingtumDefinitions,
-  codec: createChainCodec({ alphabet: JINGTUM_ALPHABET, definitions: jingtumDefinitions }),
-  legacyContractCodec: createChainCodec({ alphabet: JINGTUM_ALPHABET, definitions: jingtumLegacyContractDefinitions }),
+  codec: createChainCodec({ alphabet: JINGTUM_ALPHABET, definitions: jingtumDefinitions, pseudoTransactionTypes: JINGTUM_PSEUDO_TRANSACTIONS }),
+  legacyContractCodec: createChainCodec({
+    alphabet: JINGTUM_ALPHABET,
+    definitions: jingtumLegacyContractDefinitions,
+    pseudoTransactionTypes: JINGTUM_PSEUDO_TRANSACTIONS,
+  }),
   legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS,
   keys: createChainKeys(JINGTUM_ALPHABET),
 };
