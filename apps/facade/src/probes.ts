@@ -30,6 +30,7 @@ export async function readiness(options: ReadinessOptions): Promise<{ ready: boo
   if (options.syncEnabled) {
     checks.sync = options.clients.sync.getSyncStatus({}, { deadlineMs: probeDeadlineMs }).then(
       (status): CheckResult => {
+        if (status.stopped !== undefined) return { ok: false, reason: status.stopped };
         if (!status.upstreamConnected) return { ok: false, reason: 'not connected to the upstream' };
         if (status.lagLedgers > options.readyLagLedgers) {
           return { ok: false, reason: `${status.lagLedgers} ledgers behind the upstream (ready within ${options.readyLagLedgers})` };

@@ -42,7 +42,7 @@ export async function start(flags: ParsedFlags) {
   engine.start();
   // Ready while the ledger-store answers and the upstream connection is open.
   const storeServing = dependenciesServing({ 'ledger-store': config.ledgerStoreAddress });
-  const readinessCheck = Object.assign(async () => (await storeServing()) ?? (engine.status().upstreamConnected ? undefined : 'not connected to the upstream'), {
+  const readinessCheck = Object.assign(async () => (await storeServing()) ?? engine.health.stopText() ?? (engine.status().upstreamConnected ? undefined : 'not connected to the upstream'), {
     close: storeServing.close,
   });
   stopReadiness = watchReadiness(server, readinessCheck, logger);
@@ -73,5 +73,6 @@ function syncMetrics(engine: SyncEngine): () => void {
   observedGauge('ledger_node_sync_verification_failures', 'Ledgers that failed hash verification since start (never stored, fetched again)', () =>
     Number(engine.status().verificationFailureCount),
   );
+  observedGauge('ledger_node_sync_stopped', '1 while a verified ledger cannot be stored (sync retries; /v1/status says why), else 0', () => (engine.health.stop ? 1 : 0));
   return () => clearInterval(sampler);
 }

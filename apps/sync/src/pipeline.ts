@@ -3,6 +3,7 @@ import type { ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
 import type { StateObjectReader } from './state/state-changes';
 import type { StoredChain } from './store/stored-chain';
+import type { SyncHealth } from './sync-health';
 import type { LedgerFetcher, VerificationCounter } from './verify/verified-fetch';
 
 export interface LedgerPipeline {
@@ -13,4 +14,6 @@ export interface LedgerPipeline {
   profile: ChainProfile;
   logger: Logger;
   failures: VerificationCounter;
+  /** Index failures and a stop, for the status. */
+  health: SyncHealth;
 }

@@ -12,9 +12,16 @@ import type { LedgerPipeline } from './pipeline';
 import type { LedgerStorePort } from './store/ledger-store';
 import { StateDownloader, type StateStorePort } from './state/download';
 import { StoredChain } from './store/stored-chain';
+import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from './upstream/backoff';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
 import { VerificationCounter } from './verify/verified-fetch';
+
+function indexFailureText(failure: IndexFailure | undefined): string | undefined {
+  if (failure === undefined) return undefined;
+  const what = failure.transactionHash === undefined ? 'state changes' : `transaction ${failure.transactionHash}`;
+  return `ledger ${failure.ledgerIndex}, ${what}: ${failure.reason}`;
+}
 
 export class SyncEngine {
   private readonly chain: StoredChain;
@@ -23,6 +30,7 @@ export class SyncEngine {
   private readonly backfill: Backfill;
   private readonly stateDownload: StateDownloader;
   private readonly failures: VerificationCounter;
+  readonly health: SyncHealth;
   private readonly abort = new AbortController();
   private starting: Promise<void> | undefined;
   private loaded = false;
@@ -36,7 +44,8 @@ export class SyncEngine {
     store: LedgerStorePort & StateStorePort,
     private readonly logger: Logger,
   ) {
-    this.chain = new StoredChain(store);
+    this.health = new SyncHealth(logger);
+    this.chain = new StoredChain(store, this.health);
     this.failures = new VerificationCounter(logger);
     this.upstream = new Upstream({
       endpoints: config.endpoints,
@@ -50,6 +59,7 @@ export class SyncEngine {
       profile: config.profile,
       logger,
       failures: this.failures,
+      health: this.health,
     };
     this.follower = new LiveFollower({
       ...pipeline,
@@ -153,6 +163,9 @@ export class SyncEngine {
       verificationFailureCount: this.failures.count,
       completeRanges: this.chain.ranges.toArray(),
       stateReady: this.stateDownload.ready,
+      indexFailureCount: this.health.indexFailureCount,
+      lastIndexFailure: indexFailureText(this.health.lastIndexFailure),
+      stopped: this.health.stopText(),
     };
   }
 }

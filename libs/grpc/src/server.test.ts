@@ -26,6 +26,7 @@ const syncStatus = {
   verificationFailureCount: 0n,
   completeRanges: [{ first: 10, last: 20 }],
   stateReady: false,
+  indexFailureCount: 0n,
 };
 
 async function serveSync(address: string, authToken?: string): Promise<GrpcServer> {

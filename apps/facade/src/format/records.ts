@@ -3,9 +3,16 @@ import { closeTimeHuman, decodeLedgerHeader, decodeTransactionBlob, type ChainPr
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
 
-/** Transaction fields as the chain recorded them (every field of every type), decoded with the profile. */
+/**
+ * Transaction fields as the chain recorded them (every field of every type), decoded with the profile.
+ * SPEC §2.5 lists Flags and Sequence as integers: a transaction serialized without one shows 0, its
+ * default value.
+ */
 export function transactionFields(record: TransactionRecord, profile: ChainProfile): Record<string, unknown> {
-  return decodeTransactionBlob(hex(record.txBlob), profile);
+  const fields = decodeTransactionBlob(hex(record.txBlob), profile);
+  fields.Flags ??= 0;
+  fields.Sequence ??= 0;
+  return fields;
 }
 
 export function metadataFields(record: TransactionRecord, profile: ChainProfile): Record<string, unknown> {

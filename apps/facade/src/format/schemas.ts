@@ -61,5 +61,13 @@ export const blockSchema = z
   .describe('Block object (SPEC §2.4)');
 
 export const syncStatusSchema = z
-  .union([z.literal(false), z.object({ startingBlock: z.number().int(), currentBlock: z.number().int(), highestBlock: z.number().int() })])
+  .union([
+    z.literal(false),
+    z.object({
+      startingBlock: z.number().int(),
+      currentBlock: z.number().int(),
+      highestBlock: z.number().int(),
+      status: z.string().optional().describe('"stopped at ledger N: <reason>" while a verified ledger cannot be stored'),
+    }),
+  ])
   .describe('Sync status object (SPEC §2.2), or false when in sync');

@@ -399,6 +399,9 @@ export const restRouteDefinitions: readonly RestRoute[] = [
                     eta_seconds: sync.backfillEtaSeconds ?? null,
                   },
                   verification_failures: Number(sync.verificationFailureCount),
+                  index_failures: Number(sync.indexFailureCount),
+                  last_index_failure: sync.lastIndexFailure ?? null,
+                  stopped: sync.stopped ?? null,
                 },
       };
     },

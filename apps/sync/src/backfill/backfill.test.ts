@@ -6,6 +6,7 @@ import { MemoryLedgerStore, RecordedUpstream } from '../../test/support/fakes';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
 import { LiveFollower } from '../follow/live-follower';
 import { StoredChain } from '../store/stored-chain';
+import { SyncHealth } from '../sync-health';
 import { VerificationCounter } from '../verify/verified-fetch';
 import type { FetchedLedger } from '../verify/verify-ledger';
 import { Backfill } from './backfill';
@@ -26,15 +27,16 @@ function recordedLedgers(change?: (ledger: FetchedLedger) => FetchedLedger): Map
 
 /** A follower and a backfill over a fresh chain on `store`, as the engine wires them. */
 async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3) {
-  const chain = new StoredChain(store);
+  const health = new SyncHealth(logger);
+  const chain = new StoredChain(store, health);
   await chain.load();
   const failures = new VerificationCounter(logger);
-  const pipeline = { fetcher: upstream, stateReader: upstream, chain, profile, logger, failures };
+  const pipeline = { fetcher: upstream, stateReader: upstream, chain, profile, logger, failures, health };
   const backfill = new Backfill({ ...pipeline, threadCount, startLedger: () => 11119599 });
   const follower = new LiveFollower({ ...pipeline, onAnchored: () => backfill.wake() });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
-  return { chain, failures, backfill, follower };
+  return { chain, failures, health, backfill, follower };
 }
 
 const hashOf = (ledgerIndex: number) => recordedLedgerFile(ledgerIndex).ledger_hash;
@@ -126,5 +128,24 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     await waitUntil(() => sync.failures.count >= 1n, 10_000, 'a failure counted', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119604, reason: 'header_hash_mismatch' });
     expect(store.ledgers.size).toBe(0);
+  });
+
+  it('stops loudly while the store refuses a verified ledger, retries, and resumes once the store takes it', async () => {
+    const store = new MemoryLedgerStore();
+    let refusing = true;
+    const put = store.putLedgers.bind(store);
+    store.putLedgers = async (ledgers) => {
+      if (refusing) throw new Error('disk full');
+      return put(ledgers);
+    };
+    const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    await waitUntil(() => sync.health.stop, 10_000, 'sync stopped', 10);
+    expect(sync.health.stopText()).toBe('stopped at ledger 11119604: disk full');
+    expect(store.ledgers.size).toBe(0);
+    refusing = false;
+    await waitUntil(() => store.ledgers.size === 6, 20_000, 'the run stored once the store takes it', 10);
+    expect(sync.health.stop).toBeUndefined();
+    expect(sync.failures.count).toBe(0n);
   });
 });

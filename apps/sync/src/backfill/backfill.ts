@@ -8,6 +8,7 @@
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
 import { ledgerStateChanges, type LedgerStateChanges } from '../state/state-changes';
+import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
 import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
@@ -120,7 +121,10 @@ export class Backfill {
       } catch (error) {
         if (this.abort.signal.aborted) break;
         const delayMs = backoffDelayMs(failedRounds++, 500, 15_000);
-        logger.error({ err: error, gap, delayMs }, `backfill of ledgers ${gap.bottom}-${gap.top} failed: ${(error as Error).message}; retrying in ${delayMs} ms`);
+        // A store that refuses ledgers was said once by SyncHealth; anything else is logged each round.
+        if (!(error instanceof LedgerWriteFailed)) {
+          logger.error({ err: error, gap, delayMs }, `backfill of ledgers ${gap.bottom}-${gap.top} failed: ${(error as Error).message}; retrying in ${delayMs} ms`);
+        }
         await sleep(delayMs, this.abort.signal);
       }
     }
@@ -140,7 +144,7 @@ export class Backfill {
 
   /** Fills one gap from its top down, until done, preempted by newer work, or stopped. */
   private async fill(gap: BackfillGap): Promise<void> {
-    const { chain, fetcher, failures, logger, profile, threadCount } = this.options;
+    const { chain, fetcher, failures, logger, profile, threadCount, health } = this.options;
     const child = await chain.link(gap.top + 1);
     if (!child) throw new Error(`ledger ${gap.top + 1} is in the complete ranges but not stored`);
     const below = gap.linksBelow ? await chain.link(gap.bottom - 1) : undefined;
@@ -157,7 +161,7 @@ export class Backfill {
         onNotFound: this.options.onNotFound,
       }).then(async (ledger) => ({
         ledger,
-        state: await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: fillAbort.signal, logger }),
+        state: await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: fillAbort.signal, logger, health }),
       }));
       // Settled later in order; a rejection after an abort is expected and not a failure.
       fetching.catch(() => undefined);
@@ -213,7 +217,7 @@ export class Backfill {
           if (fillAbort.signal.aborted) break filling;
           ({ ledger, state } = await fetchOne(ledgerIndex, true));
         }
-        batch.push({ write: ledgerWriteOf(ledger, profile, state), link: linkOf(ledger) });
+        batch.push({ write: ledgerWriteOf(ledger, profile, state, health), link: linkOf(ledger) });
         batchTransactions += ledger.transactions.length;
         childLink = linkOf(ledger);
         if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {

@@ -7,6 +7,8 @@
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
 import { ledgerStateChanges } from '../state/state-changes';
+import { LedgerWriteFailed } from '../store/stored-chain';
+import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
 import { fetchVerifiedLedger, LedgerAbandoned } from '../verify/verified-fetch';
 import { checkExtendsTip, linkOf } from '../verify/verify-ledger';
@@ -25,6 +27,8 @@ export class LiveFollower {
   private readonly abort = new AbortController();
   /** Highest validated ledger the upstream announced. */
   highestAnnounced = 0;
+  /** Stores refused in a row, for the pause before the next try. */
+  private writeFailures = 0;
 
   constructor(private readonly options: LiveFollowerOptions) {}
 
@@ -53,15 +57,22 @@ export class LiveFollower {
       if (tip !== undefined && next <= tip) continue;
       try {
         await this.follow(announcement);
+        this.writeFailures = 0;
       } catch (error) {
         if (this.abort.signal.aborted) return;
-        this.options.logger.error({ err: error, ledgerIndex: next }, `following ledger ${next} failed: ${(error as Error).message}`);
+        if (!(error instanceof LedgerWriteFailed)) {
+          this.options.logger.error({ err: error, ledgerIndex: next }, `following ledger ${next} failed: ${(error as Error).message}`);
+          continue;
+        }
+        // Said once by SyncHealth; the ledger is tried again (unless a newer one arrives) after a pause.
+        if (!this.queued.has(next)) this.queued.set(next, announcement);
+        await sleep(backoffDelayMs(this.writeFailures++, 500, 15_000), this.abort.signal);
       }
     }
   }
 
   private async follow(announcement: ValidatedLedgerAnnouncement): Promise<void> {
-    const { chain, logger, profile, failures } = this.options;
+    const { chain, logger, profile, failures, health } = this.options;
     const { ledgerIndex, ledgerHash } = announcement;
     let ledger;
     try {
@@ -94,8 +105,8 @@ export class LiveFollower {
         return;
       }
     }
-    const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger });
-    await chain.write([{ write: ledgerWriteOf(ledger, profile, state), link: linkOf(ledger) }]);
+    const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger, health });
+    await chain.write([{ write: ledgerWriteOf(ledger, profile, state, health), link: linkOf(ledger) }]);
     // One line per new validated ledger: an operator sees the chain arrive.
     logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {

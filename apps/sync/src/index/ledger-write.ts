@@ -2,12 +2,15 @@
 import type { ChainProfile } from '@ledger-node/chain';
 import type { LedgerWrite, TransactionWrite } from '@ledger-node/contracts';
 import type { LedgerStateChanges } from '../state/state-changes';
+import type { SyncHealth } from '../sync-health';
 import type { VerifiedLedger } from '../verify/verify-ledger';
-import { indexTransaction } from './transaction-index';
+import { indexTransactionOrPlaceholder } from './transaction-index';
 
-/** One transaction of a verified ledger with its write record. */
-export function transactionWrite(tx: VerifiedLedger['transactions'][number], profile: ChainProfile): TransactionWrite {
-  const index = indexTransaction(tx.txBlob, tx.metaBlob, profile);
+/** One transaction of a verified ledger with its write record; a transaction that cannot be indexed is told to `health` and stored without index data. */
+function transactionWrite(ledger: VerifiedLedger, position: number, profile: ChainProfile, health: SyncHealth): TransactionWrite {
+  const tx = ledger.transactions[position]!;
+  const { index, failure } = indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position);
+  if (failure !== undefined) health.indexFailed({ ledgerIndex: ledger.ledgerIndex, transactionHash: tx.hash.toString('hex').toUpperCase(), reason: failure });
   return {
     hash: tx.hash,
     txBlob: tx.txBlob,
@@ -24,12 +27,12 @@ export function transactionWrite(tx: VerifiedLedger['transactions'][number], pro
  * The LedgerWrite of a verified ledger with its state changes (state/state-changes.ts): the
  * objects it created, modified or deleted, with their images after and before it.
  */
-export function ledgerWriteOf(ledger: VerifiedLedger, profile: ChainProfile, state: LedgerStateChanges): LedgerWrite {
+export function ledgerWriteOf(ledger: VerifiedLedger, profile: ChainProfile, state: LedgerStateChanges, health: SyncHealth): LedgerWrite {
   return {
     ledgerIndex: ledger.ledgerIndex,
     ledgerHash: ledger.ledgerHash,
     headerBlob: ledger.headerBlob,
-    transactions: ledger.transactions.map((tx) => transactionWrite(tx, profile)),
+    transactions: ledger.transactions.map((_tx, position) => transactionWrite(ledger, position, profile, health)),
     stateChanges: state.changes,
     stateChangesComplete: state.complete,
   };

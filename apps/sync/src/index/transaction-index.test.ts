@@ -3,8 +3,10 @@ import { getProfile, transactionFromLedgerJson } from '@ledger-node/chain';
 import { Direction } from '@ledger-node/contracts';
 import { readFixture } from '@ledger-node/test-utils';
 import { recordedFetchedLedger, recordedLedgerFile } from '../../test/support/recorded-ledgers';
+import { createLogger } from '@ledger-node/telemetry';
+import { SyncHealth } from '../sync-health';
 import { verifyLedger } from '../verify/verify-ledger';
-import { indexDecodedTransaction, indexTransaction, type TransactionIndexData } from './transaction-index';
+import { indexDecodedTransaction, indexTransaction, indexTransactionOrPlaceholder, type TransactionIndexData } from './transaction-index';
 import { ledgerWriteOf } from './ledger-write';
 
 const xrpl = getProfile('xrpl');
@@ -95,11 +97,68 @@ describe('indexTransaction', () => {
   });
 });
 
+describe('pseudo-transactions and transactions that cannot be indexed', () => {
+  const logger = createLogger('sync', 'silent');
+  const enableAmendment = xrpl.codec.encode({
+    TransactionType: 'EnableAmendment',
+    Account: 'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+    Amendment: '42426C4D4F1009EE67080A9B7965B44656D7714D104A72F9B4369F97ABF044EE',
+    Fee: '0',
+    LedgerSequence: 21225473,
+    Sequence: 0,
+    SigningPubKey: '',
+  });
+  const amendmentMeta = xrpl.codec.encode({
+    TransactionIndex: 4,
+    TransactionResult: 'tesSUCCESS',
+    AffectedNodes: [{ ModifiedNode: { LedgerEntryType: 'Amendments', LedgerIndex: '7DB0788C020F02780A673DC74757F23823FA3014C1866E72CC4CD8B226CD6EF4', FinalFields: { Flags: 0 } } }],
+  });
+
+  it('indexes a pseudo-transaction (Account of length zero) as sent by the zero account', () => {
+    expect(enableAmendment.endsWith('8100')).toBe(true);
+    const index = indexTransaction(Buffer.from(enableAmendment, 'hex'), Buffer.from(amendmentMeta, 'hex'), xrpl);
+    expect(readable(index)).toEqual({
+      txIndex: 4,
+      senderAccountId: 'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+      affectedAccounts: [['rrrrrrrrrrrrrrrrrrrrrhoLvTp', Direction.OUT]],
+      transactionType: 'EnableAmendment',
+      engineResult: 'tesSUCCESS',
+    });
+  });
+
+  it('keeps a transaction it cannot index, at its recorded position, sent by no one, and says why', () => {
+    // Metadata without TransactionResult: a field every validated transaction has.
+    const meta = Buffer.from(xrpl.codec.encode({ TransactionIndex: 7, AffectedNodes: [] }), 'hex');
+    expect(() => indexTransaction(Buffer.from(enableAmendment, 'hex'), meta, xrpl)).toThrow(/TransactionResult/);
+    const { index, failure } = indexTransactionOrPlaceholder(Buffer.from(enableAmendment, 'hex'), meta, xrpl, 2);
+    expect(failure).toMatch(/TransactionResult/);
+    expect(index).toMatchObject({ txIndex: 7, affectedAccounts: [], transactionType: 'Unknown', engineResult: 'Unknown' });
+    expect(index.senderAccountId).toEqual(Buffer.alloc(20));
+    // Metadata that cannot be read at all: a position no real ledger reaches.
+    const unreadable = indexTransactionOrPlaceholder(Buffer.from(enableAmendment, 'hex'), Buffer.from('01FA00', 'hex'), xrpl, 2);
+    expect(unreadable.failure).toBeDefined();
+    expect(unreadable.index.txIndex).toBe(0x40000002);
+  });
+
+  it('tells SyncHealth once per transaction and still writes every transaction of the ledger', () => {
+    const verification = verifyLedger(recordedFetchedLedger(11119600));
+    if (!verification.ok) throw new Error(verification.failure.message);
+    const ledger = verification.ledger;
+    const broken = { ...ledger, transactions: ledger.transactions.map((tx, position) => (position === 3 ? { ...tx, metaBlob: Buffer.from('01FA00', 'hex') } : tx)) };
+    const health = new SyncHealth(logger);
+    const write = ledgerWriteOf(broken, xrpl, { changes: [], complete: false }, health);
+    ledgerWriteOf(broken, xrpl, { changes: [], complete: false }, health);
+    expect(write.transactions).toHaveLength(13);
+    expect(health.indexFailureCount).toBe(1n);
+    expect(health.lastIndexFailure).toMatchObject({ ledgerIndex: 11119600, transactionHash: ledger.transactions[3]!.hash.toString('hex').toUpperCase() });
+  });
+});
+
 describe('ledgerWriteOf', () => {
   it('writes a verified ledger with its recomputed hashes, every transaction indexed, and the state changes given', () => {
     const verification = verifyLedger(recordedFetchedLedger(11119600));
     if (!verification.ok) throw new Error(verification.failure.message);
-    const write = ledgerWriteOf(verification.ledger, xrpl, { changes: [], complete: false });
+    const write = ledgerWriteOf(verification.ledger, xrpl, { changes: [], complete: false }, new SyncHealth(createLogger('sync', 'silent')));
     expect(write.ledgerIndex).toBe(11119600);
     expect(write.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119600).ledger_hash);
     expect(write.headerBlob).toHaveLength(118);

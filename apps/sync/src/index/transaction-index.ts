@@ -30,6 +30,8 @@ export class MalformedTransaction extends Error {
   }
 }
 
+const ZERO_ACCOUNT_ID = Buffer.alloc(20);
+
 /** Accounts in first-seen order, each once, as 40-hex keys. */
 class AccountSet {
   private readonly seen = new Map<string, Buffer>();
@@ -73,6 +75,8 @@ function readTransactionFields(txBlob: Buffer, profile: ChainProfile): Transacti
     },
   });
   if (transactionType === undefined) throw new MalformedTransaction('the transaction has no TransactionType');
+  // A pseudo-transaction's Account is serialized with length zero: it is the zero account.
+  if (sender?.length === 0) sender = ZERO_ACCOUNT_ID;
   if (sender === undefined || sender.length !== 20) throw new MalformedTransaction('the transaction has no Account');
   return { transactionType, sender, named: named.values() };
 }
@@ -201,4 +205,35 @@ export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profil
     transactionType: tx.TransactionType,
     engineResult: meta.TransactionResult,
   };
+}
+
+/** Transactions whose metadata cannot even give their position are kept at positions no real ledger reaches. */
+const UNINDEXED_POSITION_BASE = 0x40000000;
+
+/**
+ * Index data of a verified transaction, whatever its bytes hold: when they cannot be indexed (a field
+ * of a type this node does not know, a blob without a field every transaction has), the transaction
+ * is still stored, sent by no one and touching no account, at its recorded position when that can be
+ * read, and `failure` says why.
+ */
+export function indexTransactionOrPlaceholder(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile, position: number): { index: TransactionIndexData; failure?: string } {
+  try {
+    return { index: indexTransaction(txBlob, metaBlob, profile) };
+  } catch (error) {
+    const failure = error instanceof Error ? error.message : String(error);
+    let txIndex = UNINDEXED_POSITION_BASE + position;
+    try {
+      visitFields(metaBlob, profile.definitions, {
+        field(path, name, _typeName, value) {
+          if (path.length === 0 && name === 'TransactionIndex' && value.length === 4) txIndex = value.readUInt32BE(0);
+        },
+      });
+    } catch {
+      // Read as far as it goes: TransactionIndex comes early in the canonical order.
+    }
+    return {
+      index: { txIndex, senderAccountId: Buffer.from(ZERO_ACCOUNT_ID), affectedAccounts: [], transactionType: 'Unknown', engineResult: 'Unknown' },
+      failure,
+    };
+  }
 }

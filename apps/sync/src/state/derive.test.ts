@@ -8,6 +8,7 @@ import { UpstreamRequestError } from '../upstream/connection';
 import { verifyLedger, type FetchedLedger, type VerifiedLedger } from '../verify/verify-ledger';
 import { deriveStateChanges, historicSkipListKey, skipListKeysChangedBy, type DerivedChange } from './derive';
 import { ledgerStateChanges } from './state-changes';
+import { SyncHealth } from '../sync-health';
 
 const xrpl = getProfile('xrpl');
 const logger = createLogger('sync', 'silent');
@@ -123,7 +124,7 @@ describe('state changes from metadata', () => {
       },
     };
     const signal = new AbortController().signal;
-    const state = await ledgerStateChanges(ledger, xrpl, holding, { signal, logger });
+    const state = await ledgerStateChanges(ledger, xrpl, holding, { signal, logger, health: new SyncHealth(logger) });
     expect(state.complete).toBe(true);
     const skipKey = skipListKeysChangedBy(38129)[0];
     // The recent skip list before this ledger is ledger 38128's own after-image: only its after-image is read.
@@ -139,7 +140,7 @@ describe('state changes from metadata', () => {
         throw new UpstreamRequestError('ledger_entry', 'notSupported', 'no state');
       },
     };
-    const partial = await ledgerStateChanges(ledger, xrpl, stateless, { signal, logger });
+    const partial = await ledgerStateChanges(ledger, xrpl, stateless, { signal, logger, health: new SyncHealth(logger) });
     expect(partial.complete).toBe(false);
     // Only exact images are written: the two account roots, not the skip list.
     expect(partial.changes.map((change) => change.ledgerEntryType)).toEqual(['AccountRoot', 'AccountRoot']);

@@ -9,6 +9,7 @@ import type { Logger } from '@ledger-node/telemetry';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerEntryResult } from '../upstream/messages';
+import type { SyncHealth } from '../sync-health';
 import type { VerifiedLedger } from '../verify/verify-ledger';
 import { deriveStateChanges, withThreading, type DerivedChange, type Image } from './derive';
 
@@ -60,9 +61,16 @@ export async function ledgerStateChanges(
   ledger: VerifiedLedger,
   profile: ChainProfile,
   reader: StateObjectReader,
-  options: { signal: AbortSignal; logger: Logger },
+  options: { signal: AbortSignal; logger: Logger; health: SyncHealth },
 ): Promise<LedgerStateChanges> {
-  const derived = deriveStateChanges(ledger, profile);
+  let derived: DerivedChange[];
+  try {
+    derived = deriveStateChanges(ledger, profile);
+  } catch (error) {
+    // Metadata this node cannot read: the ledger is stored without its state changes.
+    options.health.indexFailed({ ledgerIndex: ledger.ledgerIndex, reason: `state changes: ${(error as Error).message}` });
+    return { changes: [], complete: false };
+  }
   const ledgerHash = ledger.ledgerHash.toString('hex').toUpperCase();
   const parentHash = ledger.header.parentHash;
   let complete = true;

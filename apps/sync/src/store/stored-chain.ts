@@ -5,14 +5,29 @@
  */
 import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet } from '../backfill/ranges';
+import type { SyncHealth } from '../sync-health';
 import type { StoredLink } from '../verify/verify-ledger';
 import type { LedgerStorePort } from './ledger-store';
+
+/** Verified ledgers the store did not take (refused, full, unreachable); told to SyncHealth already. */
+export class LedgerWriteFailed extends Error {
+  constructor(
+    readonly ledgerIndex: number,
+    cause: unknown,
+  ) {
+    super(`storing ledger ${ledgerIndex} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'LedgerWriteFailed';
+  }
+}
 
 export class StoredChain {
   readonly ranges = new LedgerRangeSet();
   private readonly edgeLinks = new Map<number, StoredLink>();
 
-  constructor(private readonly ledgerStore: LedgerStorePort) {}
+  constructor(
+    private readonly ledgerStore: LedgerStorePort,
+    private readonly health: SyncHealth,
+  ) {}
 
   /** Reads the complete ranges from the store (restart resumes from them). */
   async load(): Promise<void> {
@@ -35,7 +50,13 @@ export class StoredChain {
   /** Writes verified ledgers (each atomically, in the order given), then records them as stored. */
   async write(writes: readonly { write: LedgerWrite; link: StoredLink }[]): Promise<void> {
     if (writes.length === 0) return;
-    await this.ledgerStore.putLedgers(writes.map(({ write }) => write));
+    try {
+      await this.ledgerStore.putLedgers(writes.map(({ write }) => write));
+    } catch (error) {
+      this.health.stopped(writes[0]!.link.ledgerIndex, error);
+      throw new LedgerWriteFailed(writes[0]!.link.ledgerIndex, error);
+    }
+    this.health.stored();
     for (const { link } of writes) {
       this.ranges.add(link.ledgerIndex);
       this.edgeLinks.set(link.ledgerIndex, link);

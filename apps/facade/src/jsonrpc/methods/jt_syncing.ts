@@ -1,16 +1,22 @@
 import { defineMethod } from '../method';
 import { syncStatusSchema } from '../../format/schemas';
 
-/** SPEC §2.2: the sync status object while the node is behind the upstream by more than one ledger, else false. */
+/**
+ * SPEC §2.2: the sync status object while the node is behind the upstream by more than one ledger, else
+ * false. While sync cannot store a verified ledger, the object also says so: `status: "stopped at ledger N: <reason>"`.
+ */
 export const jt_syncing = defineMethod({
   name: 'jt_syncing',
-  summary: 'The sync status object (startingBlock, currentBlock, highestBlock) while the node catches up; false when in sync or when sync is off.',
+  summary:
+    'The sync status object (startingBlock, currentBlock, highestBlock) while the node catches up, with status "stopped at ledger N: <reason>" while a verified ledger cannot be stored; false when in sync or when sync is off.',
   params: [],
   result: syncStatusSchema,
   async handler(_params, { clients, syncEnabled }) {
     if (!syncEnabled) return false as const;
     const status = await clients.sync.getSyncStatus({});
-    if (!status.syncing) return false as const;
-    return { startingBlock: status.startingLedgerIndex, currentBlock: status.currentLedgerIndex, highestBlock: status.highestLedgerIndex };
+    if (!status.syncing && status.stopped === undefined) return false as const;
+    const progress = { startingBlock: status.startingLedgerIndex, currentBlock: status.currentLedgerIndex, highestBlock: status.highestLedgerIndex };
+    // A sync that cannot store ledgers is not in sync, whatever the lag says.
+    return status.stopped === undefined ? progress : { ...progress, status: status.stopped };
   },
 });

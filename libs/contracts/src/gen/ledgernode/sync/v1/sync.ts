@@ -55,6 +55,14 @@ export interface GetSyncStatusResponse {
   completeRanges: LedgerRange[];
   /** True once the full account state is downloaded, so balances are answerable. */
   stateReady: boolean;
+  /** Transactions (or ledgers' state changes) since start whose index data could not be derived; their ledgers are stored whole. */
+  indexFailureCount: bigint;
+  /** The latest of those: `ledger N, transaction H: <reason>`. */
+  lastIndexFailure?:
+    | string
+    | undefined;
+  /** `stopped at ledger N: <reason>` while a verified ledger cannot be stored (retried until it is); absent otherwise. */
+  stopped?: string | undefined;
 }
 
 function createBaseGetSyncStatusRequest(): GetSyncStatusRequest {
@@ -124,6 +132,9 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     verificationFailureCount: 0n,
     completeRanges: [],
     stateReady: false,
+    indexFailureCount: 0n,
+    lastIndexFailure: undefined,
+    stopped: undefined,
   };
 }
 
@@ -177,6 +188,18 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     }
     if (message.stateReady !== false) {
       writer.uint32(104).bool(message.stateReady);
+    }
+    if (message.indexFailureCount !== 0n) {
+      if (BigInt.asUintN(64, message.indexFailureCount) !== message.indexFailureCount) {
+        throw new globalThis.Error("value provided for field message.indexFailureCount of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.indexFailureCount);
+    }
+    if (message.lastIndexFailure !== undefined) {
+      writer.uint32(122).string(message.lastIndexFailure);
+    }
+    if (message.stopped !== undefined) {
+      writer.uint32(130).string(message.stopped);
     }
     return writer;
   },
@@ -298,6 +321,30 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             message.stateReady = reader.bool();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.indexFailureCount = reader.uint64() as bigint;
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.lastIndexFailure = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.stopped = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -373,6 +420,17 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         : isSet(object.state_ready)
         ? globalThis.Boolean(object.state_ready)
         : false,
+      indexFailureCount: isSet(object.indexFailureCount)
+        ? BigInt(object.indexFailureCount)
+        : isSet(object.index_failure_count)
+        ? BigInt(object.index_failure_count)
+        : 0n,
+      lastIndexFailure: isSet(object.lastIndexFailure)
+        ? globalThis.String(object.lastIndexFailure)
+        : isSet(object.last_index_failure)
+        ? globalThis.String(object.last_index_failure)
+        : undefined,
+      stopped: isSet(object.stopped) ? globalThis.String(object.stopped) : undefined,
     };
   },
 
@@ -417,6 +475,15 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.stateReady !== false) {
       obj.stateReady = message.stateReady;
     }
+    if (message.indexFailureCount !== 0n) {
+      obj.indexFailureCount = message.indexFailureCount.toString();
+    }
+    if (message.lastIndexFailure !== undefined) {
+      obj.lastIndexFailure = message.lastIndexFailure;
+    }
+    if (message.stopped !== undefined) {
+      obj.stopped = message.stopped;
+    }
     return obj;
   },
 
@@ -444,6 +511,11 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         : 0n;
     message.completeRanges = object.completeRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
     message.stateReady = object.stateReady ?? false;
+    message.indexFailureCount = (object.indexFailureCount !== undefined && object.indexFailureCount !== null)
+      ? BigInt(object.indexFailureCount)
+      : 0n;
+    message.lastIndexFailure = object.lastIndexFailure ?? undefined;
+    message.stopped = object.stopped ?? undefined;
     return message;
   },
 };

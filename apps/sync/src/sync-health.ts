@@ -1,0 +1,70 @@
+/**
+ * What went wrong after verification, told once and kept for the status: transactions whose index
+ * data could not be derived (their ledger is stored whole all the same: its bytes are proven), and
+ * a stop, when a verified ledger cannot be stored at all. A stop is logged once, shown in the
+ * status, /readyz and a metric, retried quietly, and cleared by the next ledger stored.
+ */
+import type { Logger } from '@ledger-node/telemetry';
+import { counter } from '@ledger-node/telemetry';
+
+export interface IndexFailure {
+  ledgerIndex: number;
+  /** Hash of the transaction, uppercase hex; undefined when the ledger's state changes failed. */
+  transactionHash?: string;
+  reason: string;
+}
+
+export interface SyncStop {
+  ledgerIndex: number;
+  reason: string;
+}
+
+/** Distinct failures remembered so that each is logged once (a refetched ledger fails the same way). */
+const REMEMBERED_FAILURES = 1024;
+
+const indexFailuresTotal = counter('ledger_node_sync_index_failures_total', 'Transactions of stored ledgers whose index data (sender, affected accounts, type, result) or state changes could not be derived');
+
+export class SyncHealth {
+  indexFailureCount = 0n;
+  lastIndexFailure: IndexFailure | undefined;
+  stop: SyncStop | undefined;
+  private readonly told = new Set<string>();
+
+  constructor(private readonly logger: Logger) {}
+
+  /** One transaction (or one ledger's state changes) could not be indexed; its ledger is stored anyway. */
+  indexFailed(failure: IndexFailure): void {
+    const key = `${failure.ledgerIndex}:${failure.transactionHash ?? 'state'}`;
+    if (this.told.has(key)) return;
+    if (this.told.size >= REMEMBERED_FAILURES) this.told.delete(this.told.values().next().value!);
+    this.told.add(key);
+    this.indexFailureCount++;
+    indexFailuresTotal.inc();
+    this.lastIndexFailure = failure;
+    const what = failure.transactionHash === undefined ? 'its state changes' : `transaction ${failure.transactionHash}`;
+    this.logger.error(
+      { ledgerIndex: failure.ledgerIndex, transactionHash: failure.transactionHash, reason: failure.reason },
+      `ledger ${failure.ledgerIndex}: ${what} could not be indexed (${failure.reason}); the ledger is stored whole, without that index data`,
+    );
+  }
+
+  /** A verified ledger could not be stored: said once per ledger and reason. */
+  stopped(ledgerIndex: number, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (this.stop?.ledgerIndex === ledgerIndex && this.stop.reason === reason) return;
+    this.stop = { ledgerIndex, reason };
+    this.logger.error({ ledgerIndex, reason }, `sync stopped at ledger ${ledgerIndex}: ${reason}; retrying`);
+  }
+
+  /** A ledger was stored: a stop is over. */
+  stored(): void {
+    if (this.stop === undefined) return;
+    this.logger.info({ ledgerIndex: this.stop.ledgerIndex }, `sync resumed: ledgers are stored again`);
+    this.stop = undefined;
+  }
+
+  /** `stopped at ledger N: <reason>`, or undefined while ledgers are stored. */
+  stopText(): string | undefined {
+    return this.stop && `stopped at ledger ${this.stop.ledgerIndex}: ${this.stop.reason}`;
+  }
+}
