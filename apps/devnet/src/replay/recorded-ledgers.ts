@@ -1,25 +1,37 @@
 /**
  * Reads recorded ledgers: JSON files holding the `result` of rippled's `ledger` method with
- * `transactions` and `expand` (optionally `accounts`), as in shared/fixtures. Each transaction is
- * re-encoded with the profile's codec, so what the replay serves in binary hashes to what was
- * recorded.
+ * `transactions` and `expand` (optionally `accounts`), as in the repository's fixtures/. Each
+ * transaction is re-encoded with the profile's codec, so what the replay serves in binary hashes to
+ * what was recorded. API v1 (flat fields + `metaData`) and v2 (`tx_json` + `meta`, `DeliverMax`)
+ * shapes are read alike.
+ *
+ * A file may also hold one recorded transaction (the `result` of `tx`, v1 or v2) that came without
+ * its ledger. Each such transaction is served in a carrier ledger of its own, built here above the
+ * recorded ledgers: its header is the devnet's (parent, transaction tree and hash computed, the
+ * account state hash and coins carried over), its one transaction and metadata are the recording's
+ * bytes, so a node reads back exactly what the network recorded.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import {
   hashLedgerHeader,
   ledgerHeaderFromJson,
+  transactionTreeRoot,
+  ZERO_HASH,
   stateEntryFromLedgerJson,
   transactionFieldsFromJson,
   transactionFromLedgerJson,
   type ChainProfile,
+  type LedgerHeader,
 } from '@ledger-node/chain';
 import { InvalidParams } from '@ledger-node/errors';
 import type { ClosedLedger, ClosedTransaction, JsonObject, StateEntry } from '../engine/types';
 
 export interface RecordedLedger extends ClosedLedger {
-  /** File it was read from. */
+  /** File it was read from (a carrier ledger: the transaction's file). */
   file: string;
+  /** A carrier ledger: built by the devnet around one recorded transaction. */
+  carrier?: boolean;
   /** Ascending by index; undefined when the recording has no `accountState`. */
   state?: StateEntry[];
 }
@@ -69,9 +81,21 @@ function recordedTransaction(tx: unknown, position: number, profile: ChainProfil
   return { hash, txBlob, metaBlob, txJson, metaJson, index: txIndex };
 }
 
+/** A recorded `tx` result (v1 flat fields or v2 `tx_json`, with its metadata), or undefined for anything else. */
+function transactionObjectOf(document: unknown): JsonObject | undefined {
+  if (!isObject(document)) return undefined;
+  const tx = isObject(document.result) ? document.result : document;
+  const hasMeta = tx.meta !== undefined || tx.metaData !== undefined || tx.meta_blob !== undefined;
+  const hasFields = typeof tx.TransactionType === 'string' || isObject(tx.tx_json) || typeof tx.tx_blob === 'string';
+  return hasMeta && hasFields && tx.ledger === undefined ? tx : undefined;
+}
+
 /** Parses one recorded ledger file; throws with the reason when it cannot be served. */
 export function readRecordedLedger(file: string, profile: ChainProfile): { ledger: RecordedLedger; warnings: string[] } {
-  const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  return recordedLedgerOf(JSON.parse(readFileSync(file, 'utf8')), file, profile);
+}
+
+function recordedLedgerOf(document: unknown, file: string, profile: ChainProfile): { ledger: RecordedLedger; warnings: string[] } {
   const { ledger: ledgerJson, outer } = ledgerObjectOf(document);
   const header = ledgerHeaderFromJson(ledgerJson);
   const recordedHash = ledgerJson.ledger_hash ?? ledgerJson.hash ?? outer.ledger_hash;
@@ -116,10 +140,19 @@ export function readRecordedLedgers(folder: string, profile: ChainProfile): Reco
   const failures: RecordingProblem[] = [];
   const warnings: RecordingProblem[] = [];
   const byIndex = new Map<number, RecordedLedger>();
+  const carried: { file: string; tx: ClosedTransaction }[] = [];
   for (const name of names) {
     const file = path.join(folder, name);
     try {
-      const read = readRecordedLedger(file, profile);
+      const document: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      const recordedTx = transactionObjectOf(document);
+      if (recordedTx !== undefined) {
+        const txWarnings: string[] = [];
+        carried.push({ file, tx: recordedTransaction(recordedTx, 0, profile, txWarnings) });
+        warnings.push(...txWarnings.map((reason) => ({ file: name, reason })));
+        continue;
+      }
+      const read = recordedLedgerOf(document, file, profile);
       warnings.push(...read.warnings.map((reason) => ({ file: name, reason })));
       const ledgerIndex = read.ledger.header.ledgerIndex;
       const earlier = byIndex.get(ledgerIndex);
@@ -134,5 +167,46 @@ export function readRecordedLedgers(folder: string, profile: ChainProfile): Reco
     }
   }
   ledgers.sort((a, b) => a.header.ledgerIndex - b.header.ledgerIndex);
+  ledgers.push(...carrierLedgers(ledgers.at(-1), carried, profile));
   return { ledgers, failures, warnings };
+}
+
+/** Where carrier ledgers start when no recorded ledger is below them. */
+const FIRST_CARRIER_INDEX = 2;
+/** Seconds between carrier ledgers' close times. */
+const CARRIER_CLOSE_INTERVAL = 10;
+
+/** One ledger per recorded transaction, chained above `below` (the newest recorded ledger) in file-name order. */
+function carrierLedgers(below: RecordedLedger | undefined, carried: { file: string; tx: ClosedTransaction }[], profile: ChainProfile): RecordedLedger[] {
+  const carriers: RecordedLedger[] = [];
+  let parent: { header: LedgerHeader; hash: string } = below ?? {
+    hash: ZERO_HASH,
+    header: {
+      ledgerIndex: FIRST_CARRIER_INDEX - 1,
+      totalCoins: profile.genesis.balanceDrops,
+      parentHash: ZERO_HASH,
+      transactionHash: ZERO_HASH,
+      accountHash: ZERO_HASH,
+      parentCloseTime: 0,
+      closeTime: 0,
+      closeTimeResolution: CARRIER_CLOSE_INTERVAL,
+      closeFlags: 0,
+    },
+  };
+  for (const { file, tx } of carried) {
+    const header: LedgerHeader = {
+      ...parent.header,
+      ledgerIndex: parent.header.ledgerIndex + 1,
+      parentHash: parent.hash,
+      transactionHash: transactionTreeRoot([tx]),
+      parentCloseTime: parent.header.closeTime,
+      closeTime: parent.header.closeTime + CARRIER_CLOSE_INTERVAL,
+      closeTimeResolution: CARRIER_CLOSE_INTERVAL,
+      closeFlags: 0,
+    };
+    const carrier: RecordedLedger = { file, carrier: true, header, hash: hashLedgerHeader(header), transactions: [tx] };
+    carriers.push(carrier);
+    parent = carrier;
+  }
+  return carriers;
 }

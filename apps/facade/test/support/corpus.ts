@@ -1,0 +1,184 @@
+/**
+ * The corpus of real recordings in fixtures/ (INDEX.md says where each came from): recorded ledgers
+ * grouped into hash-chained runs, recorded transactions, and what a node must answer for each of
+ * them, put in one canonical form so that answers compare field by field.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getProfile, type ChainProfile } from '@ledger-node/chain';
+import { fixturesDir } from '@ledger-node/test-utils';
+
+export type Json = Record<string, any>;
+
+export interface RecordedLedgerFile {
+  /** Path relative to fixtures/. */
+  file: string;
+  ledgerIndex: number;
+  ledgerHash: string;
+  parentHash: string;
+  document: Json;
+}
+
+export interface RecordedTransaction {
+  /** Path relative to fixtures/ (and the ledger's index when it came inside a ledger). */
+  origin: string;
+  hash: string;
+  /** Serialized fields as recorded (API v1 flat, or v2 tx_json). */
+  fields: Json;
+  meta: Json;
+}
+
+function jsonFiles(folder: string): string[] {
+  const dir = path.join(fixturesDir(), folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
+}
+
+function read(file: string): Json {
+  return JSON.parse(readFileSync(path.join(fixturesDir(), file), 'utf8')) as Json;
+}
+
+/** Every recorded ledger of a chain's folders (header hashes that do not recompute are left out: privnet 3). */
+export function recordedLedgers(folders: string[]): RecordedLedgerFile[] {
+  return folders.flatMap(jsonFiles).map((file) => {
+    const document = read(file);
+    const ledger = document.ledger ?? document.result?.ledger;
+    return {
+      file,
+      ledgerIndex: Number(ledger.ledger_index ?? document.ledger_index),
+      ledgerHash: String(document.ledger_hash ?? ledger.ledger_hash ?? ledger.hash).toUpperCase(),
+      parentHash: String(ledger.parent_hash).toUpperCase(),
+      document,
+    };
+  });
+}
+
+/** Ledgers grouped into runs that chain by parent hash (each run is what one node can sync from one anchor). */
+export function chainedRuns(ledgers: RecordedLedgerFile[]): RecordedLedgerFile[][] {
+  const byIndex = [...new Map(ledgers.map((ledger) => [ledger.ledgerIndex, ledger])).values()].sort((a, b) => a.ledgerIndex - b.ledgerIndex);
+  const runs: RecordedLedgerFile[][] = [];
+  for (const ledger of byIndex) {
+    const run = runs.at(-1);
+    const previous = run?.at(-1);
+    if (run && previous && previous.ledgerIndex + 1 === ledger.ledgerIndex && ledger.parentHash === previous.ledgerHash) run.push(ledger);
+    else runs.push([ledger]);
+  }
+  return runs;
+}
+
+/** The transactions a recorded ledger holds. */
+export function transactionsOf(ledger: RecordedLedgerFile): RecordedTransaction[] {
+  const inner = ledger.document.ledger ?? ledger.document.result.ledger;
+  return (inner.transactions ?? []).map((tx: Json) => recordedTransaction(tx, `${ledger.file}#${ledger.ledgerIndex}`));
+}
+
+/** A `tx` result or an expanded ledger transaction, v1 or v2. */
+export function recordedTransaction(tx: Json, origin: string): RecordedTransaction {
+  const fields = tx.tx_json ?? tx;
+  const meta = tx.meta ?? tx.metaData;
+  if (typeof meta !== 'object') throw new Error(`${origin}: the recording holds no JSON metadata`);
+  return { origin, hash: String(tx.hash ?? fields.hash).toUpperCase(), fields, meta };
+}
+
+/** Recorded transactions that came without their ledger (served by the devnet in carrier ledgers). */
+export function transactionFiles(folder: string): { file: string; tx: RecordedTransaction }[] {
+  return jsonFiles(folder).map((file) => {
+    const document = read(file);
+    return { file, tx: recordedTransaction(document.result ?? document, file) };
+  });
+}
+
+/** Keys rippled prints around or inside a transaction or its metadata that are not serialized fields. */
+const UNSERIALIZED_KEYS = new Set([
+  'hash',
+  'ledger_index',
+  'ledger_hash',
+  'inLedger',
+  'date',
+  'validated',
+  'ctid',
+  'close_time_iso',
+  'meta',
+  'metaData',
+  'tx_json',
+  // Metadata synthesized by rippled's tx answers.
+  'delivered_amount',
+  'nftoken_id',
+  'nftoken_ids',
+  'offer_id',
+  'mpt_issuance_id',
+]);
+
+const BASE10_UINT64_FIELDS = new Set(['MaximumAmount', 'OutstandingAmount', 'MPTAmount', 'LockedAmount']);
+
+/** A decimal in its shortest plain form ("1.50" and "15e-1" are both "1.5"). */
+function canonicalDecimal(text: string): string {
+  const match = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return text;
+  const [, sign, whole = '', fraction = '', exponentText = '0'] = match;
+  let digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  let exponent = Number(exponentText) - fraction.length;
+  while (digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    exponent++;
+  }
+  if (exponent >= 0) return sign + digits + '0'.repeat(exponent);
+  const point = digits.length + exponent;
+  return sign + (point > 0 ? `${digits.slice(0, point)}.${digits.slice(point)}` : `0.${'0'.repeat(-point)}${digits}`);
+}
+
+/**
+ * One form for recorded and served JSON alike: unserialized keys dropped, `DeliverMax` as `Amount`,
+ * path steps without rippled's `type`/`type_hex` decoration, hex in upper case, UInt64 in 16 digits,
+ * issued values as plain decimals. Values themselves are never changed.
+ */
+export function canonical(value: unknown, profile: ChainProfile, key?: string): unknown {
+  if (Array.isArray(value)) {
+    if (key === 'Paths') return value.map((pathSteps: Json[]) => pathSteps.map(({ type: _type, type_hex: _typeHex, ...step }) => canonical(step, profile)));
+    return value.map((member) => canonical(member, profile));
+  }
+  if (typeof value === 'object' && value !== null) {
+    const object = value as Json;
+    const out: Json = {};
+    for (const [name, member] of Object.entries(object)) {
+      if (UNSERIALIZED_KEYS.has(name)) continue;
+      if (name === 'DeliverMax') {
+        if (object.Amount === undefined) out.Amount = canonical(member, profile, 'Amount');
+        continue;
+      }
+      out[name] = canonical(member, profile, name);
+    }
+    if (typeof out.value === 'string' && typeof out.currency === 'string') out.value = canonicalDecimal(out.value);
+    return out;
+  }
+  if (typeof value !== 'string' || key === undefined) return value;
+  const typeName = profile.definitions.field.fromString(key)?.type.name;
+  if (typeName === 'UInt64' && !BASE10_UINT64_FIELDS.has(key) && /^[0-9A-Fa-f]{1,16}$/.test(value)) return value.toUpperCase().padStart(16, '0');
+  if (typeName !== undefined && /^(Hash\d+|Blob|Vector256)$/.test(typeName)) return value.toUpperCase();
+  return value;
+}
+
+/** The serialized fields a node must show for a recorded transaction (SPEC §2.5: Flags and Sequence are integers, 0 when absent). */
+export function expectedFields(tx: RecordedTransaction, profile: ChainProfile = getProfile('xrpl')): Json {
+  const fields = canonical(tx.fields, profile) as Json;
+  return { Flags: 0, Sequence: 0, ...fields };
+}
+
+export function expectedMeta(tx: RecordedTransaction, profile: ChainProfile = getProfile('xrpl')): Json {
+  return canonical(tx.meta, profile) as Json;
+}
+
+/** An API v1 ledger recording in rippled's API v2 shape: each transaction as `tx_json` + `meta` + `hash`, Payments with `DeliverMax`. */
+export function asApiV2(document: Json): Json {
+  const ledger = document.ledger;
+  const transactions = ledger.transactions.map(({ metaData, hash, ...fields }: Json) => {
+    const { Amount, ...rest } = fields;
+    const txJson = fields.TransactionType === 'Payment' ? { ...rest, DeliverMax: Amount } : fields;
+    return { hash, meta: metaData, tx_json: txJson, validated: true };
+  });
+  return { ...document, ledger: { ...ledger, transactions } };
+}
