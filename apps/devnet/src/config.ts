@@ -15,6 +15,8 @@ export interface DevnetFlags {
   /** Close interval while transactions are pending. */
   close_ms: number;
   chain: ChainId;
+  /** -definitions: the chain's binary format from this file instead of the profile's table. */
+  definitions?: string;
   /** Folder of recorded ledger JSON files; when set the devnet serves them instead of a live chain. */
   replay?: string;
   /** Ledgers per second announced on the `ledger` stream in replay mode. */
@@ -54,6 +56,7 @@ export function devnetConfig(flags: ParsedFlags): DevnetFlags {
     host: flags.string('host')!,
     close_ms: flags.integer('close_ms')!,
     chain: flags.string('chain') as ChainId,
+    definitions: flags.string('definitions'),
     replay: flags.string('replay'),
     replay_rate: flags.integer('replay_rate')!,
     load: flags.integer('load')!,

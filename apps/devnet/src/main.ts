@@ -28,7 +28,7 @@ interface PreparedSource {
 }
 
 function replaySource(flags: DevnetFlags, folder: string, logger: Logger): PreparedSource {
-  const profile = getProfile(flags.chain);
+  const profile = getProfile(flags.chain, { definitionsFile: flags.definitions });
   const recorded = readRecordedLedgers(folder, profile);
   for (const failure of recorded.failures) {
     logger.error({ file: failure.file, reason: failure.reason }, `recorded ledger file ${failure.file} skipped: ${failure.reason}`);
@@ -48,7 +48,7 @@ function replaySource(flags: DevnetFlags, folder: string, logger: Logger): Prepa
 }
 
 async function liveSource(flags: DevnetFlags, logger: Logger): Promise<PreparedSource> {
-  const profile = getProfile(flags.chain);
+  const profile = getProfile(flags.chain, { definitionsFile: flags.definitions });
   // Loaded only for a live chain: a replay serves recorded ledgers without the engine.
   const { createDevnetChain } = await import('./engine');
   const live = new LiveLedgerSource(createDevnetChain(profile), { closeMs: flags.close_ms, logger });

@@ -45,7 +45,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     keystoreToken: optionalSecret(flags, 'keystore_token_file'),
     rpcToken: optionalSecret(flags, 'rpc_token_file'),
     syncEnabled: flags.boolean('sync'),
-    profile: getProfile(flags.string('chain')!),
+    profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     logLevel: flags.string('log_level') as LogLevel,
     maxBodyBytes: flags.integer('max_body_bytes')!,
     maxBatchLength: flags.integer('max_batch')!,

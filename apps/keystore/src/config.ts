@@ -43,7 +43,7 @@ export function keystoreConfig(flags: ParsedFlags, env: NodeJS.ProcessEnv = proc
     address,
     authToken,
     passphrase,
-    profile: getProfile(flags.string('chain')!),
+    profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     logLevel: flags.string('log_level') as LogLevel,
   };
 }

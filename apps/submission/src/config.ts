@@ -18,7 +18,7 @@ export interface SubmissionConfig {
 }
 
 export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
-  const profile = getProfile(flags.string('chain')!);
+  const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
   const tokenFile = flags.string('keystore_token_file');
   const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint).split(',').map((url) => url.trim());
   return {

@@ -37,7 +37,7 @@ function stateDownloadPageSize(): number {
 /** The only place the sync service reads flags. */
 export function syncConfig(flags: ParsedFlags): SyncConfig {
   // -chain has a default (libs/config), so it is always set.
-  const profile = getProfile(flags.string('chain')!);
+  const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
   const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint)
     .split(',')
     .map((url) => url.trim())

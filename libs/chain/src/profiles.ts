@@ -1,8 +1,15 @@
 import { InvalidParams } from '@ledger-node/errors';
-import { DEFAULT_DEFINITIONS, type XrplDefinitionsBase } from 'ripple-binary-codec';
+import { XrplDefinitions, type XrplDefinitionsBase } from 'ripple-binary-codec';
 import { JINGTUM_ALPHABET, XRPL_ALPHABET } from './base58';
 import { createChainCodec, type ChainCodec } from './codec';
-import { jingtumDefinitions, jingtumLegacyContractDefinitions, LEGACY_CONTRACT_MARKER_FIELDS } from './definitions';
+import {
+  jingtumDefinitionsTable,
+  jingtumLegacyContractTable,
+  LEGACY_CONTRACT_MARKER_FIELDS,
+  readDefinitionsTable,
+  xrplDefinitionsTable,
+  type DefinitionsTable,
+} from './definitions';
 import { createChainKeys, type ChainKeys } from './keys';
 
 export type ChainId = 'xrpl' | 'jingtum';
@@ -48,7 +55,7 @@ export interface ChainProfile {
 const DROPS_PER_UNIT = 1_000_000n;
 const GENESIS_BALANCE_DROPS = 100_000_000_000n * DROPS_PER_UNIT;
 
-const xrpl: ChainProfile = {
+const xrplBase: ProfileBase = {
   id: 'xrpl',
   displayName: 'XRP Ledger',
   nativeCurrency: 'XRP',
@@ -68,15 +75,13 @@ const xrpl: ChainProfile = {
     address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
     balanceDrops: GENESIS_BALANCE_DROPS,
   },
-  definitions: DEFAULT_DEFINITIONS,
-  codec: createChainCodec({ alphabet: XRPL_ALPHABET, definitions: DEFAULT_DEFINITIONS, pseudoTransactionTypes: ['EnableAmendment', 'SetFee', 'UNLModify'] }),
-  keys: createChainKeys(XRPL_ALPHABET),
+  pseudoTransactionTypes: ['EnableAmendment', 'SetFee', 'UNLModify'],
 };
 
 /** skywelld's pseudo-transactions (TxFormats: ttFEATURE, ttFEE). */
 const JINGTUM_PSEUDO_TRANSACTIONS = ['EnableFeature', 'SetFee'];
 
-const jingtum: ChainProfile = {
+const jingtumBase: ProfileBase = {
   id: 'jingtum',
   displayName: 'Jingtum (SWTC)',
   nativeCurrency: 'SWT',
@@ -96,18 +101,46 @@ const jingtum: ChainProfile = {
     address: 'jHb9CJAWyB4jr91VRWn96DkukG4bwdtyTh',
     balanceDrops: GENESIS_BALANCE_DROPS,
   },
-  definitions: jingtumDefinitions,
-  codec: createChainCodec({ alphabet: JINGTUM_ALPHABET, definitions: jingtumDefinitions, pseudoTransactionTypes: JINGTUM_PSEUDO_TRANSACTIONS }),
-  legacyContractCodec: createChainCodec({
-    alphabet: JINGTUM_ALPHABET,
-    definitions: jingtumLegacyContractDefinitions,
-    pseudoTransactionTypes: JINGTUM_PSEUDO_TRANSACTIONS,
-  }),
-  legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS,
-  keys: createChainKeys(JINGTUM_ALPHABET),
+  pseudoTransactionTypes: JINGTUM_PSEUDO_TRANSACTIONS,
+  legacyContractNumbering: true,
 };
 
-const profiles: Record<ChainId, ChainProfile> = { xrpl, jingtum };
+/** What a profile is apart from its binary format, which comes from a definitions table. */
+type ProfileBase = Omit<ChainProfile, 'definitions' | 'codec' | 'legacyContractCodec' | 'legacyMarkerFields' | 'keys'> & {
+  /** Transaction types whose Account is the zero account serialized with length zero. */
+  pseudoTransactionTypes: readonly string[];
+  /** Jingtum: blobs signed before the 2019 contract-field renumbering are read with that numbering too. */
+  legacyContractNumbering?: boolean;
+};
+
+function buildProfile(base: ProfileBase, table: DefinitionsTable): ChainProfile {
+  const { pseudoTransactionTypes, legacyContractNumbering, ...profile } = base;
+  const definitions = new XrplDefinitions(table);
+  const codecOf = (tableDefinitions: XrplDefinitionsBase) =>
+    createChainCodec({ alphabet: base.addressAlphabet, definitions: tableDefinitions, pseudoTransactionTypes });
+  return {
+    ...profile,
+    definitions,
+    codec: codecOf(definitions),
+    ...(legacyContractNumbering
+      ? { legacyContractCodec: codecOf(new XrplDefinitions(jingtumLegacyContractTable(table))), legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS }
+      : {}),
+    keys: createChainKeys(base.addressAlphabet),
+  };
+}
+
+const bases: Record<ChainId, { base: ProfileBase; table: DefinitionsTable }> = {
+  xrpl: { base: xrplBase, table: xrplDefinitionsTable },
+  jingtum: { base: jingtumBase, table: jingtumDefinitionsTable },
+};
+
+const profiles: Record<ChainId, ChainProfile> = {
+  xrpl: buildProfile(xrplBase, xrplDefinitionsTable),
+  jingtum: buildProfile(jingtumBase, jingtumDefinitionsTable),
+};
+
+/** Profiles built on a definitions file (-definitions), by chain and file. */
+const withDefinitionsFile = new Map<string, ChainProfile>();
 
 export const chainIds: readonly ChainId[] = Object.freeze(Object.keys(profiles) as ChainId[]);
 
@@ -115,9 +148,22 @@ export function isChainId(id: string): id is ChainId {
   return Object.hasOwn(profiles, id);
 }
 
-export function getProfile(id: string): ChainProfile {
+/**
+ * The chain's profile; with `definitionsFile`, its binary format read from that file (rippled's
+ * definitions.json shape) instead of the profile's own table. InvalidParams for an unknown chain or
+ * an unusable file.
+ */
+export function getProfile(id: string, options: { definitionsFile?: string } = {}): ChainProfile {
   if (!isChainId(id)) {
     throw new InvalidParams(`unknown chain '${id}': expected one of ${chainIds.join(', ')}`, 'chain');
   }
-  return profiles[id];
+  const file = options.definitionsFile;
+  if (file === undefined) return profiles[id];
+  const key = `${id}\0${file}`;
+  let profile = withDefinitionsFile.get(key);
+  if (!profile) {
+    profile = buildProfile(bases[id].base, readDefinitionsTable(file));
+    withDefinitionsFile.set(key, profile);
+  }
+  return profile;
 }

@@ -1,5 +1,5 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
-import { chainFlag, logLevelFlag } from './shared';
+import { chainFlag, definitionsFlag, logLevelFlag } from './shared';
 
 export const nodeOptions: FlagGroup = {
   title: 'Node',
@@ -21,6 +21,7 @@ export const nodeOptions: FlagGroup = {
       check: (value) => (/^[A-Za-z0-9._-]+$/.test(value) && value !== '.' && value !== '..' ? undefined : 'must be a plain directory name'),
     }),
     chainFlag,
+    definitionsFlag,
     booleanFlag({
       name: 'dev',
       description: 'Start an embedded local devnet and sync from it (no network needed)',

@@ -1,4 +1,4 @@
-import { chainIds, getProfile } from '@ledger-node/chain';
+import { chainIds, getProfile, readDefinitionsTable } from '@ledger-node/chain';
 import { stringFlag } from '../flag';
 
 /** The chains -chain accepts: every profile of libs/chain, so a new profile needs no change here. */
@@ -9,6 +9,24 @@ export const chainFlag = stringFlag({
   description: `Chain profile: ${chainIds.map((id) => `${id} = ${getProfile(id).displayName}`).join(', ')}`,
   default: 'xrpl',
   choices: chainIdChoices,
+});
+
+export const definitionsFlag = stringFlag({
+  name: 'definitions',
+  description:
+    "Binary-format definitions (rippled's definitions.json: types, fields, transaction and ledger-entry types, result codes) replacing the chain profile's own table, e.g. for the fields of an amendment newer than this release",
+  default: undefined,
+  defaultLabel: "the chain profile's table",
+  valueName: 'FILE',
+  check: (file) => {
+    try {
+      readDefinitionsTable(file);
+      return undefined;
+    } catch (error) {
+      // The reason without the "-definitions FILE: " the flag's own error line already starts with.
+      return (error as Error).message.replace(`-definitions ${file}: `, '');
+    }
+  },
 });
 
 export const logLevelFlag = stringFlag({
