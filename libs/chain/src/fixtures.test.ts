@@ -30,7 +30,7 @@ type Json = Record<string, any>;
 const ledgerFiles = ['xrpl/ledgers/mainnet', 'xrpl/ledgers/privnet', 'xrpl/corpus/ledgers'].flatMap(files);
 const transactionFiles = files('xrpl/corpus/transactions');
 
-describe('recorded ledgers', () => {
+describe('recorded ledgers and transactions', () => {
   it('are there', () => {
     expect(ledgerFiles.length).toBeGreaterThanOrEqual(15);
   });
@@ -49,9 +49,7 @@ describe('recorded ledgers', () => {
       expect(transactionTreeRoot(transactions)).toBe(String(ledger.transaction_hash).toUpperCase());
     });
   }
-});
 
-describe('recorded transactions', () => {
   for (const file of transactionFiles) {
     it(`${file}: the hash recomputes from the recorded fields`, () => {
       const document = readFixture<Json>(file);
