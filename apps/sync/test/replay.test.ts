@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hashLedgerHeader, ledgerHeaderFromJson } from '@ledger-node/chain';
+import { getProfile, hashLedgerHeader, ledgerHeaderFromJson, transactionFromLedgerJson, transactionTreeRoot } from '@ledger-node/chain';
 import { fixturesDir, stopAll, waitUntil } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
 import { scratchDir, startDevnet, startStoreAndSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
@@ -102,5 +102,37 @@ describe('sync from a replay of the recorded mainnet run 11119599..11119604', ()
     expect(await storedLedger(clients, 11119601)).toBeUndefined();
     expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
     expect((await storedLedger(clients, 11119603))?.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119603).ledger_hash);
+  });
+});
+
+describe('a verified ledger holding a transaction the node cannot index', () => {
+  it('is stored whole; the failure is counted and told in the status; sync goes on below it', async () => {
+    const profile = getProfile('xrpl');
+    let brokenHash = '';
+    // The anchor 11119604 with one transaction's metadata lacking TransactionResult, its tree and header
+    // recomputed: self-consistent, so it verifies, but indexing that transaction fails.
+    const folder = replayFolder({
+      ledgerIndex: 11119604,
+      edit(file) {
+        const tx = file.ledger.transactions[2];
+        delete tx.metaData.TransactionResult;
+        brokenHash = tx.hash;
+        file.ledger.transaction_hash = transactionTreeRoot(file.ledger.transactions.map((recorded: Record<string, any>) => transactionFromLedgerJson(recorded, profile)));
+        const rehashed = hashLedgerHeader(ledgerHeaderFromJson(file.ledger));
+        file.ledger.ledger_hash = rehashed;
+        file.ledger_hash = rehashed;
+      },
+    });
+    const clients = await syncFromReplay(folder);
+    const status = await waitUntil(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return current.completeRanges[0]?.first === 11119599 ? current : undefined;
+    }, 30_000, 'the whole run stored, the broken anchor included');
+    expect(status).toMatchObject({ completeRanges: [{ first: 11119599, last: 11119604 }], indexFailureCount: 1n, verificationFailureCount: 0n });
+    expect(status.lastIndexFailure).toBe(`ledger 11119604, transaction ${brokenHash}: the metadata has no TransactionResult`);
+    expect(status.stopped).toBeUndefined();
+    const anchor = await storedLedger(clients, 11119604);
+    expect(anchor?.transactionHashes.map((hash) => hash.toString('hex').toUpperCase())).toContain(brokenHash);
+    expect(anchor?.transactionHashes).toHaveLength(recordedLedgerFile(11119604).ledger.transactions.length);
   });
 });
