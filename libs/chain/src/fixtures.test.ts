@@ -3,10 +3,8 @@
  * ledger's header hash, transaction tree and transaction hashes recompute, and every recorded
  * transaction's hash recomputes from its fields.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixturesDir, readFixture } from '@ledger-node/test-utils';
+import { fixtureFiles, readFixture } from '@ledger-node/test-utils';
 import { hashLedgerHeader, ledgerHeaderFromJson } from './header';
 import { transactionFromLedgerJson } from './ledger-json';
 import { getProfile } from './profiles';
@@ -16,19 +14,10 @@ const xrpl = getProfile('xrpl');
 /** The one recording whose stored header row does not recompute (README: quirks). */
 const KNOWN_BAD_HEADER = 'xrpl/ledgers/privnet/3.json';
 
-function files(folder: string): string[] {
-  const dir = path.join(fixturesDir(), folder);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => `${folder}/${name}`);
-}
-
 type Json = Record<string, any>;
 
-const ledgerFiles = ['xrpl/ledgers/mainnet', 'xrpl/ledgers/privnet', 'xrpl/corpus/ledgers'].flatMap(files);
-const transactionFiles = files('xrpl/corpus/transactions');
+const ledgerFiles = ['xrpl/ledgers/mainnet', 'xrpl/ledgers/privnet', 'xrpl/corpus/ledgers'].flatMap(fixtureFiles);
+const transactionFiles = fixtureFiles('xrpl/corpus/transactions');
 
 describe('recorded ledgers and transactions', () => {
   it('are there', () => {

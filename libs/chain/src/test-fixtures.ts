@@ -1,6 +1,4 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { fixturesDir, readFixture } from '@ledger-node/test-utils';
+import { fixtureFiles, readFixture } from '@ledger-node/test-utils';
 
 /** Shape of a fixture ledger file: the `result` of rippled `ledger` (transactions + expand). */
 export interface LedgerFixture {
@@ -11,10 +9,7 @@ export interface LedgerFixture {
 
 /** Every ledger fixture under a folder, as [relative path, content], in name order. */
 export function ledgerFixtures(folder: string): [string, LedgerFixture][] {
-  return readdirSync(path.join(fixturesDir(), folder))
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => [`${folder}/${name}`, readFixture<LedgerFixture>(`${folder}/${name}`)]);
+  return fixtureFiles(folder).map((file) => [file, readFixture<LedgerFixture>(file)]);
 }
 
 export function allHeaderFixtures(): [string, LedgerFixture][] {

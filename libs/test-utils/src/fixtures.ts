@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The workspace root: the nearest folder above this file that holds nx.json. */
@@ -20,4 +20,14 @@ export function fixturesDir(): string {
 /** Reads and parses a JSON fixture, by its path relative to the fixtures folder. */
 export function readFixture<T = unknown>(relativePath: string): T {
   return JSON.parse(readFileSync(path.join(fixturesDir(), relativePath), 'utf8')) as T;
+}
+
+/** The JSON files of a fixtures folder, as paths relative to the fixtures folder, in name order ([] when the folder is absent). */
+export function fixtureFiles(folder: string): string[] {
+  const dir = path.join(fixturesDir(), folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => `${folder}/${name}`);
 }

@@ -3,10 +3,8 @@
  * grouped into hash-chained runs, recorded transactions, and what a node must answer for each of
  * them, put in one canonical form so that answers compare field by field.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { fixturesDir } from '@ledger-node/test-utils';
+import { fixtureFiles, readFixture } from '@ledger-node/test-utils';
 
 export type Json = Record<string, any>;
 
@@ -28,23 +26,10 @@ export interface RecordedTransaction {
   meta: Json;
 }
 
-function jsonFiles(folder: string): string[] {
-  const dir = path.join(fixturesDir(), folder);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => `${folder}/${name}`);
-}
-
-function read(file: string): Json {
-  return JSON.parse(readFileSync(path.join(fixturesDir(), file), 'utf8')) as Json;
-}
-
 /** Every recorded ledger of a chain's folders (header hashes that do not recompute are left out: privnet 3). */
 export function recordedLedgers(folders: string[]): RecordedLedgerFile[] {
-  return folders.flatMap(jsonFiles).map((file) => {
-    const document = read(file);
+  return folders.flatMap(fixtureFiles).map((file) => {
+    const document = readFixture<Json>(file);
     const ledger = document.ledger ?? document.result?.ledger;
     return {
       file,
@@ -85,8 +70,8 @@ export function recordedTransaction(tx: Json, origin: string): RecordedTransacti
 
 /** Recorded transactions that came without their ledger (served by the devnet in carrier ledgers). */
 export function transactionFiles(folder: string): { file: string; tx: RecordedTransaction }[] {
-  return jsonFiles(folder).map((file) => {
-    const document = read(file);
+  return fixtureFiles(folder).map((file) => {
+    const document = readFixture<Json>(file);
     return { file, tx: recordedTransaction(document.result ?? document, file) };
   });
 }
