@@ -14,11 +14,11 @@ const jingtum = getProfile('jingtum');
 
 /** Today's decode: ripple-binary-codec alone, addresses rewritten into the profile's alphabet. */
 function codecOnly(profile: ChainProfile) {
-  return createChainCodec({ alphabet: profile.addressAlphabet, definitions: profile.definitions, singlePassDecode: false });
+  return createChainCodec({ alphabet: profile.addressAlphabet, definitions: profile.definitions, longCurrencyCodes: profile.longCurrencyCodes, singlePassDecode: false });
 }
 
 function singlePass(profile: ChainProfile): BinaryJsonDecoder {
-  return new BinaryJsonDecoder(profile.definitions, new AddressCodec(profile.addressAlphabet));
+  return new BinaryJsonDecoder(profile.definitions, new AddressCodec(profile.addressAlphabet), profile.longCurrencyCodes);
 }
 
 /** Every transaction and metadata blob, and every state entry, of the recorded XRPL ledgers. */
@@ -84,7 +84,12 @@ describe('BinaryJsonDecoder', () => {
   });
 
   it('renders Jingtum blobs with the legacy contract numbering as the codec does, and names the fields that numbering lacks by their type', () => {
-    const reference = createChainCodec({ alphabet: jingtum.addressAlphabet, definitions: jingtumLegacyContractDefinitions, singlePassDecode: false });
+    const reference = createChainCodec({
+      alphabet: jingtum.addressAlphabet,
+      definitions: jingtumLegacyContractDefinitions,
+      longCurrencyCodes: true,
+      singlePassDecode: false,
+    });
     let unnamed = 0;
     for (const { tx_blob: hex } of jingtumBlobs()) {
       const expected = outcome(() => reference.decode(hex)) as object;

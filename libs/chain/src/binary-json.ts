@@ -8,6 +8,7 @@
  */
 import { coreTypes, type XrplDefinitionsBase } from 'ripple-binary-codec';
 import type { AddressCodec } from './base58';
+import { longCurrencyCode } from './currency';
 import { ARRAY_END_MARKER, BinaryCursor, fieldKind, OBJECT_END_MARKER, readFieldValue, UnreadableBinary, type FieldKind } from './binary-reader';
 
 type Json = string | number | Json[] | { [key: string]: Json };
@@ -42,7 +43,6 @@ const STEP_ISSUER = 0x20;
 const PATH_SEPARATOR = 0xff;
 const PATH_SET_END = 0x00;
 
-const ZERO_ACCOUNT_ID = Buffer.alloc(20);
 
 /** Enough for the accounts of a busy ledger; AccountIDs recur (senders, issuers, book owners), most others never. */
 const ADDRESS_CACHE_SIZE = 4096;
@@ -57,13 +57,13 @@ function isZero(bytes: Buffer): boolean {
 }
 
 /** ripple-binary-codec Currency.toJSON: 'XRP' for all zeros, a code in standard layout unless it is 'XRP', else 40 hex. */
-function currencyJson(bytes: Buffer): string {
+function currencyJson(bytes: Buffer, longCodes: boolean): string {
   if (isZero(bytes)) return 'XRP';
   if (isZero(bytes.subarray(0, 12)) && isZero(bytes.subarray(15))) {
     const code = bytes.toString('latin1', 12, 15);
     if (code !== 'XRP' && ISO_CODE.test(code)) return code;
   }
-  return hex(bytes);
+  return (longCodes ? longCurrencyCode(bytes) : undefined) ?? hex(bytes);
 }
 
 /** Native amount: bit 62 is the sign (set when positive), the low 62 bits the drops. */
@@ -119,6 +119,8 @@ export class BinaryJsonDecoder {
   constructor(
     private readonly definitions: XrplDefinitionsBase,
     private readonly addresses: AddressCodec,
+    /** Jingtum: four-to-six-character currency codes render as text. */
+    private readonly longCurrencyCodes = false,
   ) {
     this.renderers = {
       UInt8: (value) => value[0]!,
@@ -130,7 +132,7 @@ export class BinaryJsonDecoder {
       Hash192: hex,
       Hash256: hex,
       Blob: hex,
-      Currency: currencyJson,
+      Currency: (value) => this.currency(value),
       AccountID: (value) => this.address(value),
       Vector256: (value) => {
         if (value.length % 32 !== 0) throw new UnreadableBinary('Vector256 length is not a multiple of 32');
@@ -238,8 +240,8 @@ export class BinaryJsonDecoder {
 
   /** AccountID in the chain alphabet; the codec's base58check costs two SHA-256 per address, so recent ones are kept. */
   private address(accountId: Buffer): string {
-    // A zero-length AccountID (a pseudo-transaction's Account) is the zero account, as the codec reads it; other lengths it refuses.
-    if (accountId.length === 0) accountId = ZERO_ACCOUNT_ID;
+    // A zero-length AccountID (UNLModify's Account) is rippled's default account, which it prints as "".
+    if (accountId.length === 0) return '';
     if (accountId.length !== 20) throw new UnreadableBinary(`AccountID of ${accountId.length} bytes`);
     const key = accountId.toString('latin1');
     let address = this.addressOf.get(key);
@@ -251,17 +253,21 @@ export class BinaryJsonDecoder {
     return address;
   }
 
+  private currency(bytes: Buffer): string {
+    return currencyJson(bytes, this.longCurrencyCodes);
+  }
+
   private amount(value: Buffer): Json {
     if (value.length === 8) return dropsJson(value);
     if (value.length === 48) {
-      return { value: issuedValueJson(value), currency: currencyJson(value.subarray(8, 28)), issuer: this.address(value.subarray(28, 48)) };
+      return { value: issuedValueJson(value), currency: this.currency(value.subarray(8, 28)), issuer: this.address(value.subarray(28, 48)) };
     }
     throw new UnreadableBinary('MPT amount');
   }
 
   private issue(value: Buffer): Json {
-    if (value.length === 20) return { currency: currencyJson(value) };
-    if (value.length === 40) return { currency: currencyJson(value.subarray(0, 20)), issuer: this.address(value.subarray(20, 40)) };
+    if (value.length === 20) return { currency: this.currency(value) };
+    if (value.length === 40) return { currency: this.currency(value.subarray(0, 20)), issuer: this.address(value.subarray(20, 40)) };
     throw new UnreadableBinary('MPT issue');
   }
 
@@ -293,7 +299,7 @@ export class BinaryJsonDecoder {
       }
       let currency: string | undefined;
       if (stepType & STEP_CURRENCY) {
-        currency = currencyJson(value.subarray(offset, offset + 20));
+        currency = this.currency(value.subarray(offset, offset + 20));
         offset += 20;
       }
       if (stepType & STEP_ISSUER) {

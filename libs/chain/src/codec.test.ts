@@ -121,12 +121,15 @@ describe('Jingtum codec on the recorded blobs', () => {
       TransactionType: 'Payment',
       Account: 'jpmKEm2sUevfpFjS7QHdT8Sx7ZGoEXTJAz',
       Destination: 'j3vyFAMQW2Ls48eoFCTsMXFq2KNWVUskSx',
-      Amount: { value: '1', issuer: 'jGa9J9TkqtBcUoHe2zqhVFFbgUVED6o9or' },
+      Amount: { value: '1', currency: 'JSLASH', issuer: 'jGa9J9TkqtBcUoHe2zqhVFFbgUVED6o9or' },
       Fee: '10000',
       Memos: [{ Memo: { MemoData: Buffer.from('test payment').toString('hex').toUpperCase() } }],
     });
-    // A six-letter code is not a standard currency: it travels as 20 bytes holding the ASCII text.
-    expect(Buffer.from(decoded.Amount.currency, 'hex').toString('latin1').replace(/\0/g, '')).toBe('JSLASH');
+    // A six-letter code travels as 20 bytes: the ASCII text ending at byte 14, every other byte zero.
+    expect(jingtum.codec.encode(decoded)).toBe(blobs[0]!.tx_blob.toUpperCase());
+    expect(jingtum.codec.encode({ ...decoded, Amount: { ...decoded.Amount, currency: '0000000000000000004A534C4153480000000000' } })).toBe(
+      blobs[0]!.tx_blob.toUpperCase(),
+    );
   });
 
   it('encodes j addresses and refuses r addresses, whose checksum fails in the Jingtum alphabet', () => {

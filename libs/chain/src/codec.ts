@@ -9,7 +9,8 @@ import {
 } from 'ripple-binary-codec';
 import { AddressCodec, XRPL_ALPHABET, Base58Check } from './base58';
 import { BinaryJsonDecoder } from './binary-json';
-import { applyRippledForms, planRippledForms, type RippledFormsOptions } from './rippled-forms';
+import { longCurrencyCode, longCurrencyHex } from './currency';
+import { applyRippledForms, planRippledForms, showEmptyAccounts } from './rippled-forms';
 
 export interface ChainCodec {
   /** Uppercase hex of the canonical binary form; addresses in the profile alphabet. */
@@ -28,17 +29,23 @@ export interface ChainCodec {
 
 type AddressConverter = (address: string, fieldName: string) => string;
 
+/** How addresses and issued-currency codes are written on one side of the codec. */
+interface WireConverter {
+  address: AddressConverter;
+  currency(code: string): string;
+}
+
 const ACCOUNT_ID_HEX = /^[0-9A-Fa-f]{40}$/;
 
-/** Rebuilds a value with its AccountIDs converted, guided by the field types of the definitions table. */
-class AddressMapper {
+/** Rebuilds a value with its AccountIDs and currency codes converted, guided by the field types of the definitions table. */
+class WireMapper {
   constructor(private readonly definitions: XrplDefinitionsBase) {}
 
   private typeOf(fieldName: string): string | undefined {
     return this.definitions.field.fromString(fieldName)?.type.name;
   }
 
-  mapObject(object: Record<string, unknown>, convert: AddressConverter): Record<string, unknown> {
+  mapObject(object: Record<string, unknown>, convert: WireConverter): Record<string, unknown> {
     const mapped: Record<string, unknown> = {};
     for (const [fieldName, value] of Object.entries(object)) {
       mapped[fieldName] = this.mapField(fieldName, value, convert);
@@ -46,18 +53,16 @@ class AddressMapper {
     return mapped;
   }
 
-  private mapField(fieldName: string, value: unknown, convert: AddressConverter): unknown {
+  private mapField(fieldName: string, value: unknown, convert: WireConverter): unknown {
     switch (this.typeOf(fieldName)) {
       case 'AccountID':
-        return typeof value === 'string' ? convert(value, fieldName) : value;
+        return typeof value === 'string' ? convert.address(value, fieldName) : value;
       case 'Amount':
       case 'Issue':
-        return isRecord(value) && typeof value.issuer === 'string'
-          ? { ...value, issuer: convert(value.issuer, `${fieldName}.issuer`) }
-          : value;
+        return isRecord(value) ? this.mapAsset(value, fieldName, convert) : value;
       case 'PathSet':
         return Array.isArray(value)
-          ? value.map((path) => (Array.isArray(path) ? path.map((step) => this.mapPathStep(step, fieldName, convert)) : path))
+          ? value.map((path) => (Array.isArray(path) ? path.map((step) => (isRecord(step) ? this.mapAsset(step, fieldName, convert) : step)) : path))
           : value;
       case 'STObject':
       case 'XChainBridge':
@@ -69,11 +74,12 @@ class AddressMapper {
     }
   }
 
-  private mapPathStep(step: unknown, fieldName: string, convert: AddressConverter): unknown {
-    if (!isRecord(step)) return step;
-    const mapped: Record<string, unknown> = { ...step };
-    if (typeof step.account === 'string') mapped.account = convert(step.account, `${fieldName}.account`);
-    if (typeof step.issuer === 'string') mapped.issuer = convert(step.issuer, `${fieldName}.issuer`);
+  /** An amount, issue or path step: its `issuer`, `account` and `currency`. */
+  private mapAsset(asset: Record<string, unknown>, fieldName: string, convert: WireConverter): Record<string, unknown> {
+    const mapped: Record<string, unknown> = { ...asset };
+    if (typeof asset.account === 'string') mapped.account = convert.address(asset.account, `${fieldName}.account`);
+    if (typeof asset.issuer === 'string') mapped.issuer = convert.address(asset.issuer, `${fieldName}.issuer`);
+    if (typeof asset.currency === 'string') mapped.currency = convert.currency(asset.currency);
     return mapped;
   }
 }
@@ -103,8 +109,8 @@ export interface ChainCodecOptions {
   alphabet: string;
   /** Field, type and code tables; the stock XRPL table when omitted. */
   definitions?: XrplDefinitionsBase;
-  /** Transaction types whose `Account` is the zero account serialized with length zero (pseudo-transactions). */
-  pseudoTransactionTypes?: readonly string[];
+  /** Jingtum: issued-currency codes of four to six characters besides the three-character ones. */
+  longCurrencyCodes?: boolean;
   /**
    * false: decode with ripple-binary-codec alone, without the single-pass decoder in front of it
    * (the reference the decoder's tests compare against). Default true.
@@ -121,42 +127,43 @@ export interface ChainCodecOptions {
  */
 export function createChainCodec(options: ChainCodecOptions): ChainCodec {
   const definitions = options.definitions ?? DEFAULT_DEFINITIONS;
+  const longCodes = options.longCurrencyCodes === true;
   const addresses = new AddressCodec(options.alphabet);
   const wireBase58 = new Base58Check(XRPL_ALPHABET);
-  const mapper = new AddressMapper(definitions);
+  const mapper = new WireMapper(definitions);
   const sameAlphabet = options.alphabet === XRPL_ALPHABET;
-  const singlePass = options.singlePassDecode === false ? undefined : new BinaryJsonDecoder(definitions, addresses);
+  const singlePass = options.singlePassDecode === false ? undefined : new BinaryJsonDecoder(definitions, addresses, longCodes);
 
-  const toWire: AddressConverter = (address, fieldName) => {
-    if (address === '' || ACCOUNT_ID_HEX.test(address)) return address;
-    const accountId = addresses.tryDecodeAccountId(address);
-    if (accountId === null) throw new InvalidParams(`${fieldName} '${address}' is not a valid address`, fieldName);
-    return Buffer.from(accountId).toString('hex').toUpperCase();
+  // The codec's own form (XRPL addresses, three-character codes) needs no mapping on the XRPL.
+  const mapped = !sameAlphabet || longCodes;
+  const toWire: WireConverter = {
+    address: (address, fieldName) => {
+      if (address === '' || ACCOUNT_ID_HEX.test(address)) return address;
+      const accountId = addresses.tryDecodeAccountId(address);
+      if (accountId === null) throw new InvalidParams(`${fieldName} '${address}' is not a valid address`, fieldName);
+      return Buffer.from(accountId).toString('hex').toUpperCase();
+    },
+    currency: (code) => (longCodes ? (longCurrencyHex(code) ?? code) : code),
   };
-  const fromWire: AddressConverter = (address) => wireBase58.translate(address, addresses.base58);
+  const fromWire: WireConverter = {
+    address: (address) => wireBase58.translate(address, addresses.base58),
+    currency: (code) => (longCodes && ACCOUNT_ID_HEX.test(code) ? (longCurrencyCode(Buffer.from(code, 'hex')) ?? code) : code),
+  };
 
   const decodeWithCodec = (hex: string): Record<string, unknown> => {
-    const decoded = decodeBinary(hex, definitions) as Record<string, unknown>;
-    return sameAlphabet ? decoded : mapper.mapObject(decoded, fromWire);
+    const decoded = showEmptyAccounts(decodeBinary(hex, definitions) as Record<string, unknown>, hex, definitions);
+    return mapped ? mapper.mapObject(decoded, fromWire) : decoded;
   };
 
   const prepare = (json: object): Record<string, unknown> => {
     if (!isRecord(json)) throw new InvalidParams('a transaction or ledger entry must be a JSON object');
-    return sameAlphabet ? json : mapper.mapObject(json, toWire);
-  };
-
-  // The zero account as the chain's address, as the XRPL address `prepare` may leave, and as 40 hex.
-  const zeroAccount = new Set(['0'.repeat(40), addresses.encodeAccountId(new Uint8Array(20)), wireBase58.encode(new Uint8Array(21))]);
-  const forms: RippledFormsOptions = {
-    definitions,
-    pseudoTransactionTypes: new Set(options.pseudoTransactionTypes ?? []),
-    isZeroAccount: (value) => zeroAccount.has(value),
+    return mapped ? mapper.mapObject(json, toWire) : json;
   };
 
   return {
     encode: (json) =>
       asInvalidParams('encode', () => {
-        const { json: encodable, rewrites } = planRippledForms(prepare(json), forms);
+        const { json: encodable, rewrites } = planRippledForms(prepare(json), definitions);
         return applyRippledForms(encodeBinary(encodable, definitions).toUpperCase(), definitions, rewrites);
       }),
     decode: (hex) =>
@@ -177,7 +184,7 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
       asInvalidParams('encode for signing', () => encodeBinaryForSigning(prepare(json), definitions).toUpperCase()),
     encodeForMultisigning: (json, signer) =>
       asInvalidParams('encode for multisigning', () =>
-        encodeBinaryForMultisigning(prepare(json), sameAlphabet ? signer : toWire(signer, 'signer'), definitions).toUpperCase(),
+        encodeBinaryForMultisigning(prepare(json), sameAlphabet ? signer : toWire.address(signer, 'signer'), definitions).toUpperCase(),
       ),
     isValidAddress: (address) => addresses.isValidAddress(address),
     encodeAccountId: (accountId) => addresses.encodeAccountId(accountId),

@@ -42,3 +42,28 @@ export function currencyFromBytes(bytes: Uint8Array, nativeCurrency = 'XRP'): st
   if (isStandardLayout && STANDARD_CODE.test(code)) return code;
   return buffer.toString('hex').toUpperCase();
 }
+
+/** Jingtum's longer currency codes: four to six letters or digits (swtclib, skywelld). */
+const LONG_CODE = /^[A-Za-z0-9]{4,6}$/;
+/** Where a code's last character sits: byte 14, as in the three-character layout. */
+const CODE_END = 15;
+
+/**
+ * The 40 hex of a four-to-six-character Jingtum code: its ASCII right-aligned to end where a
+ * three-character code ends (byte 14), every other byte zero; undefined for any other text.
+ */
+export function longCurrencyHex(code: string): string | undefined {
+  if (!LONG_CODE.test(code)) return undefined;
+  const bytes = Buffer.alloc(CURRENCY_LENGTH);
+  bytes.write(code, CODE_END - code.length, 'ascii');
+  return bytes.toString('hex').toUpperCase();
+}
+
+/** The four-to-six-character Jingtum code 20 bytes hold in that layout, or undefined. */
+export function longCurrencyCode(bytes: Uint8Array): string | undefined {
+  if (bytes.length !== CURRENCY_LENGTH || bytes.subarray(CODE_END).some((byte) => byte !== 0)) return undefined;
+  let start = 0;
+  while (start < CODE_END && bytes[start] === 0) start++;
+  const code = Buffer.from(bytes.subarray(start, CODE_END)).toString('latin1');
+  return code.length > 3 && LONG_CODE.test(code) ? code : undefined;
+}

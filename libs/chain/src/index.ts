@@ -16,7 +16,7 @@ export {
 export { toBytes, toHex } from './hex';
 export { createChainKeys, type ChainKeys, type KeyAlgorithm } from './keys';
 export { keylet } from './keylets';
-export { transactionFromLedgerJson, transactionFieldsFromJson, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
+export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
 export { type ChainId, type ChainProfile, chainIds, getProfile, isChainId } from './profiles';
 export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';

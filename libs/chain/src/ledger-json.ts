@@ -39,6 +39,20 @@ export function transactionFieldsFromJson(tx: Record<string, any>): Record<strin
 }
 
 /**
+ * The object holding a recorded transaction's fields: API v2's `tx_json`, the `tx` of an
+ * `account_tx` entry (`{tx, meta}`), the `transaction` of a stream message, or the recording itself
+ * (API v1's flat fields).
+ */
+export function transactionJsonOf(tx: Record<string, any>): Record<string, any> {
+  if (isRecord(tx.tx_json)) return tx.tx_json;
+  if (tx.TransactionType === undefined) {
+    if (isRecord(tx.tx)) return tx.tx;
+    if (isRecord(tx.transaction)) return tx.transaction;
+  }
+  return tx;
+}
+
+/**
  * Binary form of one transaction of a `ledger` response (expanded): API v1 flat fields + `metaData`,
  * API v2 `tx_json` + `meta`, or binary `tx_blob` + `meta`. The hash is recomputed from the blob,
  * so a caller verifies it by comparing with the response's `hash`.
@@ -53,8 +67,7 @@ export function transactionFromLedgerJson(
   if (typeof tx.tx_blob === 'string') {
     txBlob = tx.tx_blob.toUpperCase();
   } else {
-    const json = isRecord(tx.tx_json) ? tx.tx_json : tx;
-    txBlob = profile.codec.encode(transactionFieldsFromJson(json));
+    txBlob = profile.codec.encode(transactionFieldsFromJson(transactionJsonOf(tx)));
   }
   let metaBlob: string;
   if (typeof meta === 'string') metaBlob = meta.toUpperCase();

@@ -1,10 +1,11 @@
 import { InvalidParams } from '@ledger-node/errors';
-import { XrplDefinitions, type XrplDefinitionsBase } from 'ripple-binary-codec';
+import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 import { JINGTUM_ALPHABET, XRPL_ALPHABET } from './base58';
 import { createChainCodec, type ChainCodec } from './codec';
 import {
   jingtumDefinitionsTable,
   jingtumLegacyContractTable,
+  definitionsOf,
   LEGACY_CONTRACT_MARKER_FIELDS,
   readDefinitionsTable,
   xrplDefinitionsTable,
@@ -40,6 +41,8 @@ export interface ChainProfile {
   defaultEndpoint: string;
   /** The account that holds every native unit in a fresh ledger (rippled's "masterpassphrase" account). */
   genesis: { secret: string; address: string; balanceDrops: bigint };
+  /** Jingtum: issued-currency codes of four to six characters (`TEST`) besides the three-character ones. */
+  longCurrencyCodes?: boolean;
   /** Field, type, transaction, ledger-entry and result codes of the chain's binary format. */
   definitions: XrplDefinitionsBase;
   codec: ChainCodec;
@@ -75,11 +78,7 @@ const xrplBase: ProfileBase = {
     address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
     balanceDrops: GENESIS_BALANCE_DROPS,
   },
-  pseudoTransactionTypes: ['EnableAmendment', 'SetFee', 'UNLModify'],
 };
-
-/** skywelld's pseudo-transactions (TxFormats: ttFEATURE, ttFEE). */
-const JINGTUM_PSEUDO_TRANSACTIONS = ['EnableFeature', 'SetFee'];
 
 const jingtumBase: ProfileBase = {
   id: 'jingtum',
@@ -101,29 +100,27 @@ const jingtumBase: ProfileBase = {
     address: 'jHb9CJAWyB4jr91VRWn96DkukG4bwdtyTh',
     balanceDrops: GENESIS_BALANCE_DROPS,
   },
-  pseudoTransactionTypes: JINGTUM_PSEUDO_TRANSACTIONS,
   legacyContractNumbering: true,
+  longCurrencyCodes: true,
 };
 
 /** What a profile is apart from its binary format, which comes from a definitions table. */
 type ProfileBase = Omit<ChainProfile, 'definitions' | 'codec' | 'legacyContractCodec' | 'legacyMarkerFields' | 'keys'> & {
-  /** Transaction types whose Account is the zero account serialized with length zero. */
-  pseudoTransactionTypes: readonly string[];
   /** Jingtum: blobs signed before the 2019 contract-field renumbering are read with that numbering too. */
   legacyContractNumbering?: boolean;
 };
 
 function buildProfile(base: ProfileBase, table: DefinitionsTable): ChainProfile {
-  const { pseudoTransactionTypes, legacyContractNumbering, ...profile } = base;
-  const definitions = new XrplDefinitions(table);
+  const { legacyContractNumbering, ...profile } = base;
+  const definitions = definitionsOf(table);
   const codecOf = (tableDefinitions: XrplDefinitionsBase) =>
-    createChainCodec({ alphabet: base.addressAlphabet, definitions: tableDefinitions, pseudoTransactionTypes });
+    createChainCodec({ alphabet: base.addressAlphabet, definitions: tableDefinitions, longCurrencyCodes: base.longCurrencyCodes });
   return {
     ...profile,
     definitions,
     codec: codecOf(definitions),
     ...(legacyContractNumbering
-      ? { legacyContractCodec: codecOf(new XrplDefinitions(jingtumLegacyContractTable(table))), legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS }
+      ? { legacyContractCodec: codecOf(definitionsOf(jingtumLegacyContractTable(table))), legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS }
       : {}),
     keys: createChainKeys(base.addressAlphabet),
   };

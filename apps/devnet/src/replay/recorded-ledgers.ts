@@ -5,7 +5,7 @@
  * what was recorded. API v1 (flat fields + `metaData`) and v2 (`tx_json` + `meta`, `DeliverMax`)
  * shapes are read alike.
  *
- * A file may also hold one recorded transaction (the `result` of `tx`, v1 or v2) that came without
+ * A file may also hold one recorded transaction (the `result` of `tx`, v1 or v2, or an `account_tx` entry) that came without
  * its ledger. Each such transaction is served in a carrier ledger of its own, built here above the
  * recorded ledgers: its header is the devnet's (parent, transaction tree and hash computed, the
  * account state hash and coins carried over), its one transaction and metadata are the recording's
@@ -21,6 +21,7 @@ import {
   stateEntryFromLedgerJson,
   transactionFieldsFromJson,
   transactionFromLedgerJson,
+  transactionJsonOf,
   type ChainProfile,
   type LedgerHeader,
 } from '@ledger-node/chain';
@@ -70,23 +71,24 @@ function ledgerObjectOf(document: unknown): { ledger: JsonObject; outer: JsonObj
 function recordedTransaction(tx: unknown, position: number, profile: ChainProfile, warnings: string[]): ClosedTransaction {
   if (!isObject(tx)) throw new Error(`transaction #${position} is not expanded (the recording needs "expand": true)`);
   const { hash, txBlob, metaBlob } = transactionFromLedgerJson(tx, profile);
-  const txJson = typeof tx.tx_blob === 'string' ? profile.codec.decode(txBlob) : transactionFieldsFromJson(isObject(tx.tx_json) ? tx.tx_json : tx);
+  const txJson = typeof tx.tx_blob === 'string' ? profile.codec.decode(txBlob) : transactionFieldsFromJson(transactionJsonOf(tx));
   const recordedMeta = tx.metaData ?? tx.meta ?? tx.meta_blob;
   const metaJson: JsonObject = isObject(recordedMeta) ? recordedMeta : profile.codec.decode(metaBlob);
   const txIndex = metaJson.TransactionIndex;
   if (typeof txIndex !== 'number') throw new Error(`transaction ${hash} has no TransactionIndex in its metadata`);
-  if (typeof tx.hash === 'string' && tx.hash.toUpperCase() !== hash) {
-    warnings.push(`transaction ${tx.hash} re-encodes to hash ${hash}`);
+  const recordedHash = tx.hash ?? transactionJsonOf(tx).hash;
+  if (typeof recordedHash === 'string' && recordedHash.toUpperCase() !== hash) {
+    warnings.push(`transaction ${recordedHash} re-encodes to hash ${hash}`);
   }
   return { hash, txBlob, metaBlob, txJson, metaJson, index: txIndex };
 }
 
-/** A recorded `tx` result (v1 flat fields or v2 `tx_json`, with its metadata), or undefined for anything else. */
+/** A recorded `tx` result (v1 flat fields or v2 `tx_json`, with its metadata) or `account_tx` entry, or undefined for anything else. */
 function transactionObjectOf(document: unknown): JsonObject | undefined {
   if (!isObject(document)) return undefined;
   const tx = isObject(document.result) ? document.result : document;
   const hasMeta = tx.meta !== undefined || tx.metaData !== undefined || tx.meta_blob !== undefined;
-  const hasFields = typeof tx.TransactionType === 'string' || isObject(tx.tx_json) || typeof tx.tx_blob === 'string';
+  const hasFields = typeof transactionJsonOf(tx).TransactionType === 'string' || typeof tx.tx_blob === 'string';
   return hasMeta && hasFields && tx.ledger === undefined ? tx : undefined;
 }
 

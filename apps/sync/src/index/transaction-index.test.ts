@@ -114,16 +114,32 @@ describe('pseudo-transactions and transactions that cannot be indexed', () => {
     AffectedNodes: [{ ModifiedNode: { LedgerEntryType: 'Amendments', LedgerIndex: '7DB0788C020F02780A673DC74757F23823FA3014C1866E72CC4CD8B226CD6EF4', FinalFields: { Flags: 0 } } }],
   });
 
-  it('indexes a pseudo-transaction (Account of length zero) as sent by the zero account', () => {
-    expect(enableAmendment.endsWith('8100')).toBe(true);
-    const index = indexTransaction(Buffer.from(enableAmendment, 'hex'), Buffer.from(amendmentMeta, 'hex'), xrpl);
-    expect(readable(index)).toEqual({
-      txIndex: 4,
-      senderAccountId: 'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
-      affectedAccounts: [['rrrrrrrrrrrrrrrrrrrrrhoLvTp', Direction.OUT]],
-      transactionType: 'EnableAmendment',
-      engineResult: 'tesSUCCESS',
+  it('indexes pseudo-transactions as sent by the zero account, whether their Account is 20 zero bytes or of length zero', () => {
+    const unlModify = xrpl.codec.encode({
+      TransactionType: 'UNLModify',
+      Account: '',
+      Fee: '0',
+      LedgerSequence: 98785024,
+      Sequence: 0,
+      SigningPubKey: '',
+      UNLModifyDisabling: 0,
+      UNLModifyValidator: 'EDA4074FD039407BD2464F14C378440D5B02CA8FBA661B286D1C82A3D59E8E6EC0',
     });
+    expect(unlModify).toContain('8100');
+    expect(enableAmendment).toContain('8114' + '00'.repeat(20));
+    for (const [blob, transactionType] of [
+      [enableAmendment, 'EnableAmendment'],
+      [unlModify, 'UNLModify'],
+    ] as const) {
+      const index = indexTransaction(Buffer.from(blob, 'hex'), Buffer.from(amendmentMeta, 'hex'), xrpl);
+      expect(readable(index)).toEqual({
+        txIndex: 4,
+        senderAccountId: 'rrrrrrrrrrrrrrrrrrrrrhoLvTp',
+        affectedAccounts: [['rrrrrrrrrrrrrrrrrrrrrhoLvTp', Direction.OUT]],
+        transactionType,
+        engineResult: 'tesSUCCESS',
+      });
+    }
   });
 
   it('keeps a transaction it cannot index, at its recorded position, sent by no one, and says why', () => {

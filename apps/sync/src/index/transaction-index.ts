@@ -75,7 +75,7 @@ function readTransactionFields(txBlob: Buffer, profile: ChainProfile): Transacti
     },
   });
   if (transactionType === undefined) throw new MalformedTransaction('the transaction has no TransactionType');
-  // A pseudo-transaction's Account is serialized with length zero: it is the zero account.
+  // UNLModify's Account is serialized with length zero: the zero account.
   if (sender?.length === 0) sender = ZERO_ACCOUNT_ID;
   if (sender === undefined || sender.length !== 20) throw new MalformedTransaction('the transaction has no Account');
   return { transactionType, sender, named: named.values() };

@@ -99,4 +99,15 @@ export function jingtumLegacyContractTable(table: DefinitionsTable = jingtumDefi
   return { ...table, FIELDS: [...kept, ...LEGACY_CONTRACT_FIELDS] as unknown as DefinitionsTable['FIELDS'] };
 }
 
-export const jingtumLegacyContractDefinitions = new XrplDefinitions(jingtumLegacyContractTable());
+/**
+ * ripple-binary-codec's definitions for a table. Its constructor associates field classes before it
+ * builds the permission names, leaving `PermissionValue` (DelegateSet) without a class; associating
+ * again gives it one, as the codec's own default definitions have.
+ */
+export function definitionsOf(table: DefinitionsTable): XrplDefinitions {
+  const definitions = new XrplDefinitions(table);
+  definitions.associateTypes({});
+  return definitions;
+}
+
+export const jingtumLegacyContractDefinitions = definitionsOf(jingtumLegacyContractTable());
