@@ -3,8 +3,8 @@
  * grouped into hash-chained runs, recorded transactions, and what a node must answer for each of
  * them, put in one canonical form so that answers compare field by field.
  */
-import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { fixtureFiles, readFixture } from '@ledger-node/test-utils';
+import { transactionFromLedgerJson, transactionJsonOf, type ChainProfile } from '@ledger-node/chain';
+import { readFixture } from '@ledger-node/test-utils';
 
 export type Json = Record<string, any>;
 
@@ -26,9 +26,9 @@ export interface RecordedTransaction {
   meta: Json;
 }
 
-/** Every recorded ledger of a chain's folders (header hashes that do not recompute are left out: privnet 3). */
-export function recordedLedgers(folders: string[]): RecordedLedgerFile[] {
-  return folders.flatMap(fixtureFiles).map((file) => {
+/** The recorded ledgers in these files (paths relative to fixtures/). */
+export function recordedLedgers(files: string[]): RecordedLedgerFile[] {
+  return files.map((file) => {
     const document = readFixture<Json>(file);
     const ledger = document.ledger ?? document.result?.ledger;
     return {
@@ -55,47 +55,28 @@ export function chainedRuns(ledgers: RecordedLedgerFile[]): RecordedLedgerFile[]
 }
 
 /** The transactions a recorded ledger holds. */
-export function transactionsOf(ledger: RecordedLedgerFile): RecordedTransaction[] {
+export function transactionsOf(ledger: RecordedLedgerFile, profile: ChainProfile): RecordedTransaction[] {
   const inner = ledger.document.ledger ?? ledger.document.result.ledger;
-  return (inner.transactions ?? []).map((tx: Json) => recordedTransaction(tx, `${ledger.file}#${ledger.ledgerIndex}`));
+  return (inner.transactions ?? []).map((tx: Json) => recordedTransaction(tx, `${ledger.file}#${ledger.ledgerIndex}`, profile));
 }
 
-/** A `tx` result or an expanded ledger transaction, v1 or v2. */
-export function recordedTransaction(tx: Json, origin: string): RecordedTransaction {
-  const fields = tx.tx_json ?? tx;
+/** A `tx` result, an `account_tx` entry or an expanded ledger transaction, v1 or v2. */
+export function recordedTransaction(tx: Json, origin: string, profile: ChainProfile): RecordedTransaction {
+  const fields = transactionJsonOf(tx);
   const meta = tx.meta ?? tx.metaData;
   if (typeof meta !== 'object') throw new Error(`${origin}: the recording holds no JSON metadata`);
-  return { origin, hash: String(tx.hash ?? fields.hash).toUpperCase(), fields, meta };
+  // A ledger recorded without transaction hashes: the hash its transaction tree proves.
+  const hash = tx.hash ?? fields.hash ?? transactionFromLedgerJson(tx, profile).hash;
+  return { origin, hash: String(hash).toUpperCase(), fields, meta };
 }
 
 /** Recorded transactions that came without their ledger (served by the devnet in carrier ledgers). */
-export function transactionFiles(folder: string): { file: string; tx: RecordedTransaction }[] {
-  return fixtureFiles(folder).map((file) => {
+export function transactionFiles(files: string[], profile: ChainProfile): { file: string; tx: RecordedTransaction }[] {
+  return files.map((file) => {
     const document = readFixture<Json>(file);
-    return { file, tx: recordedTransaction(document.result ?? document, file) };
+    return { file, tx: recordedTransaction(document.result ?? document, file, profile) };
   });
 }
-
-/** Keys rippled prints around or inside a transaction or its metadata that are not serialized fields. */
-const UNSERIALIZED_KEYS = new Set([
-  'hash',
-  'ledger_index',
-  'ledger_hash',
-  'inLedger',
-  'date',
-  'validated',
-  'ctid',
-  'close_time_iso',
-  'meta',
-  'metaData',
-  'tx_json',
-  // Metadata synthesized by rippled's tx answers.
-  'delivered_amount',
-  'nftoken_id',
-  'nftoken_ids',
-  'offer_id',
-  'mpt_issuance_id',
-]);
 
 const BASE10_UINT64_FIELDS = new Set(['MaximumAmount', 'OutstandingAmount', 'MPTAmount', 'LockedAmount']);
 
@@ -117,20 +98,24 @@ function canonicalDecimal(text: string): string {
 }
 
 /**
- * One form for recorded and served JSON alike: unserialized keys dropped, `DeliverMax` as `Amount`,
- * path steps without rippled's `type`/`type_hex` decoration, hex in upper case, UInt64 in 16 digits,
- * issued values as plain decimals. Values themselves are never changed.
+ * One form for recorded and served JSON alike: keys that are not serialized fields dropped (a field's
+ * name starts with a capital, as the codec reads it: `hash`, `validated`, `delivered_amount`, a
+ * client's `parsed_memo_type` are not), `DeliverMax` as `Amount`, path steps without rippled's
+ * `type`/`type_hex` decoration, hex in upper case, UInt64 in 16 digits, issued values and Numbers as
+ * plain decimals. Values themselves are never changed.
  */
 export function canonical(value: unknown, profile: ChainProfile, key?: string): unknown {
   if (Array.isArray(value)) {
-    if (key === 'Paths') return value.map((pathSteps: Json[]) => pathSteps.map(({ type: _type, type_hex: _typeHex, ...step }) => canonical(step, profile)));
+    if (key === 'Paths') return value.map((pathSteps: Json[]) => pathSteps.map(({ type: _type, type_hex: _typeHex, ...step }) => step));
     return value.map((member) => canonical(member, profile));
   }
   if (typeof value === 'object' && value !== null) {
     const object = value as Json;
+    // An STObject (a transaction, its metadata, a member of an array); otherwise the value of one field (an amount, an issue).
+    const fieldsObject = key === undefined || profile.definitions.field.fromString(key)?.type.name === 'STObject';
     const out: Json = {};
     for (const [name, member] of Object.entries(object)) {
-      if (UNSERIALIZED_KEYS.has(name)) continue;
+      if (fieldsObject && !/^[A-Z]/.test(name)) continue;
       if (name === 'DeliverMax') {
         if (object.Amount === undefined) out.Amount = canonical(member, profile, 'Amount');
         continue;
@@ -144,16 +129,19 @@ export function canonical(value: unknown, profile: ChainProfile, key?: string): 
   const typeName = profile.definitions.field.fromString(key)?.type.name;
   if (typeName === 'UInt64' && !BASE10_UINT64_FIELDS.has(key) && /^[0-9A-Fa-f]{1,16}$/.test(value)) return value.toUpperCase().padStart(16, '0');
   if (typeName !== undefined && /^(Hash\d+|Blob|Vector256)$/.test(typeName)) return value.toUpperCase();
+  // rippled before 3.0 printed a Number as its 16-digit mantissa and exponent (`1000000000000000e-4`);
+  // today's rippled, like ripple-binary-codec and the node, prints `1e11`: the same number.
+  if (typeName === 'Number') return canonicalDecimal(value);
   return value;
 }
 
 /** The serialized fields a node must show for a recorded transaction (SPEC §2.5: Flags and Sequence are integers, 0 when absent). */
-export function expectedFields(tx: RecordedTransaction, profile: ChainProfile = getProfile('xrpl')): Json {
+export function expectedFields(tx: RecordedTransaction, profile: ChainProfile): Json {
   const fields = canonical(tx.fields, profile) as Json;
   return { Flags: 0, Sequence: 0, ...fields };
 }
 
-export function expectedMeta(tx: RecordedTransaction, profile: ChainProfile = getProfile('xrpl')): Json {
+export function expectedMeta(tx: RecordedTransaction, profile: ChainProfile): Json {
   return canonical(tx.meta, profile) as Json;
 }
 
