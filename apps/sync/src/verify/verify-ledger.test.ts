@@ -72,6 +72,20 @@ describe('verifyLedger', () => {
     expect(verifyLedger({ ...fetched, transactions })).toMatchObject({ ok: false, failure: { reason: 'transaction_hash_mismatch' } });
   });
 
+  it('rejects a ledger listing a transaction twice, with forged metadata on the extra copy or as an exact copy', () => {
+    const fetched = recordedFetchedLedger(11119603);
+    const codec = getProfile('xrpl').codec;
+    const real = fetched.transactions[1]!;
+    const meta = codec.decode(real.metaBlobHex);
+    const forgedMeta = codec.encode({ ...meta, TransactionResult: meta.TransactionResult === 'tesSUCCESS' ? 'tecPATH_DRY' : 'tesSUCCESS' });
+    for (const extra of [{ ...real, metaBlobHex: forgedMeta }, real]) {
+      // The extra copy comes first: a tree keeps the last leaf of a key, so its root still matches.
+      const transactions = [extra, ...fetched.transactions];
+      const result = verifyLedger({ ...fetched, transactions });
+      expect(result).toMatchObject({ ok: false, failure: { reason: 'duplicate_transaction', ledgerIndex: 11119603, actual: verified(fetched).transactions[1]!.hash.toString('hex').toUpperCase() } });
+    }
+  });
+
   it('rejects truncated header bytes as malformed', () => {
     const fetched = recordedFetchedLedger(11119599);
     expect(verifyLedger({ ...fetched, headerHex: fetched.headerHex.slice(2) })).toMatchObject({ ok: false, failure: { reason: 'malformed_header' } });

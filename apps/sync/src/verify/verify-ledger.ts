@@ -1,7 +1,9 @@
 /**
  * Verification of a ledger fetched from the upstream, by hashes only (DESIGN §5): the header hash
  * recomputed from the header bytes, the transaction tree root recomputed from every transaction and
- * its metadata, each transaction hash recomputed from its blob, and the links to stored neighbours.
+ * its metadata (each listed once: the list must be exactly the tree's leaves), each transaction hash
+ * recomputed from its blob, and the links to stored neighbours. The order transactions are stored
+ * and served in is their metadata's TransactionIndex, which the tree covers, never the list's order.
  * A validated header hash covers all of these, so a ledger that passes is the one the network validated.
  */
 import {
@@ -51,6 +53,8 @@ export type VerificationFailureReason =
   | 'transaction_hash_mismatch'
   /** The SHAMap root of the transactions and metadata differs from the header's transaction_hash. */
   | 'transaction_tree_mismatch'
+  /** The same transaction listed twice: a tree holds each key once, so the list is not its leaves. */
+  | 'duplicate_transaction'
   /** A newer ledger whose parent_hash is not the stored tip's hash. */
   | 'parent_hash_mismatch'
   /** An older ledger whose hash is not its stored child's parent_hash. */
@@ -106,6 +110,7 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
 
   const transactions: VerifiedTransaction[] = [];
   const treeItems: { hash: string; txBlob: Buffer; metaBlob: Buffer }[] = [];
+  const seen = new Set<string>();
   for (const tx of fetched.transactions) {
     if (!HEX.test(tx.txBlobHex) || !HEX.test(tx.metaBlobHex) || tx.txBlobHex.length === 0 || tx.metaBlobHex.length === 0) {
       return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction that is not hex` });
@@ -122,6 +127,11 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
         message: `a transaction of ledger ${ledgerIndex} served as ${tx.hash.toUpperCase()} hashes to ${hash}`,
       });
     }
+    // Inserting a key twice keeps one leaf, so a copy (with any metadata) would leave the root unchanged.
+    if (seen.has(hash)) {
+      return fail({ reason: 'duplicate_transaction', ledgerIndex, actual: hash, message: `ledger ${ledgerIndex} lists transaction ${hash} more than once` });
+    }
+    seen.add(hash);
     treeItems.push({ hash, txBlob, metaBlob });
     transactions.push({ hash: Buffer.from(hash, 'hex'), txBlob, metaBlob });
   }
