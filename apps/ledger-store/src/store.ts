@@ -18,6 +18,7 @@ import { AccountCreationRepository, AccountSentCountRepository, AccountTransacti
 import {
   NO_DOWNLOAD,
   StateMetaRepository,
+  StagedStateRepository,
   StateObjectRepository,
   TrustLineRepository,
   stateWindow,
@@ -56,6 +57,9 @@ export interface StoreStatus {
  * on them. One process owns the database; within it every write goes through one queue so that
  * the complete ranges and counters, kept in memory and written in each ledger's batch, never race.
  */
+/** Staged state objects moved or removed per batch. */
+const STAGE_BATCH = 4096;
+
 export class LedgerStore {
   readonly ledgers: LedgerRepository;
   readonly transactions: TransactionRepository;
@@ -63,6 +67,7 @@ export class LedgerStore {
   readonly accountTransactions: AccountTransactionRepository;
   readonly sentCounts: AccountSentCountRepository;
   readonly stateObjects: StateObjectRepository;
+  readonly stagedState: StagedStateRepository;
   readonly trustLines: TrustLineRepository;
   readonly accountCreations: AccountCreationRepository;
   readonly stateMeta: StateMetaRepository;
@@ -85,6 +90,7 @@ export class LedgerStore {
     this.accountTransactions = new AccountTransactionRepository(kv);
     this.sentCounts = new AccountSentCountRepository(kv);
     this.stateObjects = new StateObjectRepository(kv);
+    this.stagedState = new StagedStateRepository(kv);
     this.trustLines = new TrustLineRepository(kv);
     this.accountCreations = new AccountCreationRepository(kv);
     this.stateMeta = new StateMetaRepository(kv);
@@ -269,10 +275,13 @@ export class LedgerStore {
   }
 
   /**
-   * Stores one page of the state download with the marker reached, in one batch. A page for
-   * another ledger than an unfinished download restarts it there (the versions already written
-   * are exact objects of their ledger and stay); a complete download is never restarted.
-   * `complete` marks the download done (the writer verified the root against account_hash).
+   * Stores one page of the state download, staged (no read sees it), with the marker reached, in
+   * one batch. A page for another ledger than an unfinished download restarts it there, and
+   * `abandon` ends it: either way the staged pages are removed whole. `complete` (the writer
+   * verified the staged state's root against the header's account_hash) promotes the staged
+   * objects to versions at the download's ledger, batch by batch, and marks the download done in
+   * the last batch; a crash before that leaves it unfinished and invisible. A complete download
+   * is never restarted.
    */
   async putStateObjects(request: PutStateObjectsRequest): Promise<StateDownload> {
     validateStateObjectsPage(request);
@@ -284,30 +293,66 @@ export class LedgerStore {
           state_ledger_index: current.ledgerIndex,
         });
       }
-      const restarting = current.ledgerIndex !== request.ledgerIndex;
-      const base: StateDownloadRecord = restarting ? { ...NO_DOWNLOAD, ledgerIndex: request.ledgerIndex } : current;
-      const versionKeys = request.objects.map((object) => StateObjectRepository.versionKey(object.key, request.ledgerIndex));
-      const existing = versionKeys.length > 0 ? await this.kv.getMany(versionKeys) : [];
+      if (request.abandon || current.ledgerIndex !== request.ledgerIndex) {
+        await this.clearStagedState();
+        if (request.abandon) {
+          await this.kv.batch([this.stateMeta.downloadOperation(NO_DOWNLOAD)]);
+          this.download = NO_DOWNLOAD;
+          return this.stateDownload;
+        }
+      }
+      const base: StateDownloadRecord = current.ledgerIndex !== request.ledgerIndex ? { ...NO_DOWNLOAD, ledgerIndex: request.ledgerIndex } : current;
       const operations: KvOperation[] = [];
-      let newVersions = 0n;
-      request.objects.forEach((object, position) => {
-        operations.push(this.stateObjects.putOperation(object.key, request.ledgerIndex, object.blob));
-        if (existing[position] === undefined) newVersions++;
+      for (const object of request.objects) {
+        operations.push(this.stagedState.putOperation(object.key, object.blob));
         for (const owner of object.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, object.key));
-      });
+      }
       const record: StateDownloadRecord = {
         ledgerIndex: request.ledgerIndex,
         marker: request.complete ? Buffer.alloc(0) : Buffer.from(request.marker),
-        complete: request.complete,
+        complete: false,
         objectCount: base.objectCount + BigInt(request.objects.length),
       };
-      const counters: StoreCounters = { ...this.counters, stateObjectVersionCount: this.counters.stateObjectVersionCount + newVersions };
-      operations.push(this.stateMeta.downloadOperation(record), this.storeMeta.countersOperation(counters));
+      operations.push(this.stateMeta.downloadOperation(record));
       await this.kv.batch(operations);
       this.download = record;
-      this.counters = counters;
+      if (request.complete) await this.promoteStagedState(record);
       return this.stateDownload;
     });
+  }
+
+  /** Every staged object becomes its version at the download's ledger; the last batch marks the download complete. */
+  private async promoteStagedState(record: StateDownloadRecord): Promise<void> {
+    for (;;) {
+      const page = await this.stagedState.page(undefined, STAGE_BATCH);
+      const versionKeys = page.map((object) => StateObjectRepository.versionKey(object.key, record.ledgerIndex));
+      const existing = page.length > 0 ? await this.kv.getMany(versionKeys) : [];
+      const operations: KvOperation[] = page.flatMap((object) => [
+        this.stateObjects.putOperation(object.key, record.ledgerIndex, object.blob),
+        this.stagedState.deleteOperation(object.key),
+      ]);
+      const newVersions = BigInt(existing.filter((version) => version === undefined).length);
+      const counters: StoreCounters = { ...this.counters, stateObjectVersionCount: this.counters.stateObjectVersionCount + newVersions };
+      const last = page.length < STAGE_BATCH;
+      const completed: StateDownloadRecord = { ...record, complete: true };
+      operations.push(this.storeMeta.countersOperation(counters));
+      if (last) operations.push(this.stateMeta.downloadOperation(completed));
+      await this.kv.batch(operations);
+      this.counters = counters;
+      if (last) {
+        this.download = completed;
+        return;
+      }
+    }
+  }
+
+  /** Removes every staged object of an unfinished download. */
+  private async clearStagedState(): Promise<void> {
+    for (;;) {
+      const page = await this.stagedState.page(undefined, STAGE_BATCH);
+      if (page.length === 0) return;
+      await this.kv.batch(page.map((object) => this.stagedState.deleteOperation(object.key)));
+    }
   }
 
   // ---- reads ----

@@ -301,6 +301,7 @@ describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129
       }),
       marker: Buffer.alloc(0),
       complete: true,
+      abandon: false,
     });
     const withLines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState').flatMap((line) => [line.LowLimit.issuer as string, line.HighLimit.issuer as string]);
     const accountIds = [...new Set(withLines)].slice(0, 4).map((address) => Buffer.from(xrpl.codec.decodeAccountId(address)));

@@ -17,7 +17,8 @@ const VERSION_OFFSET = 1 + OBJECT_KEY_LENGTH;
  *   (a tombstone when L deleted it);
  * - before-images: the same write puts the object as it was before L at L-1 (a tombstone when L
  *   created it), unless a version is already stored there (it would be the same object);
- * - the snapshot: the state download writes every object that exists after its ledger L0.
+ * - the snapshot: every object that exists after the state download's ledger L0, promoted from the
+ *   download's staged pages once their root verified (StagedStateRepository).
  *
  * A ledger counts towards the state only when its write says its changes are complete
  (`state_changes_complete`: every changed object, the skip lists included, with its after-image,
@@ -171,6 +172,31 @@ export class TrustLineRepository {
     const keys: Buffer[] = [];
     for await (const [entryKey] of this.kv.entries(prefixRange(key(Bucket.accountTrustLine, accountId)))) keys.push(entryKey.subarray(21));
     return keys;
+  }
+}
+
+/**
+ * The running state download's pages: object key → bytes at the download's ledger. No read of the
+ * state sees them; once the writer verified their root against the ledger's account_hash they are
+ * promoted to versions at that ledger, and a download that fails or restarts elsewhere is removed whole.
+ */
+export class StagedStateRepository {
+  constructor(private readonly kv: KeyValue) {}
+
+  putOperation(objectKey: Buffer, blob: Buffer): KvOperation {
+    return { type: 'put', key: key(Bucket.stateStage, objectKey), value: blob };
+  }
+
+  deleteOperation(objectKey: Buffer): KvOperation {
+    return { type: 'del', key: key(Bucket.stateStage, objectKey) };
+  }
+
+  /** Staged objects ascending by key, after `afterKey`, at most `limit`. */
+  async page(afterKey: Buffer | undefined, limit: number): Promise<{ key: Buffer; blob: Buffer }[]> {
+    const range = afterKey ? { gt: key(Bucket.stateStage, afterKey), lt: bucketRange(Bucket.stateStage).lt, limit } : { ...bucketRange(Bucket.stateStage), limit };
+    const objects: { key: Buffer; blob: Buffer }[] = [];
+    for await (const [entryKey, value] of this.kv.entries(range)) objects.push({ key: Buffer.from(entryKey.subarray(1)), blob: value });
+    return objects;
   }
 }
 

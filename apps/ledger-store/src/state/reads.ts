@@ -75,18 +75,20 @@ export async function stateObject(store: LedgerStore, objectKey: Buffer, selecto
 
 /**
  * A page of the whole state at `ledgerIndex`: inside the state window, or the download's own
- * ledger before it is complete (its snapshot plus the exact versions ledgers wrote there), so the
- * downloader can verify the root before it marks the download complete.
+ * ledger before it is complete (its staged pages, which nothing else reads), so the downloader can
+ * verify the root before it marks the download complete.
  */
 export async function listStateObjects(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number) {
   if (afterKey.length !== 0 && afterKey.length !== KEY_LENGTH) throw new InvalidParams(`after_key must be empty or ${KEY_LENGTH} bytes, got ${afterKey.length}`, 'after_key');
   if (limit > MAX_STATE_OBJECTS_PER_LIST) throw new InvalidParams(`limit must be at most ${MAX_STATE_OBJECTS_PER_LIST}, got ${limit}`, 'limit');
   const pageSize = limit === 0 ? MAX_STATE_OBJECTS_PER_LIST : limit;
+  const after = afterKey.length === 0 ? undefined : afterKey;
   const download = store.stateDownload;
-  let window = store.stateWindow();
   if (download.ledgerIndex !== 0 && ledgerIndex === download.ledgerIndex && !download.complete) {
-    window = { low: ledgerIndex, high: ledgerIndex, snapshotLedgerIndex: ledgerIndex };
+    const objects = await store.stagedState.page(after, pageSize);
+    return { objects, nextAfterKey: objects.length === pageSize ? objects.at(-1)!.key : undefined };
   }
+  const window = store.stateWindow();
   if (!window || ledgerIndex < window.low || ledgerIndex > window.high) {
     const stateRange = store.stateRangeAnswered();
     throw new OutOfRange(`ledger ${ledgerIndex} is outside the ledgers whose account state is stored (${rangeText(stateRange)})`, {
@@ -95,5 +97,5 @@ export async function listStateObjects(store: LedgerStore, ledgerIndex: number, 
       state_download_ledger_index: download.ledgerIndex,
     });
   }
-  return store.stateObjects.listAt(ledgerIndex, window, afterKey.length === 0 ? undefined : afterKey, pageSize);
+  return store.stateObjects.listAt(ledgerIndex, window, after, pageSize);
 }

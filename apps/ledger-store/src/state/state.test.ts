@@ -5,6 +5,7 @@ import type { LedgerNodeError } from '@ledger-node/errors';
 import { readFixture, rejectionOf } from '@ledger-node/test-utils';
 import { ledgerWriteFromJson, syntheticAccount, syntheticLedgerWrite, type LedgerFixture } from '../../test/support/ledgerWrites';
 import { accountTransactionCount, accountTransactions, MAX_ACCOUNT_TRANSACTIONS_PER_PAGE } from '../accounts/history';
+import { Bucket } from '../storage/buckets';
 import { memoryKeyValue } from '../storage/memory';
 import { LedgerStore } from '../store';
 import { accountState, listStateObjects, stateObject } from './reads';
@@ -50,6 +51,7 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
         }),
         marker: last ? Buffer.alloc(0) : Buffer.from(JSON.stringify(page.at(-1)!.index)),
         complete: false,
+        abandon: false,
       });
     }
     return store;
@@ -62,7 +64,7 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
     expect(await rootAt(store, 38129)).toBe(fixture.ledger.account_hash);
     expect((await failure(accountState(store, syntheticAccount(1), atIndex(38129)))).kind).toBe('out_of_range');
 
-    await store.putStateObjects({ ledgerIndex: 38129, objects: [], marker: Buffer.alloc(0), complete: true });
+    await store.putStateObjects({ ledgerIndex: 38129, objects: [], marker: Buffer.alloc(0), complete: true, abandon: false });
     expect(store.stateDownload.complete).toBe(true);
     expect(store.stateRangeAnswered()).toEqual({ first: 38129, last: 38129 });
     expect(await rootAt(store, 38129)).toBe(fixture.ledger.account_hash);
@@ -70,7 +72,7 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
 
   it('answers GetAccountState and GetStateObject with exactly the fixture AccountRoot and RippleState objects', async () => {
     const store = await loadedStore(100);
-    await store.putStateObjects({ ledgerIndex: 38129, objects: [], marker: Buffer.alloc(0), complete: true });
+    await store.putStateObjects({ ledgerIndex: 38129, objects: [], marker: Buffer.alloc(0), complete: true, abandon: false });
     const lines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState');
     // Each account that is a side of a trust line, and one without any.
     const addresses = new Set<string>(lines.flatMap((line) => [line.LowLimit.issuer, line.HighLimit.issuer]));
@@ -142,6 +144,7 @@ async function versionedStore(): Promise<LedgerStore> {
     objects: ['A', 'B', 'C', 'D'].map((name) => ({ key: object(name), blob: image(name, name === 'A' ? 0 : 1), ledgerEntryType: 'AccountRoot', ownerAccountIds: [] })),
     marker: Buffer.alloc(0),
     complete: true,
+    abandon: false,
   });
   return store;
 }
@@ -189,6 +192,65 @@ describe('versioned state', () => {
       [16, 'B1'],
       [17, 'B2'],
     ]);
+  });
+});
+
+describe('a state download whose root does not verify', () => {
+  const forged = (name: string) => ({ key: object(name), blob: image(name, 9), ledgerEntryType: 'AccountRoot', ownerAccountIds: [] });
+  const page = (ledgerIndex: number, names: string[], extra: Partial<{ complete: boolean; abandon: boolean }> = {}) => ({
+    ledgerIndex,
+    objects: names.map(forged),
+    marker: Buffer.alloc(0),
+    complete: false,
+    abandon: false,
+    ...extra,
+  });
+
+  async function storeWithLedgers(): Promise<LedgerStore> {
+    const store = await LedgerStore.open(memoryKeyValue());
+    for (let ledgerIndex = 10; ledgerIndex <= 20; ledgerIndex++) await store.putLedger(withState(ledgerIndex, []));
+    return store;
+  }
+
+  /** Every stored key but the download record's. */
+  async function storedKeys(store: LedgerStore): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const [entryKey] of store.kv.entries({})) if (entryKey[0] !== Bucket.stateMeta) keys.push(entryKey.toString('hex'));
+    return keys;
+  }
+
+  it('is seen by nothing but the downloader before it completes, and abandoned it leaves nothing behind', async () => {
+    const store = await storeWithLedgers();
+    const before = await storedKeys(store);
+    await store.putStateObjects(page(15, ['X', 'Y']));
+    // Staged: listed at the download's ledger for the downloader, answered by no state read.
+    expect((await listStateObjects(store, 15, Buffer.alloc(0), 0)).objects.map((entry) => hex(entry.blob))).toEqual(['X', 'Y'].map((name) => hex(image(name, 9))));
+    expect((await failure(stateObject(store, object('X'), atIndex(15)))).kind).toBe('out_of_range');
+    const versions = [];
+    for await (const version of store.stateObjects.versions(object('X'))) versions.push(version);
+    expect(versions).toEqual([]);
+
+    await store.putStateObjects(page(15, [], { abandon: true }));
+    expect(store.stateDownload).toEqual({ ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n });
+    expect(await storedKeys(store)).toEqual(before);
+  });
+
+  it('restarted at another ledger, its pages are removed whole and the next download alone becomes the state', async () => {
+    const store = await storeWithLedgers();
+    await store.putStateObjects(page(15, ['X', 'Y']));
+    await store.putStateObjects(page(16, ['A'], { complete: true }));
+    expect(store.stateDownload).toMatchObject({ ledgerIndex: 16, complete: true, objectCount: 1n });
+    for (let ledgerIndex = 10; ledgerIndex <= 20; ledgerIndex++) {
+      expect((await stateObject(store, object('X'), atIndex(ledgerIndex))).blob).toBeUndefined();
+      expect(hex((await stateObject(store, object('A'), atIndex(ledgerIndex))).blob)).toBe(hex(image('A', 9)));
+    }
+    expect(await store.stagedState.page(undefined, 10)).toEqual([]);
+  });
+
+  it('refuses to abandon with objects or while completing', async () => {
+    const store = await storeWithLedgers();
+    expect((await failure(store.putStateObjects(page(15, ['X'], { abandon: true })))).message).toMatch(/abandon ends a download/);
+    expect((await failure(store.putStateObjects(page(15, [], { abandon: true, complete: true })))).kind).toBe('invalid_params');
   });
 });
 

@@ -18,6 +18,7 @@ export function validateStateObjectsPage(request: PutStateObjectsRequest): void 
   }
   if (request.marker.length > MAX_MARKER_BYTES) throw new InvalidParams(`marker must be at most ${MAX_MARKER_BYTES} bytes`, 'marker');
   if (request.complete && request.marker.length > 0) throw new InvalidParams('marker must be empty on the last page (complete)', 'marker');
+  if (request.abandon && (request.complete || request.objects.length > 0)) throw new InvalidParams('abandon ends a download: it takes no objects and is not complete', 'abandon');
   request.objects.forEach((object, position) => {
     const field = `objects[${position}]`;
     if (object.key.length !== KEY_LENGTH) throw new InvalidParams(`${field}.key must be ${KEY_LENGTH} bytes, got ${object.key.length}`, `${field}.key`);

@@ -30,6 +30,8 @@ export const Bucket = {
   accountCreation: 0x0c,
   /** state bookkeeping name → bytes: the state download's progress, the ledgers stored with complete state changes */
   stateMeta: 0x0d,
+  /** object key (32) → object bytes: the running state download's pages, read by nothing else until its root verified */
+  stateStage: 0x0e,
 } as const;
 
 export type BucketId = (typeof Bucket)[keyof typeof Bucket];

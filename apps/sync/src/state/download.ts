@@ -1,8 +1,10 @@
 /**
  * The one-time full state download (DESIGN §5): at the first ledger the node stores (the anchor),
  * page `ledger_data` (binary) from the upstream and store each page with the marker reached, so a
- * restart resumes there; then recompute the state tree root from what the store holds at that
- * ledger and mark the download complete only when it equals the header's account_hash.
+ * restart resumes there; the store stages the pages where no read sees them. Then recompute the
+ * state tree root from the staged pages and mark the download complete (the store makes it
+ * visible) only when it equals the header's account_hash; otherwise abandon it (the store removes
+ * it whole) and download again at a newer ledger.
  */
 import { StateTree, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
 import type { PutStateObjectsRequest, StateDownload, StateObject } from '@ledger-node/contracts';
@@ -127,6 +129,7 @@ export class StateDownloader {
           objects,
           marker: marker === undefined ? Buffer.alloc(0) : encodeMarker(marker),
           complete: false,
+          abandon: false,
         });
         objectCount = progress.objectCount;
         pages++;
@@ -156,10 +159,12 @@ export class StateDownloader {
         { ledgerIndex, expected, actual: root },
         `the state downloaded at ledger ${ledgerIndex} has root ${root}, not the header's account_hash ${expected}; downloading again at a newer ledger`,
       );
+      // Nothing of it was visible; remove it whole now rather than when the next download starts.
+      await store.putStateObjects({ ledgerIndex, objects: [], marker: Buffer.alloc(0), complete: false, abandon: true });
       this.failedLedger = ledgerIndex;
       return false;
     }
-    await store.putStateObjects({ ledgerIndex, objects: [], marker: Buffer.alloc(0), complete: true });
+    await store.putStateObjects({ ledgerIndex, objects: [], marker: Buffer.alloc(0), complete: true, abandon: false });
     logger.info(
       { ledgerIndex, objectCount: objectCount.toString(), accountHash: root, seconds: Math.round((Date.now() - startedAtMs) / 1000) },
       `account state downloaded and verified at ledger ${ledgerIndex}: ${objectCount} objects, root ${root}`,

@@ -218,6 +218,8 @@ export interface PutStateObjectsRequest {
   marker: Buffer;
   /** True on the last page, after the writer verified the state against the header's account_hash. */
   complete: boolean;
+  /** True to end the running download, its staged pages removed whole (their root did not verify); no objects, not complete. */
+  abandon: boolean;
 }
 
 /** Response of PutStateObjects. */
@@ -1775,7 +1777,7 @@ export const PutLedgersResponse: MessageFns<PutLedgersResponse> = {
 };
 
 function createBasePutStateObjectsRequest(): PutStateObjectsRequest {
-  return { ledgerIndex: 0, objects: [], marker: Buffer.alloc(0), complete: false };
+  return { ledgerIndex: 0, objects: [], marker: Buffer.alloc(0), complete: false, abandon: false };
 }
 
 export const PutStateObjectsRequest: MessageFns<PutStateObjectsRequest> = {
@@ -1791,6 +1793,9 @@ export const PutStateObjectsRequest: MessageFns<PutStateObjectsRequest> = {
     }
     if (message.complete !== false) {
       writer.uint32(32).bool(message.complete);
+    }
+    if (message.abandon !== false) {
+      writer.uint32(40).bool(message.abandon);
     }
     return writer;
   },
@@ -1840,6 +1845,14 @@ export const PutStateObjectsRequest: MessageFns<PutStateObjectsRequest> = {
             message.complete = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.abandon = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1862,6 +1875,7 @@ export const PutStateObjectsRequest: MessageFns<PutStateObjectsRequest> = {
       objects: globalThis.Array.isArray(object?.objects) ? object.objects.map((e: any) => StateObject.fromJSON(e)) : [],
       marker: isSet(object.marker) ? Buffer.from(bytesFromBase64(object.marker)) : Buffer.alloc(0),
       complete: isSet(object.complete) ? globalThis.Boolean(object.complete) : false,
+      abandon: isSet(object.abandon) ? globalThis.Boolean(object.abandon) : false,
     };
   },
 
@@ -1879,6 +1893,9 @@ export const PutStateObjectsRequest: MessageFns<PutStateObjectsRequest> = {
     if (message.complete !== false) {
       obj.complete = message.complete;
     }
+    if (message.abandon !== false) {
+      obj.abandon = message.abandon;
+    }
     return obj;
   },
 
@@ -1891,6 +1908,7 @@ export const PutStateObjectsRequest: MessageFns<PutStateObjectsRequest> = {
     message.objects = object.objects?.map((e) => StateObject.fromPartial(e)) || [];
     message.marker = object.marker ?? Buffer.alloc(0);
     message.complete = object.complete ?? false;
+    message.abandon = object.abandon ?? false;
     return message;
   },
 };
