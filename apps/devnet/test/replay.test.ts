@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode } from 'ripple-binary-codec';
+import { devnetValidatorKeypair, encodeNodePublicKey, getProfile, verifyValidation } from '@ledger-node/chain';
 import { fixturesDir, readFixture, stopAll, tempDir } from '@ledger-node/test-utils';
 import { hashes } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,6 +156,22 @@ describe('devnet -replay', () => {
       expect(announced.map((message) => message.txn_count)).toEqual(
         recordedIndexes.map((index) => recorded.get(index)!.ledger.transactions.length),
       );
+    } finally {
+      await subscriber.close();
+    }
+  });
+
+  it('publishes its signed validation of each recorded ledger on the validations stream, the newest one at once', async () => {
+    const subscriber = await RawClient.connect(devnet.url);
+    try {
+      const response = await subscriber.request({ command: 'subscribe', streams: ['validations'] });
+      expect(response.status).toBe('success');
+      const [message] = await subscriber.waitForCount((candidate) => candidate.type === 'validationReceived', 1);
+      const xrpl = getProfile('xrpl');
+      const validator = devnetValidatorKeypair(xrpl);
+      const newest = recordedIndexes.at(-1)!;
+      expect(message).toMatchObject({ full: true, ledger_index: String(newest), ledger_hash: recorded.get(newest)!.ledger.ledger_hash, validation_public_key: encodeNodePublicKey(validator.publicKey, xrpl) });
+      expect(verifyValidation(xrpl, message!.data as string)).toMatchObject({ ledgerIndex: newest, ledgerHash: recorded.get(newest)!.ledger.ledger_hash, publicKey: validator.publicKey, full: true });
     } finally {
       await subscriber.close();
     }

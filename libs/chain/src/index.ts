@@ -20,3 +20,4 @@ export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf
 export { type ChainId, type ChainProfile, chainIds, getProfile, isChainId } from './profiles';
 export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
+export { devnetValidatorKeypair, encodeNodePublicKey, nodePublicKeyHex, signValidation, verifyValidation, type Validation } from './validation';

@@ -1,15 +1,17 @@
 /**
  * One connection's subscriptions (rippled `subscribe`): the `ledger` stream (ledgerClosed
- * messages), the `transactions` stream and per-account transaction messages. Messages follow the
- * API version of the subscribe request, as rippled keeps it per subscriber.
+ * messages), the `validations` stream (the devnet's own validation of each ledger, signed with its
+ * validator key), the `transactions` stream and per-account transaction messages. Messages follow
+ * the API version of the subscribe request, as rippled keeps it per subscriber.
  */
+import { devnetValidatorKeypair, encodeNodePublicKey, signValidation, type ChainProfile } from '@ledger-node/chain';
 import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
 import { affectedAccounts } from './account-tx-index';
 import { engineResultOf } from './engine-results';
 import { closeTimeIso, txJsonV1, txJsonV2, type ApiVersion } from './format';
 import { formatRanges, type LedgerSource } from './ledger-source';
 
-/** Streams rippled accepts; only `ledger` and the transaction streams carry messages here. */
+/** Streams rippled accepts; only `ledger`, `validations` and the transaction streams carry messages here. */
 export const knownStreams = [
   'ledger',
   'transactions',
@@ -42,6 +44,32 @@ export function ledgerStreamFields(source: LedgerSource, ledger: ClosedLedger): 
     reserve_base: Number(source.fees.reserveBase),
     reserve_inc: Number(source.fees.reserveIncrement),
     validated_ledgers: formatRanges(source.completeRanges()),
+  };
+}
+
+const validators = new Map<ChainProfile, { publicKey: string; privateKey: string; nodePublicKey: string }>();
+
+/** rippled's validationReceived message for the devnet's full validation of a ledger (signed at its close time). */
+export function validationMessage(profile: ChainProfile, ledger: ClosedLedger): JsonObject {
+  let validator = validators.get(profile);
+  if (!validator) {
+    const keypair = devnetValidatorKeypair(profile);
+    validator = { ...keypair, nodePublicKey: encodeNodePublicKey(keypair.publicKey, profile) };
+    validators.set(profile, validator);
+  }
+  const signingTime = ledger.header.closeTime;
+  const data = signValidation(profile, validator, { ledgerIndex: ledger.header.ledgerIndex, ledgerHash: ledger.hash, signingTime });
+  return {
+    type: 'validationReceived',
+    data,
+    flags: 0x80000001,
+    full: true,
+    ledger_hash: ledger.hash,
+    ledger_index: String(ledger.header.ledgerIndex),
+    master_key: validator.nodePublicKey,
+    signature: String(profile.codec.decode(data).Signature),
+    signing_time: signingTime,
+    validation_public_key: validator.nodePublicKey,
   };
 }
 
@@ -81,6 +109,12 @@ export class Subscriber {
 
   subscribe(streams: readonly StreamName[], accounts: readonly string[], apiVersion: ApiVersion): void {
     this.apiVersion = apiVersion;
+    // The validation of the newest ledger at once: a devnet whose replay has ended closes no more
+    // ledgers, so a subscriber would otherwise never see one (a live network validates every few seconds).
+    const validated = this.source.validatedLedger();
+    if (streams.includes('validations') && !this.streams.has('validations') && validated) {
+      queueMicrotask(() => this.send(validationMessage(this.source.profile, validated)));
+    }
     for (const stream of streams) this.streams.add(stream);
     for (const account of accounts) this.accounts.add(account);
     this.updateFollowing();
@@ -99,7 +133,7 @@ export class Subscriber {
   }
 
   private wantsLedgers(): boolean {
-    return this.streams.has('ledger') || this.wantsAllTransactions() || this.accounts.size > 0;
+    return this.streams.has('ledger') || this.streams.has('validations') || this.wantsAllTransactions() || this.accounts.size > 0;
   }
 
   private wantsAllTransactions(): boolean {
@@ -118,6 +152,7 @@ export class Subscriber {
 
   /** rippled NetworkOPs::pubLedger: the ledgerClosed message first, then the ledger's transactions. */
   private publish(ledger: ClosedLedger): void {
+    if (this.streams.has('validations')) this.send(validationMessage(this.source.profile, ledger));
     if (this.streams.has('ledger')) {
       this.send({ type: 'ledgerClosed', ...ledgerStreamFields(this.source, ledger), txn_count: ledger.transactions.length });
     }

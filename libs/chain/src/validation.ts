@@ -1,0 +1,89 @@
+/**
+ * Validations (rippled STValidation): a validator's signed statement that a ledger hash is the
+ * ledger it validated at a sequence. The signature covers 'VAL\0' + the object's signing fields
+ * (every field but Signature), made with the key in SigningPubKey; a full validation has flag
+ * 0x00000001 (vfFullValidation). Validator keys are written as rippled prints node public keys
+ * (`n…`, base58 version 0x1C, in the chain's alphabet) or as 66 hex digits.
+ */
+import { InvalidParams } from '@ledger-node/errors';
+import { Base58Check } from './base58';
+import type { ChainProfile } from './profiles';
+
+/** HashPrefix::validation, 'VAL\0'. */
+const VALIDATION_PREFIX = '56414C00';
+/** Base58 version byte of a node public key (TokenType::NodePublic). */
+const NODE_PUBLIC_VERSION = 0x1c;
+const FULL_VALIDATION = 0x00000001;
+const FULLY_CANONICAL_SIGNATURE = 0x80000000;
+const PUBLIC_KEY_HEX = /^(?:0[23][0-9A-Fa-f]{64}|ED[0-9A-Fa-f]{64})$/i;
+const HASH = /^[0-9A-F]{64}$/;
+
+export interface Validation {
+  ledgerIndex: number;
+  /** Uppercase hex. */
+  ledgerHash: string;
+  /** Seconds since the XRP Ledger epoch. */
+  signingTime: number;
+  full: boolean;
+  /** The signing key, uppercase hex (33 bytes). */
+  publicKey: string;
+}
+
+/** A node public key as 33-byte uppercase hex, from `n…` (in the chain's alphabet) or hex; InvalidParams otherwise. */
+export function nodePublicKeyHex(text: string, profile: ChainProfile): string {
+  if (PUBLIC_KEY_HEX.test(text)) return text.toUpperCase();
+  const payload = new Base58Check(profile.addressAlphabet).decode(text);
+  if (payload === null || payload.length !== 34 || payload[0] !== NODE_PUBLIC_VERSION || !PUBLIC_KEY_HEX.test(Buffer.from(payload.subarray(1)).toString('hex'))) {
+    throw new InvalidParams(`'${text}' is not a validator public key (n… or 66 hex digits)`, 'validator');
+  }
+  return Buffer.from(payload.subarray(1)).toString('hex').toUpperCase();
+}
+
+/** The `n…` form of a node public key in the chain's alphabet. */
+export function encodeNodePublicKey(publicKeyHex: string, profile: ChainProfile): string {
+  return new Base58Check(profile.addressAlphabet).encode(Buffer.concat([Buffer.of(NODE_PUBLIC_VERSION), Buffer.from(publicKeyHex, 'hex')]));
+}
+
+/** A full validation of `ledgerHash` at `ledgerIndex`, signed with the key pair; hex of the serialized object. */
+export function signValidation(
+  profile: ChainProfile,
+  keypair: { publicKey: string; privateKey: string },
+  ledger: { ledgerIndex: number; ledgerHash: string; signingTime: number },
+): string {
+  const fields = {
+    Flags: (FULLY_CANONICAL_SIGNATURE | FULL_VALIDATION) >>> 0,
+    LedgerSequence: ledger.ledgerIndex,
+    SigningTime: ledger.signingTime,
+    LedgerHash: ledger.ledgerHash.toUpperCase(),
+    SigningPubKey: keypair.publicKey.toUpperCase(),
+  };
+  const signature = profile.keys.sign(VALIDATION_PREFIX + profile.codec.encode(fields), keypair.privateKey);
+  return profile.codec.encode({ ...fields, Signature: signature });
+}
+
+/** The validation a serialized STValidation states, once its signature checks out; InvalidParams otherwise. */
+export function verifyValidation(profile: ChainProfile, blobHex: string): Validation {
+  const { Signature: signature, ...fields } = profile.codec.decode(blobHex);
+  const { LedgerSequence: ledgerIndex, LedgerHash: ledgerHash, SigningPubKey: publicKey, SigningTime: signingTime, Flags: flags } = fields;
+  if (typeof ledgerIndex !== 'number' || typeof ledgerHash !== 'string' || !HASH.test(ledgerHash) || typeof signingTime !== 'number') {
+    throw new InvalidParams('the validation lacks LedgerSequence, LedgerHash or SigningTime', 'validation');
+  }
+  if (typeof publicKey !== 'string' || !PUBLIC_KEY_HEX.test(publicKey) || typeof signature !== 'string' || signature.length === 0) {
+    throw new InvalidParams('the validation lacks its signing key or signature', 'validation');
+  }
+  if (!profile.keys.verify(VALIDATION_PREFIX + profile.codec.encode(fields), signature, publicKey)) {
+    throw new InvalidParams(`the validation of ledger ${ledgerIndex} is not signed by ${publicKey}`, 'validation');
+  }
+  return { ledgerIndex, ledgerHash, signingTime, full: typeof flags === 'number' && (flags & FULL_VALIDATION) !== 0, publicKey: publicKey.toUpperCase() };
+}
+
+/**
+ * The devnet's validator key, the same on every devnet as its genesis account is: derived from the
+ * seed of these 16 bytes ("ledger-node devnet", cut). Trusting it (`-validators` naming it, as
+ * `-dev` does) trusts any devnet, and nothing else.
+ */
+const DEVNET_VALIDATOR_ENTROPY = Buffer.from('ledger-node devnet', 'utf8').subarray(0, 16);
+
+export function devnetValidatorKeypair(profile: ChainProfile): { publicKey: string; privateKey: string } {
+  return profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: DEVNET_VALIDATOR_ENTROPY }));
+}
