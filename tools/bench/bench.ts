@@ -17,7 +17,7 @@ import { Client as XrplClient, Wallet } from 'xrpl';
 import { getProfile, HashPrefix, variableLengthPrefix } from '@ledger-node/chain';
 import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { freePort, waitUntil, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
+import { devnetValidatorsFile, freePort, type RunningProcess, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
 import type { BinaryLedgerResult } from '../../apps/sync/src/upstream/messages';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
 import { verifyLedger, type FetchedLedger } from '../../apps/sync/src/verify/verify-ledger';
@@ -132,7 +132,7 @@ async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessE
   const passwordFile = path.join(dataDir, 'password');
   writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
   const node = startCli(
-    ['-endpoint', endpoint, '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-password_file', passwordFile, '-log_level', 'warn'],
+    ['-endpoint', endpoint, '-validators', devnetValidatorsFile(dataDir), '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-password_file', passwordFile, '-log_level', 'warn'],
     env,
   );
   const store = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(dataDir, 'run/ledger-store.sock')}`, {

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { cliEntry, connectUpstream, fixtureFiles, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
+import { cliEntry, connectUpstream, devnetValidatorsFile, fixtureFiles, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
 import {
   asApiV2,
   canonical,
@@ -111,6 +111,7 @@ for (const replay of replays) {
         cliEntry(),
         ...chain,
         '-endpoint', `ws://127.0.0.1:${upstreamPort}`,
+        '-validators', devnetValidatorsFile(dir, replay.profile.id),
         '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
         '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
         '-data_dir', path.join(dir, 'node'),

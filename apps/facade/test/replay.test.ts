@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, fixturesDir, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, fixturesDir, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
 import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /** The recorded mainnet run 11119599..11119604, replayed to a full node; answers checked against the recording. */
@@ -36,6 +36,7 @@ beforeAll(async () => {
   const node = startProcess([
     cliEntry(),
     '-endpoint', `ws://127.0.0.1:${upstreamPort}`,
+    '-validators', devnetValidatorsFile(dir),
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
     '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-data_dir', path.join(dir, 'node'),

@@ -1,11 +1,13 @@
 import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
-import { getProfile, type ChainProfile } from '@ledger-node/chain';
+import { getProfile, readValidatorList, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface SyncConfig {
   profile: ChainProfile;
   /** Upstream WebSocket URLs, tried in this order. */
   endpoints: string[];
+  /** Keys whose validations prove an anchor (-validators); undefined: endpoints must agree. */
+  validators: ValidatorList | undefined;
   threadCount: number;
   /** Oldest ledger to backfill; undefined means the upstream's earliest available. */
   startLedger: number | undefined;
@@ -41,10 +43,13 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
   const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint)
     .split(',')
     .map((url) => url.trim())
-    .filter((url) => url.length > 0);
+    // One server named twice is one endpoint: it must not count twice when endpoints are to agree.
+    .filter((url, position, all) => url.length > 0 && all.indexOf(url) === position);
+  const validatorsFile = flags.string('validators');
   return {
     profile,
     endpoints,
+    validators: validatorsFile === undefined ? undefined : readValidatorList(validatorsFile),
     threadCount: flags.integer('thread_count') ?? 8,
     startLedger: flags.integer('start_ledger'),
     address: serviceAddress(flags, 'sync'),

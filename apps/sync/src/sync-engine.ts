@@ -15,6 +15,7 @@ import { StoredChain } from './store/stored-chain';
 import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from './upstream/backoff';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
+import { AnchorProof } from './verify/anchor-proof';
 import { VerificationCounter } from './verify/verified-fetch';
 
 function indexFailureText(failure: IndexFailure | undefined): string | undefined {
@@ -30,6 +31,7 @@ export class SyncEngine {
   private readonly backfill: Backfill;
   private readonly stateDownload: StateDownloader;
   private readonly failures: VerificationCounter;
+  private readonly anchorProof: AnchorProof;
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
   private starting: Promise<void> | undefined;
@@ -51,6 +53,14 @@ export class SyncEngine {
       endpoints: config.endpoints,
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
+      onValidation: (validationHex) => this.anchorProof.onValidation(validationHex),
+    });
+    this.anchorProof = new AnchorProof({
+      profile: config.profile,
+      logger,
+      validators: config.validators,
+      endpoints: config.endpoints,
+      ledgerHashFrom: (url, ledgerIndex) => this.upstream.ledgerHashFrom(url, ledgerIndex),
     });
     const pipeline: LedgerPipeline = {
       fetcher: this.upstream,
@@ -63,6 +73,7 @@ export class SyncEngine {
     };
     this.follower = new LiveFollower({
       ...pipeline,
+      anchorProof: this.anchorProof,
       onAnchored: (_ledgerIndex, previousTip) => {
         if (previousTip !== undefined) this.catchUpFrom ??= previousTip;
         this.backfill.wake();
@@ -166,6 +177,7 @@ export class SyncEngine {
       indexFailureCount: this.health.indexFailureCount,
       lastIndexFailure: indexFailureText(this.health.lastIndexFailure),
       stopped: this.health.stopText(),
+      anchorProof: this.anchorProof.state,
     };
   }
 }

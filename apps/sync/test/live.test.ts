@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { encodeNodePublicKey, getProfile } from '@ledger-node/chain';
 import { stopAll, waitUntil } from '@ledger-node/test-utils';
 import { scratchDir, startDevnet, startStoreAndSync, storedHeaders, WsClient } from './support/cluster';
+import { TcpProxy } from './support/tcp-proxy';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -38,5 +42,45 @@ describe('sync from a live devnet under load', () => {
     }
     // The load generator's payments are in the stored ledgers, not only empty closes.
     expect(transactionCount).toBeGreaterThan(20);
+  });
+});
+
+describe('an anchor the configured trust cannot prove', () => {
+  const xrpl = getProfile('xrpl');
+
+  it.each([
+    ['a -validators list naming another key', (dataDir: string) => {
+      const other = xrpl.keys.deriveKeypair(xrpl.keys.generateSeed({ entropy: new Uint8Array(16).fill(9) }));
+      const file = path.join(dataDir, 'others.txt');
+      writeFileSync(file, `${encodeNodePublicKey(other.publicKey, xrpl)}\n`);
+      return ['-validators', file];
+    }, /not anchored: 0 of the 1 trusted validations needed came/],
+    ['no list and a single endpoint', () => ['-validators='], /not anchored: nothing proves an anchor with no -validators list and a single -endpoint/],
+  ])('stores nothing with %s, and says why in the status', async (_what, trust, reason) => {
+    const devnet = await startDevnet(['-close_ms', '200']);
+    const dataDir = scratchDir(cleanups);
+    const { clients } = await startStoreAndSync(dataDir, devnet.url, trust(dataDir), cleanups);
+    const status = await waitUntil(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return reason.test(current.anchorProof) ? current : undefined;
+    }, 30_000, 'the anchor refused', 200);
+    expect(status.completeRanges).toEqual([]);
+    expect((await clients.store.getStatus({})).completeRanges).toEqual([]);
+  });
+});
+
+describe('an anchor proven by endpoints that agree', () => {
+  it('with no -validators list, anchors once two endpoints (the devnet and a proxy to it) name the same ledger', async () => {
+    const devnet = await startDevnet(['-close_ms', '200']);
+    const devnetUrl = new URL(devnet.url);
+    const proxy = await TcpProxy.start(devnetUrl.hostname, Number(devnetUrl.port));
+    cleanups.push(() => proxy.close());
+    const dataDir = scratchDir(cleanups);
+    const { clients } = await startStoreAndSync(dataDir, `${devnet.url},ws://127.0.0.1:${proxy.port}`, ['-validators='], cleanups);
+    const status = await waitUntil(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return current.completeRanges.length > 0 ? current : undefined;
+    }, 30_000, 'anchored', 200);
+    expect(status.anchorProof).toMatch(/^ledger \d+ named by 2 of 2 endpoints$/);
   });
 });

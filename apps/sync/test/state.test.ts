@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { currencyToBytes, getProfile, keylet } from '@ledger-node/chain';
-import { cliEntry, startProcess, stopAll, waitUntil } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, startProcess, stopAll, waitUntil } from '@ledger-node/test-utils';
 import rocksdb from 'rocksdb';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, WsClient, type Clients } from './support/cluster';
 
@@ -176,7 +176,7 @@ describe('account state synced from a loaded devnet', () => {
     const dataDir = scratchDir(cleanups);
     await serving(startLedgerStore(dataDir));
     const env = { LEDGER_NODE_STATE_PAGE_SIZE: '4' };
-    const syncArgs = [cliEntry(), 'serve', 'sync', '-data_dir', dataDir, '-endpoint', devnet.url, '-log_level', 'debug'];
+    const syncArgs = [cliEntry(), 'serve', 'sync', '-data_dir', dataDir, '-endpoint', devnet.url, '-validators', devnetValidatorsFile(dataDir), '-log_level', 'debug'];
     const first = startProcess(syncArgs, { env });
     const stored = await first.waitFor(/stored state page 3 of ledger (\d+)/, 60_000);
     await first.stop('SIGKILL');

@@ -20,4 +20,14 @@ export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf
 export { type ChainId, type ChainProfile, chainIds, getProfile, isChainId } from './profiles';
 export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
-export { devnetValidatorKeypair, encodeNodePublicKey, nodePublicKeyHex, signValidation, verifyValidation, type Validation } from './validation';
+export {
+  devnetValidatorKeypair,
+  devnetValidatorsFileText,
+  encodeNodePublicKey,
+  nodePublicKeyHex,
+  readValidatorList,
+  signValidation,
+  verifyValidation,
+  type Validation,
+  type ValidatorList,
+} from './validation';

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { getProfile } from './profiles';
-import { devnetValidatorKeypair, encodeNodePublicKey, nodePublicKeyHex, signValidation, verifyValidation } from './validation';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { devnetValidatorKeypair, encodeNodePublicKey, nodePublicKeyHex, readValidatorList, signValidation, verifyValidation } from './validation';
 
 const ledger = { ledgerIndex: 11119604, ledgerHash: 'C5B6E0C0AE4CA9AD7E16CCF74DA2DDE40E1ECFF0C70CB3A6B1A6E59A96C91EA0', signingTime: 500000000 };
 
@@ -34,4 +37,29 @@ describe('validations', () => {
       expect(() => nodePublicKeyHex(text.slice(0, -1), profile)).toThrow(/not a validator public key/);
     });
   }
+});
+
+describe('readValidatorList (-validators FILE)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'validators-'));
+  const file = (name: string, text: string) => {
+    const location = path.join(dir, name);
+    writeFileSync(location, text);
+    return location;
+  };
+  const xrpl = getProfile('xrpl');
+  const keys = [devnetValidatorKeypair(xrpl).publicKey, ...[1, 2, 3, 4].map((fill) => xrpl.keys.deriveKeypair(xrpl.keys.generateSeed({ entropy: new Uint8Array(16).fill(fill) })).publicKey)];
+
+  it('reads n… keys of either chain and hex keys, skips comments, and takes 80% (rounded up) as the default quorum', () => {
+    const text = ['# trusted', encodeNodePublicKey(keys[0]!, xrpl), `${encodeNodePublicKey(keys[1]!, getProfile('jingtum'))}  # a Jingtum-alphabet key`, keys[2]!.toLowerCase(), '', keys[3], keys[4], keys[4]].join('\n');
+    expect(readValidatorList(file('five.txt', text))).toEqual({ keys, quorum: 4 });
+    expect(readValidatorList(file('quorum.txt', `${text}\nquorum 2\n`)).quorum).toBe(2);
+  });
+
+  it('says which line is wrong, and refuses a list with no key or a quorum it cannot reach', () => {
+    expect(() => readValidatorList(file('bad.txt', `${keys[0]}\nrHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh\n`))).toThrow(/bad.txt line 2: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh' is not a validator public key/);
+    expect(() => readValidatorList(file('empty.txt', '# nobody\n'))).toThrow(/names no validator key/);
+    expect(() => readValidatorList(file('high.txt', `${keys[0]}\nquorum 2\n`))).toThrow(/quorum 2 is more than the 1 keys listed/);
+    expect(() => readValidatorList(file('zero.txt', `${keys[0]}\nquorum 0\n`))).toThrow(/quorum must be a whole number/);
+    expect(() => readValidatorList(path.join(dir, 'missing.txt'))).toThrow(/cannot read .*missing.txt: ENOENT/);
+  });
 });

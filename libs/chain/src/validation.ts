@@ -5,8 +5,9 @@
  * 0x00000001 (vfFullValidation). Validator keys are written as rippled prints node public keys
  * (`n…`, base58 version 0x1C, in the chain's alphabet) or as 66 hex digits.
  */
+import { readFileSync } from 'node:fs';
 import { InvalidParams } from '@ledger-node/errors';
-import { Base58Check } from './base58';
+import { Base58Check, JINGTUM_ALPHABET, XRPL_ALPHABET } from './base58';
 import type { ChainProfile } from './profiles';
 
 /** HashPrefix::validation, 'VAL\0'. */
@@ -30,13 +31,60 @@ export interface Validation {
 }
 
 /** A node public key as 33-byte uppercase hex, from `n…` (in the chain's alphabet) or hex; InvalidParams otherwise. */
-export function nodePublicKeyHex(text: string, profile: ChainProfile): string {
+export function nodePublicKeyHex(text: string, profile: Pick<ChainProfile, 'addressAlphabet'>): string {
   if (PUBLIC_KEY_HEX.test(text)) return text.toUpperCase();
   const payload = new Base58Check(profile.addressAlphabet).decode(text);
   if (payload === null || payload.length !== 34 || payload[0] !== NODE_PUBLIC_VERSION || !PUBLIC_KEY_HEX.test(Buffer.from(payload.subarray(1)).toString('hex'))) {
     throw new InvalidParams(`'${text}' is not a validator public key (n… or 66 hex digits)`, 'validator');
   }
   return Buffer.from(payload.subarray(1)).toString('hex').toUpperCase();
+}
+
+export interface ValidatorList {
+  /** Public keys, 33-byte uppercase hex. */
+  keys: string[];
+  /** Distinct trusted validations that prove a ledger. */
+  quorum: number;
+}
+
+/**
+ * A `-validators` file: one validator public key per line (`n…` in either chain's alphabet, or 66
+ * hex digits), `#` comments, and optionally `quorum N` (default: 80% of the keys, rounded up, as
+ * rippled's UNL quorum). InvalidParams naming the line when it is not such a file.
+ */
+export function readValidatorList(file: string): ValidatorList {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InvalidParams(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'validators');
+  }
+  const keys = new Set<string>();
+  let quorum: number | undefined;
+  for (const [position, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.replace(/#.*/, '').trim();
+    if (line === '') continue;
+    const where = `${file} line ${position + 1}`;
+    const quorumLine = /^quorum\s+(\S+)$/.exec(line);
+    if (quorumLine) {
+      quorum = Number(quorumLine[1]);
+      if (!Number.isInteger(quorum) || quorum < 1) throw new InvalidParams(`${where}: quorum must be a whole number of at least 1`, 'validators');
+      continue;
+    }
+    const key = [XRPL_ALPHABET, JINGTUM_ALPHABET].map((addressAlphabet) => {
+      try {
+        return nodePublicKeyHex(line, { addressAlphabet });
+      } catch {
+        return undefined;
+      }
+    }).find((hex) => hex !== undefined);
+    if (key === undefined) throw new InvalidParams(`${where}: '${line.slice(0, 80)}' is not a validator public key (n… or 66 hex digits)`, 'validators');
+    keys.add(key);
+  }
+  if (keys.size === 0) throw new InvalidParams(`${file} names no validator key`, 'validators');
+  const list = { keys: [...keys], quorum: quorum ?? Math.ceil(keys.size * 0.8) };
+  if (list.quorum > keys.size) throw new InvalidParams(`${file}: quorum ${list.quorum} is more than the ${keys.size} keys listed`, 'validators');
+  return list;
 }
 
 /** The `n…` form of a node public key in the chain's alphabet. */
@@ -86,4 +134,9 @@ const DEVNET_VALIDATOR_ENTROPY = Buffer.from('ledger-node devnet', 'utf8').subar
 
 export function devnetValidatorKeypair(profile: ChainProfile): { publicKey: string; privateKey: string } {
   return profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: DEVNET_VALIDATOR_ENTROPY }));
+}
+
+/** A `-validators` file naming the devnet's validator alone. */
+export function devnetValidatorsFileText(profile: ChainProfile): string {
+  return `# the devnet's validator (ledger-node devnet)\n${encodeNodePublicKey(devnetValidatorKeypair(profile).publicKey, profile)}\n`;
 }

@@ -27,6 +27,7 @@ const syncStatus = {
   completeRanges: [{ first: 10, last: 20 }],
   stateReady: false,
   indexFailureCount: 0n,
+  anchorProof: '',
 };
 
 async function serveSync(address: string, authToken?: string): Promise<GrpcServer> {

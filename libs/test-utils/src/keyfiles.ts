@@ -1,5 +1,7 @@
 import { createDecipheriv, scryptSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { devnetValidatorsFileText, getProfile, type ChainId } from '@ledger-node/chain';
 
 /**
  * Decrypts a keystore key file by the procedure the README documents, with node:crypto alone:
@@ -15,4 +17,11 @@ export function decryptKeyFile(file: string, passphrase: string): string {
   decipher.setAAD(Buffer.from(JSON.stringify([document.version, document.chain, document.address, document.nickname, document.key_type, document.created])));
   decipher.setAuthTag(Buffer.from(tag, 'hex'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');
+}
+
+/** Writes a `-validators` file naming the devnet's validator into `dir`; returns its path. */
+export function devnetValidatorsFile(dir: string, chain: ChainId = 'xrpl'): string {
+  const file = path.join(dir, `devnet-validators-${chain}.txt`);
+  writeFileSync(file, devnetValidatorsFileText(getProfile(chain)));
+  return file;
 }

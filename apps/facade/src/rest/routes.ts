@@ -402,6 +402,7 @@ export const restRouteDefinitions: readonly RestRoute[] = [
                   index_failures: Number(sync.indexFailureCount),
                   last_index_failure: sync.lastIndexFailure ?? null,
                   stopped: sync.stopped ?? null,
+                  anchor_proof: sync.anchorProof,
                 },
       };
     },

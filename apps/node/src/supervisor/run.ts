@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
 import { dataDir, FlagError, type ParsedFlags } from '@ledger-node/config';
 import type { ServiceName } from '../services';
 import { Supervisor } from './supervisor';
@@ -27,6 +28,12 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     if (flags.given('endpoint')) throw new FlagError('-dev and -endpoint exclude each other: -dev syncs from the embedded devnet');
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}` });
+    if (!flags.given('validators')) {
+      // The embedded devnet's ledgers are proven by its own validator's signatures.
+      const validators = path.join(dir, 'run', 'devnet-validators.txt');
+      writeFileSync(validators, devnetValidatorsFileText(getProfile(flags.string('chain')!)));
+      childFlags = childFlags.with({ validators });
+    }
   }
 
   const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), (line) => process.stdout.write(`${line}\n`));

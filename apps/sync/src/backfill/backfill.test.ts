@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '@ledger-node/test-utils';
-import { getProfile } from '@ledger-node/chain';
+import { decodeLedgerHeader, devnetValidatorKeypair, encodeLedgerHeader, getProfile, hashLedgerHeader, signValidation } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { MemoryLedgerStore, RecordedUpstream } from '../../test/support/fakes';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
-import { LiveFollower } from '../follow/live-follower';
+import { LiveFollower, type LiveFollowerOptions } from '../follow/live-follower';
+import { AnchorProof } from '../verify/anchor-proof';
 import { StoredChain } from '../store/stored-chain';
 import { SyncHealth } from '../sync-health';
 import { VerificationCounter } from '../verify/verified-fetch';
@@ -26,20 +27,69 @@ function recordedLedgers(change?: (ledger: FetchedLedger) => FetchedLedger): Map
 }
 
 /** A follower and a backfill over a fresh chain on `store`, as the engine wires them. */
-async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3) {
+/** Proves every announced anchor: these tests are about what follows an anchor (anchor-proof.test.ts proves anchors). */
+const trustingProof = { prove: async () => 'trusted by the test' };
+
+async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3, anchorProof: LiveFollowerOptions['anchorProof'] = trustingProof) {
   const health = new SyncHealth(logger);
   const chain = new StoredChain(store, health);
   await chain.load();
   const failures = new VerificationCounter(logger);
   const pipeline = { fetcher: upstream, stateReader: upstream, chain, profile, logger, failures, health };
   const backfill = new Backfill({ ...pipeline, threadCount, startLedger: () => 11119599 });
-  const follower = new LiveFollower({ ...pipeline, onAnchored: () => backfill.wake() });
+  const follower = new LiveFollower({ ...pipeline, anchorProof, onAnchored: () => backfill.wake() });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
   return { chain, failures, health, backfill, follower };
 }
 
 const hashOf = (ledgerIndex: number) => recordedLedgerFile(ledgerIndex).ledger_hash;
+
+describe('an anchor must be proven the network\'s', () => {
+  const validator = devnetValidatorKeypair(profile);
+  const validations = (ledgerIndex: number, ledgerHash: string) => signValidation(profile, validator, { ledgerIndex, ledgerHash, signingTime: 1 });
+  const proofTrusting = (keys: string[]) =>
+    new AnchorProof({ profile, logger, validators: { keys, quorum: 1 }, endpoints: ['ws://one'], ledgerHashFrom: async () => '', validationWaitMs: 300 });
+
+  /** Ledger 11119604 with its close time moved: a self-consistent header (it hashes to what it is announced as) the network never validated. */
+  function forgedTip(): { ledgers: Map<number, FetchedLedger>; hash: string } {
+    const ledgers = recordedLedgers();
+    const real = ledgers.get(11119604)!;
+    const header = decodeLedgerHeader(Buffer.from(real.headerHex, 'hex'));
+    const forged = { ...header, closeTime: header.closeTime + 10 };
+    const hash = hashLedgerHeader(forged);
+    ledgers.set(11119604, { ...real, headerHex: Buffer.from(encodeLedgerHeader(forged)).toString('hex'), ledgerHash: hash });
+    return { ledgers, hash };
+  }
+
+  it('refuses a forged self-consistent tip that no trusted validator signed: nothing is stored', async () => {
+    const { ledgers, hash } = forgedTip();
+    const store = new MemoryLedgerStore();
+    const proof = proofTrusting([validator.publicKey]);
+    // The real ledger is validated; the forged one is announced.
+    proof.onValidation(validations(11119604, hashOf(11119604)));
+    const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
+    await waitUntil(() => proof.state.includes('not anchored') || undefined, 5_000, 'the forged tip refused');
+    expect(proof.state).toBe(`ledger 11119604 ${hash} not anchored: 0 of the 1 trusted validations needed came`);
+    expect(store.ledgers.size).toBe(0);
+  });
+
+  it('anchors at a ledger a trusted validator signed, and not on an untrusted key\'s word', async () => {
+    const untrusted = profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(3) }));
+    const store = new MemoryLedgerStore();
+    const proof = proofTrusting([validator.publicKey]);
+    proof.onValidation(signValidation(profile, untrusted, { ledgerIndex: 11119604, ledgerHash: hashOf(11119604), signingTime: 1 }));
+    const sync = await startSync(store, new RecordedUpstream(recordedLedgers()), 3, proof);
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    await waitUntil(() => proof.state.includes('not anchored') || undefined, 5_000, 'no trusted validation yet');
+    expect(store.ledgers.size).toBe(0);
+    proof.onValidation(validations(11119604, hashOf(11119604)));
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    await waitUntil(() => store.ledgers.size === 6 || undefined, 10_000, 'anchored and backfilled');
+    expect(proof.state).toBe('ledger 11119604 validated by 1 of 1 trusted validators');
+  });
+});
 
 describe('anchor and backfill over the recorded mainnet run', () => {
   it('anchors at the announced validated ledger and fills down to the start ledger, newest first, in descending batches', async () => {

@@ -1,8 +1,8 @@
 /**
  * The live follower: each validated ledger the upstream announces is fetched, verified against the
  * announced hash and stored. The next ledger after the stored tip must also name the tip as its
- * parent; a ledger further ahead becomes the new anchor and the ledgers between are backfill's job
- * (DESIGN §5: the upstream's validated tip is the anchor of the chain of trust).
+ * parent; a ledger further ahead becomes the new anchor, once proven the network's (trusted
+ * validations or agreeing endpoints: anchor-proof.ts), and the ledgers between are backfill's job.
  */
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
@@ -11,11 +11,14 @@ import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
 import { fetchVerifiedLedger, LedgerAbandoned } from '../verify/verified-fetch';
+import type { AnchorProof } from '../verify/anchor-proof';
 import { checkExtendsTip, linkOf } from '../verify/verify-ledger';
 
 export interface LiveFollowerOptions extends LedgerPipeline {
   /** A ledger was stored above a gap: backfill has new work. */
   onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
+  /** Whether a ledger with no stored parent to chain to is the network's (anchor-proof.ts). */
+  anchorProof: Pick<AnchorProof, 'prove'>;
 }
 
 /** Attempts per announced ledger before the follower moves on to a newer announcement. */
@@ -105,12 +108,21 @@ export class LiveFollower {
         return;
       }
     }
+    let anchorProof: string | undefined;
+    if (tip === undefined || ledgerIndex > tip + 1) {
+      // Nothing stored chains to it: a self-consistent forgery would verify, so the hash itself must be proven.
+      anchorProof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, this.abort.signal);
+      if (anchorProof === undefined) return;
+    }
     const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger, health });
     await chain.write([{ write: ledgerWriteOf(ledger, profile, state, health), link: linkOf(ledger) }]);
     // One line per new validated ledger: an operator sees the chain arrive.
     logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
-    if (tip === undefined || ledgerIndex > tip + 1) {
-      logger.info({ ledgerIndex, previousTip: tip }, `anchored at validated ledger ${ledgerIndex}${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`);
+    if (anchorProof !== undefined) {
+      logger.info(
+        { ledgerIndex, previousTip: tip, anchorProof },
+        `anchored at validated ledger ${ledgerIndex} (${anchorProof})${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`,
+      );
       this.options.onAnchored(ledgerIndex, tip);
     }
   }

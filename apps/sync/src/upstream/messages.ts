@@ -36,11 +36,24 @@ export const ledgerClosedMessage = z.looseObject({
 });
 export type LedgerClosedMessage = z.infer<typeof ledgerClosedMessage>;
 
+/** A validation from the `validations` stream; `data` is the serialized STValidation, which alone is trusted (once its signature checks). */
+export const validationReceivedMessage = z.looseObject({
+  type: z.literal('validationReceived'),
+  data: hex.min(2).max(4096),
+});
+export type ValidationReceivedMessage = z.infer<typeof validationReceivedMessage>;
+
 /** `subscribe` to `ledger`: the newest validated ledger, when the server has one. */
 export const ledgerSubscribeResult = z.looseObject({
   ledger_index: ledgerIndex.optional(),
   ledger_hash: hash256.optional(),
   validated_ledgers: z.string().optional(),
+});
+
+/** `ledger` without transactions: the ledger's hash is all that is read (an endpoint's word on it). */
+export const ledgerHeaderResult = z.looseObject({
+  ledger_hash: hash256,
+  validated: z.literal(true),
 });
 
 export const serverInfoResult = z.looseObject({

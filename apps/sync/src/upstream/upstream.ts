@@ -15,8 +15,10 @@ import {
   binaryLedgerEntryResult,
   binaryLedgerResult,
   ledgerClosedMessage,
+  ledgerHeaderResult,
   ledgerSubscribeResult,
   serverInfoResult,
+  validationReceivedMessage,
   type BinaryLedgerDataResult,
   type BinaryLedgerEntryResult,
   type BinaryLedgerResult,
@@ -35,6 +37,8 @@ export interface UpstreamOptions {
   logger: Logger;
   /** A newly validated ledger (from the subscribe answer or the `ledger` stream). */
   onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void;
+  /** A serialized validation from the `validations` stream, not yet checked. */
+  onValidation?(validationHex: string): void;
   /** Deadline of one request. */
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -102,6 +106,18 @@ export class Upstream {
       binaryLedgerResult,
       options,
     );
+  }
+
+  /** The hash one endpoint gives the validated ledger at `ledgerIndex`, over a connection of its own. */
+  async ledgerHashFrom(url: string, ledgerIndex: number): Promise<string> {
+    const timeoutMs = this.options.requestTimeoutMs ?? 20_000;
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(false), this.options.connectTimeoutMs ?? 5_000);
+    try {
+      const answer = await connection.request('ledger', { ledger_index: ledgerIndex }, ledgerHeaderResult, timeoutMs);
+      return answer.ledger_hash.toUpperCase();
+    } finally {
+      connection.terminate('done');
+    }
   }
 
   /** One state object in binary form at the ledger with `ledgerHash` (rippled `ledger_entry`). */
@@ -228,7 +244,7 @@ export class Upstream {
     const connection = await UpstreamConnection.open(url, this.connectionEvents(true), timeoutMs);
     this.primary = connection;
     try {
-      const answer = await connection.request('subscribe', { streams: ['ledger'] }, ledgerSubscribeResult, timeoutMs);
+      const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, ledgerSubscribeResult, timeoutMs);
       this.subscribed = true;
       this.lastAdvanceAtMs = Date.now();
       this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
@@ -279,6 +295,11 @@ export class Upstream {
   }
 
   private onStreamMessage(message: Record<string, unknown>): void {
+    if (message.type === 'validationReceived') {
+      const validation = validationReceivedMessage.safeParse(message);
+      if (validation.success) this.options.onValidation?.(validation.data.data);
+      return;
+    }
     if (message.type !== 'ledgerClosed') return;
     const parsed = ledgerClosedMessage.safeParse(message);
     if (!parsed.success) {

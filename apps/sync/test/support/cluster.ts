@@ -1,7 +1,7 @@
 /** Real processes for the end-to-end tests: a devnet, a ledger-store and a sync service, each its own process. */
 import { LedgerStoreServiceService, SyncServiceService, TxDetail } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { cliEntry, startProcess, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, startProcess, tempDir, type RunningProcess } from '@ledger-node/test-utils';
 import WebSocket from 'ws';
 
 export interface Devnet {
@@ -19,8 +19,10 @@ export function startLedgerStore(dataDir: string): RunningProcess {
   return startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dataDir]);
 }
 
+/** Sync from `endpoint`, trusting the devnet's validator unless `extra` says otherwise (-validators, or `-validators=` for none). */
 export function startSync(dataDir: string, endpoint: string, extra: string[] = []): RunningProcess {
-  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, '-endpoint', endpoint, ...extra]);
+  const trust = extra.some((flag) => flag.startsWith('-validators')) ? [] : ['-validators', devnetValidatorsFile(dataDir)];
+  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, '-endpoint', endpoint, ...trust, ...extra.filter((flag) => flag !== '-validators=')]);
 }
 
 /** Waits for the "serving" line of a service started with startLedgerStore / startSync. */

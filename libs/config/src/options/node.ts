@@ -1,4 +1,5 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
+import { readValidatorList } from '@ledger-node/chain';
 import { chainFlag, definitionsFlag, logLevelFlag } from './shared';
 
 export const nodeOptions: FlagGroup = {
@@ -46,6 +47,22 @@ export const syncOptions: FlagGroup = {
         value.split(',').every((url) => /^wss?:\/\/[^\s/]+/.test(url.trim()))
           ? undefined
           : 'must be ws://HOST:PORT or wss://HOST[:PORT] (comma-separated for several)',
+    }),
+    stringFlag({
+      name: 'validators',
+      description:
+        'Validator public keys whose signed validations prove the ledger sync anchors its chain at: one key per line (n… or 66 hex digits), optionally a line "quorum N" (default: 80% of the keys, rounded up); without it, at least two -endpoint URLs must agree on that ledger',
+      default: undefined,
+      defaultLabel: 'none (-dev: the devnet\'s validator)',
+      valueName: 'FILE',
+      check: (file) => {
+        try {
+          readValidatorList(file);
+          return undefined;
+        } catch (error) {
+          return (error as Error).message;
+        }
+      },
     }),
     integerFlag({
       name: 'thread_count',

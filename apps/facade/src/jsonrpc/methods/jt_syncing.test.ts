@@ -18,6 +18,7 @@ const level: GetSyncStatusResponse = {
   completeRanges: [{ first: 1, last: 100 }],
   stateReady: true,
   indexFailureCount: 0n,
+  anchorProof: 'ledger 90 validated by 1 of 1 trusted validators',
 };
 const stopped: GetSyncStatusResponse = { ...level, stopped: 'stopped at ledger 101: disk full' };
 

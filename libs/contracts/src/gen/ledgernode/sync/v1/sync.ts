@@ -62,7 +62,14 @@ export interface GetSyncStatusResponse {
     | string
     | undefined;
   /** `stopped at ledger N: <reason>` while a verified ledger cannot be stored (retried until it is); absent otherwise. */
-  stopped?: string | undefined;
+  stopped?:
+    | string
+    | undefined;
+  /**
+   * How the newest anchor (a ledger with no stored parent) was proven the network's, or why the
+   * newest one announced could not be: `ledger N validated by 1 of 1 trusted validators`.
+   */
+  anchorProof: string;
 }
 
 function createBaseGetSyncStatusRequest(): GetSyncStatusRequest {
@@ -135,6 +142,7 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     indexFailureCount: 0n,
     lastIndexFailure: undefined,
     stopped: undefined,
+    anchorProof: "",
   };
 }
 
@@ -200,6 +208,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     }
     if (message.stopped !== undefined) {
       writer.uint32(130).string(message.stopped);
+    }
+    if (message.anchorProof !== "") {
+      writer.uint32(138).string(message.anchorProof);
     }
     return writer;
   },
@@ -345,6 +356,14 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             message.stopped = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.anchorProof = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -431,6 +450,11 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         ? globalThis.String(object.last_index_failure)
         : undefined,
       stopped: isSet(object.stopped) ? globalThis.String(object.stopped) : undefined,
+      anchorProof: isSet(object.anchorProof)
+        ? globalThis.String(object.anchorProof)
+        : isSet(object.anchor_proof)
+        ? globalThis.String(object.anchor_proof)
+        : "",
     };
   },
 
@@ -484,6 +508,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.stopped !== undefined) {
       obj.stopped = message.stopped;
     }
+    if (message.anchorProof !== "") {
+      obj.anchorProof = message.anchorProof;
+    }
     return obj;
   },
 
@@ -516,6 +543,7 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
       : 0n;
     message.lastIndexFailure = object.lastIndexFailure ?? undefined;
     message.stopped = object.stopped ?? undefined;
+    message.anchorProof = object.anchorProof ?? "";
     return message;
   },
 };
