@@ -15,6 +15,7 @@ import { StoredChain } from './store/stored-chain';
 import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from './upstream/backoff';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
+import { Refusals } from './refusals';
 import { AnchorProof } from './verify/anchor-proof';
 import { VerificationCounter } from './verify/verified-fetch';
 
@@ -32,6 +33,7 @@ export class SyncEngine {
   private readonly stateDownload: StateDownloader;
   private readonly failures: VerificationCounter;
   private readonly anchorProof: AnchorProof;
+  private readonly refusals = new Refusals();
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
   private starting: Promise<void> | undefined;
@@ -46,14 +48,15 @@ export class SyncEngine {
     store: LedgerStorePort & StateStorePort,
     private readonly logger: Logger,
   ) {
-    this.health = new SyncHealth(logger);
+    this.health = new SyncHealth(logger, this.refusals);
     this.chain = new StoredChain(store, this.health);
-    this.failures = new VerificationCounter(logger);
+    this.failures = new VerificationCounter(logger, this.refusals);
     this.upstream = new Upstream({
       endpoints: config.endpoints,
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
       onValidation: (validationHex) => this.anchorProof.onValidation(validationHex),
+      onMalformed: () => this.refusals.count('malformed_message'),
     });
     this.anchorProof = new AnchorProof({
       profile: config.profile,
@@ -87,6 +90,7 @@ export class SyncEngine {
     });
     this.stateDownload = new StateDownloader({
       store,
+      onRootMismatch: () => this.refusals.count('state_root_mismatch'),
       reader: this.upstream,
       profile: config.profile,
       logger,
@@ -178,6 +182,7 @@ export class SyncEngine {
       lastIndexFailure: indexFailureText(this.health.lastIndexFailure),
       stopped: this.health.stopText(),
       anchorProof: this.anchorProof.state,
+      verificationFailuresByReason: this.refusals.toRecord(),
     };
   }
 }

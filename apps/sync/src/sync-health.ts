@@ -6,6 +6,7 @@
  */
 import type { Logger } from '@ledger-node/telemetry';
 import { counter } from '@ledger-node/telemetry';
+import { Refusals } from './refusals';
 
 export interface IndexFailure {
   ledgerIndex: number;
@@ -30,7 +31,10 @@ export class SyncHealth {
   stop: SyncStop | undefined;
   private readonly told = new Set<string>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly refusals = new Refusals(),
+  ) {}
 
   /** One transaction (or one ledger's state changes) could not be indexed; its ledger is stored anyway. */
   indexFailed(failure: IndexFailure): void {
@@ -51,6 +55,7 @@ export class SyncHealth {
   /** A verified ledger could not be stored: said once per ledger and reason. */
   stopped(ledgerIndex: number, error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
+    this.refusals.count('store_refused');
     if (this.stop?.ledgerIndex === ledgerIndex && this.stop.reason === reason) return;
     this.stop = { ledgerIndex, reason };
     this.logger.error({ ledgerIndex, reason }, `sync stopped at ledger ${ledgerIndex}: ${reason}; retrying`);

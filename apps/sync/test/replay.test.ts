@@ -70,6 +70,15 @@ describe('sync from a replay of the recorded mainnet run 11119599..11119604', ()
         const tx = file.ledger.transactions[0];
         tx.Fee = String(BigInt(tx.Fee) + 1n);
       },
+      'transaction_tree_mismatch',
+    ],
+    [
+      'a transaction listed twice, the extra copy first with forged metadata',
+      (file: Record<string, any>) => {
+        const real = file.ledger.transactions[1];
+        file.ledger.transactions.unshift({ ...real, metaData: { ...real.metaData, TransactionResult: 'tecPATH_DRY' } });
+      },
+      'duplicate_transaction',
     ],
     [
       'a wrong parent_hash (the ledger_hash recomputed, so the header is self-consistent)',
@@ -79,14 +88,16 @@ describe('sync from a replay of the recorded mainnet run 11119599..11119604', ()
         file.ledger.ledger_hash = rehashed;
         file.ledger_hash = rehashed;
       },
+      'child_link_mismatch',
     ],
     [
       'a wrong parent_hash (the recorded ledger_hash kept)',
       (file: Record<string, any>) => {
         file.ledger.parent_hash = 'CD'.repeat(32);
       },
+      'header_hash_mismatch',
     ],
-  ])('never stores ledger 11119602 served with %s, nor anything below it, and counts the failure', async (_label, edit) => {
+  ])('never stores ledger 11119602 served with %s, nor anything below it, and counts the failure by its reason', async (_label, edit, reason) => {
     const clients = await syncFromReplay(replayFolder({ ledgerIndex: 11119602, edit }));
     const rejected = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
@@ -98,6 +109,7 @@ describe('sync from a replay of the recorded mainnet run 11119599..11119604', ()
       return current.verificationFailureCount > rejected.verificationFailureCount ? current : undefined;
     }, 30_000, 'the tampered ledger refetched and rejected again');
     expect(status.completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
+    expect(status.verificationFailuresByReason[reason]).toBe(status.verificationFailureCount);
     expect(await storedLedger(clients, 11119602)).toBeUndefined();
     expect(await storedLedger(clients, 11119601)).toBeUndefined();
     expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);

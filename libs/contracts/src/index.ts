@@ -123,6 +123,7 @@ export type {
 export {
   GetSyncStatusRequest,
   GetSyncStatusResponse,
+  GetSyncStatusResponse_VerificationFailuresByReasonEntry,
   SyncServiceClient,
   SyncServiceService,
 } from './gen/ledgernode/sync/v1/sync';

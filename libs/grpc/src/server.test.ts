@@ -28,6 +28,7 @@ const syncStatus = {
   stateReady: false,
   indexFailureCount: 0n,
   anchorProof: '',
+  verificationFailuresByReason: {},
 };
 
 async function serveSync(address: string, authToken?: string): Promise<GrpcServer> {

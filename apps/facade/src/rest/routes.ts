@@ -399,6 +399,7 @@ export const restRouteDefinitions: readonly RestRoute[] = [
                     eta_seconds: sync.backfillEtaSeconds ?? null,
                   },
                   verification_failures: Number(sync.verificationFailureCount),
+                  verification_failures_by_reason: Object.fromEntries(Object.entries(sync.verificationFailuresByReason).map(([reason, count]) => [reason, Number(count)])),
                   index_failures: Number(sync.indexFailureCount),
                   last_index_failure: sync.lastIndexFailure ?? null,
                   stopped: sync.stopped ?? null,

@@ -91,6 +91,20 @@ describe('an anchor must be proven the network\'s', () => {
   });
 });
 
+describe('an announcement the upstream does not back', () => {
+  it('a ledger 4 000 000 000 announced and not served neither wedges the highest ledger nor stops following', async () => {
+    const store = new MemoryLedgerStore();
+    const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
+    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603) });
+    await waitUntil(() => sync.chain.tip === 11119603 || undefined, 10_000, 'anchored at 11119603');
+    sync.follower.announce({ ledgerIndex: 4_000_000_000, ledgerHash: 'AB'.repeat(32) });
+    expect(sync.follower.highestAnnounced).toBe(4_000_000_000);
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    await waitUntil(() => sync.chain.tip === 11119604 || undefined, 10_000, 'followed to 11119604');
+    await waitUntil(() => sync.follower.highestAnnounced === 11119604 || undefined, 20_000, 'the unbacked announcement dropped');
+  });
+});
+
 describe('anchor and backfill over the recorded mainnet run', () => {
   it('anchors at the announced validated ledger and fills down to the start ledger, newest first, in descending batches', async () => {
     const store = new MemoryLedgerStore();

@@ -28,8 +28,10 @@ export class LiveFollower {
   private readonly queued = new Map<number, ValidatedLedgerAnnouncement>();
   private running: Promise<void> | undefined;
   private readonly abort = new AbortController();
-  /** Highest validated ledger the upstream announced. */
+  /** Highest validated ledger the upstream announced, less the announcements it could not back with the ledger. */
   highestAnnounced = 0;
+  /** Highest announced ledger fetched and verified. */
+  private highestVerified = 0;
   /** Stores refused in a row, for the pause before the next try. */
   private writeFailures = 0;
 
@@ -78,14 +80,22 @@ export class LiveFollower {
     const { chain, logger, profile, failures, health } = this.options;
     const { ledgerIndex, ledgerHash } = announcement;
     let ledger;
+    let notFound = false;
     try {
       ledger = await fetchVerifiedLedger(this.options.fetcher, ledgerIndex, failures, logger, {
         expectedHash: ledgerHash,
         signal: this.abort.signal,
         // A newer announcement makes this one a backfill ledger; do not hold the tip back for it.
         maxAttempts: ATTEMPTS_PER_ANNOUNCEMENT,
+        onNotFound: () => (notFound = true),
       });
     } catch (error) {
+      if (error instanceof LedgerAbandoned && notFound) {
+        // Announced, yet the upstream does not hold it (a ledger 4 000 000 000): it counts for nothing.
+        this.highestAnnounced = Math.max(this.highestVerified, ...this.queued.keys());
+        logger.warn({ ledgerIndex }, `ledger ${ledgerIndex} was announced but is not served; ignored`);
+        return;
+      }
       if (error instanceof LedgerAbandoned && this.queued.size > 0) {
         logger.warn({ ledgerIndex }, `ledger ${ledgerIndex} left to backfill: ${error.message}`);
         return;
@@ -97,6 +107,7 @@ export class LiveFollower {
       }
       throw error;
     }
+    this.highestVerified = Math.max(this.highestVerified, ledgerIndex);
     const tip = chain.tip;
     if (tip !== undefined && ledgerIndex === tip + 1) {
       const tipLink = await chain.link(tip);

@@ -34,6 +34,8 @@ export interface StateDownloaderOptions {
   currentLedger(): number | undefined;
   /** Objects asked per ledger_data page (rippled serves at most 2048 in binary). */
   pageSize: number;
+  /** A download whose root did not verify (it is abandoned). */
+  onRootMismatch?(ledgerIndex: number): void;
   progressIntervalMs?: number;
 }
 
@@ -159,6 +161,7 @@ export class StateDownloader {
         { ledgerIndex, expected, actual: root },
         `the state downloaded at ledger ${ledgerIndex} has root ${root}, not the header's account_hash ${expected}; downloading again at a newer ledger`,
       );
+      this.options.onRootMismatch?.(ledgerIndex);
       // Nothing of it was visible; remove it whole now rather than when the next download starts.
       await store.putStateObjects({ ledgerIndex, objects: [], marker: Buffer.alloc(0), complete: false, abandon: true });
       this.failedLedger = ledgerIndex;

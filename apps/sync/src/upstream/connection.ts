@@ -8,6 +8,13 @@ import WebSocket from 'ws';
 import type { z } from 'zod';
 import { errorAnswer, incomingMessage, successAnswer } from './messages';
 
+/**
+ * The largest message read: a binary ledger of a few thousand transactions or a 2048-object
+ * ledger_data page is a few MB. A larger frame closes the connection before it is buffered, so
+ * junk of 100 MB costs no memory.
+ */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** The server answered a request with an error (rippled `status: "error"`), e.g. `lgrNotFound`. */
 export class UpstreamRequestError extends Error {
   constructor(
@@ -58,10 +65,13 @@ export class UpstreamConnection {
     socket.on('error', (error) => this.finish(error.message));
   }
 
+  /** Requests in a row that got no answer at all (any answer resets it): a server that streams but does not answer. */
+  unansweredInARow = 0;
+
   /** Opens a connection; rejects with UpstreamUnavailable when it cannot within `timeoutMs`. */
   static open(url: string, events: ConnectionEvents, timeoutMs: number): Promise<UpstreamConnection> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: 512 * 1024 * 1024 });
+      const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: MAX_MESSAGE_BYTES });
       const fail = (error: Error) => {
         socket.removeAllListeners();
         socket.on('error', () => undefined);
@@ -87,6 +97,7 @@ export class UpstreamConnection {
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
+        this.unansweredInARow++;
         reject(new UpstreamUnavailable(`${command} to ${this.url} got no answer within ${timeoutMs} ms`, { url: this.url }));
       }, timeoutMs);
       this.pending.set(id, { command, resolve, reject, timer });
@@ -138,6 +149,7 @@ export class UpstreamConnection {
     }
     this.pending.delete(id as number);
     clearTimeout(pending.timer);
+    this.unansweredInARow = 0;
     const failure = errorAnswer.safeParse(message.data);
     if (failure.success) {
       const { error, error_message: errorMessage } = failure.data;

@@ -1,7 +1,8 @@
 /**
  * The upstream: one subscribed connection at a time to the first endpoint that answers, in the
  * order given; reconnects with exponential backoff and jitter; a stalled upstream (no new validated
- * ledger for 3× the close interval) is treated as down. Ledger fetches go over the subscribed
+ * ledger for 3× the close interval, or three requests in a row without any answer) is treated as
+ * down and the next endpoint tried. Ledger fetches go over the subscribed
  * connection, or over a second connection to another endpoint when the caller prefers it
  * (a refetch after a failed verification).
  */
@@ -39,6 +40,8 @@ export interface UpstreamOptions {
   onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void;
   /** A serialized validation from the `validations` stream, not yet checked. */
   onValidation?(validationHex: string): void;
+  /** A message that is not what the rippled API sends (counted; logged at most once per interval). */
+  onMalformed?(reason: string): void;
   /** Deadline of one request. */
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -50,6 +53,10 @@ export interface UpstreamOptions {
 
 /** Close interval assumed before two ledgers were seen (the XRP Ledger closes every 3-4 s). */
 const ASSUMED_CLOSE_INTERVAL_MS = 4_000;
+/** Requests in a row without any answer after which a connection that still streams counts as stalled. */
+const UNANSWERED_REQUESTS_STALL = 3;
+/** At most one log line per this interval about malformed upstream messages. */
+const MALFORMED_LOG_INTERVAL_MS = 10_000;
 /** A network that closes ledgers fast under load and slowly when idle is not "stalled" between the two. */
 const MIN_STALL_TIMEOUT_MS = 5_000;
 
@@ -63,9 +70,10 @@ export class Upstream {
   private stallTimer: NodeJS.Timeout | undefined;
   private lastAdvanceAtMs = 0;
   private closeIntervalsMs: number[] = [];
-  private highestAnnounced = 0;
+  private lastAnnounced = 0;
   /** Counts for status and logs. */
   malformedMessageCount = 0n;
+  private malformedLoggedAtMs = Number.NEGATIVE_INFINITY;
   reconnectCount = 0n;
 
   constructor(private readonly options: UpstreamOptions) {
@@ -194,10 +202,7 @@ export class Upstream {
       onStreamMessage: (message) => {
         if (isPrimary) this.onStreamMessage(message);
       },
-      onMalformed: (reason) => {
-        this.malformedMessageCount++;
-        this.options.logger.warn({ reason }, `malformed upstream message: ${reason}`);
-      },
+      onMalformed: (reason) => this.malformed(reason),
       onClose: (reason) => {
         if (!isPrimary) return;
         this.subscribed = false;
@@ -270,6 +275,12 @@ export class Upstream {
         }
         const sinceAdvanceMs = Date.now() - this.lastAdvanceAtMs;
         const stallMs = this.stallTimeoutMs();
+        if (connection.unansweredInARow >= UNANSWERED_REQUESTS_STALL) {
+          this.options.logger.warn({ url: connection.url }, `upstream ${connection.url} stalled: its last ${connection.unansweredInARow} requests got no answer; trying the next endpoint`);
+          connection.terminate('stalled');
+          clearTimeout(this.stallTimer);
+          return resolve({ advanced: this.lastAdvanceAtMs > connectedAtMs, stalled: true });
+        }
         if (sinceAdvanceMs >= stallMs) {
           this.options.logger.warn({ url: connection.url, sinceAdvanceMs }, `upstream ${connection.url} stalled: no new validated ledger for ${sinceAdvanceMs} ms`);
           connection.terminate('stalled');
@@ -303,23 +314,34 @@ export class Upstream {
     if (message.type !== 'ledgerClosed') return;
     const parsed = ledgerClosedMessage.safeParse(message);
     if (!parsed.success) {
-      this.malformedMessageCount++;
-      this.options.logger.warn({ issues: parsed.error.issues.slice(0, 3) }, 'malformed ledgerClosed message ignored');
+      this.malformed(`a ledgerClosed message ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
       return;
     }
     this.announce({ ledgerIndex: parsed.data.ledger_index, ledgerHash: parsed.data.ledger_hash.toUpperCase(), validatedLedgers: parsed.data.validated_ledgers });
   }
 
+  /** Counts a malformed message; logs the first, then at most one line per interval with the count since. */
+  private malformed(reason: string): void {
+    this.malformedMessageCount++;
+    this.options.onMalformed?.(reason);
+    const nowMs = Date.now();
+    if (nowMs - this.malformedLoggedAtMs < MALFORMED_LOG_INTERVAL_MS) return;
+    this.malformedLoggedAtMs = nowMs;
+    this.options.logger.warn({ reason, malformedMessageCount: this.malformedMessageCount.toString() }, `malformed upstream message ignored: ${reason} (${this.malformedMessageCount} so far)`);
+  }
+
   private announce(announcement: ValidatedLedgerAnnouncement): void {
-    if (announcement.ledgerIndex > this.highestAnnounced) {
+    // Any newer ledger than the last one announced is progress: measuring against the highest ever
+    // announced would let one announcement of ledger 4 000 000 000 make every later one a stall.
+    if (announcement.ledgerIndex > this.lastAnnounced) {
       const nowMs = Date.now();
       // Only consecutive ledgers measure the close interval; a jump after a reconnect does not.
-      if (announcement.ledgerIndex === this.highestAnnounced + 1 && this.lastAdvanceAtMs > 0) {
+      if (announcement.ledgerIndex === this.lastAnnounced + 1 && this.lastAdvanceAtMs > 0) {
         this.closeIntervalsMs = [...this.closeIntervalsMs.slice(-9), nowMs - this.lastAdvanceAtMs];
       }
-      this.highestAnnounced = announcement.ledgerIndex;
       this.lastAdvanceAtMs = nowMs;
     }
+    this.lastAnnounced = announcement.ledgerIndex;
     this.options.onValidatedLedger(announcement);
   }
 }

@@ -4,6 +4,7 @@
  * there is one. Nothing unverified leaves this module.
  */
 import type { Logger } from '@ledger-node/telemetry';
+import { Refusals } from '../refusals';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerResult } from '../upstream/messages';
@@ -31,11 +32,15 @@ export class VerificationCounter {
   count = 0n;
   last: VerificationFailure | undefined;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly refusals = new Refusals(),
+  ) {}
 
   /** Logs and counts a ledger that failed verification; it is never stored. */
   record(failure: VerificationFailure): void {
     this.count++;
+    this.refusals.count(failure.reason);
     this.last = failure;
     this.logger.warn(
       { ledgerIndex: failure.ledgerIndex, reason: failure.reason, expected: failure.expected, actual: failure.actual, verificationFailureCount: this.count.toString() },

@@ -19,6 +19,7 @@ const level: GetSyncStatusResponse = {
   stateReady: true,
   indexFailureCount: 0n,
   anchorProof: 'ledger 90 validated by 1 of 1 trusted validators',
+  verificationFailuresByReason: {},
 };
 const stopped: GetSyncStatusResponse = { ...level, stopped: 'stopped at ledger 101: disk full' };
 

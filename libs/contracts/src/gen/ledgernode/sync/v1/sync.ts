@@ -70,6 +70,16 @@ export interface GetSyncStatusResponse {
    * newest one announced could not be: `ledger N validated by 1 of 1 trusted validators`.
    */
   anchorProof: string;
+  /**
+   * What sync refused since start (never stored), by reason: header_hash_mismatch, transaction_tree_mismatch,
+   * duplicate_transaction, parent_hash_mismatch, state_root_mismatch, malformed_message, store_refused, ...
+   */
+  verificationFailuresByReason: { [key: string]: bigint };
+}
+
+export interface GetSyncStatusResponse_VerificationFailuresByReasonEntry {
+  key: string;
+  value: bigint;
 }
 
 function createBaseGetSyncStatusRequest(): GetSyncStatusRequest {
@@ -143,6 +153,7 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     lastIndexFailure: undefined,
     stopped: undefined,
     anchorProof: "",
+    verificationFailuresByReason: {},
   };
 }
 
@@ -212,6 +223,12 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.anchorProof !== "") {
       writer.uint32(138).string(message.anchorProof);
     }
+    globalThis.Object.entries(message.verificationFailuresByReason).forEach(([key, value]: [string, bigint]) => {
+      GetSyncStatusResponse_VerificationFailuresByReasonEntry.encode(
+        { key: key as any, value },
+        writer.uint32(146).fork(),
+      ).join();
+    });
     return writer;
   },
 
@@ -364,6 +381,17 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             message.anchorProof = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            const entry18 = GetSyncStatusResponse_VerificationFailuresByReasonEntry.decode(reader, reader.uint32());
+            if (entry18.value !== undefined) {
+              message.verificationFailuresByReason[entry18.key] = entry18.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -455,6 +483,33 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         : isSet(object.anchor_proof)
         ? globalThis.String(object.anchor_proof)
         : "",
+      verificationFailuresByReason: isObject(object.verificationFailuresByReason)
+        ? (globalThis.Object.entries(object.verificationFailuresByReason) as [string, any][]).reduce(
+          (acc: { [key: string]: bigint }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: BigInt(value as string | number | bigint | boolean),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.verification_failures_by_reason)
+        ? (globalThis.Object.entries(object.verification_failures_by_reason) as [string, any][]).reduce(
+          (acc: { [key: string]: bigint }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: BigInt(value as string | number | bigint | boolean),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -511,6 +566,15 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.anchorProof !== "") {
       obj.anchorProof = message.anchorProof;
     }
+    if (message.verificationFailuresByReason) {
+      const entries = globalThis.Object.entries(message.verificationFailuresByReason) as [string, bigint][];
+      if (entries.length > 0) {
+        obj.verificationFailuresByReason = {};
+        entries.forEach(([k, v]) => {
+          obj.verificationFailuresByReason[k] = v.toString();
+        });
+      }
+    }
     return obj;
   },
 
@@ -544,6 +608,113 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     message.lastIndexFailure = object.lastIndexFailure ?? undefined;
     message.stopped = object.stopped ?? undefined;
     message.anchorProof = object.anchorProof ?? "";
+    message.verificationFailuresByReason =
+      (globalThis.Object.entries(object.verificationFailuresByReason ?? {}) as [string, bigint][]).reduce(
+        (acc: { [key: string]: bigint }, [key, value]: [string, bigint]) => {
+          if (value !== undefined) {
+            acc[key] = BigInt(value as string | number | bigint | boolean);
+          }
+          return acc;
+        },
+        {},
+      );
+    return message;
+  },
+};
+
+function createBaseGetSyncStatusResponse_VerificationFailuresByReasonEntry(): GetSyncStatusResponse_VerificationFailuresByReasonEntry {
+  return { key: "", value: 0n };
+}
+
+export const GetSyncStatusResponse_VerificationFailuresByReasonEntry: MessageFns<
+  GetSyncStatusResponse_VerificationFailuresByReasonEntry
+> = {
+  encode(
+    message: GetSyncStatusResponse_VerificationFailuresByReasonEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0n) {
+      if (BigInt.asUintN(64, message.value) !== message.value) {
+        throw new globalThis.Error("value provided for field message.value of type uint64 too large");
+      }
+      writer.uint32(16).uint64(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSyncStatusResponse_VerificationFailuresByReasonEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSyncStatusResponse_VerificationFailuresByReasonEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.uint64() as bigint;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSyncStatusResponse_VerificationFailuresByReasonEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? BigInt(object.value) : 0n,
+    };
+  },
+
+  toJSON(message: GetSyncStatusResponse_VerificationFailuresByReasonEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0n) {
+      obj.value = message.value.toString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSyncStatusResponse_VerificationFailuresByReasonEntry>, I>>(
+    base?: I,
+  ): GetSyncStatusResponse_VerificationFailuresByReasonEntry {
+    return GetSyncStatusResponse_VerificationFailuresByReasonEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSyncStatusResponse_VerificationFailuresByReasonEntry>, I>>(
+    object: I,
+  ): GetSyncStatusResponse_VerificationFailuresByReasonEntry {
+    const message = createBaseGetSyncStatusResponse_VerificationFailuresByReasonEntry();
+    message.key = object.key ?? "";
+    message.value = (object.value !== undefined && object.value !== null) ? BigInt(object.value) : 0n;
     return message;
   },
 };
@@ -613,6 +784,10 @@ export type DeepPartial<T> = T extends bigint ? string | number | bigint
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

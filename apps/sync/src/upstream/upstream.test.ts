@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '@ledger-node/test-utils';
+import type { Logger } from '@ledger-node/telemetry';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { Upstream, type ValidatedLedgerAnnouncement } from './upstream';
+
+const stoppers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stoppers.splice(0).reverse()) await stop();
+});
+
+/** A WebSocket server that answers `subscribe` (and nothing else) and lets the test write anything on the stream. */
+async function fakeServer(): Promise<{ url: string; client: Promise<WebSocket> }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  stoppers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const client = new Promise<WebSocket>((resolve) =>
+    server.once('connection', (socket) => {
+      socket.on('message', (data) => {
+        const request = JSON.parse(data.toString());
+        if (request.command !== 'subscribe') return;
+        socket.send(JSON.stringify({ id: request.id, status: 'success', type: 'response', result: { ledger_index: 100, ledger_hash: 'AB'.repeat(32) } }));
+      });
+      resolve(socket);
+    }),
+  );
+  const address = server.address() as { port: number };
+  return { url: `ws://127.0.0.1:${address.port}`, client };
+}
+
+function countingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  const logger = { warnings, warn: (_fields: unknown, message: string) => warnings.push(message), info() {}, debug() {}, error() {} };
+  return logger as unknown as Logger & { warnings: string[] };
+}
+
+const closed = (ledgerIndex: number) => JSON.stringify({ type: 'ledgerClosed', ledger_index: ledgerIndex, ledger_hash: 'CD'.repeat(32) });
+
+describe('Upstream facing a hostile stream', () => {
+  it('counts every malformed message, logs them once per interval, and a ledger 4 000 000 000 makes no later ledger a stall', async () => {
+    const { url, client } = await fakeServer();
+    const logger = countingLogger();
+    const announced: ValidatedLedgerAnnouncement[] = [];
+    const malformed: string[] = [];
+    const upstream = new Upstream({
+      endpoints: [url],
+      logger,
+      stallTimeoutMs: 600,
+      onValidatedLedger: (announcement) => announced.push(announcement),
+      onMalformed: (reason) => malformed.push(reason),
+    });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    const socket = await client;
+    await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed');
+    for (let count = 0; count < 50; count++) socket.send('{not json');
+    socket.send(JSON.stringify({ type: 'ledgerClosed', ledger_index: 'soon' }));
+    await waitUntil(() => malformed.length === 51 || undefined, 5_000, 'every malformed message counted');
+    expect(upstream.malformedMessageCount).toBe(51n);
+    expect(logger.warnings.filter((line) => line.startsWith('malformed upstream message'))).toHaveLength(1);
+
+    socket.send(closed(4_000_000_000));
+    for (let ledgerIndex = 101; ledgerIndex <= 112; ledgerIndex++) {
+      socket.send(closed(ledgerIndex));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    expect(announced.map((announcement) => announcement.ledgerIndex)).toContain(112);
+    expect(logger.warnings.filter((line) => line.includes('stalled'))).toEqual([]);
+    expect(upstream.reconnectCount).toBe(0n);
+  });
+});
+
+describe('Upstream facing an endpoint that streams but never answers', () => {
+  it('counts it stalled after three unanswered requests and moves on to the next endpoint', async () => {
+    const mute = await fakeServer();
+    const next = await fakeServer();
+    const logger = countingLogger();
+    const upstream = new Upstream({ endpoints: [mute.url, next.url], logger, requestTimeoutMs: 200, reconnectBaseMs: 10, onValidatedLedger: () => {} });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    await mute.client;
+    await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed to the first endpoint');
+    for (let attempt = 0; attempt < 3; attempt++) await expect(upstream.fetchLedger(100)).rejects.toThrow(/got no answer within 200 ms/);
+    await next.client;
+    await waitUntil(() => (upstream.connected && upstream.url === next.url) || undefined, 5_000, 'subscribed to the next endpoint');
+    expect(logger.warnings.some((line) => line.includes(`upstream ${mute.url} stalled: its last 3 requests got no answer`))).toBe(true);
+  });
+});
