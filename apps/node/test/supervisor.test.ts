@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -33,6 +34,20 @@ const alive = (pid: number) => {
     return false;
   }
 };
+
+/** Pids of the processes whose command line names `dir` (the supervisor and its children are given -data_dir). */
+function processesNaming(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 /** A node without sync; resolves once each of its four services has said it is ready (in any order). */
 async function startNode() {
@@ -90,6 +105,17 @@ describe('ledger-node (supervisor)', () => {
     const deadline = Date.now() + 10_000;
     while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(pids.filter(alive)).toEqual([]);
+  });
+
+  it('children killed with the supervisor in its first moments, while they load, stop by themselves too', async () => {
+    const { dir, remove } = tempDir();
+    // Whatever outlives a failure of this test is killed by its pid.
+    cleanups.push(() => processesNaming(dir).forEach((pid) => process.kill(pid, 'SIGKILL')), remove);
+    const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(await freePort())]);
+    await waitUntil(() => processesNaming(dir).length > 1 || undefined, 10_000, 'children started');
+    process.kill(node.pid, 'SIGKILL');
+    await node.exited;
+    await waitUntil(() => processesNaming(dir).length === 0 || undefined, 20_000, 'no process of that node left');
   });
 
   it('runs a whole node on an embedded devnet, shows ledgers arriving, and stops every service with code 0', async () => {

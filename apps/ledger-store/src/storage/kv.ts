@@ -3,6 +3,8 @@
  * ordered bytewise; writes go through atomic batches so that a crash never leaves half a ledger.
  * RocksDB is the production implementation; an in-memory one serves unit tests.
  */
+import { Unavailable } from '@ledger-node/errors';
+
 export type KvOperation = { type: 'put'; key: Buffer; value: Buffer } | { type: 'del'; key: Buffer };
 
 export interface KvRange {
@@ -28,4 +30,18 @@ export interface KeyValue {
   /** Approximate bytes on disk. */
   sizeOnDisk(): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * A failed write as the caller should hear it: a full disk or a read-only data directory is the
+ * operator's to fix and says so (Unavailable: the write is retried and succeeds once it is fixed);
+ * anything else is passed on as it is.
+ */
+export function writeFailure(error: unknown, location: string): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/no space left on device|ENOSPC/i.test(message)) return new Unavailable(`disk full: the store at ${location} cannot write (${message})`);
+  if (/read-only file system|EROFS|permission denied|EACCES/i.test(message)) {
+    return new Unavailable(`the store at ${location} cannot write: its directory is read-only (${message})`);
+  }
+  return error;
 }

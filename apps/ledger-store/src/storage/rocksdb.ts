@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import rocksdb from 'rocksdb';
-import type { KeyValue, KvOperation, KvRange } from './kv';
+import { writeFailure, type KeyValue, type KvOperation, type KvRange } from './kv';
 
 type Callback<T = void> = (error: Error | undefined | null, value?: T) => void;
 
@@ -40,7 +40,10 @@ export async function openRocksDb(location: string): Promise<KeyValue> {
       }
     },
     getMany: (keys) => promised((cb) => db.getMany(keys, { asBuffer: true }, cb)),
-    batch: (operations) => promised((cb) => db.batch(operations, {}, cb)),
+    batch: (operations) =>
+      promised((cb) => db.batch(operations, {}, cb)).catch((error: unknown) => {
+        throw writeFailure(error, location);
+      }),
     entries: (range) => iterate(db, range),
     sizeOnDisk: () => directorySize(location),
     close: () => promised((cb) => db.close(cb)),

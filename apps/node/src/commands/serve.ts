@@ -19,8 +19,10 @@ export async function serve(name: ServiceName, flags: ParsedFlags): Promise<numb
   // Kept (not `once`): a second signal while stopping must not kill the process half-way.
   process.on('SIGTERM', requestStop);
   process.on('SIGINT', requestStop);
-  // Under the supervisor: when it is gone, nobody will stop us, so stop now.
+  // Under the supervisor: when it is gone, nobody will stop us, so stop now. It may be gone
+  // already (killed while this process was loading): an IPC channel closed before we listened.
   process.once('disconnect', requestStop);
+  if (process.send !== undefined && !process.connected) requestStop();
 
   const service = await loadService(name);
   const running = await service.start(flags);
