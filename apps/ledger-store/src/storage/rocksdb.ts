@@ -41,7 +41,7 @@ export async function openRocksDb(location: string): Promise<KeyValue> {
     },
     getMany: (keys) => promised((cb) => db.getMany(keys, { asBuffer: true }, cb)),
     batch: (operations) =>
-      promised((cb) => db.batch(operations, {}, cb)).catch((error: unknown) => {
+      promised<void>((cb) => db.batch(operations, {}, cb)).catch((error: unknown) => {
         throw writeFailure(error, location);
       }),
     entries: (range) => iterate(db, range),
