@@ -54,8 +54,8 @@ describe('an anchor the configured trust cannot prove', () => {
       const file = path.join(dataDir, 'others.txt');
       writeFileSync(file, `${encodeNodePublicKey(other.publicKey, xrpl)}\n`);
       return ['-validators', file];
-    }, /not anchored: 0 of the 1 trusted validations needed came/],
-    ['no list and a single endpoint', () => ['-validators='], /not anchored: nothing proves an anchor with no -validators list and a single -endpoint/],
+    }, /not proven: 0 of the 1 trusted validations needed came/],
+    ['no list and a single endpoint', () => ['-validators='], /not proven: nothing proves an anchor with no -validators list and a single -endpoint/],
   ])('stores nothing with %s, and says why in the status', async (_what, trust, reason) => {
     const devnet = await startDevnet(['-close_ms', '200']);
     const dataDir = scratchDir(cleanups);

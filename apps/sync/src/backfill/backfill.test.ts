@@ -70,9 +70,23 @@ describe('an anchor must be proven the network\'s', () => {
     proof.onValidation(validations(11119604, hashOf(11119604)));
     const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
-    await waitUntil(() => proof.state.includes('not anchored') || undefined, 5_000, 'the forged tip refused');
-    expect(proof.state).toBe(`ledger 11119604 ${hash} not anchored: 0 of the 1 trusted validations needed came`);
+    await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'the forged tip refused');
+    expect(proof.state).toBe(`ledger 11119604 ${hash} not proven: 0 of the 1 trusted validations needed came`);
     expect(store.ledgers.size).toBe(0);
+  });
+
+  it('refuses a fork at the tip: a forged ledger naming the stored tip as its parent, which no trusted validator signed', async () => {
+    const { ledgers, hash } = forgedTip();
+    const store = new MemoryLedgerStore();
+    const proof = proofTrusting([validator.publicKey]);
+    proof.onValidation(validations(11119603, hashOf(11119603)));
+    const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
+    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603) });
+    await waitUntil(() => sync.chain.tip === 11119603 || undefined, 10_000, 'anchored at 11119603');
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
+    await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'the fork refused');
+    expect(sync.chain.tip).toBe(11119603);
+    expect([...store.ledgers.keys()].includes(11119604)).toBe(false);
   });
 
   it('anchors at a ledger a trusted validator signed, and not on an untrusted key\'s word', async () => {
@@ -82,7 +96,7 @@ describe('an anchor must be proven the network\'s', () => {
     proof.onValidation(signValidation(profile, untrusted, { ledgerIndex: 11119604, ledgerHash: hashOf(11119604), signingTime: 1 }));
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()), 3, proof);
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
-    await waitUntil(() => proof.state.includes('not anchored') || undefined, 5_000, 'no trusted validation yet');
+    await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'no trusted validation yet');
     expect(store.ledgers.size).toBe(0);
     proof.onValidation(validations(11119604, hashOf(11119604)));
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });

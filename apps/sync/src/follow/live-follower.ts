@@ -1,8 +1,9 @@
 /**
  * The live follower: each validated ledger the upstream announces is fetched, verified against the
  * announced hash and stored. The next ledger after the stored tip must also name the tip as its
- * parent; a ledger further ahead becomes the new anchor, once proven the network's (trusted
- * validations or agreeing endpoints: anchor-proof.ts), and the ledgers between are backfill's job.
+ * parent; a ledger further ahead becomes the new anchor, and the ledgers between are backfill's
+ * job. Each ledger stored here is first proven the network's (trusted validations or agreeing
+ * endpoints: anchor-proof.ts); ledgers below a proven one are proven by their hash links.
  */
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
@@ -17,7 +18,7 @@ import { checkExtendsTip, linkOf } from '../verify/verify-ledger';
 export interface LiveFollowerOptions extends LedgerPipeline {
   /** A ledger was stored above a gap: backfill has new work. */
   onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
-  /** Whether a ledger with no stored parent to chain to is the network's (anchor-proof.ts). */
+  /** Whether an announced ledger's hash is the network's (anchor-proof.ts): every ledger followed live is proven so. */
   anchorProof: Pick<AnchorProof, 'prove'>;
 }
 
@@ -119,20 +120,18 @@ export class LiveFollower {
         return;
       }
     }
-    let anchorProof: string | undefined;
-    if (tip === undefined || ledgerIndex > tip + 1) {
-      // Nothing stored chains to it: a self-consistent forgery would verify, so the hash itself must be proven.
-      anchorProof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, this.abort.signal);
-      if (anchorProof === undefined) return;
-    }
+    // A self-consistent forgery verifies, even one naming the stored tip as its parent (a fork at the
+    // tip): the hash itself must be proven the network's, for an anchor and for the next ledger alike.
+    const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, this.abort.signal);
+    if (proof === undefined) return;
     const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger, health });
     await chain.write([{ write: ledgerWriteOf(ledger, profile, state, health), link: linkOf(ledger) }]);
     // One line per new validated ledger: an operator sees the chain arrive.
     logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
-    if (anchorProof !== undefined) {
+    if (tip === undefined || ledgerIndex > tip + 1) {
       logger.info(
-        { ledgerIndex, previousTip: tip, anchorProof },
-        `anchored at validated ledger ${ledgerIndex} (${anchorProof})${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`,
+        { ledgerIndex, previousTip: tip, proof },
+        `anchored at validated ledger ${ledgerIndex} (${proof})${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`,
       );
       this.options.onAnchored(ledgerIndex, tip);
     }

@@ -53,13 +53,13 @@ describe('AnchorProof without a validator list', () => {
     expect(await anchor.prove(500, hash, new AbortController().signal)).toBe('named by 2 of 3 endpoints');
     named['ws://c'] = otherHash;
     expect(await anchor.prove(500, hash, new AbortController().signal)).toBeUndefined();
-    expect(anchor.state).toBe(`ledger 500 ${hash} not anchored: 2 endpoints name it, 1 name another hash`);
+    expect(anchor.state).toBe(`ledger 500 ${hash} not proven: 2 endpoints name it, 1 name another hash`);
   });
 
   it('proves nothing with a single endpoint, and says so', async () => {
     const anchor = proof({});
     expect(anchor.trustText()).toBe('nothing: no -validators list and a single -endpoint');
     expect(await anchor.prove(500, hash, new AbortController().signal)).toBeUndefined();
-    expect(anchor.state).toBe('ledger 500 not anchored: nothing proves an anchor with no -validators list and a single -endpoint');
+    expect(anchor.state).toBe('ledger 500 not proven: nothing proves an anchor with no -validators list and a single -endpoint');
   });
 });

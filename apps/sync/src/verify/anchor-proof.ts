@@ -1,7 +1,9 @@
 /**
- * Proof of an anchor: the ledger sync stores without a stored parent to chain it to (the first
- * ledger, or one above a gap). Verification shows a ledger hashes to the hash it was announced
- * with; only this shows that hash is the network's. Two ways, as configured:
+ * Proof that an announced ledger hash is the network's, asked for every ledger the live follower
+ * stores: an anchor (the first ledger, or one above a gap) has no stored parent to chain to, and
+ * even the next ledger above the tip could be a self-consistent fork naming the tip as its parent.
+ * Verification shows a ledger hashes to the hash it was announced with; only this shows that hash
+ * is the network's. Two ways, as configured:
  *
  * - `-validators`: full validations of that hash, signed by at least `quorum` of the listed keys,
  *   taken from the upstream's `validations` stream (each signature checked; the upstream cannot
@@ -89,7 +91,7 @@ export class AnchorProof {
           break;
         }
         if (Date.now() >= deadline) {
-          this.told(`ledger ${ledgerIndex} ${hash} not anchored: ${count} of the ${validators.quorum} trusted validations needed came`, 'validations');
+          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${validators.quorum} trusted validations needed came`, 'validations');
           return undefined;
         }
         await sleep(100, signal);
@@ -99,12 +101,12 @@ export class AnchorProof {
       const agreeing = answers.filter((answer) => answer === hash).length;
       const disagreeing = answers.filter((answer) => answer !== undefined && answer !== hash).length;
       if (agreeing < 2 || disagreeing > 0) {
-        this.told(`ledger ${ledgerIndex} ${hash} not anchored: ${agreeing} endpoints name it, ${disagreeing} name another hash`, 'endpoints');
+        this.told(`ledger ${ledgerIndex} ${hash} not proven: ${agreeing} endpoints name it, ${disagreeing} name another hash`, 'endpoints');
         return undefined;
       }
       proof = `named by ${agreeing} of ${endpoints.length} endpoints`;
     } else {
-      this.told(`ledger ${ledgerIndex} not anchored: nothing proves an anchor with no -validators list and a single -endpoint`, 'nothing');
+      this.told(`ledger ${ledgerIndex} not proven: nothing proves an anchor with no -validators list and a single -endpoint`, 'nothing');
       return undefined;
     }
     if (proof === undefined) return undefined;

@@ -51,7 +51,7 @@ export const syncOptions: FlagGroup = {
     stringFlag({
       name: 'validators',
       description:
-        'Validator public keys whose signed validations prove the ledger sync anchors its chain at: one key per line (n… or 66 hex digits), optionally a line "quorum N" (default: 80% of the keys, rounded up); without it, at least two -endpoint URLs must agree on that ledger',
+        'Validator public keys whose signed validations prove each ledger sync follows is the network\'s: one key per line (n… or 66 hex digits), optionally a line "quorum N" (default: 80% of the keys, rounded up); without it, at least two -endpoint URLs must agree on each ledger',
       default: undefined,
       defaultLabel: 'none (-dev: the devnet\'s validator)',
       valueName: 'FILE',

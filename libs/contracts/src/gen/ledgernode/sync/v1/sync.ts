@@ -66,8 +66,8 @@ export interface GetSyncStatusResponse {
     | string
     | undefined;
   /**
-   * How the newest anchor (a ledger with no stored parent) was proven the network's, or why the
-   * newest one announced could not be: `ledger N validated by 1 of 1 trusted validators`.
+   * How the newest ledger followed live was proven the network's, or why the newest one announced
+   * could not be: `ledger N validated by 1 of 1 trusted validators`.
    */
   anchorProof: string;
   /**
