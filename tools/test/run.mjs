@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: lint (module boundaries), type check, contract drift, then every project's vitest
-// suite through Nx, ending with one summary line `tests: N passed, N failed, N skipped`.
+// suite through Nx in two tiers — unit tests (src/**, files in parallel), then end-to-end tests
+// (test/**, real processes, one file at a time) — ending with one summary line
+// `tests: N passed, N failed, N skipped`. `--tier unit` or `--tier e2e` runs one tier
+// (`npm run test:unit`, `npm run test:e2e`); other arguments name projects.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -9,12 +12,20 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = path.join(root, 'test-output');
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
-const extraArgs = process.argv.slice(2);
+const args = process.argv.slice(2);
+const tierAt = args.indexOf('--tier');
+const onlyTier = tierAt >= 0 ? args[tierAt + 1] : undefined;
+if (tierAt >= 0 && onlyTier !== 'unit' && onlyTier !== 'e2e') {
+  process.stderr.write('--tier must be unit or e2e\n');
+  process.exit(2);
+}
+const extraArgs = tierAt >= 0 ? args.filter((_, position) => position !== tierAt && position !== tierAt + 1) : args;
+const tiers = onlyTier ? [onlyTier] : ['unit', 'e2e'];
 
-function step(title, command, args) {
+function step(title, command, args, env = {}) {
   process.stdout.write(`\n== ${title}: ${[path.basename(command), ...args].join(' ')}\n`);
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;
   process.stdout.write(`== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s\n`);
@@ -46,7 +57,8 @@ function ensureChromium() {
 
 const failedSteps = [];
 rmSync(outputDir, { recursive: true, force: true });
-if (!ensureChromium()) failedSteps.push('browser');
+// Only the end-to-end tier drives a browser.
+if (tiers.includes('e2e') && !ensureChromium()) failedSteps.push('browser');
 
 // Nx must see every project before the boundary rule runs.
 if (!step('projects', bin('nx'), ['show', 'projects'])) failedSteps.push('projects');
@@ -54,8 +66,10 @@ if (!step('lint', bin('eslint'), ['.'])) failedSteps.push('lint');
 if (!step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'])) failedSteps.push('typecheck');
 if (!step('contract drift', process.execPath, ['tools/gen/check.mjs'])) failedSteps.push('contract drift');
 const projects = extraArgs.length > 0 ? ['-p', ...extraArgs] : [];
-if (!step('tests', bin('nx'), ['run-many', '-t', 'test', '--output-style=static', '--parallel=1', ...projects])) {
-  failedSteps.push('tests');
+for (const tier of tiers) {
+  if (!step(`${tier} tests`, bin('nx'), ['run-many', '-t', 'test', '--output-style=static', '--parallel=1', ...projects], { LEDGER_NODE_TEST_TIER: tier })) {
+    failedSteps.push(`${tier} tests`);
+  }
 }
 
 let passed = 0;
