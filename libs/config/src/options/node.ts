@@ -1,6 +1,6 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
 import { readValidatorList } from '@ledger-node/chain';
-import { chainFlag, definitionsFlag, logLevelFlag } from './shared';
+import { chainFlag, definitionsFlag, fileCheck, logLevelFlag } from './shared';
 
 export const nodeOptions: FlagGroup = {
   title: 'Node',
@@ -55,14 +55,7 @@ export const syncOptions: FlagGroup = {
       default: undefined,
       defaultLabel: 'none (-dev: the devnet\'s validator)',
       valueName: 'FILE',
-      check: (file) => {
-        try {
-          readValidatorList(file);
-          return undefined;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      },
+      check: fileCheck(readValidatorList),
     }),
     integerFlag({
       name: 'thread_count',

@@ -18,16 +18,21 @@ export const definitionsFlag = stringFlag({
   default: undefined,
   defaultLabel: "the chain profile's table",
   valueName: 'FILE',
-  check: (file) => {
+  // The reason without the "-definitions FILE: " the flag's own error line already starts with.
+  check: fileCheck((file) => readDefinitionsTable(file), (message, file) => message.replace(`-definitions ${file}: `, '')),
+});
+
+/** A flag check that reads the file the flag names: undefined when it reads, else the reason it does not. */
+export function fileCheck(read: (file: string) => unknown, reason: (message: string, file: string) => string = (message) => message): (file: string) => string | undefined {
+  return (file) => {
     try {
-      readDefinitionsTable(file);
+      read(file);
       return undefined;
     } catch (error) {
-      // The reason without the "-definitions FILE: " the flag's own error line already starts with.
-      return (error as Error).message.replace(`-definitions ${file}: `, '');
+      return reason((error as Error).message, file);
     }
-  },
-});
+  };
+}
 
 export const logLevelFlag = stringFlag({
   name: 'log_level',
