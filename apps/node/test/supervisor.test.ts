@@ -107,6 +107,15 @@ describe('ledger-node (supervisor)', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it('refuses to start beside an earlier node still running on the same data directory, and says so', async () => {
+    const { node, port, dir } = await startNode();
+    const second = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(await freePort())]);
+    expect(await second.exited).toBe(2);
+    expect(second.output()).toMatch(new RegExp(`${dir} is in use: .*ledger-store.* of an earlier node still answer under ${dir}/run; stop that node first`));
+    expect(await rpc(port, { jsonrpc: '2.0', method: 'jt_blockNumber', params: [], id: 1 })).toMatchObject({ id: 1 });
+    expect(alive(node.pid)).toBe(true);
+  });
+
   it('children killed with the supervisor in its first moments, while they load, stop by themselves too', async () => {
     const { dir, remove } = tempDir();
     // Whatever outlives a failure of this test is killed by its pid.

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
 import { dataDir, FlagError, type ParsedFlags } from '@ledger-node/config';
@@ -18,9 +18,38 @@ export function servicePlan(flags: ParsedFlags): ServiceName[] {
   return plan;
 }
 
+/**
+ * The services of an earlier node still answering on this data directory's sockets (one whose
+ * supervisor was killed, or a second start by mistake): starting beside them would not work.
+ */
+async function liveServices(dir: string): Promise<string[]> {
+  const runDir = path.join(dir, 'run');
+  const sockets = existsSync(runDir) ? readdirSync(runDir).filter((name) => name.endsWith('.sock')) : [];
+  const answering = await Promise.all(
+    sockets.map(
+      (name) =>
+        new Promise<string | undefined>((resolve) => {
+          const socket = connect(path.join(runDir, name));
+          const done = (live: boolean) => {
+            socket.destroy();
+            resolve(live ? name.replace(/\.sock$/, '') : undefined);
+          };
+          socket.setTimeout(1_000, () => done(false));
+          socket.once('connect', () => done(true));
+          socket.once('error', () => done(false));
+        }),
+    ),
+  );
+  return answering.filter((name): name is string => name !== undefined);
+}
+
 /** `ledger-node` with no command: every needed service as a child process, until SIGINT/SIGTERM. */
 export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   const dir = dataDir(flags);
+  const running = await liveServices(dir);
+  if (running.length > 0) {
+    throw new FlagError(`${dir} is in use: ${running.join(', ')} of an earlier node still answer under ${path.join(dir, 'run')}; stop that node first`);
+  }
   mkdirSync(path.join(dir, 'run'), { recursive: true, mode: 0o700 });
   let childFlags = flags.with({ data_dir: dir });
 
