@@ -86,3 +86,21 @@ describe('Upstream facing an endpoint that streams but never answers', () => {
     expect(logger.warnings.some((line) => line.includes(`upstream ${mute.url} stalled: its last 3 requests got no answer`))).toBe(true);
   });
 });
+
+describe('Upstream facing a 100 MB message', () => {
+  it('drops the connection before reading it and reconnects, its memory not grown by the message', async () => {
+    const { url, client } = await fakeServer();
+    const junk = Buffer.alloc(100 * 1024 * 1024, 0x7b);
+    const upstream = new Upstream({ endpoints: [url], logger: countingLogger(), reconnectBaseMs: 10, onValidatedLedger: () => {} });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    const socket = await client;
+    await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed');
+    const before = process.memoryUsage();
+    socket.send(junk);
+    await waitUntil(() => upstream.reconnectCount >= 1n || undefined, 20_000, 'the connection dropped and opened again');
+    const after = process.memoryUsage();
+    // The sender's 100 MB is allocated before the baseline; the receiving side never holds it.
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(32 * 1024 * 1024);
+  });
+});
