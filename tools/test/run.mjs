@@ -83,6 +83,9 @@ if (existsSync(outputDir)) {
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   }
 }
+// The fault suites' figures (libs/test-utils printFigures), together.
+const figuresFile = path.join(outputDir, 'figures.txt');
+if (existsSync(figuresFile)) process.stdout.write(`\n${readFileSync(figuresFile, 'utf8')}`);
 if (failedSteps.length > 0) process.stdout.write(`\nfailed steps: ${failedSteps.join(', ')}\n`);
 process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failedSteps.length > 0 || failed > 0 ? 1 : 0);

@@ -1,4 +1,5 @@
 export * from './fixtures';
+export * from './faults';
 export * from './ports';
 export * from './processes';
 export * from './keyfiles';
