@@ -296,6 +296,67 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     });
   });
 
+  it('adds the proven state changes of a ledger stored without them, as if written with it; refuses another ledger or hash', async () => {
+    const store = await openStore();
+    const full = mainnetLedgerWrite(11119601);
+    await store.putLedger({ ...full, stateChanges: [], stateChangesComplete: false });
+    const changed = full.stateChanges.find((change) => change.kind === StateChangeKind.MODIFIED && change.previousBlob)!;
+    expect(await store.stateObjects.at(changed.key, 0xffffffff)).toBeUndefined();
+
+    await store.putStateChanges({ ledgerIndex: 11119601, ledgerHash: full.ledgerHash, stateChanges: full.stateChanges });
+    expect(await store.stateObjects.at(changed.key, 0xffffffff)).toEqual({ ledgerIndex: 11119601, deleted: false, blob: changed.blob });
+    expect(await store.stateObjects.at(changed.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: changed.previousBlob });
+    const versions = full.stateChanges.length + full.stateChanges.filter((change) => change.previousBlob).length;
+    expect((await store.status()).counters.stateObjectVersionCount).toBe(BigInt(versions));
+    // Sent again (a call cut by a crash): the same versions, counted once.
+    await store.putStateChanges({ ledgerIndex: 11119601, ledgerHash: full.ledgerHash, stateChanges: full.stateChanges });
+    expect((await store.status()).counters.stateObjectVersionCount).toBe(BigInt(versions));
+    const reopened = await store.reopen();
+    expect(await reopened.stateObjects.at(changed.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: changed.previousBlob });
+
+    const notStored = await failure(reopened.putStateChanges({ ledgerIndex: 11119602, ledgerHash: full.ledgerHash, stateChanges: [] }));
+    expect([notStored.kind, notStored.message]).toEqual(['not_found', 'ledger 11119602 is not stored; its state changes are not taken']);
+    const otherHash = await failure(reopened.putStateChanges({ ledgerIndex: 11119601, ledgerHash: Buffer.alloc(32, 7), stateChanges: [] }));
+    expect(otherHash).toBeInstanceOf(Conflict);
+    const twice = await failure(reopened.putStateChanges({ ledgerIndex: 11119601, ledgerHash: full.ledgerHash, stateChanges: [changed, changed] }));
+    expect(twice).toBeInstanceOf(InvalidParams);
+    expect(twice.message).toBe('state_changes[1].key appears twice in the ledger');
+  });
+
+  it('removes a stored ledger with every entry its write made, so that storing it again restores the same store', async () => {
+    const store = await openStore();
+    const withoutState = (ledgerIndex: number) => ({ ...mainnetLedgerWrite(ledgerIndex), stateChanges: [], stateChangesComplete: false });
+    for (const ledgerIndex of [11119599, 11119600, 11119601]) await store.putLedger(withoutState(ledgerIndex));
+    const removed = withoutState(11119600);
+    const sender = removed.transactions[0]!.senderAccountId;
+    const snapshot = async () => {
+      const entries: number[] = [];
+      for await (const entry of store.accountTransactions.entries(sender)) entries.push(entry.ledgerIndex);
+      return { status: await store.status(), sent: await store.sentCounts.sentUpTo(sender, 11119601), entries };
+    };
+    const before = await snapshot();
+
+    await store.deleteLedger(removed);
+    expect(await store.getLedger({ selector: { $case: 'index', index: 11119600 } }, TxDetail.NONE)).toBeUndefined();
+    expect(await store.getLedger({ selector: { $case: 'hash', hash: removed.ledgerHash } }, TxDetail.NONE)).toBeUndefined();
+    for (const tx of removed.transactions) expect(await store.getTransaction(tx.hash)).toBeUndefined();
+    const after = await snapshot();
+    expect(after.status.completeRanges).toEqual([{ first: 11119599, last: 11119599 }, { first: 11119601, last: 11119601 }]);
+    expect(after.status.counters.ledgerCount).toBe(2n);
+    expect(after.status.counters.transactionCount).toBe(before.status.counters.transactionCount - BigInt(removed.transactions.length));
+    expect(after.entries).not.toContain(11119600);
+    const sentIn11119600 = removed.transactions.filter((tx) => tx.senderAccountId.equals(sender)).length;
+    expect(after.sent).toBe(before.sent - BigInt(sentIn11119600));
+
+    await store.putLedger(removed);
+    expect(await snapshot()).toEqual(before);
+
+    const absent = await failure(store.deleteLedger(withoutState(11119602)));
+    expect(absent.kind).toBe('not_found');
+    const other = await failure(store.deleteLedger({ ...removed, ledgerHash: Buffer.alloc(32, 1) }));
+    expect(other.kind).not.toBe('not_found');
+  });
+
   it('replays stored ledgers in order, then follows writes that extend the tip; backfill only when asked', async () => {
     const store = await openStore();
     for (const ledgerIndex of [11119600, 11119601, 11119603]) await store.putLedger(mainnetLedgerWrite(ledgerIndex));

@@ -6,11 +6,14 @@ import {
   type LedgerRecord,
   type LedgerSelector,
   type LedgerWrite,
+  type PutStateChangesRequest,
   type PutStateObjectsRequest,
+  type StateObjectChange,
+  type TransactionWrite,
   type StateDownload,
   type TransactionRecord,
 } from '@ledger-node/contracts';
-import { Conflict, Internal, InvalidParams } from '@ledger-node/errors';
+import { Conflict, Internal, InvalidParams, NotFound } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from './storage/kv';
 import { closeTimeOf, decodeHeader, LedgerRepository, type StoredHeader } from './repositories/ledgers';
 import { LedgerTransactionRepository, TransactionRepository, type StoredTransaction } from './repositories/transactions';
@@ -28,9 +31,9 @@ import {
 import { validateStateObjectsPage } from './state/validate';
 import { StoreMetaRepository, type StoreCounters } from './repositories/storeMeta';
 import { SyncMetaRepository } from './repositories/syncMeta';
-import { addToRanges, type LedgerRange } from './ledgers/ranges';
+import { addToRanges, rangesContain, removeFromRanges, type LedgerRange } from './ledgers/ranges';
 import { LedgerEvents, type LedgerEvent } from './ledgers/events';
-import { validateLedgerWrite } from './ledgers/validate';
+import { validateLedgerWrite, validateStateChanges } from './ledgers/validate';
 
 const MAX_LEDGER_INDEX = 0xffffffff;
 /** GetLedgerHeaders answers at most this many ledgers per call (ledgerstore.proto). */
@@ -59,6 +62,30 @@ export interface StoreStatus {
  */
 /** Staged state objects moved or removed per batch. */
 const STAGE_BATCH = 4096;
+
+/** The accounts a transaction's write indexes it under, one entry each; the sender's side wins when it is also listed as IN. */
+function accountSides(tx: TransactionWrite): { accountId: Buffer; direction: IndexDirection }[] {
+  const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
+  directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
+  for (const affected of tx.affectedAccounts) {
+    const hex = affected.accountId.toString('hex');
+    const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
+    if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
+  }
+  return [...directions.values()];
+}
+
+/** Transactions each sender sent in the write. */
+function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number }[] {
+  const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
+  for (const tx of write.transactions) {
+    const hex = tx.senderAccountId.toString('hex');
+    const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
+    entry.sent++;
+    sentByAccount.set(hex, entry);
+  }
+  return [...sentByAccount.values()];
+}
 
 export class LedgerStore {
   readonly ledgers: LedgerRepository;
@@ -159,21 +186,9 @@ export class LedgerStore {
     const ledgerIndex = write.ledgerIndex;
     const headerKey = LedgerRepository.headerKey(ledgerIndex);
 
-    const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
-    for (const tx of write.transactions) {
-      const hex = tx.senderAccountId.toString('hex');
-      const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
-      entry.sent++;
-      sentByAccount.set(hex, entry);
-    }
-    const senders = [...sentByAccount.values()];
+    const senders = sendersOf(write);
     const blockKeys = senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)));
-    const versionKeys = write.stateChanges.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex));
-    const previousKeys = write.stateChanges.map((change) =>
-      change.previousBlob !== undefined && ledgerIndex > 1 ? StateObjectRepository.versionKey(change.key, ledgerIndex - 1) : undefined,
-    );
-    const previousKeysToRead = previousKeys.filter((entryKey): entryKey is Buffer => entryKey !== undefined);
-    const stored = await this.kv.getMany([headerKey, ...blockKeys, ...versionKeys, ...previousKeysToRead]);
+    const [stored, state] = await Promise.all([this.kv.getMany([headerKey, ...blockKeys]), this.stateChangeOperations(ledgerIndex, write.stateChanges)]);
 
     const existing = stored[0];
     if (existing) {
@@ -184,9 +199,7 @@ export class LedgerStore {
         { ledger_index: ledgerIndex },
       );
     }
-    const blockTotals = stored.slice(1, 1 + senders.length);
-    const versionsBefore = stored.slice(1 + senders.length, 1 + senders.length + versionKeys.length);
-    const previousBefore = stored.slice(1 + senders.length + versionKeys.length);
+    const blockTotals = stored.slice(1);
 
     const operations: KvOperation[] = this.ledgers.putOperations({
       ledgerIndex,
@@ -207,15 +220,7 @@ export class LedgerStore {
         }),
         this.ledgerTransactions.putOperation(ledgerIndex, tx.txIndex, tx.hash),
       );
-      // One entry per account and transaction; the sender's side wins when it is also listed as IN.
-      const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
-      directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
-      for (const affected of tx.affectedAccounts) {
-        const hex = affected.accountId.toString('hex');
-        const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
-        if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
-      }
-      for (const { accountId, direction } of directions.values()) {
+      for (const { accountId, direction } of accountSides(tx)) {
         operations.push(
           this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction, transactionType: tx.transactionType }),
         );
@@ -227,24 +232,7 @@ export class LedgerStore {
       ),
     );
 
-    let newVersions = 0n;
-    let previousPosition = 0;
-    write.stateChanges.forEach((change, position) => {
-      operations.push(this.stateObjects.putOperation(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob));
-      if (versionsBefore[position] === undefined) newVersions++;
-      if (previousKeys[position] !== undefined) {
-        // The object before this ledger is the object as of the previous ledger; it only fills a
-        // gap: a version that ledger stored itself is never overwritten.
-        if (previousBefore[previousPosition++] === undefined) {
-          operations.push(this.stateObjects.putOperation(change.key, ledgerIndex - 1, change.previousBlob));
-          newVersions++;
-        }
-      }
-      for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
-      if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
-        operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
-      }
-    });
+    operations.push(...state.operations);
     const stateRanges = write.stateChangesComplete ? addToRanges(this.stateRanges, ledgerIndex) : this.stateRanges;
     if (write.stateChangesComplete) operations.push(this.stateMeta.stateRangesOperation(stateRanges));
 
@@ -253,7 +241,7 @@ export class LedgerStore {
     const counters: StoreCounters = {
       ledgerCount: this.counters.ledgerCount + 1n,
       transactionCount: this.counters.transactionCount + BigInt(write.transactions.length),
-      stateObjectVersionCount: this.counters.stateObjectVersionCount + newVersions,
+      stateObjectVersionCount: this.counters.stateObjectVersionCount + state.newVersions,
     };
     operations.push(this.storeMeta.rangesOperation(ranges), this.storeMeta.countersOperation(counters));
 
@@ -272,6 +260,111 @@ export class LedgerStore {
       extendsTip: highestBefore === undefined || ledgerIndex > highestBefore,
     });
     return true;
+  }
+
+  /**
+   * The versions, trust-line memberships and account creations of a ledger's state changes: each
+   * object after the ledger at its index, and before it at the previous index unless a version is
+   * stored there (that ledger's own after-image is the same object and is never overwritten).
+   */
+  private async stateChangeOperations(ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<{ operations: KvOperation[]; newVersions: bigint }> {
+    const hasPrevious = (change: StateObjectChange) => change.previousBlob !== undefined && ledgerIndex > 1;
+    const withPrevious = changes.filter(hasPrevious);
+    const stored = await this.kv.getMany([
+      ...changes.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex)),
+      ...withPrevious.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex - 1)),
+    ]);
+    const previousStored = new Map(withPrevious.map((change, position) => [change, stored[changes.length + position] !== undefined]));
+    const operations: KvOperation[] = [];
+    let newVersions = 0n;
+    changes.forEach((change, position) => {
+      operations.push(this.stateObjects.putOperation(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob));
+      if (stored[position] === undefined) newVersions++;
+      if (hasPrevious(change) && !previousStored.get(change)) {
+        operations.push(this.stateObjects.putOperation(change.key, ledgerIndex - 1, change.previousBlob));
+        newVersions++;
+      }
+      for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
+      if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
+        operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
+      }
+    });
+    return { operations, newVersions };
+  }
+
+  /**
+   * Removes a stored ledger that is not the network's with every entry its write made, in one
+   * batch (see DeleteLedger); `write` is the ledger as its writer derives it from the stored bytes.
+   */
+  async deleteLedger(write: LedgerWrite | undefined): Promise<void> {
+    validateLedgerWrite(write, 'ledger');
+    if (write.stateChanges.length > 0) throw new InvalidParams('ledger.state_changes must be empty: a ledger is removed without state', 'ledger.state_changes');
+    return this.exclusive(async () => {
+      const { ledgerIndex } = write;
+      const stored = await this.ledgers.get(ledgerIndex);
+      if (!stored) throw new NotFound(`ledger ${ledgerIndex} is not stored`);
+      if (!stored.ledgerHash.equals(write.ledgerHash)) {
+        throw new Conflict(`ledger ${ledgerIndex} is stored with hash ${stored.ledgerHash.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`, {
+          ledger_index: ledgerIndex,
+        });
+      }
+      if (rangesContain(this.stateRanges, ledgerIndex)) {
+        throw new InvalidParams(`ledger ${ledgerIndex} has its account state stored, which proves it; it is not removed`, 'ledger.ledger_index');
+      }
+      const senders = sendersOf(write);
+      const [records, blockTotals] = await Promise.all([
+        this.transactions.getMany(write.transactions.map((tx) => tx.hash)),
+        this.kv.getMany(senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)))),
+      ]);
+      const operations: KvOperation[] = this.ledgers.deleteOperations(stored);
+      write.transactions.forEach((tx, position) => {
+        // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
+        if (records[position]?.ledgerIndex === ledgerIndex) operations.push(this.transactions.deleteOperation(tx.hash));
+        operations.push(this.ledgerTransactions.deleteOperation(ledgerIndex, tx.txIndex));
+        for (const { accountId } of accountSides(tx)) operations.push(this.accountTransactions.deleteOperation(accountId, ledgerIndex, tx.txIndex));
+      });
+      senders.forEach((sender, position) =>
+        operations.push(...this.sentCounts.deleteOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
+      );
+      const ranges = removeFromRanges(this.completeRanges, ledgerIndex);
+      const counters: StoreCounters = {
+        ...this.counters,
+        ledgerCount: this.counters.ledgerCount - 1n,
+        transactionCount: this.counters.transactionCount - BigInt(write.transactions.length),
+      };
+      operations.push(this.storeMeta.rangesOperation(ranges), this.storeMeta.countersOperation(counters));
+      await this.kv.batch(operations);
+      this.completeRanges = ranges;
+      this.counters = counters;
+    });
+  }
+
+  /**
+   * Stores the proven state changes of a stored ledger written without them (see PutStateChanges)
+   * in one batch; the ledger then counts towards the state. Throws FailedPrecondition when the
+   * ledger is not stored, Conflict when another hash is stored at its index.
+   */
+  async putStateChanges(request: PutStateChangesRequest): Promise<LedgerRange | undefined> {
+    if (request.ledgerHash.length !== 32) throw new InvalidParams(`ledger_hash must be 32 bytes, got ${request.ledgerHash.length}`, 'ledger_hash');
+    validateStateChanges(request.stateChanges, 'state_changes');
+    return this.exclusive(async () => {
+      const { ledgerIndex } = request;
+      const stored = await this.ledgers.get(ledgerIndex);
+      if (!stored) throw new NotFound(`ledger ${ledgerIndex} is not stored; its state changes are not taken`);
+      if (!stored.ledgerHash.equals(request.ledgerHash)) {
+        throw new Conflict(
+          `ledger ${ledgerIndex} is stored with hash ${stored.ledgerHash.toString('hex').toUpperCase()}, not ${Buffer.from(request.ledgerHash).toString('hex').toUpperCase()}`,
+          { ledger_index: ledgerIndex },
+        );
+      }
+      const state = await this.stateChangeOperations(ledgerIndex, request.stateChanges);
+      const stateRanges = addToRanges(this.stateRanges, ledgerIndex);
+      const counters: StoreCounters = { ...this.counters, stateObjectVersionCount: this.counters.stateObjectVersionCount + state.newVersions };
+      await this.kv.batch([...state.operations, this.stateMeta.stateRangesOperation(stateRanges), this.storeMeta.countersOperation(counters)]);
+      this.stateRanges = stateRanges;
+      this.counters = counters;
+      return this.stateRangeAnswered();
+    });
   }
 
   /**

@@ -1,15 +1,12 @@
 /** What the live follower and backfill share: where verified ledgers come from and where they go. */
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
-import type { StateObjectReader } from './state/state-changes';
 import type { StoredChain } from './store/stored-chain';
 import type { SyncHealth } from './sync-health';
 import type { LedgerFetcher, VerificationCounter } from './verify/verified-fetch';
 
 export interface LedgerPipeline {
   fetcher: LedgerFetcher;
-  /** Where objects the metadata does not determine are read (the upstream). */
-  stateReader: StateObjectReader;
   chain: StoredChain;
   profile: ChainProfile;
   logger: Logger;

@@ -11,6 +11,7 @@ import { LiveFollower } from './follow/live-follower';
 import type { LedgerPipeline } from './pipeline';
 import type { LedgerStorePort } from './store/ledger-store';
 import { StateDownloader, type StateStorePort } from './state/download';
+import { StateProver, type StateProverStore } from './state/state-prover';
 import { StoredChain } from './store/stored-chain';
 import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from './upstream/backoff';
@@ -31,6 +32,7 @@ export class SyncEngine {
   private readonly follower: LiveFollower;
   private readonly backfill: Backfill;
   private readonly stateDownload: StateDownloader;
+  private readonly stateProver: StateProver;
   private readonly failures: VerificationCounter;
   private readonly anchorProof: AnchorProof;
   private readonly refusals = new Refusals();
@@ -45,7 +47,7 @@ export class SyncEngine {
 
   constructor(
     private readonly config: SyncConfig,
-    store: LedgerStorePort & StateStorePort,
+    store: LedgerStorePort & StateStorePort & StateProverStore,
     private readonly logger: Logger,
   ) {
     this.health = new SyncHealth(logger, this.refusals);
@@ -67,16 +69,18 @@ export class SyncEngine {
     });
     const pipeline: LedgerPipeline = {
       fetcher: this.upstream,
-      stateReader: this.upstream,
       chain: this.chain,
       profile: config.profile,
       logger,
       failures: this.failures,
       health: this.health,
     };
+    this.stateProver = new StateProver({ store, reader: this.upstream, chain: this.chain, profile: config.profile, logger, refusals: this.refusals });
     this.follower = new LiveFollower({
       ...pipeline,
       anchorProof: this.anchorProof,
+      stateProver: this.stateProver,
+      refusals: this.refusals,
       onAnchored: (_ledgerIndex, previousTip) => {
         if (previousTip !== undefined) this.catchUpFrom ??= previousTip;
         this.backfill.wake();
@@ -85,6 +89,7 @@ export class SyncEngine {
     this.backfill = new Backfill({
       ...pipeline,
       threadCount: config.threadCount,
+      refusals: this.refusals,
       startLedger: () => config.startLedger ?? this.upstreamEarliest,
       onNotFound: () => void this.refreshUpstreamEarliest(),
     });
@@ -96,6 +101,7 @@ export class SyncEngine {
       logger,
       currentLedger: () => this.chain.tip,
       pageSize: config.stateDownloadPageSize,
+      onComplete: () => this.stateProver.wake(),
     });
   }
 
@@ -108,6 +114,7 @@ export class SyncEngine {
       this.upstream.start();
       this.backfill.start();
       this.stateDownload.start();
+      this.stateProver.start();
       await this.refreshUpstreamEarliest();
     })().catch((error: unknown) => {
       if (!this.abort.signal.aborted) this.logger.fatal({ err: error }, `sync could not start: ${(error as Error).message}`);
@@ -120,7 +127,7 @@ export class SyncEngine {
     this.abort.abort();
     // The upstream stops first: a start-up or a fetch still waiting for it to connect ends with it.
     await Promise.all([this.upstream.stop(), Promise.allSettled([this.starting])]);
-    await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop()]);
+    await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop(), this.stateProver.stop()]);
   }
 
   private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {

@@ -3,7 +3,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeNodePublicKey, getProfile } from '@ledger-node/chain';
 import { stopAll, waitUntil } from '@ledger-node/test-utils';
-import { scratchDir, startDevnet, startStoreAndSync, storedHeaders, WsClient } from './support/cluster';
+import { decodeLedgerHeader, encodeLedgerHeader, hashLedgerHeader } from '@ledger-node/chain';
+import { createLogger } from '@ledger-node/telemetry';
+import { ledgerWriteOf } from '../src/index/ledger-write';
+import { SyncHealth } from '../src/sync-health';
+import { verifyLedger } from '../src/verify/verify-ledger';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, storedHeaders, WsClient } from './support/cluster';
 import { TcpProxy } from './support/tcp-proxy';
 
 const cleanups: (() => void)[] = [];
@@ -42,6 +47,45 @@ describe('sync from a live devnet under load', () => {
     }
     // The load generator's payments are in the stored ledgers, not only empty closes.
     expect(transactionCount).toBeGreaterThan(20);
+  });
+});
+
+describe('a stored ledger that is not the network\'s', () => {
+  it('is found when the proven chain reaches it, removed and fetched again: the store ends equal to the devnet', async () => {
+    const devnet = await startDevnet(['-load', '10', '-load_accounts', '4', '-close_ms', '200']);
+    const upstream = await WsClient.open(devnet.url);
+    cleanups.push(() => upstream.close());
+    await waitUntil(async () => ((await upstream.request('ledger_closed')).result.ledger_index >= 15 ? true : undefined), 60_000, 'devnet history', 200);
+
+    // Ledger 10 as a forger would have had it stored: its close time moved, the header re-hashed.
+    const served = await upstream.request('ledger', { ledger_index: 10, binary: true, transactions: true, expand: true });
+    const header = decodeLedgerHeader(Buffer.from(served.result.ledger.ledger_data, 'hex'));
+    const forgedHeader = { ...header, closeTime: header.closeTime + 10 };
+    const forged = verifyLedger({
+      ledgerIndex: 10,
+      headerHex: Buffer.from(encodeLedgerHeader(forgedHeader)).toString('hex'),
+      ledgerHash: hashLedgerHeader(forgedHeader),
+      transactions: served.result.ledger.transactions.map((tx: { tx_blob: string; meta: string }) => ({ txBlobHex: tx.tx_blob, metaBlobHex: tx.meta })),
+    });
+    if (!forged.ok) throw new Error(forged.failure.message);
+    const dataDir = scratchDir(cleanups);
+    await serving(startLedgerStore(dataDir));
+    const clients = clientsFor(dataDir);
+    cleanups.push(() => clients.close());
+    const profile = getProfile('xrpl');
+    await clients.store.putLedgers({ ledgers: [ledgerWriteOf(forged.ledger, profile, new SyncHealth(createLogger('sync', 'silent')))] });
+
+    await serving(startSync(dataDir, devnet.url, ['-thread_count', '2']));
+    const status = await waitUntil(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      const range = current.completeRanges[0];
+      return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 20 ? current : undefined;
+    }, 60_000, 'one range from genesis', 200);
+    expect(status.verificationFailuresByReason.stored_ledger_unproven).toBe(1n);
+    for (const stored of await storedHeaders(clients, 1, status.completeRanges[0]!.last)) {
+      const hash = (await upstream.request('ledger', { ledger_index: stored.ledgerIndex })).result.ledger_hash;
+      expect([stored.ledgerIndex, stored.ledgerHash.toString('hex').toUpperCase()]).toEqual([stored.ledgerIndex, hash]);
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { currencyToBytes, getProfile, keylet } from '@ledger-node/chain';
-import { cliEntry, devnetValidatorsFile, startProcess, stopAll, waitUntil } from '@ledger-node/test-utils';
+import { skipListKeysChangedBy } from '../src/state/derive';
+import { ForgingProxy } from './support/forging-proxy';
+import { cliEntry, devnetValidatorsFile, rejectionOf, startProcess, stopAll, waitUntil } from '@ledger-node/test-utils';
 import rocksdb from 'rocksdb';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, WsClient, type Clients } from './support/cluster';
 
@@ -162,6 +164,53 @@ describe('account state synced from a loaded devnet', () => {
     expect(wrongHeader.output).toMatch(/does not verify: its root is [0-9A-F]{64}, the header's account_hash is [0-9A-F]{64}/);
     // A ledger above both tamperings still verifies.
     expect((await verifyState(dataDir, last)).code).toBe(0);
+  });
+
+  it('stores no object the upstream forged: ledger_entry answers changed on the way are refused by the state root, counted, and the state proven once they are honest', async () => {
+    const devnet = await startDevnet(['-load', '15', '-load_accounts', '4', '-close_ms', '150']);
+    const upstream = await WsClient.open(devnet.url);
+    cleanups.push(() => upstream.close());
+    await waitUntil(async () => {
+      const closed = await upstream.request('ledger_closed');
+      return closed.result.ledger_index >= 20 ? closed : undefined;
+    }, 60_000, 'devnet history', 200);
+    const proxy = await ForgingProxy.start(devnet.url);
+    cleanups.push(() => void proxy.close());
+    // Every object read one by one arrives with its last byte changed: a forged skip list, a forged balance.
+    proxy.forge('ledger_entry', (answer) => {
+      const blob: unknown = answer.result?.node_binary;
+      if (typeof blob !== 'string') return undefined;
+      const last = (parseInt(blob.slice(-2), 16) ^ 1).toString(16).padStart(2, '0');
+      return { ...answer, result: { ...answer.result, node_binary: `${blob.slice(0, -2)}${last}` } };
+    });
+
+    const dataDir = scratchDir(cleanups);
+    const { clients } = await startStoreAndSync(dataDir, proxy.url, ['-thread_count', '2'], cleanups);
+    const refused = await waitUntil(async () => {
+      const [sync, store] = await Promise.all([clients.sync.getSyncStatus({}), clients.store.getStatus({})]);
+      const mismatches = sync.verificationFailuresByReason.state_root_mismatch ?? 0n;
+      return sync.stateReady && mismatches >= 3n && store.completeRanges[0]?.first === 1 ? { sync, store, mismatches } : undefined;
+    }, 90_000, 'state download complete and forged images refused', 250);
+    expect(proxy.forged.get('ledger_entry')).toBeGreaterThan(0);
+    // Only the verified download is state: no ledger around it took a forged image.
+    const downloadLedger = refused.store.stateDownload!.ledgerIndex;
+    expect(refused.store.stateRange).toEqual({ first: downloadLedger, last: downloadLedger });
+    const above = await rejectionOf<Error>(
+      clients.store.getStateObject({ key: Buffer.from(skipListKeysChangedBy(2)[0]!, 'hex'), ledger: { selector: { $case: 'index', index: downloadLedger + 1 } } }),
+    );
+    expect(above.message).toMatch(/state/i);
+    expect((await verifyState(dataDir, downloadLedger)).code).toBe(0);
+
+    // Honest again: the same ledgers are proven, down to the first ledger and up with the tip.
+    proxy.forge('ledger_entry', undefined);
+    const status = await syncedWithState(clients);
+    const { first, last } = status.stateRange!;
+    for (const ledgerIndex of [first, downloadLedger - 1, downloadLedger + 1, last]) {
+      const verified = await verifyState(dataDir, ledgerIndex);
+      expect([ledgerIndex, verified.code, verified.output]).toEqual([ledgerIndex, 0, expect.stringContaining('verifies')]);
+    }
+    const sync = await clients.sync.getSyncStatus({});
+    expect(sync.verificationFailuresByReason.state_root_mismatch).toBeGreaterThanOrEqual(refused.mismatches);
   });
 
   it('resumes a state download killed between pages from its stored marker', async () => {

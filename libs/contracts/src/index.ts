@@ -45,6 +45,8 @@ export type {
 export {
   AccountStateResult,
   AffectedAccount,
+  DeleteLedgerRequest,
+  DeleteLedgerResponse,
   GetAccountStateRequest,
   GetAccountStateResponse,
   GetAccountStatesRequest,
@@ -79,6 +81,8 @@ export {
   PutLedgerResponse,
   PutLedgersRequest,
   PutLedgersResponse,
+  PutStateChangesRequest,
+  PutStateChangesResponse,
   PutStateObjectsRequest,
   PutStateObjectsResponse,
   SetSyncMetaRequest,

@@ -83,7 +83,7 @@ describe('startGrpcServer + createGrpcClient', () => {
           getStatus: async () => {
             throw new InvalidParams('ledger index must be positive', 'ledger');
           },
-          putLedger: notYet, putLedgers: notYet, putStateObjects: notYet, setSyncMeta: notYet, getSyncMeta: notYet,
+          putLedger: notYet, putLedgers: notYet, putStateObjects: notYet, putStateChanges: notYet, deleteLedger: notYet, setSyncMeta: notYet, getSyncMeta: notYet,
           getLedger: async () => {
             throw new Error('disk on fire at /secret/path');
           },

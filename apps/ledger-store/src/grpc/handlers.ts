@@ -78,6 +78,13 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         stateRange: status.stateRange,
       };
     },
+    async deleteLedger(request) {
+      await store.deleteLedger(request.ledger);
+      return {};
+    },
+    async putStateChanges(request) {
+      return { stateRange: await store.putStateChanges(request) };
+    },
     async putStateObjects(request) {
       return { stateDownload: await store.putStateObjects(request) };
     },

@@ -22,6 +22,17 @@ export function addToRanges(ranges: readonly LedgerRange[], ledgerIndex: number)
   return result;
 }
 
+/** The ranges after `ledgerIndex` is removed: the range holding it shrinks or splits in two. */
+export function removeFromRanges(ranges: readonly LedgerRange[], ledgerIndex: number): LedgerRange[] {
+  return ranges.flatMap((range) => {
+    if (ledgerIndex < range.first || ledgerIndex > range.last) return [range];
+    const parts: LedgerRange[] = [];
+    if (range.first < ledgerIndex) parts.push({ first: range.first, last: ledgerIndex - 1 });
+    if (ledgerIndex < range.last) parts.push({ first: ledgerIndex + 1, last: range.last });
+    return parts;
+  });
+}
+
 export function rangesContain(ranges: readonly LedgerRange[], ledgerIndex: number): boolean {
   return ranges.some((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
 }

@@ -1,5 +1,5 @@
 import { decodeLedgerHeader, hashLedgerHeader, hashTransaction, LEDGER_HEADER_LENGTH, type LedgerHeader } from '@ledger-node/chain';
-import { Direction, StateChangeKind, type LedgerWrite } from '@ledger-node/contracts';
+import { Direction, StateChangeKind, type LedgerWrite, type StateObjectChange } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 
 const HASH_LENGTH = 32;
@@ -75,9 +75,14 @@ export function validateLedgerWrite(write: LedgerWrite | undefined, path: string
     }
   });
 
+  validateStateChanges(write.stateChanges, `${path}.state_changes`);
+}
+
+/** One version per object: each change names a 32-byte key once, with bytes that fit its kind. */
+export function validateStateChanges(changes: readonly StateObjectChange[], path: string): void {
   const objectKeys = new Set<string>();
-  write.stateChanges.forEach((change, position) => {
-    const field = `${path}.state_changes[${position}]`;
+  changes.forEach((change, position) => {
+    const field = `${path}[${position}]`;
     requireLength(change.key, HASH_LENGTH, `${field}.key`);
     const objectKey = change.key.toString('hex');
     // One version per object per ledger: the object as the ledger left it.

@@ -36,6 +36,10 @@ export class AccountTransactionRepository {
     };
   }
 
+  deleteOperation(accountId: Buffer, ledgerIndex: number, txIndex: number): KvOperation {
+    return { type: 'del', key: key(Bucket.accountTransaction, accountId, u32(ledgerIndex), u32(txIndex)) };
+  }
+
   /**
    * The account's entries in (ledger, tx index) order, or reverse, inside [firstLedger, lastLedger],
    * strictly after `after` in the direction of travel; `limit` bounds the read.
@@ -114,6 +118,14 @@ export class AccountSentCountRepository {
     return [
       { type: 'put', key: key(Bucket.accountSentCount, accountId, u32(ledgerIndex)), value: u32(sentInLedger) },
       { type: 'put', key: AccountSentCountRepository.blockKey(accountId, blockOf(ledgerIndex)), value: u32(blockTotalBefore + sentInLedger) },
+    ];
+  }
+
+  /** Undoes putOperations: the ledger's entry goes, the block total drops by what it added. */
+  deleteOperations(accountId: Buffer, ledgerIndex: number, sentInLedger: number, blockTotal: number): KvOperation[] {
+    return [
+      { type: 'del', key: key(Bucket.accountSentCount, accountId, u32(ledgerIndex)) },
+      { type: 'put', key: AccountSentCountRepository.blockKey(accountId, blockOf(ledgerIndex)), value: u32(Math.max(0, blockTotal - sentInLedger)) },
     ];
   }
 

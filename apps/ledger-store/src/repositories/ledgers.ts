@@ -39,6 +39,13 @@ export class LedgerRepository {
     ];
   }
 
+  deleteOperations(stored: StoredHeader): KvOperation[] {
+    return [
+      { type: 'del', key: LedgerRepository.headerKey(stored.ledgerIndex) },
+      { type: 'del', key: key(Bucket.ledgerHashIndex, stored.ledgerHash) },
+    ];
+  }
+
   async get(ledgerIndex: number): Promise<StoredHeader | undefined> {
     const value = await this.kv.get(LedgerRepository.headerKey(ledgerIndex));
     return value && decodeHeader(ledgerIndex, value);

@@ -67,6 +67,10 @@ export class TransactionRepository {
     return { type: 'put', key: key(Bucket.transaction, tx.hash), value: encodeTransaction(tx) };
   }
 
+  deleteOperation(hash: Buffer): KvOperation {
+    return { type: 'del', key: key(Bucket.transaction, hash) };
+  }
+
   async get(hash: Buffer): Promise<StoredTransaction | undefined> {
     const value = await this.kv.get(key(Bucket.transaction, hash));
     return value && decodeTransaction(hash, value);
@@ -86,6 +90,10 @@ export class LedgerTransactionRepository {
 
   putOperation(ledgerIndex: number, txIndex: number, hash: Buffer): KvOperation {
     return { type: 'put', key: key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)), value: hash };
+  }
+
+  deleteOperation(ledgerIndex: number, txIndex: number): KvOperation {
+    return { type: 'del', key: key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)) };
   }
 
   async hashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {

@@ -8,7 +8,10 @@ import { LiveFollower, type LiveFollowerOptions } from '../follow/live-follower'
 import { AnchorProof } from '../verify/anchor-proof';
 import { StoredChain } from '../store/stored-chain';
 import { SyncHealth } from '../sync-health';
+import { Refusals } from '../refusals';
 import { VerificationCounter } from '../verify/verified-fetch';
+import { ledgerWriteOf } from '../index/ledger-write';
+import { verifyLedger } from '../verify/verify-ledger';
 import type { FetchedLedger } from '../verify/verify-ledger';
 import { Backfill } from './backfill';
 
@@ -29,18 +32,21 @@ function recordedLedgers(change?: (ledger: FetchedLedger) => FetchedLedger): Map
 /** A follower and a backfill over a fresh chain on `store`, as the engine wires them. */
 /** Proves every announced anchor: these tests are about what follows an anchor (anchor-proof.test.ts proves anchors). */
 const trustingProof = { prove: async () => 'trusted by the test' };
+/** Stores every ledger without state changes: these tests have no state download (state-prover.ts proves state). */
+const noState: LiveFollowerOptions['stateProver'] = { provenWrite: (_ledger, write) => write(undefined) };
 
 async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3, anchorProof: LiveFollowerOptions['anchorProof'] = trustingProof) {
   const health = new SyncHealth(logger);
   const chain = new StoredChain(store, health);
   await chain.load();
-  const failures = new VerificationCounter(logger);
-  const pipeline = { fetcher: upstream, stateReader: upstream, chain, profile, logger, failures, health };
-  const backfill = new Backfill({ ...pipeline, threadCount, startLedger: () => 11119599 });
-  const follower = new LiveFollower({ ...pipeline, anchorProof, onAnchored: () => backfill.wake() });
+  const refusals = new Refusals();
+  const failures = new VerificationCounter(logger, refusals);
+  const pipeline = { fetcher: upstream, chain, profile, logger, failures, health };
+  const backfill = new Backfill({ ...pipeline, threadCount, refusals, startLedger: () => 11119599 });
+  const follower = new LiveFollower({ ...pipeline, anchorProof, stateProver: noState, refusals, onAnchored: () => backfill.wake() });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
-  return { chain, failures, health, backfill, follower };
+  return { chain, failures, health, backfill, follower, refusals };
 }
 
 const hashOf = (ledgerIndex: number) => recordedLedgerFile(ledgerIndex).ledger_hash;
@@ -197,6 +203,30 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     await waitUntil(() => sync.failures.count >= 2n && store.ledgers.has(11119603), 10_000, 'two failures counted and ledger 11119603 stored', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119602, reason: 'child_link_mismatch', expected: hashOf(11119602) });
     expect([...store.ledgers.keys()].sort()).toEqual([11119603, 11119604]);
+  });
+
+  /** The recorded ledger with its close time moved: self-consistent, naming the real parent, not the network's. */
+  function forgedWrite(ledgerIndex: number) {
+    const real = recordedFetchedLedger(ledgerIndex);
+    const header = decodeLedgerHeader(Buffer.from(real.headerHex, 'hex'));
+    const forgedHeader = { ...header, closeTime: header.closeTime + 10 };
+    const forged = verifyLedger({ ...real, headerHex: Buffer.from(encodeLedgerHeader(forgedHeader)).toString('hex'), ledgerHash: hashLedgerHeader(forgedHeader) });
+    if (!forged.ok) throw new Error(forged.failure.message);
+    return ledgerWriteOf(forged.ledger, profile, new SyncHealth(logger));
+  }
+
+  it.each([
+    ['inside the stored range, found by backfill', 11119601],
+    ['at the stored tip, found by the next proven ledger', 11119603],
+  ])('removes a stored ledger that does not chain to the proven ledgers (%s) and fetches the network\'s', async (_where, forgedIndex) => {
+    const store = new MemoryLedgerStore();
+    await store.putLedgers([forgedWrite(forgedIndex)]);
+    const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
+    // Above 11119601 a gap, which backfill fills down to it; above 11119603 the next ledger.
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    await waitUntil(() => (store.ledgers.size === 6 && sync.backfill.remainingLedgers() === 0) || undefined, 15_000, 'the run stored, the forged ledger replaced');
+    for (const ledgerIndex of recordedRun) expect([ledgerIndex, store.ledgers.get(ledgerIndex)!.ledgerHash.toString('hex').toUpperCase()]).toEqual([ledgerIndex, hashOf(ledgerIndex)]);
+    expect(sync.refusals.toRecord()).toMatchObject({ parent_hash_mismatch: 1n, stored_ledger_unproven: 1n });
   });
 
   it('does not store an announced ledger whose header does not hash to the announced hash', async () => {

@@ -3,11 +3,12 @@
  * `threadCount` ledgers are fetched and verified concurrently; they are accepted strictly downward,
  * each only when its recomputed hash equals the parent_hash of its (already verified) child, and
  * written in descending batches so that a crash leaves every range contiguous. Restart needs no
- * state of its own: the store's complete ranges say what is left.
+ * state of its own: the store's complete ranges say what is left. Ledgers are stored without their
+ * state changes: those are proven and added going down from the state download (state-prover.ts).
  */
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
-import { ledgerStateChanges, type LedgerStateChanges } from '../state/state-changes';
+import type { Refusals } from '../refusals';
 import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
@@ -17,6 +18,8 @@ import { gapLedgerCount, planGaps, type BackfillGap } from './ranges';
 
 export interface BackfillOptions extends LedgerPipeline {
   threadCount: number;
+  /** Stored ledgers removed because they do not chain to a proven one are counted here. */
+  refusals: Pick<Refusals, 'count'>;
   /** Oldest ledger to fill down to; undefined until known (the upstream's earliest, when not configured). */
   startLedger(): number | undefined;
   /** The upstream lacks a ledger backfill asked for (its history may have moved up). */
@@ -152,17 +155,13 @@ export class Backfill {
     const fillAbort = new AbortController();
     const stopFill = () => fillAbort.abort();
     this.abort.signal.addEventListener('abort', stopFill, { once: true });
-    const inFlight = new Map<number, Promise<{ ledger: VerifiedLedger; state: LedgerStateChanges }>>();
+    const inFlight = new Map<number, Promise<VerifiedLedger>>();
     const fetchOne = (ledgerIndex: number, preferOtherEndpoint = false) => {
-      // The state changes are read within the fetch window too, so that they overlap like the fetches.
       const fetching = fetchVerifiedLedger(fetcher, ledgerIndex, failures, logger, {
         signal: fillAbort.signal,
         preferOtherEndpoint,
         onNotFound: this.options.onNotFound,
-      }).then(async (ledger) => ({
-        ledger,
-        state: await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: fillAbort.signal, logger, health }),
-      }));
+      });
       // Settled later in order; a rejection after an abort is expected and not a failure.
       fetching.catch(() => undefined);
       return fetching;
@@ -190,6 +189,8 @@ export class Backfill {
       );
     };
 
+    // A stored ledger below the gap was removed: the gap reaches further down.
+    let replan = false;
     try {
       let childLink: StoredLink = child;
       filling: for (let ledgerIndex = gap.top; ledgerIndex >= gap.bottom; ledgerIndex--) {
@@ -200,7 +201,7 @@ export class Backfill {
         const next = inFlight.get(ledgerIndex)!;
         // Verified ledgers do not wait in memory for a slow or failing fetch below them.
         if (batch.length > 0 && !(await settlesWithin(next, BATCH_MAX_WAIT_MS))) await flush();
-        let { ledger, state } = await next;
+        let ledger = await next;
         inFlight.delete(ledgerIndex);
         for (let attempt = 0; ; attempt++) {
           const broken = checkIsParentOf(ledger, childLink) ?? (below && this.checkLinksBelow(ledger, below));
@@ -208,22 +209,25 @@ export class Backfill {
           failures.record(broken);
           if (batch.length > 0) await flush();
           if (broken.reason === 'parent_hash_mismatch') {
-            // The verified chain from the anchor does not reach the stored range below: do not guess which side is wrong.
+            // The chain down from a proven ledger is the network's, so the stored ledger below it is not.
+            if (await this.removeUnproven(gap.bottom - 1)) {
+              replan = true;
+              break;
+            }
             this.unlinkable.add(gap.bottom);
-            logger.error({ gap, below: below?.ledgerIndex }, `stored ledger ${gap.bottom - 1} is not the parent of verified ledger ${gap.bottom}; backfill below it stops`);
             break filling;
           }
           await sleep(backoffDelayMs(attempt, 500, 15_000), fillAbort.signal);
           if (fillAbort.signal.aborted) break filling;
-          ({ ledger, state } = await fetchOne(ledgerIndex, true));
+          ledger = await fetchOne(ledgerIndex, true);
         }
-        batch.push({ write: ledgerWriteOf(ledger, profile, state, health), link: linkOf(ledger) });
+        batch.push({ write: ledgerWriteOf(ledger, profile, health), link: linkOf(ledger) });
         batchTransactions += ledger.transactions.length;
         childLink = linkOf(ledger);
         if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {
           await flush();
         }
-        if (this.newerWork || this.abort.signal.aborted) break;
+        if (replan || this.newerWork || this.abort.signal.aborted) break;
       }
       await flush();
       await writing;
@@ -232,6 +236,25 @@ export class Backfill {
       fillAbort.abort();
       this.abort.signal.removeEventListener('abort', stopFill);
     }
+  }
+
+  /**
+   * Removes stored ledger `ledgerIndex`, which is not the parent its verified child names: that
+   * child chains down from a proven ledger, so the stored one does not chain to any (stored before
+   * ledgers were proven, or forged then). True once removed; false when the store keeps it (its
+   * account state is stored, which proves it), and backfill below it stops for an operator.
+   */
+  private async removeUnproven(ledgerIndex: number): Promise<boolean> {
+    const { chain, logger, profile, health, refusals } = this.options;
+    try {
+      await chain.remove(ledgerIndex, (stored) => ledgerWriteOf(stored, profile, health));
+    } catch (error) {
+      logger.error({ err: error, ledgerIndex }, `stored ledger ${ledgerIndex} is not the parent of verified ledger ${ledgerIndex + 1} and could not be removed: ${(error as Error).message}; backfill below it stops`);
+      return false;
+    }
+    refusals.count('stored_ledger_unproven');
+    logger.error({ ledgerIndex }, `stored ledger ${ledgerIndex} is not the parent of verified ledger ${ledgerIndex + 1}: it does not chain to a proven ledger; removed, and fetched again`);
+    return true;
   }
 
   /** The lowest ledger of a gap must name the stored ledger below it as its parent. */

@@ -29,6 +29,16 @@ export class LedgerRangeSet {
     this.ranges = kept.sort((a, b) => a.first - b.first);
   }
 
+  remove(ledgerIndex: number): void {
+    this.ranges = this.ranges.flatMap((range) => {
+      if (ledgerIndex < range.first || ledgerIndex > range.last) return [range];
+      return [
+        { first: range.first, last: ledgerIndex - 1 },
+        { first: ledgerIndex + 1, last: range.last },
+      ].filter((part) => part.first <= part.last);
+    });
+  }
+
   has(ledgerIndex: number): boolean {
     return this.ranges.some((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
   }

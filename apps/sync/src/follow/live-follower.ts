@@ -7,7 +7,8 @@
  */
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
-import { ledgerStateChanges } from '../state/state-changes';
+import type { Refusals } from '../refusals';
+import type { StateProver } from '../state/state-prover';
 import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
@@ -20,6 +21,10 @@ export interface LiveFollowerOptions extends LedgerPipeline {
   onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
   /** Whether an announced ledger's hash is the network's (anchor-proof.ts): every ledger followed live is proven so. */
   anchorProof: Pick<AnchorProof, 'prove'>;
+  /** A stored tip removed because a proven ledger does not descend from it is counted here. */
+  refusals: Pick<Refusals, 'count'>;
+  /** Writes each ledger with its state changes when they can be proven at once. */
+  stateProver: Pick<StateProver, 'provenWrite'>;
 }
 
 /** Attempts per announced ledger before the follower moves on to a newer announcement. */
@@ -78,7 +83,7 @@ export class LiveFollower {
   }
 
   private async follow(announcement: ValidatedLedgerAnnouncement): Promise<void> {
-    const { chain, logger, profile, failures, health } = this.options;
+    const { chain, logger, profile, failures, health, stateProver } = this.options;
     const { ledgerIndex, ledgerHash } = announcement;
     let ledger;
     let notFound = false;
@@ -109,23 +114,24 @@ export class LiveFollower {
       throw error;
     }
     this.highestVerified = Math.max(this.highestVerified, ledgerIndex);
-    const tip = chain.tip;
-    if (tip !== undefined && ledgerIndex === tip + 1) {
-      const tipLink = await chain.link(tip);
-      const broken = tipLink && checkExtendsTip(ledger, tipLink);
-      if (broken) {
-        // The announced hash verified, so the validated chain does not pass through the stored tip.
-        failures.record(broken);
-        logger.error({ ledgerIndex, tip }, `validated ledger ${ledgerIndex} does not descend from the stored tip ${tip}; not stored`);
-        return;
-      }
-    }
     // A self-consistent forgery verifies, even one naming the stored tip as its parent (a fork at the
     // tip): the hash itself must be proven the network's, for an anchor and for the next ledger alike.
     const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, this.abort.signal);
     if (proof === undefined) return;
-    const state = await ledgerStateChanges(ledger, profile, this.options.stateReader, { signal: this.abort.signal, logger, health });
-    await chain.write([{ write: ledgerWriteOf(ledger, profile, state, health), link: linkOf(ledger) }]);
+    let tip = chain.tip;
+    if (tip !== undefined && ledgerIndex === tip + 1) {
+      const tipLink = await chain.link(tip);
+      const broken = tipLink && checkExtendsTip(ledger, tipLink);
+      if (broken) {
+        // The proven ledger is the network's, so the stored tip it does not descend from is not.
+        failures.record(broken);
+        await chain.remove(tip, (stored) => ledgerWriteOf(stored, profile, health));
+        this.options.refusals.count('stored_ledger_unproven');
+        logger.error({ ledgerIndex, tip }, `stored ledger ${tip} is not the parent of proven ledger ${ledgerIndex}: it does not chain to a proven ledger; removed, and fetched again`);
+        tip = chain.tip;
+      }
+    }
+    await stateProver.provenWrite(ledger, (stateChanges) => chain.write([{ write: ledgerWriteOf(ledger, profile, health, stateChanges), link: linkOf(ledger) }]));
     // One line per new validated ledger: an operator sees the chain arrive.
     logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {

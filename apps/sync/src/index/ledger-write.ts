@@ -1,7 +1,6 @@
 /** The LedgerWrite of a verified ledger: its header, transactions and the index data the store keeps. */
 import type { ChainProfile } from '@ledger-node/chain';
-import type { LedgerWrite, TransactionWrite } from '@ledger-node/contracts';
-import type { LedgerStateChanges } from '../state/state-changes';
+import type { LedgerWrite, StateObjectChange, TransactionWrite } from '@ledger-node/contracts';
 import type { SyncHealth } from '../sync-health';
 import type { VerifiedLedger } from '../verify/verify-ledger';
 import { indexTransactionOrPlaceholder } from './transaction-index';
@@ -24,16 +23,17 @@ function transactionWrite(ledger: VerifiedLedger, position: number, profile: Cha
 }
 
 /**
- * The LedgerWrite of a verified ledger with its state changes (state/state-changes.ts): the
- * objects it created, modified or deleted, with their images after and before it.
+ * The LedgerWrite of a verified ledger, with its proven state changes when they are known
+ * (state/state-changes.ts: the objects it created, modified or deleted, with their images after and
+ * before it); without them the ledger is stored and its state proven later (state/state-prover.ts).
  */
-export function ledgerWriteOf(ledger: VerifiedLedger, profile: ChainProfile, state: LedgerStateChanges, health: SyncHealth): LedgerWrite {
+export function ledgerWriteOf(ledger: VerifiedLedger, profile: ChainProfile, health: SyncHealth, provenChanges?: StateObjectChange[]): LedgerWrite {
   return {
     ledgerIndex: ledger.ledgerIndex,
     ledgerHash: ledger.ledgerHash,
     headerBlob: ledger.headerBlob,
     transactions: ledger.transactions.map((_tx, position) => transactionWrite(ledger, position, profile, health)),
-    stateChanges: state.changes,
-    stateChangesComplete: state.complete,
+    stateChanges: provenChanges ?? [],
+    stateChangesComplete: provenChanges !== undefined,
   };
 }

@@ -162,8 +162,8 @@ describe('pseudo-transactions and transactions that cannot be indexed', () => {
     const ledger = verification.ledger;
     const broken = { ...ledger, transactions: ledger.transactions.map((tx, position) => (position === 3 ? { ...tx, metaBlob: Buffer.from('01FA00', 'hex') } : tx)) };
     const health = new SyncHealth(logger);
-    const write = ledgerWriteOf(broken, xrpl, { changes: [], complete: false }, health);
-    ledgerWriteOf(broken, xrpl, { changes: [], complete: false }, health);
+    const write = ledgerWriteOf(broken, xrpl, health);
+    ledgerWriteOf(broken, xrpl, health);
     expect(write.transactions).toHaveLength(13);
     expect(health.indexFailureCount).toBe(1n);
     expect(health.lastIndexFailure).toMatchObject({ ledgerIndex: 11119600, transactionHash: ledger.transactions[3]!.hash.toString('hex').toUpperCase() });
@@ -174,7 +174,7 @@ describe('ledgerWriteOf', () => {
   it('writes a verified ledger with its recomputed hashes, every transaction indexed, and the state changes given', () => {
     const verification = verifyLedger(recordedFetchedLedger(11119600));
     if (!verification.ok) throw new Error(verification.failure.message);
-    const write = ledgerWriteOf(verification.ledger, xrpl, { changes: [], complete: false }, new SyncHealth(createLogger('sync', 'silent')));
+    const write = ledgerWriteOf(verification.ledger, xrpl, new SyncHealth(createLogger('sync', 'silent')));
     expect(write.ledgerIndex).toBe(11119600);
     expect(write.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119600).ledger_hash);
     expect(write.headerBlob).toHaveLength(118);

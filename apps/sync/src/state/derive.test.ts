@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { encodeLedgerHeader, getProfile, ledgerHeaderFromJson, stateEntryFromLedgerJson, transactionFromLedgerJson } from '@ledger-node/chain';
+import { encodeLedgerHeader, getProfile, StateTree, ledgerHeaderFromJson, stateEntryFromLedgerJson, transactionFromLedgerJson } from '@ledger-node/chain';
 import { StateChangeKind } from '@ledger-node/contracts';
 import { createLogger } from '@ledger-node/telemetry';
-import { readFixture } from '@ledger-node/test-utils';
+import { readFixture, rejectionOf } from '@ledger-node/test-utils';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun, type RecordedLedgerFile } from '../../test/support/recorded-ledgers';
 import { UpstreamRequestError } from '../upstream/connection';
 import { verifyLedger, type FetchedLedger, type VerifiedLedger } from '../verify/verify-ledger';
 import { deriveStateChanges, historicSkipListKey, skipListKeysChangedBy, type DerivedChange } from './derive';
-import { ledgerStateChanges } from './state-changes';
-import { SyncHealth } from '../sync-health';
+import { provenStateChanges, StateNotProven } from './state-changes';
 
 const xrpl = getProfile('xrpl');
 const logger = createLogger('sync', 'silent');
@@ -112,37 +111,93 @@ describe('state changes from metadata', () => {
     expect([...stateBlobs.keys()].filter((key) => key === skipListKeysChangedBy(2)[0] || key === historicSkipListKey(38128))).toHaveLength(2);
   });
 
-  it('reads the images metadata leaves open from the upstream, and marks the ledger incomplete when the upstream has no state', async () => {
-    const ledger = ledger38129();
+});
+
+describe('state changes proven by a state tree', () => {
+  const signal = new AbortController().signal;
+  const options = { signal, logger };
+  const fullTree = () => {
+    const tree = new StateTree();
+    for (const [key, blob] of stateBlobs) tree.set(key, blob);
+    return tree;
+  };
+  /** Answers ledger_entry at ledger 38129 from its full state, at its parent with `parentObjects`; `forge` edits an answer. */
+  function reader(parentObjects: Map<string, string>, forge?: (key: string, blob: string) => string) {
     const reads: string[] = [];
-    const holding = {
+    return {
+      reads,
       async ledgerEntry(objectKey: string, ledgerHash: string) {
-        reads.push(`${objectKey.slice(0, 8)}@${ledgerHash === fullState.ledger_hash ? 'ledger' : 'parent'}`);
-        const blob = stateBlobs.get(objectKey);
+        const atLedger = ledgerHash === fullState.ledger_hash;
+        reads.push(`${objectKey.slice(0, 8)}@${atLedger ? 'ledger' : 'parent'}`);
+        const blob = (atLedger ? stateBlobs : parentObjects).get(objectKey);
         if (!blob) throw new UpstreamRequestError('ledger_entry', 'entryNotFound', 'entry not found');
-        return { index: objectKey, node_binary: blob };
+        return { index: objectKey, node_binary: forge ? forge(objectKey, blob) : blob };
       },
     };
-    const signal = new AbortController().signal;
-    const state = await ledgerStateChanges(ledger, xrpl, holding, { signal, logger, health: new SyncHealth(logger) });
-    expect(state.complete).toBe(true);
-    const skipKey = skipListKeysChangedBy(38129)[0];
-    // The recent skip list before this ledger is ledger 38128's own after-image: only its after-image is read.
-    expect(reads).toEqual([`${skipKey.slice(0, 8)}@ledger`]);
-    expect(state.changes.map((change) => [change.kind, change.ledgerEntryType]).sort()).toEqual([
+  }
+  const skipKey = skipListKeysChangedBy(38129)[0]!;
+  const flipLastByte = (blob: string) => blob.slice(0, -2) + (parseInt(blob.slice(-2), 16) ^ 1).toString(16).padStart(2, '0').toUpperCase();
+
+  it('forwards: the images built on the state before make the ledger’s account_hash; a forged image read from the upstream is refused', async () => {
+    const ledger = ledger38129();
+    expect(fullTree().root()).toBe(ledger.header.accountHash.toUpperCase());
+    // The state before, as far as a forward proof depends on it: every object the ledger did not
+    // change (those it changed hold their images before as metadata gives them, or any bytes).
+    const before = fullTree();
+    for (const change of deriveStateChanges(ledger, xrpl)) {
+      if (change.before.state === 'object') before.set(change.key, change.before.blob);
+      else if (change.before.state === 'absent') before.delete(change.key);
+      else before.set(change.key, flipLastByte(stateBlobs.get(change.key)!));
+    }
+
+    const honest = reader(new Map());
+    const proof = await provenStateChanges(ledger, xrpl, honest, { side: 'before', tree: before }, ledger.header.accountHash, options);
+    expect(proof.tree.root()).toBe(ledger.header.accountHash.toUpperCase());
+    // Metadata determines the account roots; only the skip list is read, at the ledger.
+    expect(honest.reads).toEqual([`${skipKey.slice(0, 8)}@ledger`]);
+    expect(proof.changes.map((change) => [change.kind, change.ledgerEntryType]).sort()).toEqual([
       [StateChangeKind.CREATED, 'AccountRoot'],
       [StateChangeKind.MODIFIED, 'AccountRoot'],
       [StateChangeKind.MODIFIED, 'LedgerHashes'],
     ]);
 
+    const forged = reader(new Map(), (key, blob) => (key === skipKey ? flipLastByte(blob) : blob));
+    const refusal = await rejectionOf<StateNotProven>(provenStateChanges(ledger, xrpl, forged, { side: 'before', tree: before }, ledger.header.accountHash, options));
+    expect(refusal).toBeInstanceOf(StateNotProven);
+    expect(refusal.reason).toBe('state_root_mismatch');
+    // The second try read every image again before refusing.
+    expect(forged.reads.length).toBeGreaterThan(1);
+  });
+
+  it('downwards: before-images on the state after must make the parent’s account_hash; a forged one is refused', async () => {
+    const ledger = ledger38129();
+    const parentSkipList = flipLastByte(stateBlobs.get(skipKey)!);
+    const parentObjects = new Map([[skipKey, parentSkipList]]);
+    // The parent's state as the honest images make it: the test's own account_hash for the parent.
+    const parent = fullTree();
+    for (const change of deriveStateChanges(ledger, xrpl)) {
+      if (change.key === skipKey) parent.set(change.key, parentSkipList);
+      else if (change.before.state === 'object') parent.set(change.key, change.before.blob);
+      else parent.delete(change.key);
+    }
+    const proof = await provenStateChanges(ledger, xrpl, reader(parentObjects), { side: 'after', tree: fullTree() }, parent.root(), options);
+    expect(proof.tree.root()).toBe(parent.root());
+    expect(proof.changes.every((change) => change.previousBlob !== undefined)).toBe(true);
+
+    const forged = reader(parentObjects, (_key, blob) => `${blob.slice(0, -2)}00`);
+    const refusal = await rejectionOf<StateNotProven>(provenStateChanges(ledger, xrpl, forged, { side: 'after', tree: fullTree() }, parent.root(), options));
+    expect(refusal.reason).toBe('state_root_mismatch');
+  });
+
+  it('refuses a ledger whose images the upstream does not serve, naming it', async () => {
     const stateless = {
       async ledgerEntry(): Promise<never> {
         throw new UpstreamRequestError('ledger_entry', 'notSupported', 'no state');
       },
     };
-    const partial = await ledgerStateChanges(ledger, xrpl, stateless, { signal, logger, health: new SyncHealth(logger) });
-    expect(partial.complete).toBe(false);
-    // Only exact images are written: the two account roots, not the skip list.
-    expect(partial.changes.map((change) => change.ledgerEntryType)).toEqual(['AccountRoot', 'AccountRoot']);
+    const ledger = ledger38129();
+    const refusal = await rejectionOf<StateNotProven>(provenStateChanges(ledger, xrpl, stateless, { side: 'before', tree: fullTree() }, ledger.header.accountHash, options));
+    expect([refusal.reason, refusal.ledgerIndex]).toEqual(['image_unavailable', 38129]);
+    expect(refusal.message).toMatch(/notSupported/);
   });
 });

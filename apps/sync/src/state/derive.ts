@@ -50,11 +50,6 @@ export interface DerivedChange {
    * once the after-image is known.
    */
   threadingBefore?: RawField[];
-  /**
-   * The previous ledger changed the object too, so its own after-image is the object before this
-   * ledger (the recent skip list, which every ledger after the first two changes): it is not read.
-   */
-  beforeFromPreviousLedger?: boolean;
 }
 
 /** Fields by name. */
@@ -255,7 +250,6 @@ export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile
     if (count === 1 && threadedOnly && first.previousTxnLgrSeq) change.threadingBefore = [first.previousTxnId!, first.previousTxnLgrSeq];
     changes.push(change);
   }
-  const recentSkipList = keylet.ledgerHashes();
   for (const skipKey of skipListKeysChangedBy(ledger.ledgerIndex)) {
     if (byKey.has(skipKey)) continue;
     changes.push({
@@ -265,7 +259,6 @@ export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile
       after: unknown,
       before: unknown,
       ownerAccountIds: [],
-      beforeFromPreviousLedger: skipKey === recentSkipList && skipListKeysChangedBy(ledger.ledgerIndex - 1).includes(recentSkipList),
     });
   }
   return changes;

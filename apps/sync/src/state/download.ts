@@ -36,6 +36,8 @@ export interface StateDownloaderOptions {
   pageSize: number;
   /** A download whose root did not verify (it is abandoned). */
   onRootMismatch?(ledgerIndex: number): void;
+  /** The download is complete: its state is the store's. */
+  onComplete?(ledgerIndex: number): void;
   progressIntervalMs?: number;
 }
 
@@ -85,6 +87,7 @@ export class StateDownloader {
       try {
         if (await this.downloadOnce()) {
           this.ready = true;
+          this.options.onComplete?.((await this.options.store.stateDownload()).ledgerIndex);
           return;
         }
         attempt = -1;

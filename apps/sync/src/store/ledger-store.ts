@@ -4,14 +4,14 @@
  * pauses sync instead of failing it.
  */
 import { decodeLedgerHeader, type LedgerHeader } from '@ledger-node/chain';
-import { LedgerStoreServiceService, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { StateStorePort } from '../state/download';
-import type { StoredLink } from '../verify/verify-ledger';
+import type { StoredLink, VerifiedLedger } from '../verify/verify-ledger';
 
 /** What sync needs from the store; the tests of the planner give a fake. */
 export interface LedgerStorePort {
@@ -20,6 +20,10 @@ export interface LedgerStorePort {
   link(ledgerIndex: number): Promise<StoredLink | undefined>;
   /** Stores the ledgers, each atomically, in the order given. */
   putLedgers(ledgers: LedgerWrite[]): Promise<void>;
+  /** A stored ledger with its transactions; undefined when it is not stored. */
+  storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
+  /** Removes a stored ledger that is not the network's, `write` being it as it was written. */
+  deleteLedger(write: LedgerWrite): Promise<void>;
 }
 
 // The store restarting or briefly unreachable; any other error is the caller's to handle.
@@ -35,7 +39,7 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   ) {
     this.client = createGrpcClient(LedgerStoreServiceService, address, {
       deadlineMs: 30_000,
-      idempotent: ['getStatus', 'getLedger', 'putLedgers', 'listStateObjects'],
+      idempotent: ['getStatus', 'getLedger', 'putLedgers', 'putStateChanges', 'listStateObjects'],
       serviceLabel: 'ledger-store',
     });
   }
@@ -65,6 +69,10 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
     await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }));
   }
 
+  async deleteLedger(write: LedgerWrite): Promise<void> {
+    await this.retrying('DeleteLedger', () => this.client.deleteLedger({ ledger: write }));
+  }
+
   async stateDownload(): Promise<StateDownload> {
     const status = await this.retrying('GetStatus', () => this.client.getStatus({}));
     return status.stateDownload ?? { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
@@ -79,6 +87,33 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   async listStateObjects(ledgerIndex: number, afterKey: Buffer, limit: number) {
     const answer = await this.retrying('ListStateObjects', () => this.client.listStateObjects({ ledgerIndex, afterKey, limit }, { deadlineMs: 60_000 }));
     return { objects: answer.objects.map(({ key, blob }) => ({ key: Buffer.from(key), blob: Buffer.from(blob) })), nextAfterKey: Buffer.from(answer.nextAfterKey) };
+  }
+
+  async stateRange(): Promise<LedgerRange | undefined> {
+    const status = await this.retrying('GetStatus', () => this.client.getStatus({}));
+    return status.stateRange && { first: status.stateRange.first, last: status.stateRange.last };
+  }
+
+  /** A stored ledger with its transactions, as it was verified before it was stored; undefined when it is not stored. */
+  async storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined> {
+    const answer = await this.retrying('GetLedger', () =>
+      this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.FULL }, { deadlineMs: 60_000 }),
+    );
+    const record = answer.ledger;
+    if (!record) return undefined;
+    return {
+      ledgerIndex: record.ledgerIndex,
+      ledgerHash: Buffer.from(record.ledgerHash),
+      header: decodeLedgerHeader(record.headerBlob),
+      headerBlob: Buffer.from(record.headerBlob),
+      transactions: record.transactions.map((tx) => ({ hash: Buffer.from(tx.hash), txBlob: Buffer.from(tx.txBlob), metaBlob: Buffer.from(tx.metaBlob) })),
+    };
+  }
+
+  async putStateChanges(ledgerIndex: number, ledgerHash: Buffer, stateChanges: StateObjectChange[]): Promise<LedgerRange | undefined> {
+    // The same changes written twice are the same versions: a call cut by a store crash is sent again.
+    const answer = await this.retrying('PutStateChanges', () => this.client.putStateChanges({ ledgerIndex, ledgerHash, stateChanges }, { deadlineMs: 60_000 }));
+    return answer.stateRange && { first: answer.stateRange.first, last: answer.stateRange.last };
   }
 
   async header(ledgerIndex: number): Promise<{ ledgerHash: Buffer; header: LedgerHeader } | undefined> {

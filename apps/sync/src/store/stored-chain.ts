@@ -6,7 +6,7 @@
 import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet } from '../backfill/ranges';
 import type { SyncHealth } from '../sync-health';
-import type { StoredLink } from '../verify/verify-ledger';
+import type { StoredLink, VerifiedLedger } from '../verify/verify-ledger';
 import type { LedgerStorePort } from './ledger-store';
 
 /** Verified ledgers the store did not take (refused, full, unreachable); told to SyncHealth already. */
@@ -62,6 +62,18 @@ export class StoredChain {
       this.edgeLinks.set(link.ledgerIndex, link);
     }
     this.forgetInnerLinks();
+  }
+
+  /**
+   * Removes a stored ledger that does not chain to the proven ledgers (a ledger stored before this
+   * node proved what it stores, or forged then): `write` is it as it was written, re-derived from
+   * its stored bytes. It is fetched again like any missing ledger.
+   */
+  async remove(ledgerIndex: number, write: (ledger: VerifiedLedger) => LedgerWrite): Promise<void> {
+    const stored = await this.ledgerStore.storedLedger(ledgerIndex);
+    if (stored) await this.ledgerStore.deleteLedger(write(stored));
+    this.ranges.remove(ledgerIndex);
+    this.edgeLinks.delete(ledgerIndex);
   }
 
   /** Only range edges are needed for linking; inner ledgers are dropped so memory stays flat during backfill. */

@@ -129,8 +129,8 @@ export class Upstream {
   }
 
   /** One state object in binary form at the ledger with `ledgerHash` (rippled `ledger_entry`). */
-  async ledgerEntry(objectKey: string, ledgerHash: string): Promise<BinaryLedgerEntryResult> {
-    return this.request('ledger_entry', { index: objectKey, ledger_hash: ledgerHash, binary: true }, binaryLedgerEntryResult, {});
+  async ledgerEntry(objectKey: string, ledgerHash: string, options: { preferOtherEndpoint?: boolean } = {}): Promise<BinaryLedgerEntryResult> {
+    return this.request('ledger_entry', { index: objectKey, ledger_hash: ledgerHash, binary: true }, binaryLedgerEntryResult, options);
   }
 
   /** One page of a ledger's state objects in binary form (rippled `ledger_data`), from `marker` on. */

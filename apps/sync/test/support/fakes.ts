@@ -4,9 +4,9 @@ import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet, type LedgerRange } from '../../src/backfill/ranges';
 import type { LedgerStorePort } from '../../src/store/ledger-store';
 import { UpstreamRequestError } from '../../src/upstream/connection';
-import type { BinaryLedgerEntryResult, BinaryLedgerResult } from '../../src/upstream/messages';
+import type { BinaryLedgerResult } from '../../src/upstream/messages';
 import type { LedgerFetcher } from '../../src/verify/verified-fetch';
-import type { FetchedLedger, StoredLink } from '../../src/verify/verify-ledger';
+import type { FetchedLedger, StoredLink, VerifiedLedger } from '../../src/verify/verify-ledger';
 
 export class MemoryLedgerStore implements LedgerStorePort {
   readonly ledgers = new Map<number, LedgerWrite>();
@@ -28,6 +28,19 @@ export class MemoryLedgerStore implements LedgerStorePort {
   async putLedgers(ledgers: LedgerWrite[]): Promise<void> {
     this.putCalls.push(ledgers.map((ledger) => ledger.ledgerIndex));
     for (const ledger of ledgers) this.ledgers.set(ledger.ledgerIndex, ledger);
+  }
+
+  async storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined> {
+    const write = this.ledgers.get(ledgerIndex);
+    if (!write) return undefined;
+    const transactions = write.transactions.map(({ hash, txBlob, metaBlob }) => ({ hash, txBlob, metaBlob }));
+    return { ledgerIndex, ledgerHash: write.ledgerHash, header: decodeLedgerHeader(write.headerBlob), headerBlob: write.headerBlob, transactions };
+  }
+
+  async deleteLedger(write: LedgerWrite): Promise<void> {
+    const stored = this.ledgers.get(write.ledgerIndex);
+    if (!stored?.ledgerHash.equals(write.ledgerHash)) throw new Error(`ledger ${write.ledgerIndex} is not stored with that hash`);
+    this.ledgers.delete(write.ledgerIndex);
   }
 }
 
@@ -51,10 +64,5 @@ export class RecordedUpstream implements LedgerFetcher {
     const ledger = this.ledgers.get(ledgerIndex);
     if (!ledger) throw new UpstreamRequestError('ledger', 'lgrNotFound', `ledger ${ledgerIndex} not found`);
     return binaryAnswerOf(ledger);
-  }
-
-  /** Recorded ledgers come without their state objects, as from a server that does not keep state. */
-  async ledgerEntry(objectKey: string): Promise<BinaryLedgerEntryResult> {
-    throw new UpstreamRequestError('ledger_entry', 'notSupported', `the state holding ${objectKey} is not recorded`);
   }
 }

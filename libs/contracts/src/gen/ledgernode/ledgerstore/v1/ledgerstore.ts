@@ -228,6 +228,35 @@ export interface PutStateObjectsResponse {
   stateDownload?: StateDownload | undefined;
 }
 
+/** Request of PutStateChanges. */
+export interface PutStateChangesRequest {
+  /** The stored ledger the changes belong to. */
+  ledgerIndex: number;
+  /** Its 32-byte hash, as stored. */
+  ledgerHash: Buffer;
+  /**
+   * Every object the ledger changed with its image after the ledger and before it (previous_blob),
+   * both proven by the state tree roots of this ledger and its parent (see LedgerWrite.state_changes_complete).
+   */
+  stateChanges: StateObjectChange[];
+}
+
+/** Response of PutStateChanges. */
+export interface PutStateChangesResponse {
+  /** Ledgers whose account state is answerable after this write (see GetStatusResponse.state_range). */
+  stateRange?: LedgerRange | undefined;
+}
+
+/** Request of DeleteLedger. */
+export interface DeleteLedgerRequest {
+  /** The stored ledger, its transactions with their index data as when it was written; no state changes. */
+  ledger?: LedgerWrite | undefined;
+}
+
+/** Response of DeleteLedger. */
+export interface DeleteLedgerResponse {
+}
+
 /** Request of SetSyncMeta. */
 export interface SetSyncMetaRequest {
   /** Metadata key, e.g. "anchor". */
@@ -1984,6 +2013,315 @@ export const PutStateObjectsResponse: MessageFns<PutStateObjectsResponse> = {
     message.stateDownload = (object.stateDownload !== undefined && object.stateDownload !== null)
       ? StateDownload.fromPartial(object.stateDownload)
       : undefined;
+    return message;
+  },
+};
+
+function createBasePutStateChangesRequest(): PutStateChangesRequest {
+  return { ledgerIndex: 0, ledgerHash: Buffer.alloc(0), stateChanges: [] };
+}
+
+export const PutStateChangesRequest: MessageFns<PutStateChangesRequest> = {
+  encode(message: PutStateChangesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(8).uint32(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      writer.uint32(18).bytes(message.ledgerHash);
+    }
+    for (const v of message.stateChanges) {
+      StateObjectChange.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutStateChangesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutStateChangesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ledgerHash = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.stateChanges.push(StateObjectChange.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutStateChangesRequest {
+    return {
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      ledgerHash: isSet(object.ledgerHash)
+        ? Buffer.from(bytesFromBase64(object.ledgerHash))
+        : isSet(object.ledger_hash)
+        ? Buffer.from(bytesFromBase64(object.ledger_hash))
+        : Buffer.alloc(0),
+      stateChanges: globalThis.Array.isArray(object?.stateChanges)
+        ? object.stateChanges.map((e: any) => StateObjectChange.fromJSON(e))
+        : globalThis.Array.isArray(object?.state_changes)
+        ? object.state_changes.map((e: any) => StateObjectChange.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PutStateChangesRequest): unknown {
+    const obj: any = {};
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      obj.ledgerHash = base64FromBytes(message.ledgerHash);
+    }
+    if (message.stateChanges?.length) {
+      obj.stateChanges = message.stateChanges.map((e) => StateObjectChange.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutStateChangesRequest>, I>>(base?: I): PutStateChangesRequest {
+    return PutStateChangesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutStateChangesRequest>, I>>(object: I): PutStateChangesRequest {
+    const message = createBasePutStateChangesRequest();
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
+    message.stateChanges = object.stateChanges?.map((e) => StateObjectChange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePutStateChangesResponse(): PutStateChangesResponse {
+  return { stateRange: undefined };
+}
+
+export const PutStateChangesResponse: MessageFns<PutStateChangesResponse> = {
+  encode(message: PutStateChangesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stateRange !== undefined) {
+      LedgerRange.encode(message.stateRange, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutStateChangesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutStateChangesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.stateRange = LedgerRange.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutStateChangesResponse {
+    return {
+      stateRange: isSet(object.stateRange)
+        ? LedgerRange.fromJSON(object.stateRange)
+        : isSet(object.state_range)
+        ? LedgerRange.fromJSON(object.state_range)
+        : undefined,
+    };
+  },
+
+  toJSON(message: PutStateChangesResponse): unknown {
+    const obj: any = {};
+    if (message.stateRange !== undefined) {
+      obj.stateRange = LedgerRange.toJSON(message.stateRange);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutStateChangesResponse>, I>>(base?: I): PutStateChangesResponse {
+    return PutStateChangesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutStateChangesResponse>, I>>(object: I): PutStateChangesResponse {
+    const message = createBasePutStateChangesResponse();
+    message.stateRange = (object.stateRange !== undefined && object.stateRange !== null)
+      ? LedgerRange.fromPartial(object.stateRange)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteLedgerRequest(): DeleteLedgerRequest {
+  return { ledger: undefined };
+}
+
+export const DeleteLedgerRequest: MessageFns<DeleteLedgerRequest> = {
+  encode(message: DeleteLedgerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledger !== undefined) {
+      LedgerWrite.encode(message.ledger, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteLedgerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteLedgerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ledger = LedgerWrite.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteLedgerRequest {
+    return { ledger: isSet(object.ledger) ? LedgerWrite.fromJSON(object.ledger) : undefined };
+  },
+
+  toJSON(message: DeleteLedgerRequest): unknown {
+    const obj: any = {};
+    if (message.ledger !== undefined) {
+      obj.ledger = LedgerWrite.toJSON(message.ledger);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteLedgerRequest>, I>>(base?: I): DeleteLedgerRequest {
+    return DeleteLedgerRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteLedgerRequest>, I>>(object: I): DeleteLedgerRequest {
+    const message = createBaseDeleteLedgerRequest();
+    message.ledger = (object.ledger !== undefined && object.ledger !== null)
+      ? LedgerWrite.fromPartial(object.ledger)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteLedgerResponse(): DeleteLedgerResponse {
+  return {};
+}
+
+export const DeleteLedgerResponse: MessageFns<DeleteLedgerResponse> = {
+  encode(_: DeleteLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteLedgerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteLedgerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteLedgerResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteLedgerResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteLedgerResponse>, I>>(base?: I): DeleteLedgerResponse {
+    return DeleteLedgerResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteLedgerResponse>, I>>(_: I): DeleteLedgerResponse {
+    const message = createBaseDeleteLedgerResponse();
     return message;
   },
 };
@@ -5206,6 +5544,39 @@ export const LedgerStoreServiceService = {
       Buffer.from(PutStateObjectsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PutStateObjectsResponse => PutStateObjectsResponse.decode(value),
   },
+  /**
+   * Stores the proven state changes of a ledger already stored (one the writer stored without them),
+   * atomically; the ledger then counts towards the state like one written with complete changes.
+   * FAILED_PRECONDITION when the ledger is not stored, ALREADY_EXISTS when another hash is stored there.
+   */
+  putStateChanges: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutStateChanges" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PutStateChangesRequest): Buffer =>
+      Buffer.from(PutStateChangesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PutStateChangesRequest => PutStateChangesRequest.decode(value),
+    responseSerialize: (value: PutStateChangesResponse): Buffer =>
+      Buffer.from(PutStateChangesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PutStateChangesResponse => PutStateChangesResponse.decode(value),
+  },
+  /**
+   * Removes one stored ledger that is not the network's (it does not chain to a proven ledger) with
+   * every index entry its write made, atomically, so that it can be fetched again. The request
+   * carries the ledger as the writer derives it from the stored bytes (the same keys as its write).
+   * NOT_FOUND when it is not stored, ALREADY_EXISTS when another hash is stored there,
+   * INVALID_ARGUMENT for a ledger whose account state is stored (that state proves it).
+   */
+  deleteLedger: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/DeleteLedger" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteLedgerRequest): Buffer => Buffer.from(DeleteLedgerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteLedgerRequest => DeleteLedgerRequest.decode(value),
+    responseSerialize: (value: DeleteLedgerResponse): Buffer =>
+      Buffer.from(DeleteLedgerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteLedgerResponse => DeleteLedgerResponse.decode(value),
+  },
   /** Stores one small sync metadata value (the anchor, checkpoints) under a key. */
   setSyncMeta: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/SetSyncMeta" as const,
@@ -5392,6 +5763,20 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   putLedgers: handleUnaryCall<PutLedgersRequest, PutLedgersResponse>;
   /** Stores one page of the full state download at a ledger together with the marker reached, atomically. */
   putStateObjects: handleUnaryCall<PutStateObjectsRequest, PutStateObjectsResponse>;
+  /**
+   * Stores the proven state changes of a ledger already stored (one the writer stored without them),
+   * atomically; the ledger then counts towards the state like one written with complete changes.
+   * FAILED_PRECONDITION when the ledger is not stored, ALREADY_EXISTS when another hash is stored there.
+   */
+  putStateChanges: handleUnaryCall<PutStateChangesRequest, PutStateChangesResponse>;
+  /**
+   * Removes one stored ledger that is not the network's (it does not chain to a proven ledger) with
+   * every index entry its write made, atomically, so that it can be fetched again. The request
+   * carries the ledger as the writer derives it from the stored bytes (the same keys as its write).
+   * NOT_FOUND when it is not stored, ALREADY_EXISTS when another hash is stored there,
+   * INVALID_ARGUMENT for a ledger whose account state is stored (that state proves it).
+   */
+  deleteLedger: handleUnaryCall<DeleteLedgerRequest, DeleteLedgerResponse>;
   /** Stores one small sync metadata value (the anchor, checkpoints) under a key. */
   setSyncMeta: handleUnaryCall<SetSyncMetaRequest, SetSyncMetaResponse>;
   /** Reads one sync metadata value. */
@@ -5475,6 +5860,48 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PutStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Stores the proven state changes of a ledger already stored (one the writer stored without them),
+   * atomically; the ledger then counts towards the state like one written with complete changes.
+   * FAILED_PRECONDITION when the ledger is not stored, ALREADY_EXISTS when another hash is stored there.
+   */
+  putStateChanges(
+    request: PutStateChangesRequest,
+    callback: (error: ServiceError | null, response: PutStateChangesResponse) => void,
+  ): ClientUnaryCall;
+  putStateChanges(
+    request: PutStateChangesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PutStateChangesResponse) => void,
+  ): ClientUnaryCall;
+  putStateChanges(
+    request: PutStateChangesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PutStateChangesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Removes one stored ledger that is not the network's (it does not chain to a proven ledger) with
+   * every index entry its write made, atomically, so that it can be fetched again. The request
+   * carries the ledger as the writer derives it from the stored bytes (the same keys as its write).
+   * NOT_FOUND when it is not stored, ALREADY_EXISTS when another hash is stored there,
+   * INVALID_ARGUMENT for a ledger whose account state is stored (that state proves it).
+   */
+  deleteLedger(
+    request: DeleteLedgerRequest,
+    callback: (error: ServiceError | null, response: DeleteLedgerResponse) => void,
+  ): ClientUnaryCall;
+  deleteLedger(
+    request: DeleteLedgerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteLedgerResponse) => void,
+  ): ClientUnaryCall;
+  deleteLedger(
+    request: DeleteLedgerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteLedgerResponse) => void,
   ): ClientUnaryCall;
   /** Stores one small sync metadata value (the anchor, checkpoints) under a key. */
   setSyncMeta(

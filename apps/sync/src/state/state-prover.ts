@@ -1,0 +1,231 @@
+/**
+ * The state prover: every state object the store serves is proven by the state tree of a verified
+ * ledger. Once the state download is complete (its root verified), two proven trees are held:
+ *
+ * - forwards, the state after the highest ledger whose state is stored: each next ledger's
+ *   changes are built on it and stored only when the new tree's root is that ledger's
+ *   account_hash. The live follower writes the ledger and its proven changes in one batch when it
+ *   is the next one (`provenWrite`); any other stored ledger (during the download, backfilled
+ *   gaps, a failed proof) is proven here afterwards and its changes added (PutStateChanges).
+ * - downwards, the state after the lowest such ledger: each ledger below has its before-images
+ *   built on it and proven by its parent's account_hash, so account state reaches down as far as
+ *   the stored history.
+ *
+ * A proof that fails is counted (`state_root_mismatch`), nothing of it is stored, and the ledger
+ * is tried again after a pause with its images read from another endpoint where there is one.
+ */
+import { StateTree, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
+import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
+import type { Logger } from '@ledger-node/telemetry';
+import type { LedgerRange } from '../backfill/ranges';
+import type { Refusals } from '../refusals';
+import type { StoredChain } from '../store/stored-chain';
+import { backoffDelayMs, sleep } from '../upstream/backoff';
+import type { VerifiedLedger } from '../verify/verify-ledger';
+import { provenStateChanges, StateNotProven, type ProvenSide, type StateObjectReader } from './state-changes';
+
+export interface StateProverStore {
+  stateDownload(): Promise<StateDownload>;
+  /** Ledgers whose state the store answers (GetStatusResponse.state_range). */
+  stateRange(): Promise<LedgerRange | undefined>;
+  listStateObjects(ledgerIndex: number, afterKey: Buffer, limit: number): Promise<{ objects: { key: Buffer; blob: Buffer }[]; nextAfterKey: Buffer }>;
+  header(ledgerIndex: number): Promise<{ ledgerHash: Buffer; header: LedgerHeader } | undefined>;
+  storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
+  putStateChanges(ledgerIndex: number, ledgerHash: Buffer, changes: StateObjectChange[]): Promise<LedgerRange | undefined>;
+}
+
+export interface StateProverOptions {
+  store: StateProverStore;
+  reader: StateObjectReader;
+  chain: Pick<StoredChain, 'ranges'>;
+  profile: ChainProfile;
+  logger: Logger;
+  refusals: Pick<Refusals, 'count'>;
+}
+
+/** A proven state: the tree after `ledgerIndex`. */
+interface ProvenState {
+  tree: StateTree;
+  ledgerIndex: number;
+}
+
+/** Objects read per ListStateObjects call while loading. */
+const LOAD_PAGE = 4096;
+/** How often the prover looks for work when nothing woke it. */
+const IDLE_MS = 1_000;
+
+export class StateProver {
+  private forward: ProvenState | undefined;
+  private downward: ProvenState | undefined;
+  /** Below this ledger there is nothing to prove (the first ledger is done). */
+  private downwardDone = false;
+  /** Proofs in a row that failed, for the pause before the next. */
+  private failures = 0;
+  private readonly abort = new AbortController();
+  private running: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  /** One proof at a time: the trees move only forward together with what is stored. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: StateProverOptions) {}
+
+  /** The ledgers whose state is proven and stored, as this prover holds them. */
+  get provenRange(): LedgerRange | undefined {
+    return this.forward && this.downward ? { first: this.downward.ledgerIndex, last: this.forward.ledgerIndex } : undefined;
+  }
+
+  start(): void {
+    this.running ??= this.run().catch((error: unknown) => {
+      if (!this.abort.signal.aborted) this.options.logger.error({ err: error }, `state proofs stopped: ${(error as Error).message}`);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.wakeUp?.();
+    await this.running;
+  }
+
+  /** New ledgers were stored, or the state download completed. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /**
+   * Writes a verified ledger with its proven state changes when it is the next ledger above the
+   * proven state, else (or when its proof fails) without them: `write` gets the changes or
+   * undefined. The forward tree moves once the write succeeded.
+   */
+  async provenWrite(ledger: VerifiedLedger, write: (changes: StateObjectChange[] | undefined) => Promise<void>): Promise<void> {
+    await this.exclusive(async () => {
+      const forward = this.forward;
+      if (!forward || forward.ledgerIndex !== ledger.ledgerIndex - 1) return write(undefined);
+      const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash).catch((error: unknown) => {
+        if (!(error instanceof StateNotProven)) throw error;
+        return undefined;
+      });
+      await write(proof?.changes);
+      if (proof) this.forward = { tree: proof.tree, ledgerIndex: ledger.ledgerIndex };
+    });
+    this.wake();
+  }
+
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(): Promise<void> {
+    const { logger } = this.options;
+    while (!this.abort.signal.aborted) {
+      let progressed = false;
+      try {
+        if (!this.forward) await this.load();
+        else progressed = await this.exclusive(() => this.step());
+        this.failures = 0;
+      } catch (error) {
+        if (this.abort.signal.aborted) return;
+        const delayMs = backoffDelayMs(this.failures++, 500, 15_000);
+        if (error instanceof StateNotProven) {
+          logger.warn({ ledgerIndex: error.ledgerIndex, reason: error.reason, delayMs }, `state of ledger ${error.ledgerIndex} not proven: ${error.message}; trying again in ${delayMs} ms`);
+        } else {
+          logger.warn({ err: error, delayMs }, `state proofs: ${(error as Error).message}; trying again in ${delayMs} ms`);
+        }
+        await sleep(delayMs, this.abort.signal);
+        continue;
+      }
+      if (!progressed) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, IDLE_MS);
+      this.wakeUp = done;
+    });
+  }
+
+  /** Once the download is complete: both trees from the store's state range, each checked against its ledger's account_hash. */
+  private async load(): Promise<void> {
+    const { store, logger } = this.options;
+    const download = await store.stateDownload();
+    const range = download.complete ? await store.stateRange() : undefined;
+    if (!range) return;
+    const forward = await this.storedState(range.last);
+    const downward = range.first === range.last ? { tree: forward.tree.snapshot(), ledgerIndex: range.first } : await this.storedState(range.first);
+    this.forward = forward;
+    this.downward = downward;
+    logger.info({ stateRange: range, objectCount: forward.tree.size }, `account state proven at ledgers ${range.first}-${range.last}; proving the ledgers around them`);
+  }
+
+  private async storedState(ledgerIndex: number): Promise<ProvenState> {
+    const { store } = this.options;
+    const stored = await store.header(ledgerIndex);
+    if (!stored) throw new Error(`ledger ${ledgerIndex} of the state range is not stored`);
+    const tree = new StateTree();
+    let afterKey: Buffer = Buffer.alloc(0);
+    do {
+      const page = await store.listStateObjects(ledgerIndex, afterKey, LOAD_PAGE);
+      for (const object of page.objects) tree.set(object.key.toString('hex'), object.blob);
+      afterKey = page.nextAfterKey;
+    } while (afterKey.length > 0);
+    const expected = stored.header.accountHash.toUpperCase();
+    if (tree.root() !== expected) {
+      this.options.refusals.count('state_root_mismatch');
+      throw new Error(`the stored state at ledger ${ledgerIndex} has root ${tree.root()}, not its account_hash ${expected}: it is not proven (ledger-node verify-state tells the same)`);
+    }
+    return { tree, ledgerIndex };
+  }
+
+  /** Proves and stores one ledger's state: the next one up first, else the next one down. False when there is none. */
+  private async step(): Promise<boolean> {
+    const { chain, store } = this.options;
+    const forward = this.forward!;
+    const up = forward.ledgerIndex + 1;
+    if (chain.ranges.has(up)) {
+      const ledger = await this.storedLedger(up);
+      const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash);
+      await store.putStateChanges(up, ledger.ledgerHash, proof.changes);
+      this.forward = { tree: proof.tree, ledgerIndex: up };
+      return true;
+    }
+    const downward = this.downward!;
+    // The ledger at the bottom of the range: its changes, with the before-images its parent's root proves.
+    const down = downward.ledgerIndex;
+    if (this.downwardDone || (down > 1 && !chain.ranges.has(down - 1))) return false;
+    const ledger = await this.storedLedger(down);
+    const parent = down > 1 ? await store.header(down - 1) : undefined;
+    if (down > 1 && !parent) return false;
+    const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash);
+    await store.putStateChanges(down, ledger.ledgerHash, proof.changes);
+    if (down > 1) this.downward = { tree: proof.tree, ledgerIndex: down - 1 };
+    else this.downwardDone = true;
+    return true;
+  }
+
+  private async storedLedger(ledgerIndex: number): Promise<VerifiedLedger> {
+    const ledger = await this.options.store.storedLedger(ledgerIndex);
+    if (!ledger) throw new Error(`ledger ${ledgerIndex} is in the complete ranges but not stored`);
+    return ledger;
+  }
+
+  private async prove(ledger: VerifiedLedger, proven: ProvenState, side: ProvenSide, expectedRoot: string | undefined) {
+    const { profile, reader, logger, refusals } = this.options;
+    try {
+      return await provenStateChanges(ledger, profile, reader, { side, tree: proven.tree }, expectedRoot, {
+        signal: this.abort.signal,
+        logger,
+        preferOtherEndpoint: this.failures > 0,
+      });
+    } catch (error) {
+      if (error instanceof StateNotProven && error.reason === 'state_root_mismatch') refusals.count('state_root_mismatch');
+      throw error;
+    }
+  }
+}
