@@ -17,6 +17,7 @@ export async function start(flags: ParsedFlags) {
   const config = keystoreConfig(flags);
   const logger = createLogger('keystore', config.logLevel);
   const keystore = new Keystore({ directory: config.directory, profile: config.profile, passphrase: config.passphrase });
+  for (const file of keystore.removeAbandonedWrites()) logger.warn({ file }, 'removed the temp file of a key file write that did not finish');
   const { accounts, problems } = keystore.scan();
   for (const problem of problems) logger.warn({ file: problem.file, code: problem.code }, problem.message);
   if (!keystore.hasPassphrase) logger.info('no passphrase configured (-password_file or LEDGER_NODE_PASSWORD): accounts can be listed but not created or used');

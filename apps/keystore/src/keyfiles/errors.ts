@@ -6,6 +6,8 @@ export type KeyFileErrorCode =
   /** Not JSON, or not the key file format. */
   | 'KEY_FILE_INVALID'
   | 'KEY_FILE_UNREADABLE'
+  /** A new file cannot be written: a read-only directory or a full disk. */
+  | 'KEY_FILE_UNWRITABLE'
   /** Decrypted, but the seed does not give the file's address. */
   | 'KEY_FILE_MISMATCH'
   | 'KEY_FILE_EXISTS';
@@ -14,6 +16,7 @@ const kindByCode: Record<KeyFileErrorCode, ErrorKind> = {
   KEY_FILE_LOCKED: 'unavailable',
   KEY_FILE_INVALID: 'unavailable',
   KEY_FILE_UNREADABLE: 'unavailable',
+  KEY_FILE_UNWRITABLE: 'unavailable',
   KEY_FILE_MISMATCH: 'unavailable',
   KEY_FILE_EXISTS: 'conflict',
 };

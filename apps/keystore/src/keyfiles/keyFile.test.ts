@@ -1,10 +1,20 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { tempDir } from '@ledger-node/test-utils';
 import { KeyFileError } from './errors';
-import { DEFAULT_SCRYPT, decryptKeyFile, encryptKeyFile, keyFilePath, readKeyFile, writeKeyFile, type AccountMetadata } from './keyFile';
+import {
+  DEFAULT_SCRYPT,
+  decryptKeyFile,
+  encryptKeyFile,
+  ensureKeystoreDirectory,
+  keyFilePath,
+  readKeyFile,
+  removeAbandonedTempFiles,
+  writeKeyFile,
+  type AccountMetadata,
+} from './keyFile';
 
 const xrpl = getProfile('xrpl');
 const passphrase = 'correct horse battery staple';
@@ -64,6 +74,27 @@ describe('key file', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(readdirSync(path.dirname(file))).toEqual([`${address}.json`]);
+  });
+
+  it('tightens an existing directory without making a read-only one writable again', () => {
+    const keystoreDir = path.dirname(file);
+    chmodSync(keystoreDir, 0o755);
+    ensureKeystoreDirectory(keystoreDir);
+    expect(statSync(keystoreDir).mode & 0o777).toBe(0o700);
+    chmodSync(keystoreDir, 0o555);
+    ensureKeystoreDirectory(keystoreDir);
+    expect(statSync(keystoreDir).mode & 0o777).toBe(0o500);
+    chmodSync(keystoreDir, 0o700);
+  });
+
+  it('removes the temp files of writes whose process is gone, and no other file', () => {
+    const keystoreDir = path.dirname(file);
+    // Above Linux's largest pid_max (2^22): no process has it.
+    const gone = `.${address}.${2 ** 22 + 1}.0123abcd.tmp`;
+    const live = `.${address}.${process.ppid}.0123abcd.tmp`;
+    for (const name of [gone, live]) writeFileSync(path.join(keystoreDir, name), '{"vers');
+    expect(removeAbandonedTempFiles(keystoreDir)).toEqual([gone]);
+    expect(readdirSync(keystoreDir).sort()).toEqual([live, `${address}.json`]);
   });
 
   it('is never overwritten: a second write of the same address fails and keeps the first file', async () => {

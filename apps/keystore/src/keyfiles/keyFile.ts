@@ -8,7 +8,7 @@
  * passphrase does. This module is the one definition of the format (README "Keys and accounts").
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { chainIds, isChainId, type ChainId, type KeyAlgorithm } from '@ledger-node/chain';
 import { KeyFileError } from './errors';
@@ -253,35 +253,55 @@ export function readKeyFile(file: string): KeyFileJson {
   return document;
 }
 
-/** Creates the keystore directory (mode 0700) and tightens it when it already exists. */
+/**
+ * Creates the keystore directory (mode 0700) and tightens it when it already exists: group and
+ * other bits are removed, owner bits are never added, so an operator's read-only 0500 stays so.
+ */
 export function ensureKeystoreDirectory(directory: string): void {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
-  if ((statSync(directory).mode & 0o777) !== 0o700) chmodSync(directory, 0o700);
+  const mode = statSync(directory).mode & 0o777;
+  if ((mode & 0o077) !== 0) chmodSync(directory, mode & 0o700);
+}
+
+/** A write in progress, `.<address>.<writer's pid>.<8 hex digits>.tmp`: the dot keeps it from being read as an account. */
+const TEMP_FILE = /^\.(\w+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+function tempFilePath(directory: string, address: string): string {
+  return path.join(directory, `.${address}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
 /**
  * Writes a new key file atomically and never over an existing one: the document goes to a temp
  * file (0600) that is fsynced, then hard-linked to its final name (link fails with EEXIST where
- * rename would replace), then the temp name is removed and the directory fsynced.
+ * rename would replace), then the temp name is removed and the directory fsynced. A write killed
+ * midway leaves its temp file only, which `removeAbandonedTempFiles` takes away at the next start.
  */
 export function writeKeyFile(directory: string, document: KeyFileJson): string {
-  ensureKeystoreDirectory(directory);
   const target = keyFilePath(directory, document.address);
-  const temp = path.join(directory, `.${document.address}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const descriptor = openSync(temp, 'wx', 0o600);
+  const temp = tempFilePath(directory, document.address);
+  let descriptor: number;
+  try {
+    ensureKeystoreDirectory(directory);
+    descriptor = openSync(temp, 'wx', 0o600);
+  } catch (error) {
+    throw unwritable(target, error);
+  }
   try {
     writeSync(descriptor, `${JSON.stringify(document, null, 2)}\n`);
     fsyncSync(descriptor);
-  } finally {
+  } catch (error) {
     closeSync(descriptor);
+    unlinkSync(temp);
+    throw unwritable(target, error);
   }
+  closeSync(descriptor);
   try {
     linkSync(temp, target);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new KeyFileError(target, 'KEY_FILE_EXISTS', 'already exists; it is never overwritten');
     }
-    throw error;
+    throw unwritable(target, error);
   } finally {
     unlinkSync(temp);
   }
@@ -292,4 +312,56 @@ export function writeKeyFile(directory: string, document: KeyFileJson): string {
     closeSync(directoryDescriptor);
   }
   return target;
+}
+
+/**
+ * A failed write as the operator should hear it: a read-only directory (mode bits, an immutable
+ * flag or a read-only mount) or a full disk, naming the file; anything else as it came.
+ */
+function unwritable(target: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new KeyFileError(target, 'KEY_FILE_UNWRITABLE', `cannot be written: its directory is read-only (${code})`);
+  }
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new KeyFileError(target, 'KEY_FILE_UNWRITABLE', `cannot be written: disk full (${code})`);
+  return error;
+}
+
+/**
+ * Removes the temp files of writes whose process is gone (killed between creating the temp file
+ * and removing it); a write still in progress in another live keystore keeps its file, and so does
+ * a read-only directory (the file is harmless: never read as an account). Returns the removed names.
+ */
+export function removeAbandonedTempFiles(directory: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const abandoned = names.filter((name) => {
+    const writer = TEMP_FILE.exec(name)?.[2];
+    return writer !== undefined && (Number(writer) === process.pid || !processExists(Number(writer)));
+  });
+  return abandoned.filter((name) => {
+    try {
+      unlinkSync(path.join(directory, name));
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOENT') return false;
+      throw error;
+    }
+  });
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -85,5 +85,7 @@ describe('Keystore', () => {
     expect(accounts.map((account) => account.address)).toEqual([alice.address]);
     expect(problems.map((problem) => [problem.file, problem.code])).toEqual([[bob.file, 'KEY_FILE_INVALID']]);
     await expect(keystore.withKey('bob', () => 0)).rejects.toMatchObject({ kind: 'no_local_account', message: `no local account "bob" (1 key file(s) could not be read: ${bob.file})` });
+    // By address the file is the account's own: its problem is the answer.
+    await expect(keystore.withKey(bob.address, () => 0)).rejects.toMatchObject({ kind: 'unavailable', code: 'KEY_FILE_INVALID', file: bob.file });
   });
 });

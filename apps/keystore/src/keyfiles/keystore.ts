@@ -10,6 +10,7 @@ import {
   isValidNickname,
   metadataOf,
   readKeyFile,
+  removeAbandonedTempFiles,
   writeKeyFile,
   type AccountMetadata,
   type KeyFileJson,
@@ -68,6 +69,11 @@ export class Keystore {
     return { accounts, problems: documents.problems };
   }
 
+  /** Removes what writes killed midway left (temp files, never key files); returns their paths. */
+  removeAbandonedWrites(): string[] {
+    return removeAbandonedTempFiles(this.options.directory).map((name) => path.join(this.options.directory, name));
+  }
+
   /** An account by address or nickname; "no local account" otherwise. */
   resolve(addressOrNickname: string): { file: string; document: KeyFileJson } {
     if (typeof addressOrNickname !== 'string' || addressOrNickname.length === 0) {
@@ -78,6 +84,9 @@ export class Keystore {
       documents.find((entry) => entry.document.address === addressOrNickname) ??
       documents.find((entry) => entry.document.nickname === addressOrNickname);
     if (found) return found;
+    // An address whose own file cannot be read: that file's problem is the answer, not "no local account".
+    const ownFile = problems.find((problem) => path.basename(problem.file) === `${addressOrNickname}.json`);
+    if (ownFile) throw ownFile;
     const unreadable = problems.length > 0 ? ` (${problems.length} key file(s) could not be read: ${problems.map((p) => p.file).join(', ')})` : '';
     throw new NoLocalAccount(`no local account ${JSON.stringify(addressOrNickname)}${unreadable}`, { account: addressOrNickname });
   }
