@@ -9,7 +9,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const figuresFile = path.join(root, 'test-output', 'figures.txt');
 /** Project → its fault suites. */
-const suites = [['apps/sync', ['test/crash.test.ts']]];
+const suites = [
+  ['apps/sync', ['test/crash.test.ts']],
+  ['apps/node', ['test/crash-node.test.ts']],
+  ['apps/keystore', ['test/faults.test.ts']],
+];
 
 rmSync(figuresFile, { force: true });
 let failed = false;

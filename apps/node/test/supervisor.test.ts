@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { alive, childPids, cliEntry, freePort, processesNaming, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -15,38 +14,6 @@ async function rpc(port: number, body: unknown): Promise<unknown> {
     body: JSON.stringify(body),
   });
   return response.json();
-}
-
-/** Pids of the children as the supervisor's status lines report them. */
-function childPids(node: RunningProcess): Map<string, number> {
-  const pids = new Map<string, number>();
-  for (const match of node.output().matchAll(/^ledger-node: (\S+)\s+(?:ready|restarted)\s+pid (\d+)/gm)) {
-    pids.set(match[1]!, Number(match[2]));
-  }
-  return pids;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Pids of the processes whose command line names `dir` (the supervisor and its children are given -data_dir). */
-function processesNaming(dir: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 /** A node without sync; resolves once each of its four services has said it is ready (in any order). */

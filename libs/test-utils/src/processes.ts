@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { workspaceRoot } from './fixtures';
@@ -112,4 +112,36 @@ export async function stopAll(): Promise<void> {
 export function tempDir(prefix = 'ledger-node-test-'): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Pids of a supervisor's children as its status lines report them, the newest start of each. */
+export function childPids(node: RunningProcess): Map<string, number> {
+  const pids = new Map<string, number>();
+  for (const match of node.output().matchAll(/^ledger-node: (\S+)\s+(?:ready|restarted)\s+pid (\d+)/gm)) {
+    pids.set(match[1]!, Number(match[2]));
+  }
+  return pids;
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of the processes whose command line names `dir` (a supervisor and its children are given -data_dir). */
+export function processesNaming(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
