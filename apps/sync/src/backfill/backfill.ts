@@ -10,7 +10,7 @@ import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
 import type { Refusals } from '../refusals';
 import { LedgerWriteFailed } from '../store/stored-chain';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
+import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
 import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
 import { BackfillProgress } from './progress';
@@ -54,7 +54,7 @@ type Written = { write: ReturnType<typeof ledgerWriteOf>; link: StoredLink };
 export class Backfill {
   readonly progress = new BackfillProgress();
   private readonly abort = new AbortController();
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeablePause();
   private newerWork = false;
   private running: Promise<void> | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
@@ -73,14 +73,14 @@ export class Backfill {
   async stop(): Promise<void> {
     this.abort.abort();
     clearInterval(this.progressTimer);
-    this.wakeUp?.();
+    this.pause.wake();
     await this.running;
   }
 
   /** New work (an anchor above a gap, a known start ledger): re-plan, preferring the newest gap. */
   wake(): void {
     this.newerWork = true;
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   /** The gaps left, newest first. */
@@ -114,7 +114,7 @@ export class Backfill {
       if (!gap) {
         if (this.active) logger.info({ ranges: this.options.chain.ranges.toArray() }, 'backfill complete');
         this.active = false;
-        await this.idle(5_000);
+        await this.pause.wait(5_000);
         continue;
       }
       this.active = true;
@@ -131,18 +131,6 @@ export class Backfill {
         await sleep(delayMs, this.abort.signal);
       }
     }
-  }
-
-  private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
   }
 
   /** Fills one gap from its top down, until done, preempted by newer work, or stopped. */

@@ -20,7 +20,7 @@ import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
 import type { StoredChain } from '../store/stored-chain';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
+import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
 import type { VerifiedLedger } from '../verify/verify-ledger';
 import { provenStateChanges, StateNotProven, type ProvenSide, type StateObjectReader } from './state-changes';
 
@@ -63,7 +63,7 @@ export class StateProver {
   private failures = 0;
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeablePause();
   /** One proof at a time: the trees move only forward together with what is stored. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -82,13 +82,13 @@ export class StateProver {
 
   async stop(): Promise<void> {
     this.abort.abort();
-    this.wakeUp?.();
+    this.pause.wake();
     await this.running;
   }
 
   /** New ledgers were stored, or the state download completed. */
   wake(): void {
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   /**
@@ -135,20 +135,8 @@ export class StateProver {
         await sleep(delayMs, this.abort.signal);
         continue;
       }
-      if (!progressed) await this.idle();
+      if (!progressed) await this.pause.wait(IDLE_MS);
     }
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, IDLE_MS);
-      this.wakeUp = done;
-    });
   }
 
   /** Once the download is complete: both trees from the store's state range, each checked against its ledger's account_hash. */

@@ -18,3 +18,25 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', done, { once: true });
   });
 }
+
+/** A pause that ends early when woken (new work arrived) — the idle wait of a worker loop. */
+export class WakeablePause {
+  private wakeUp: (() => void) | undefined;
+
+  /** Resolves after `ms`, or at once on `wake`. */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+}
