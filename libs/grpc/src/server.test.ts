@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
-import { InvalidParams, NotImplemented } from '@ledger-node/errors';
+import { InvalidParams, NotFound, NotImplemented } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
 import { freePort, tempDir } from '@ledger-node/test-utils';
 import { checkHealth, createGrpcClient } from './client';
@@ -87,7 +87,12 @@ describe('startGrpcServer + createGrpcClient', () => {
           getLedger: async () => {
             throw new Error('disk on fire at /secret/path');
           },
-          getLedgerHeaders: notYet, getTransaction: notYet, getTransactions: notYet, getTransactionByIndex: notYet, getAccountState: notYet, getAccountStates: notYet,
+          getLedgerHeaders: notYet,
+          getTransaction: async () => {
+            // A caller's own text, echoed in an error: gRPC metadata is ASCII, so it must travel encoded.
+            throw new NotFound('no transaction "é😀"', { hash: 'é\u0000😀\r\n' });
+          },
+          getTransactions: notYet, getTransactionByIndex: notYet, getAccountState: notYet, getAccountStates: notYet,
           getStateObject: notYet, getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet,
           async *watchLedgers() {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
@@ -101,7 +106,13 @@ describe('startGrpcServer + createGrpcClient', () => {
     cleanups.push(() => client.close());
     await expect(client.getStatus({})).rejects.toMatchObject({ kind: 'invalid_params', message: 'ledger index must be positive', details: { param: 'ledger' } });
     await expect(client.getLedger({ ledger: undefined, txDetail: 0 })).rejects.toMatchObject({ kind: 'internal', message: 'internal error' });
-    await expect(client.getTransaction({ hash: Buffer.alloc(32) })).rejects.toMatchObject({ kind: 'unimplemented' });
+    await expect(client.getTransaction({ hash: Buffer.alloc(32) })).rejects.toMatchObject({
+      kind: 'not_found',
+      message: 'no transaction "é😀"',
+      details: { data: { hash: 'é\u0000😀\r\n' } },
+    });
+    // The server is still up and answering.
+    await expect(client.getStatus({})).rejects.toMatchObject({ kind: 'invalid_params' });
     const received: number[] = [];
     await expect(
       (async () => {

@@ -9,6 +9,7 @@ import {
   type sendUnaryData,
   type ServerUnaryCall,
   type ServerWritableStream,
+  type StatusObject,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { Unauthorized } from '@ledger-node/errors';
@@ -127,11 +128,17 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
   for (const [methodName, method] of Object.entries(binding.definition)) {
     const handler = handlers[methodName];
     if (!handler) throw new Error(`${binding.name}: no handler for ${methodName}`);
-    const fail = (error: unknown) => {
+    // No failure, not even one in turning an error into a status, may end the process.
+    const fail = (error: unknown): Partial<StatusObject> => {
       if (!(error instanceof Error && 'kind' in error)) {
         options.logger.error({ err: error, method: method.path }, 'unexpected error in gRPC handler');
       }
-      return toStatus(error);
+      try {
+        return toStatus(error);
+      } catch (mappingError) {
+        options.logger.error({ err: mappingError, method: method.path }, 'an error could not be turned into a gRPC status');
+        return { code: status.INTERNAL, details: 'internal error' };
+      }
     };
     const observe = (startedAt: bigint, code: number) =>
       grpcLatency.server.observe({ grpc_service: binding.name, grpc_method: method.path.split('/')[2] ?? methodName, grpc_code: statusName(code) }, Number(process.hrtime.bigint() - startedAt) / 1e9);
@@ -175,7 +182,8 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
               observe(startedAt, failure.code ?? status.UNKNOWN);
               callback(failure);
             },
-          );
+          )
+          .catch((error: unknown) => options.logger.error({ err: error, method: method.path }, 'a gRPC answer could not be sent'));
       };
     }
   }

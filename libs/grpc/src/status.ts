@@ -33,7 +33,8 @@ const kindByCode: Partial<Record<status, ErrorKind>> = {
 };
 
 const kindKey = 'ln-error-kind';
-const detailsKey = 'ln-error-details';
+/** Binary (`-bin`) metadata: details carry callers' text, which ASCII-only metadata could not. */
+const detailsKey = 'ln-error-details-bin';
 
 export function statusCodeOf(kind: ErrorKind): status {
   return codeByKind[kind];
@@ -47,15 +48,16 @@ export function toStatus(error: unknown): Partial<StatusObject> {
   const known: LedgerNodeError = isLedgerNodeError(error) ? error : new Internal();
   const metadata = new Metadata();
   metadata.set(kindKey, known.kind);
-  metadata.set(detailsKey, JSON.stringify(known.details));
+  metadata.set(detailsKey, Buffer.from(JSON.stringify(known.details), 'utf8'));
   return { code: codeByKind[known.kind], details: known.message, metadata };
 }
 
 /** Error details as carried between processes (JSON); unreadable details are dropped, not fatal. */
 function parseDetails(rawDetails: unknown): object {
-  if (typeof rawDetails !== 'string') return {};
+  const text = Buffer.isBuffer(rawDetails) ? rawDetails.toString('utf8') : rawDetails;
+  if (typeof text !== 'string') return {};
   try {
-    return JSON.parse(rawDetails) as object;
+    return JSON.parse(text) as object;
   } catch {
     return {};
   }
