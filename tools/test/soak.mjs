@@ -11,7 +11,7 @@ const figuresFile = path.join(root, 'test-output', 'figures.txt');
 /** Project → its fault suites. */
 const suites = [
   ['apps/sync', ['test/crash.test.ts']],
-  ['apps/node', ['test/crash-node.test.ts']],
+  ['apps/node', ['test/crash-node.test.ts', 'test/load-while-syncing.test.ts']],
   ['apps/keystore', ['test/faults.test.ts']],
 ];
 

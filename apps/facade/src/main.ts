@@ -16,6 +16,7 @@ import { ledgerReads } from './reads/ledger-reads';
 import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
+import { SyncStatusCache } from './sync-status';
 import { TipCache } from './tip';
 
 /** The facade: JSON-RPC at /v1/jsonrpc (-rpc) and the REST API under /v1 (-api), over the gRPC services. */
@@ -27,14 +28,16 @@ export async function start(flags: ParsedFlags) {
     config.keystoreToken,
   );
   const tip = new TipCache(clients, logger);
+  const syncStatus = new SyncStatusCache(clients, logger);
   initMetrics('facade');
-  const probes = probeRoutes({ clients, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! });
+  const probes = probeRoutes({ clients, syncStatus, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! });
   let metricsServer: MetricsServer | undefined;
   const context: MethodContext = {
     clients,
     profile: config.profile,
     syncEnabled: config.syncEnabled,
     tip,
+    syncStatus,
     maxPageSize: config.maxPageSize,
     reads: ledgerReads(clients),
     answers: new AnswerCache(config.answerCacheBytes),
@@ -43,6 +46,7 @@ export async function start(flags: ParsedFlags) {
   const addresses: string[] = [];
   const shutdown = async () => {
     tip.stop();
+    syncStatus.stop();
     await Promise.all(servers.map(close));
     await metricsServer?.close();
     closeClients(clients);
@@ -75,6 +79,7 @@ export async function start(flags: ParsedFlags) {
     throw error;
   }
   tip.start();
+  if (config.syncEnabled) syncStatus.start();
   logger.info({ addresses }, 'facade serving');
 
   return {

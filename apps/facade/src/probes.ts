@@ -6,12 +6,14 @@
 import type Koa from 'koa';
 import { metricsText } from '@ledger-node/telemetry';
 import type { Clients } from './clients';
+import type { SyncStatusCache } from './sync-status';
 
 /** A probe must answer well within a Kubernetes probe's default 1 s timeout. */
 const probeDeadlineMs = 800;
 
 export interface ReadinessOptions {
   clients: Clients;
+  syncStatus: Pick<SyncStatusCache, 'status'>;
   syncEnabled: boolean;
   /** Most ledgers sync may be behind the upstream while still ready. */
   readyLagLedgers: number;
@@ -28,7 +30,7 @@ export async function readiness(options: ReadinessOptions): Promise<{ ready: boo
     ),
   };
   if (options.syncEnabled) {
-    checks.sync = options.clients.sync.getSyncStatus({}, { deadlineMs: probeDeadlineMs }).then(
+    checks.sync = options.syncStatus.status({ deadlineMs: probeDeadlineMs }).then(
       (status): CheckResult => {
         if (status.stopped !== undefined) return { ok: false, reason: status.stopped };
         if (!status.upstreamConnected) return { ok: false, reason: 'not connected to the upstream' };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InvalidParams } from '@ledger-node/errors';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Clients } from '../clients';
+import type { SyncStatusCache } from '../sync-status';
 import type { TipCache } from '../tip';
 import type { AnswerCache } from '../reads/answer-cache';
 import type { LedgerReads } from '../reads/ledger-reads';
@@ -25,6 +26,8 @@ export interface MethodContext {
   readonly syncEnabled: boolean;
   /** The highest stored ledger, followed live. */
   readonly tip: TipCache;
+  /** Sync's status, asked for in the background. */
+  readonly syncStatus: SyncStatusCache;
   /** Most transactions in one history page (-max_page_size). */
   readonly maxPageSize: number;
   /** Reads of the ledger-store that concurrent calls share (one gRPC call per event-loop turn). */

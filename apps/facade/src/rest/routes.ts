@@ -361,10 +361,10 @@ export const restRouteDefinitions: readonly RestRoute[] = [
       sync: z.looseObject({ enabled: z.boolean() }),
     }),
     errors: [503],
-    async handler(_input, { clients, profile, syncEnabled }) {
+    async handler(_input, { clients, profile, syncEnabled, syncStatus }) {
       const [store, sync] = await Promise.all([
         clients.ledgerStore.getStatus({}),
-        syncEnabled ? clients.sync.getSyncStatus({}).catch((error: Error) => ({ error: error.message })) : undefined,
+        syncEnabled ? syncStatus.status().catch((error: Error) => ({ error: error.message })) : undefined,
       ]);
       return {
         chain: profile.id,

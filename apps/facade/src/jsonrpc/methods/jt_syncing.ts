@@ -11,9 +11,9 @@ export const jt_syncing = defineMethod({
     'The sync status object (startingBlock, currentBlock, highestBlock) while the node catches up, with status "stopped at ledger N: <reason>" while a verified ledger cannot be stored; false when in sync or when sync is off.',
   params: [],
   result: syncStatusSchema,
-  async handler(_params, { clients, syncEnabled }) {
+  async handler(_params, { syncStatus, syncEnabled }) {
     if (!syncEnabled) return false as const;
-    const status = await clients.sync.getSyncStatus({});
+    const status = await syncStatus.status();
     if (!status.syncing && status.stopped === undefined) return false as const;
     const progress = { startingBlock: status.startingLedgerIndex, currentBlock: status.currentLedgerIndex, highestBlock: status.highestLedgerIndex };
     // A sync that cannot store ledgers is not in sync, whatever the lag says.
