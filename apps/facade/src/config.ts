@@ -1,5 +1,5 @@
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { listValue, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface Listener {
@@ -20,6 +20,10 @@ export interface FacadeConfig {
   keystoreToken?: string;
   /** Bearer token for the signing methods (-rpc_token_file). */
   rpcToken?: string;
+  /** Host names the listeners answer besides IP addresses (-rpc_allowed_hosts). */
+  allowedHosts: string[];
+  /** Origins whose pages may call the listeners (-rpc_cors_origins). */
+  corsOrigins: string[];
   /** -sync: whether a sync service runs at all. */
   syncEnabled: boolean;
   profile: ChainProfile;
@@ -44,6 +48,8 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     submissionAddress: serviceAddress(flags, 'submission'),
     keystoreToken: optionalSecret(flags, 'keystore_token_file'),
     rpcToken: optionalSecret(flags, 'rpc_token_file'),
+    allowedHosts: listValue(flags.string('rpc_allowed_hosts')),
+    corsOrigins: listValue(flags.string('rpc_cors_origins')),
     syncEnabled: flags.boolean('sync'),
     profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     logLevel: flags.string('log_level') as LogLevel,

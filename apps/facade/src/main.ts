@@ -16,6 +16,7 @@ import { ledgerReads } from './reads/ledger-reads';
 import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
+import { httpGuard } from './http-guard';
 import { SyncStatusCache } from './sync-status';
 import { TipCache } from './tip';
 
@@ -31,6 +32,7 @@ export async function start(flags: ParsedFlags) {
   const syncStatus = new SyncStatusCache(clients, logger);
   initMetrics('facade');
   const probes = probeRoutes({ clients, syncStatus, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! });
+  const guard = httpGuard({ allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   let metricsServer: MetricsServer | undefined;
   const context: MethodContext = {
     clients,
@@ -56,6 +58,7 @@ export async function start(flags: ParsedFlags) {
     if (config.rpc) {
       const dispatcher = new Dispatcher({ methods: withDiscovery(methods), context, logger, maxBatchLength: config.maxBatchLength, slowMs: flags.integer('slow_ms') });
       const app = new Koa();
+      app.use(guard);
       app.use(probes);
       app.use(requestSpans([JSON_RPC_PATH]));
       app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
@@ -65,6 +68,7 @@ export async function start(flags: ParsedFlags) {
     if (config.api) {
       const app = new Koa();
       const router = restRoutes(context, config.maxBodyBytes);
+      app.use(guard);
       app.use(probes);
       app.use(requestSpans());
       app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());

@@ -43,3 +43,8 @@ export interface FlagGroup {
 export const stringFlag = (spec: Omit<StringFlag, 'type'>): StringFlag => ({ type: 'string', ...spec });
 export const integerFlag = (spec: Omit<IntegerFlag, 'type'>): IntegerFlag => ({ type: 'integer', ...spec });
 export const booleanFlag = (spec: Omit<BooleanFlag, 'type'>): BooleanFlag => ({ type: 'boolean', ...spec });
+
+/** A comma-separated flag value as its entries (none when the flag is not set). */
+export function listValue(value: string | undefined): string[] {
+  return value === undefined ? [] : value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}

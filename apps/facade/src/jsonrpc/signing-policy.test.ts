@@ -19,6 +19,12 @@ describe('signingPolicy', () => {
     for (const listenerHost of ['0.0.0.0', '127.0.0.1']) {
       const policy = signingPolicy({ listenerHost, token: 's3cret' });
       expect(policy(request('Bearer s3cret'))).toEqual({});
+      // The scheme in any case (RFC 9110), the token exactly.
+      expect(policy(request('bearer s3cret'))).toEqual({});
+      expect(policy(request('BEARER  s3cret '))).toEqual({});
+      expect(policy(request('Bearer S3CRET')).signingRefusal).toBeDefined();
+      expect(policy(request('Bearer s3cret2')).signingRefusal).toBeDefined();
+      expect(policy(request('Basic s3cret')).signingRefusal).toBeDefined();
       expect(policy(request('Bearer wrong')).signingRefusal).toMatch(/Authorization: Bearer/);
       expect(policy(request()).signingRefusal).toBeDefined();
     }

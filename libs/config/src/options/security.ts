@@ -10,5 +10,28 @@ export const securityOptions: FlagGroup = {
       default: undefined,
       valueName: 'FILE',
     }),
+    stringFlag({
+      name: 'rpc_allowed_hosts',
+      description:
+        'Comma-separated host names the JSON-RPC and REST listeners answer (the Host header; "*" for any); IP addresses are always answered: DNS rebinding needs a name',
+      default: 'localhost',
+      valueName: 'NAMES',
+      check: (value) => listProblem(value, (entry) => entry === '*' || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(entry), 'a host name or *'),
+    }),
+    stringFlag({
+      name: 'rpc_cors_origins',
+      description:
+        'Comma-separated origins (scheme://host[:port], or "*") whose browser pages may call the JSON-RPC and REST listeners; other cross-origin requests are refused (default: none)',
+      default: undefined,
+      valueName: 'ORIGINS',
+      check: (value) => listProblem(value, (entry) => entry === '*' || /^https?:\/\/[^/\s]+$/.test(entry), 'an origin like https://app.example:8443, or *'),
+    }),
   ],
 };
+
+/** The first entry of a comma-separated list that is not acceptable, as an error message. */
+function listProblem(value: string, acceptable: (entry: string) => boolean, what: string): string | undefined {
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !acceptable(entry));
+  return bad === undefined ? undefined : `${JSON.stringify(bad)} is not ${what}`;
+}
