@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { alive, childPids, cliEntry, freePort, processesNaming, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
@@ -62,6 +63,18 @@ describe('ledger-node (supervisor)', () => {
     expect(newPid).not.toBe(storePid);
     const answer = await rpc(port, { jsonrpc: '2.0', method: 'jt_blockNumber', params: [], id: 7 });
     expect(answer).toEqual({ id: 7, jsonrpc: '2.0', result: 0, status: 'success' });
+  });
+
+  it('gives the keystore passphrase from LEDGER_NODE_PASSWORD to the keystore only, not to the other services', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const passphrase = 'a passphrase for the keystore alone';
+    const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(await freePort())], {
+      env: { LEDGER_NODE_PASSWORD: passphrase },
+    });
+    for (const service of ['ledger-store', 'keystore', 'submission', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`));
+    const holding = [...childPids(node)].filter(([, pid]) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`LEDGER_NODE_PASSWORD=${passphrase}`));
+    expect(holding.map(([service]) => service)).toEqual(['keystore']);
   });
 
   it('children stop by themselves when the supervisor is killed outright', async () => {

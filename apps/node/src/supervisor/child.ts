@@ -4,6 +4,17 @@ import type { ServiceName } from '../services';
 
 const cliEntry = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 
+/** Secrets of one service only: the keystore's passphrase reaches no other service's environment. */
+const KEYSTORE_ONLY_ENV = ['LEDGER_NODE_PASSWORD'];
+
+/** The environment a service is started with. */
+export function serviceEnv(name: ServiceName, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (name === 'keystore') return { ...env };
+  const kept = { ...env };
+  for (const key of KEYSTORE_ONLY_ENV) delete kept[key];
+  return kept;
+}
+
 export interface ChildEvents {
   onReady(child: ServiceChild, address: string | undefined): void;
   onExit(child: ServiceChild, code: number | null, signal: NodeJS.Signals | null): void;
@@ -32,6 +43,7 @@ export class ServiceChild {
     this.startedAt = Date.now();
     // Own process group: a terminal's Ctrl-C reaches the supervisor only, which stops children in order.
     const child = fork(cliEntry, ['serve', this.name, ...this.args], {
+      env: serviceEnv(this.name),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,
     });
