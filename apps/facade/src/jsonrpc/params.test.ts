@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LedgerTag } from '@ledger-node/contracts';
-import { blockHash, blockNumberOrTag, hash32, txIndexQuantity } from './params';
+import { blockHash, blockNumberOrTag, hash32, stateBlockSelector, txIndexQuantity } from './params';
 
 const hash = 'A'.repeat(64);
 
@@ -28,8 +28,16 @@ describe('block number or tag', () => {
     expect(blockNumberOrTag.parse(input)).toEqual({ selector: { $case: 'tag', tag } });
   });
 
-  it.each([['-1'], [-1], [1.5], ['12abc'], ['4294967296'], [''], [null], [true], [{}], ['Latest']])('rejects %j', (input) => {
+  it.each([['-1'], [-1], [1.5], ['12abc'], ['4294967296'], [''], [null], [true], [{}], ['Latest'], ['toString'], ['__proto__'], ['constructor'], ['hasOwnProperty']])('rejects %j', (input) => {
     const result = blockNumberOrTag.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.message).toMatch(/expected a ledger number/);
+  });
+});
+
+describe('state block selector', () => {
+  it.each([['toString'], ['__proto__'], ['constructor'], ['valueOf'], ['latest']])('rejects %j with a clear message, never a tag it inherits', (input) => {
+    const result = stateBlockSelector.safeParse(input);
     expect(result.success).toBe(false);
     expect(result.error!.issues[0]!.message).toMatch(/expected a ledger number/);
   });

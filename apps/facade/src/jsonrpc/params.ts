@@ -58,7 +58,7 @@ const tagNames = Object.keys(blockTags).join(', ');
 export const blockNumberOrTag = z
   .union([z.number(), z.string()], { error: `expected a ledger number or one of ${tagNames}` })
   .transform((value, ctx): LedgerSelector => {
-    if (typeof value === 'string' && value in blockTags) {
+    if (typeof value === 'string' && Object.hasOwn(blockTags, value)) {
       return { selector: { $case: 'tag', tag: blockTags[value as keyof typeof blockTags] } };
     }
     const parsed = ledgerIndexQuantity.safeParse(value);
@@ -120,7 +120,7 @@ const stateTags = { current: LedgerTag.CURRENT, validated: LedgerTag.VALIDATED, 
 export const stateBlockSelector = z
   .union([z.number(), z.string()], { error: 'expected a ledger number, a ledger hash, or one of current, validated, closed' })
   .transform((value, ctx): LedgerSelector => {
-    if (typeof value === 'string' && value in stateTags) return { selector: { $case: 'tag', tag: stateTags[value as keyof typeof stateTags] } };
+    if (typeof value === 'string' && Object.hasOwn(stateTags, value)) return { selector: { $case: 'tag', tag: stateTags[value as keyof typeof stateTags] } };
     if (typeof value === 'string' && hex32.test(value)) return { selector: { $case: 'hash', hash: Buffer.from(value.replace(/^0x/, ''), 'hex') } };
     const parsed = ledgerIndexQuantity.safeParse(value);
     if (!parsed.success) {
