@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const figuresFile = path.join(root, 'test-output', 'figures.txt');
 /** Project → its fault suites. */
 const suites = [
-  ['apps/sync', ['test/crash.test.ts']],
+  ['apps/sync', ['test/crash.test.ts', 'test/hostile-upstream.test.ts']],
   ['apps/node', ['test/crash-node.test.ts', 'test/load-while-syncing.test.ts']],
   ['apps/keystore', ['test/faults.test.ts']],
 ];

@@ -29,6 +29,18 @@ describe('AnchorProof with a validator list', () => {
     expect(anchor.state).toBe('ledger 500 validated by 2 of 3 trusted validators');
   });
 
+  it('stops waiting for a ledger once a later one is validated: its validations were withheld, or it is a fork', async () => {
+    const anchor = proof({ validators: { keys: [keypairs[0]!.publicKey], quorum: 1 }, validationWaitMs: 60_000 });
+    const later = signValidation(profile, keypairs[0]!, { ledgerIndex: 501, ledgerHash: otherHash, signingTime: 2 });
+    const waiting = anchor.prove(500, hash, new AbortController().signal);
+    anchor.onValidation(later);
+    expect(await waiting).toBeUndefined();
+    expect(anchor.state).toBe(`ledger 500 ${hash} not proven: 0 of the 1 trusted validations needed came, and ledger 501 is validated already`);
+    // A validation that came in time still proves its ledger, later ones notwithstanding.
+    anchor.onValidation(signed(keypairs[0]!));
+    expect(await anchor.prove(500, hash, new AbortController().signal)).toBe('validated by 1 of 1 trusted validators');
+  });
+
   it('counts nothing from a validation whose signature does not check out, nor from a key not on the list', async () => {
     const anchor = proof({ validators: { keys: [keypairs[0]!.publicKey], quorum: 1 } });
     const decoded = profile.codec.decode(signed(keypairs[0]!));

@@ -36,6 +36,8 @@ export class AnchorProof {
   /** Ledger hash → the trusted keys that validated it, for the newest ledger indexes seen. */
   private readonly validatedBy = new Map<string, { ledgerIndex: number; keys: Set<string> }>();
   private readonly trusted: Set<string>;
+  /** The highest ledger index whose validations reached the quorum. */
+  private newestValidated = 0;
   /** How the newest anchor was proven, or why none could be: for the status. */
   state = '';
   rejectedValidations = 0n;
@@ -68,6 +70,7 @@ export class AnchorProof {
     const entry = this.validatedBy.get(validation.ledgerHash) ?? { ledgerIndex: validation.ledgerIndex, keys: new Set<string>() };
     entry.keys.add(validation.publicKey);
     this.validatedBy.set(validation.ledgerHash, entry);
+    if (entry.keys.size >= this.options.validators.quorum) this.newestValidated = Math.max(this.newestValidated, entry.ledgerIndex);
     if (this.validatedBy.size > KEPT_LEDGERS) {
       const oldest = [...this.validatedBy].sort(([, a], [, b]) => a.ledgerIndex - b.ledgerIndex)[0]![0];
       this.validatedBy.delete(oldest);
@@ -89,6 +92,12 @@ export class AnchorProof {
         if (count >= validators.quorum) {
           proof = `validated by ${count} of ${validators.keys.length} trusted validators`;
           break;
+        }
+        // The network validated a later ledger already: validations of this hash (withheld, or never
+        // made, for a fork) will not come now, and waiting would hold back every ledger behind it.
+        if (this.newestValidated > ledgerIndex) {
+          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${validators.quorum} trusted validations needed came, and ledger ${this.newestValidated} is validated already`, 'validations');
+          return undefined;
         }
         if (Date.now() >= deadline) {
           this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${validators.quorum} trusted validations needed came`, 'validations');
