@@ -211,7 +211,7 @@ describe('account state synced from a loaded devnet', () => {
     }
     const sync = await clients.sync.getSyncStatus({});
     expect(sync.verificationFailuresByReason.state_root_mismatch).toBeGreaterThanOrEqual(refused.mismatches);
-  });
+  }, 240_000);
 
   it('resumes a state download killed between pages from its stored marker', async () => {
     const devnet = await startDevnet(['-load', '20', '-load_accounts', '40', '-close_ms', '200']);

@@ -43,10 +43,11 @@ async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, t
   const failures = new VerificationCounter(logger, refusals);
   const pipeline = { fetcher: upstream, chain, profile, logger, failures, health };
   const backfill = new Backfill({ ...pipeline, threadCount, refusals, startLedger: () => 11119599 });
-  const follower = new LiveFollower({ ...pipeline, anchorProof, stateProver: noState, refusals, onAnchored: () => backfill.wake() });
+  const unprovable: number[] = [];
+  const follower = new LiveFollower({ ...pipeline, anchorProof, stateProver: noState, refusals, onUnprovable: (count) => unprovable.push(count), onAnchored: () => backfill.wake() });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
-  return { chain, failures, health, backfill, follower, refusals };
+  return { chain, failures, health, backfill, follower, refusals, unprovable };
 }
 
 const hashOf = (ledgerIndex: number) => recordedLedgerFile(ledgerIndex).ledger_hash;
@@ -79,6 +80,13 @@ describe('an anchor must be proven the network\'s', () => {
     await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'the forged tip refused');
     expect(proof.state).toBe(`ledger 11119604 ${hash} not proven: 0 of the 1 trusted validations needed came`);
     expect(store.ledgers.size).toBe(0);
+    await waitUntil(() => sync.refusals.toRecord().unproven_ledger === 1n || undefined, 5_000, 'the unproven ledger counted');
+    // Announced again and again: after three in a row the endpoint announcing them is to be left.
+    for (let round = 2; round <= 3; round++) {
+      sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
+      await waitUntil(() => sync.refusals.toRecord().unproven_ledger === BigInt(round) || undefined, 5_000, `unproven ${round} times`);
+    }
+    expect(sync.unprovable).toEqual([3]);
   });
 
   it('refuses a fork at the tip: a forged ledger naming the stored tip as its parent, which no trusted validator signed', async () => {

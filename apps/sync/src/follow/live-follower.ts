@@ -21,11 +21,16 @@ export interface LiveFollowerOptions extends LedgerPipeline {
   onAnchored(ledgerIndex: number, previousTip: number | undefined): void;
   /** Whether an announced ledger's hash is the network's (anchor-proof.ts): every ledger followed live is proven so. */
   anchorProof: Pick<AnchorProof, 'prove'>;
-  /** A stored tip removed because a proven ledger does not descend from it is counted here. */
+  /** A stored tip removed because a proven ledger does not descend from it, and each announced ledger that could not be proven, are counted here. */
   refusals: Pick<Refusals, 'count'>;
+  /** Announced ledgers in a row could not be proven: the endpoint announcing them should be left. */
+  onUnprovable(count: number): void;
   /** Writes each ledger with its state changes when they can be proven at once. */
   stateProver: Pick<StateProver, 'provenWrite'>;
 }
+
+/** Announced ledgers in a row that cannot be proven before the endpoint announcing them is left. */
+const UNPROVEN_BEFORE_LEAVING = 3;
 
 /** Attempts per announced ledger before the follower moves on to a newer announcement. */
 const ATTEMPTS_PER_ANNOUNCEMENT = 4;
@@ -40,6 +45,8 @@ export class LiveFollower {
   private highestVerified = 0;
   /** Stores refused in a row, for the pause before the next try. */
   private writeFailures = 0;
+  /** Announced ledgers in a row that could not be proven. */
+  private unprovenInARow = 0;
 
   constructor(private readonly options: LiveFollowerOptions) {}
 
@@ -117,7 +124,17 @@ export class LiveFollower {
     // A self-consistent forgery verifies, even one naming the stored tip as its parent (a fork at the
     // tip): the hash itself must be proven the network's, for an anchor and for the next ledger alike.
     const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, this.abort.signal);
-    if (proof === undefined) return;
+    if (proof === undefined) {
+      if (this.abort.signal.aborted) return;
+      // A fork, a forgery, or validations withheld: refused like any unverified ledger.
+      this.options.refusals.count('unproven_ledger');
+      if (++this.unprovenInARow >= UNPROVEN_BEFORE_LEAVING) {
+        this.options.onUnprovable(this.unprovenInARow);
+        this.unprovenInARow = 0;
+      }
+      return;
+    }
+    this.unprovenInARow = 0;
     let tip = chain.tip;
     if (tip !== undefined && ledgerIndex === tip + 1) {
       const tipLink = await chain.link(tip);

@@ -87,6 +87,32 @@ describe('Upstream facing an endpoint that streams but never answers', () => {
   });
 });
 
+describe('Upstream told its endpoint announces what cannot be proven', () => {
+  it('leaves that endpoint for the next one, saying why; with one endpoint it stays', async () => {
+    const lying = await fakeServer();
+    const next = await fakeServer();
+    const logger = countingLogger();
+    const upstream = new Upstream({ endpoints: [lying.url, next.url], logger, reconnectBaseMs: 10, onValidatedLedger: () => {} });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    await lying.client;
+    await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed to the first endpoint');
+    upstream.distrust('3 ledgers it announced in a row could not be proven');
+    await next.client;
+    await waitUntil(() => (upstream.connected && upstream.url === next.url) || undefined, 5_000, 'subscribed to the next endpoint');
+    expect(logger.warnings).toContain(`upstream ${lying.url} left: 3 ledgers it announced in a row could not be proven; trying the next endpoint`);
+
+    const only = await fakeServer();
+    const alone = new Upstream({ endpoints: [only.url], logger: countingLogger(), reconnectBaseMs: 10, onValidatedLedger: () => {} });
+    alone.start();
+    stoppers.push(() => alone.stop());
+    await waitUntil(() => alone.connected || undefined, 5_000, 'subscribed');
+    alone.distrust('nothing else to try');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([alone.connected, alone.reconnectCount]).toEqual([true, 0n]);
+  });
+});
+
 describe('Upstream facing a 100 MB message', () => {
   it('drops the connection before reading it and reconnects, its memory not grown by the message', async () => {
     const { url, client } = await fakeServer();

@@ -71,6 +71,8 @@ export class Upstream {
   private lastAdvanceAtMs = 0;
   private closeIntervalsMs: number[] = [];
   private lastAnnounced = 0;
+  /** Why the subscribed endpoint is no longer trusted to lead (see `distrust`), until it is left. */
+  private distrusted: string | undefined;
   /** Counts for status and logs. */
   malformedMessageCount = 0n;
   private malformedLoggedAtMs = Number.NEGATIVE_INFINITY;
@@ -100,6 +102,14 @@ export class Upstream {
     this.alternate?.connection.terminate('stopping');
     for (const wake of this.connectedWaiters) wake();
     await this.loop;
+  }
+
+  /**
+   * The subscribed endpoint announces ledgers that cannot be proven the network's (forged, or their
+   * validations withheld): it is left like a stalled one and the next `-endpoint` is tried.
+   */
+  distrust(reason: string): void {
+    if (this.options.endpoints.length > 1) this.distrusted = reason;
   }
 
   async serverInfo(timeoutMs?: number): Promise<ServerInfoResult> {
@@ -272,6 +282,13 @@ export class Upstream {
         if (this.abort.signal.aborted || !connection.isOpen) {
           clearTimeout(this.stallTimer);
           return resolve({ advanced: this.lastAdvanceAtMs > connectedAtMs, stalled: false });
+        }
+        if (this.distrusted !== undefined) {
+          this.options.logger.warn({ url: connection.url, reason: this.distrusted }, `upstream ${connection.url} left: ${this.distrusted}; trying the next endpoint`);
+          this.distrusted = undefined;
+          connection.terminate('distrusted');
+          clearTimeout(this.stallTimer);
+          return resolve({ advanced: this.lastAdvanceAtMs > connectedAtMs, stalled: true });
         }
         const sinceAdvanceMs = Date.now() - this.lastAdvanceAtMs;
         const stallMs = this.stallTimeoutMs();
