@@ -2,7 +2,6 @@ import path from 'node:path';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
 import { dataDir, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import { InvalidParams } from '@ledger-node/errors';
-import { parseGrpcAddress } from '@ledger-node/grpc';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 /** The environment variable holding the passphrase when -password_file is not given. */
@@ -30,10 +29,6 @@ export function keystoreConfig(flags: ParsedFlags, env: NodeJS.ProcessEnv = proc
   const authToken = tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file');
   if (authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
     throw new InvalidParams(`the token in -keystore_token_file must be at least ${MIN_TOKEN_LENGTH} characters`, 'keystore_token_file');
-  }
-  // Anyone who can reach a TCP port could ask for signatures; a unix socket is already owner-only (0600).
-  if (parseGrpcAddress(address).kind === 'tcp' && authToken === undefined) {
-    throw new InvalidParams(`the keystore listens on TCP (${address}) only with a token: give -keystore_token_file FILE`, 'keystore_token_file');
   }
   const passwordFile = flags.string('password_file');
   const passphrase =

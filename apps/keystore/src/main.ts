@@ -26,7 +26,8 @@ export async function start(flags: ParsedFlags) {
     address: config.address,
     logger,
     authToken: config.authToken,
-    services: [bindService(serviceName, KeystoreServiceService, keystoreHandlers(keystore, config.profile, logger))],
+    // Over mutual TLS only the services that sign through it may call: submission and the facade.
+    services: [bindService(serviceName, KeystoreServiceService, keystoreHandlers(keystore, config.profile, logger), () => ['submission', 'facade'])],
     metrics: { service: 'keystore', listener: metricsListener(flags, 'keystore') },
     logFields: { directory: config.directory, chain: config.profile.id, accounts: accounts.length, token: config.authToken !== undefined },
   });

@@ -11,8 +11,8 @@ import * as keypairs from 'ripple-keypairs';
 import { getProfile } from '@ledger-node/chain';
 import { KeyType, KeystoreServiceService, type LocalAccount } from '@ledger-node/contracts';
 import { isLedgerNodeError, type LedgerNodeError } from '@ledger-node/errors';
-import { createGrpcClient } from '@ledger-node/grpc';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { createGrpcClient, useTlsIdentity } from '@ledger-node/grpc';
+import { cliEntry, freePort, serviceCertificate, startProcess, stopAll, tempDir, testAuthority, tlsFlags, type CertificateFiles, type RunningProcess } from '@ledger-node/test-utils';
 import { decryptKeyFile, readKeyFile } from '../src/keyfiles/keyFile';
 
 const passphrase = 'keystore process test passphrase';
@@ -186,26 +186,43 @@ describe('keystore service (serve keystore)', () => {
     const token = 'a-long-random-keystore-token-0123456789';
     const tokenFile = path.join(dir, 'token.txt');
 
-    it('refuses to start without a token', async () => {
+    it('refuses to start without mutual TLS', async () => {
       const port = await freePort();
       const keystore = startProcess([cliEntry(), 'serve', 'keystore', '-data_dir', dir, '-keystore_addr', `127.0.0.1:${port}`]);
       processes.push(keystore);
       expect(await keystore.exited).toBe(2);
-      expect(keystore.output()).toContain(`ledger-node: the keystore listens on TCP (127.0.0.1:${port}) only with a token: give -keystore_token_file FILE`);
+      expect(keystore.output()).toContain(`ledger-node: refusing to listen on 127.0.0.1:${port}: gRPC over TCP needs mutual TLS: give -grpc_tls_cert, -grpc_tls_key and -grpc_tls_ca`);
     });
 
-    it('answers calls that carry the token and refuses the others', async () => {
+    it('over mutual TLS admits the certificates of submission and the facade with the token, and refuses another service, another CA and a wrong token', async () => {
       writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+      const ca = testAuthority('deployment-ca');
+      const foreign = testAuthority('foreign-ca');
       const tcpAddress = `127.0.0.1:${await freePort()}`;
-      await serveKeystore(['-data_dir', dir, '-keystore_addr', tcpAddress, '-keystore_token_file', tokenFile, '-password_file', passwordFile]);
-      const listed = await connect(tcpAddress, token).listAccounts({});
-      expect(listed.accounts.map((account) => account.nickname)).toEqual(['alice', 'bob']);
-      const signed = await connect(tcpAddress, token).signMessage({ account: 'alice', message: Buffer.from('over tcp') });
-      record(signed);
-      expect(signed.address).toBe(alice.address);
-      for (const wrongToken of ['not-the-token-but-long-enough', undefined]) {
-        const error = await failure(connect(tcpAddress, wrongToken).signMessage({ account: 'alice', message: Buffer.from('x') }));
-        expect(error.kind).toBe('unauthorized');
+      await serveKeystore(['-data_dir', dir, '-keystore_addr', tcpAddress, '-keystore_token_file', tokenFile, '-password_file', passwordFile, ...tlsFlags(serviceCertificate(ca, 'keystore', dir))]);
+      const as = (files: CertificateFiles, authToken: string | undefined) => {
+        useTlsIdentity({ cert: readFileSync(files.cert), key: readFileSync(files.key), ca: readFileSync(files.ca) });
+        return connect(tcpAddress, authToken);
+      };
+      try {
+        for (const service of ['facade', 'submission']) {
+          const client = as(serviceCertificate(ca, service, dir), token);
+          const listed = await client.listAccounts({});
+          expect(listed.accounts.map((account) => account.nickname)).toEqual(['alice', 'bob']);
+          const signed = await client.signMessage({ account: 'alice', message: Buffer.from(`over tls from ${service}`) });
+          record(signed);
+          expect(signed.address).toBe(alice.address);
+        }
+        const sync = await failure(as(serviceCertificate(ca, 'sync', dir), token).signMessage({ account: 'alice', message: Buffer.from('x') }));
+        expect([sync.kind, sync.message]).toEqual(['unauthorized', "KeystoreService.SignMessage admits submission and facade only; the caller's certificate names sync"]);
+        const otherCa = await failure(as(serviceCertificate(foreign, 'facade', dir), token).signMessage({ account: 'alice', message: Buffer.from('x') }));
+        expect(otherCa.kind).toBe('unavailable');
+        for (const wrongToken of ['not-the-token-but-long-enough', undefined]) {
+          const error = await failure(as(serviceCertificate(ca, 'facade', dir), wrongToken).signMessage({ account: 'alice', message: Buffer.from('x') }));
+          expect(error.kind).toBe('unauthorized');
+        }
+      } finally {
+        useTlsIdentity(undefined);
       }
     });
   });

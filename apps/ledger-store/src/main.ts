@@ -10,6 +10,9 @@ import { LedgerStore } from './store';
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 
 /** The ledger-store service: sole owner of the RocksDB database, served over gRPC. */
+/** The methods that change the store. */
+const WRITE_METHODS = new Set(['putLedger', 'putLedgers', 'putStateObjects', 'putStateChanges', 'deleteLedger', 'setSyncMeta']);
+
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
@@ -29,7 +32,8 @@ export async function start(flags: ParsedFlags) {
   const served = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store, stopping.signal))],
+    // Over mutual TLS the writes admit sync only: nothing else may put data into the verified store.
+    services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store, stopping.signal), (method) => (WRITE_METHODS.has(method) ? ['sync'] : undefined))],
     metrics: { service: 'ledger-store', listener: metricsListener(flags, 'ledger-store') },
     onStop: () => {
       unsubscribe();

@@ -1,15 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledger-node/chain';
 import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
-import { checkHealth, createGrpcClient, fromItemError } from '@ledger-node/grpc';
-import { cliEntry, freePort, readFixture, rejectionOf, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
+import { checkHealth, createGrpcClient, fromItemError, useTlsIdentity } from '@ledger-node/grpc';
+import { cliEntry, freePort, readFixture, rejectionOf, serviceCertificate, startProcess, stopAll, tempDir, testAuthority, tlsFlags } from '@ledger-node/test-utils';
 import { openRocksDb } from '../src/storage/rocksdb';
 import { LedgerStore } from '../src/store';
 import { ledgerWriteFromJson, MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticLedgerWrite, type LedgerFixture } from './support/ledgerWrites';
 
 const cleanups: (() => void)[] = [];
+const clients: { close(): void }[] = [];
 afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  useTlsIdentity(undefined);
   await stopAll();
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
@@ -47,12 +51,21 @@ const hex = (bytes: Buffer | undefined) => bytes?.toString('hex').toUpperCase();
 
 describe('ledger-store as a separate process', () => {
   it.each([
-    ['a unix socket', (dir: string) => Promise.resolve(`unix:${dir}/run/ledger-store.sock`)],
-    ['TCP', async () => `127.0.0.1:${await freePort()}`],
-  ])('serves gRPC health and GetStatus over %s, from RocksDB in <data_dir>/node.db', async (_label, addressFor) => {
+    ['a unix socket', (dir: string) => Promise.resolve({ address: `unix:${dir}/run/ledger-store.sock`, flags: [] as string[] })],
+    [
+      'TCP with mutual TLS',
+      async (dir: string) => {
+        // The test's client calls as the facade: any service certificate of the CA may read.
+        const ca = testAuthority('deployment-ca');
+        const facade = serviceCertificate(ca, 'facade', dir);
+        useTlsIdentity({ cert: readFileSync(facade.cert), key: readFileSync(facade.key), ca: readFileSync(facade.ca) });
+        return { address: `127.0.0.1:${await freePort()}`, flags: tlsFlags(serviceCertificate(ca, 'ledger-store', dir)) };
+      },
+    ],
+  ])('serves gRPC health and GetStatus over %s, from RocksDB in <data_dir>/node.db', async (_label, listenerFor) => {
     const dir = await dataDirWithLedgers([5, 6, 7, 8, 9]);
-    const address = await addressFor(dir);
-    const store = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', address]);
+    const { address, flags } = await listenerFor(dir);
+    const store = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', address, ...flags]);
     await store.waitFor(/"msg":"serving"/);
     expect(await checkHealth(address)).toBe('SERVING');
     expect(await checkHealth(address, 'ledgernode.ledgerstore.v1.LedgerStoreService')).toBe('SERVING');
@@ -68,6 +81,30 @@ describe('ledger-store as a separate process', () => {
     } finally {
       client.close();
     }
+    expect(await store.stop('SIGTERM')).toBe(0);
+  });
+
+  it('over mutual TLS takes writes from sync\'s certificate only', async () => {
+    const dir = await dataDirWithLedgers([5]);
+    const ca = testAuthority('deployment-ca');
+    const address = `127.0.0.1:${await freePort()}`;
+    const store = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', address, ...tlsFlags(serviceCertificate(ca, 'ledger-store', dir))]);
+    await store.waitFor(/"msg":"serving"/);
+    const clientAs = (service: string) => {
+      const files = serviceCertificate(ca, service, dir);
+      useTlsIdentity({ cert: readFileSync(files.cert), key: readFileSync(files.key), ca: readFileSync(files.ca) });
+      const client = createGrpcClient(LedgerStoreServiceService, address, { serviceLabel: 'ledger-store' });
+      clients.push(client);
+      return client;
+    };
+    const write = { ledgers: [mainnetLedgerWrite(MAINNET_RUN[0])] };
+    for (const service of ['facade', 'submission']) {
+      const refused = await failure(clientAs(service).putLedgers(write));
+      expect([refused.kind, refused.message]).toEqual(['unauthorized', `LedgerStoreService.PutLedgers admits sync only; the caller's certificate names ${service}`]);
+      await expect(clientAs(service).getStatus({})).resolves.toMatchObject({ highestLedgerIndex: 5 });
+    }
+    await clientAs('sync').putLedgers(write);
+    expect((await clientAs('facade').getStatus({})).completeRanges).toEqual([{ first: 5, last: 5 }, { first: MAINNET_RUN[0], last: MAINNET_RUN[0] }]);
     expect(await store.stop('SIGTERM')).toBe(0);
   });
 

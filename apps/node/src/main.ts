@@ -1,4 +1,5 @@
-import { allFlags, FlagError, parseFlags } from '@ledger-node/config';
+import { allFlags, FlagError, parseFlags, readTlsFiles } from '@ledger-node/config';
+import { useTlsIdentity } from '@ledger-node/grpc';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { runAccountCommand } from './commands/account';
 import { helpText } from './commands/help';
@@ -16,6 +17,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, ...rest] = positionals;
+  // Every gRPC server and client of this process over TCP uses this one identity.
+  useTlsIdentity(readTlsFiles(flags));
   switch (command) {
     case undefined:
       return runSupervisor(flags);

@@ -17,3 +17,25 @@ export function readSecretFile(file: string, flag: string): string {
   if (secret === '') throw new InvalidParams(`-${flag} ${file} is empty`, flag);
   return secret;
 }
+
+/** -grpc_tls_cert, -grpc_tls_key and -grpc_tls_ca read: all three or none. */
+export function readTlsFiles(flags: { string(name: string): string | undefined }): { cert: Buffer; key: Buffer; ca: Buffer } | undefined {
+  const names = ['grpc_tls_cert', 'grpc_tls_key', 'grpc_tls_ca'] as const;
+  const given = names.filter((name) => flags.string(name) !== undefined);
+  if (given.length === 0) return undefined;
+  if (given.length < names.length) {
+    const missing = names.filter((name) => !given.includes(name)).map((name) => `-${name}`);
+    throw new InvalidParams(`mutual TLS needs -grpc_tls_cert, -grpc_tls_key and -grpc_tls_ca together: ${missing.join(' and ')} missing`, missing[0]!.slice(1));
+  }
+  const [cert, key, ca] = names.map((name) => {
+    const file = flags.string(name)!;
+    try {
+      const pem = readFileSync(file);
+      if (!pem.includes('-----BEGIN ')) throw new Error('not PEM');
+      return pem;
+    } catch (error) {
+      throw new InvalidParams(`cannot read -${name} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, name);
+    }
+  });
+  return { cert: cert!, key: key!, ca: ca! };
+}

@@ -1,9 +1,13 @@
-import { Client as GrpcClient, credentials, Metadata, status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import { Client as GrpcClient, Metadata, status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import type { LedgerNodeError } from '@ledger-node/errors';
 import { parseGrpcAddress } from './address';
 import { HealthService, ServingStatus } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { fromStatus } from './status';
+import { channelCredentials } from './tls';
+
+/** The services whose certificates name them: a client of one checks the server's certificate does. */
+const SERVICE_NAMES = new Set(['ledger-store', 'sync', 'keystore', 'submission']);
 import type { AnyService, CallOptions, Client } from './types';
 
 export interface ClientOptions<S extends AnyService> {
@@ -30,11 +34,14 @@ export function createGrpcClient<S extends AnyService>(
   address: string,
   options: ClientOptions<S> = {},
 ): Client<S> & { close(): void } {
-  const target = parseGrpcAddress(address).target;
-  const channel = new GrpcClient(target, credentials.createInsecure(), {
+  const parsed = parseGrpcAddress(address);
+  const target = parsed.target;
+  const secured = channelCredentials(parsed, options.serviceLabel !== undefined && SERVICE_NAMES.has(options.serviceLabel) ? options.serviceLabel : undefined);
+  const channel = new GrpcClient(target, secured.credentials, {
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2_000,
+    ...secured.options,
   });
   const defaultDeadlineMs = options.deadlineMs ?? 10_000;
   const idempotent = new Set<PropertyKey>(options.idempotent ?? []);

@@ -7,3 +7,4 @@ export * from './types';
 export * from './standalone';
 export * from './readiness';
 export * from './follow';
+export * from './tls';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, NotImplemented } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
-import { freePort, tempDir } from '@ledger-node/test-utils';
+import { tempDir } from '@ledger-node/test-utils';
 import { checkHealth, createGrpcClient } from './client';
 import { bindService, startGrpcServer, type GrpcServer } from './server';
 
@@ -60,8 +60,10 @@ describe('startGrpcServer + createGrpcClient', () => {
     expect(answer.completeRanges).toEqual([{ first: 10, last: 20 }]);
   });
 
-  it('refuses calls without the token when one is configured (TCP)', async () => {
-    const server = await serveSync(`127.0.0.1:${await freePort()}`, 'sesame');
+  it('refuses calls without the token when one is configured', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const server = await serveSync(`unix:${dir}/token.sock`, 'sesame');
     const anonymous = createGrpcClient(SyncServiceService, server.address);
     const authorised = createGrpcClient(SyncServiceService, server.address, { authToken: 'sesame' });
     cleanups.push(() => anonymous.close(), () => authorised.close());

@@ -1,9 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
 import {
   Server,
-  ServerCredentials,
   status,
   type Metadata,
   type sendUnaryData,
@@ -18,6 +18,7 @@ import { parseGrpcAddress } from './address';
 import { HealthReporter, HealthService } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { toStatus } from './status';
+import { checkPeerIdentity, serverCredentials } from './tls';
 import type { AnyService, CallContext, Handlers } from './types';
 
 export interface ServiceBinding<S extends AnyService = AnyService> {
@@ -25,10 +26,17 @@ export interface ServiceBinding<S extends AnyService = AnyService> {
   readonly name: string;
   readonly definition: S;
   readonly handlers: Handlers<S>;
+  /** Over TLS, the identities (certificate names) a method admits; undefined: any certificate of the CA. */
+  readonly admit?: (method: keyof S & string) => readonly string[] | undefined;
 }
 
-export function bindService<S extends AnyService>(name: string, definition: S, handlers: Handlers<S>): ServiceBinding {
-  return { name, definition, handlers } as unknown as ServiceBinding;
+export function bindService<S extends AnyService>(
+  name: string,
+  definition: S,
+  handlers: Handlers<S>,
+  admit?: (method: keyof S & string) => readonly string[] | undefined,
+): ServiceBinding {
+  return { name, definition, handlers, admit } as unknown as ServiceBinding;
 }
 
 export interface GrpcServerOptions {
@@ -68,7 +76,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     await removeStaleSocket(parsed.path);
   }
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(parsed.target, ServerCredentials.createInsecure(), (error, boundPort) =>
+    server.bindAsync(parsed.target, serverCredentials(parsed), (error, boundPort) =>
       error ? reject(new Error(`cannot listen on ${options.address}: ${error.message}`)) : resolve(boundPort),
     ),
   );
@@ -110,10 +118,13 @@ async function removeStaleSocket(path: string): Promise<void> {
   unlinkSync(path);
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
 function checkAuth(metadata: Metadata, token: string | undefined): void {
   if (token === undefined) return;
   const given = metadata.get('authorization')[0];
-  if (given !== `Bearer ${token}`) throw new Unauthorized('missing or wrong service token');
+  // Digests of equal length compared in constant time: neither the token nor its length leaks.
+  if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(`Bearer ${token}`))) throw new Unauthorized('missing or wrong service token');
 }
 
 function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext {
@@ -140,6 +151,12 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
         return { code: status.INTERNAL, details: 'internal error' };
       }
     };
+    const admittedNames = binding.admit?.(methodName);
+    const admitted = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>) => {
+      const auth = call.getAuthContext();
+      checkPeerIdentity(auth.sslPeerCertificate, auth.transportSecurityType === 'ssl', admittedNames, `${binding.name.split('.').at(-1)}.${method.path.split('/')[2] ?? methodName}`);
+      checkAuth(call.metadata, options.authToken);
+    };
     const observe = (startedAt: bigint, code: number) =>
       grpcLatency.server.observe({ grpc_service: binding.name, grpc_method: method.path.split('/')[2] ?? methodName, grpc_code: statusName(code) }, Number(process.hrtime.bigint() - startedAt) / 1e9);
     if (method.responseStream) {
@@ -147,7 +164,7 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
         const startedAt = process.hrtime.bigint();
         void (async () => {
           try {
-            checkAuth(call.metadata, options.authToken);
+            admitted(call);
             const stream = handler(call.request, contextOf(call)) as AsyncIterable<unknown>;
             for await (const message of stream) {
               if (call.cancelled) break;
@@ -169,7 +186,7 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
         const startedAt = process.hrtime.bigint();
         Promise.resolve()
           .then(() => {
-            checkAuth(call.metadata, options.authToken);
+            admitted(call);
             return handler(call.request, contextOf(call)) as Promise<unknown>;
           })
           .then(

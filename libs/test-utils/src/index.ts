@@ -5,3 +5,4 @@ export * from './processes';
 export * from './keyfiles';
 export * from './clients';
 export * from './rejections';
+export * from './certificates';

@@ -15,7 +15,7 @@ export const accountOptions: FlagGroup = {
     stringFlag({ name: 'password_file', description: 'File holding the keystore passphrase (else LEDGER_NODE_PASSWORD, else a prompt)', default: undefined, valueName: 'FILE' }),
     stringFlag({
       name: 'keystore_token_file',
-      description: 'File holding the token every keystore call must carry (required when -keystore_addr is HOST:PORT)',
+      description: 'File holding a token every keystore call must carry, besides the mutual TLS that -keystore_addr HOST:PORT needs',
       default: undefined,
       valueName: 'FILE',
     }),

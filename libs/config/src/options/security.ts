@@ -26,6 +26,19 @@ export const securityOptions: FlagGroup = {
       valueName: 'ORIGINS',
       check: (value) => listProblem(value, (entry) => entry === '*' || /^https?:\/\/[^/\s]+$/.test(entry), 'an origin like https://app.example:8443, or *'),
     }),
+    stringFlag({
+      name: 'grpc_tls_cert',
+      description: 'PEM certificate of this service for gRPC over TCP (mutual TLS; its CN or DNS names name the service: ledger-store, sync, keystore, submission, facade)',
+      default: undefined,
+      valueName: 'FILE',
+    }),
+    stringFlag({ name: 'grpc_tls_key', description: 'PEM private key of -grpc_tls_cert', default: undefined, valueName: 'FILE' }),
+    stringFlag({
+      name: 'grpc_tls_ca',
+      description: 'PEM certificate of the CA that signs every service certificate; gRPC over TCP admits only its certificates (without the three, gRPC is unix sockets only)',
+      default: undefined,
+      valueName: 'FILE',
+    }),
   ],
 };
 
