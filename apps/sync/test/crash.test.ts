@@ -31,14 +31,10 @@ describe('crash safety during backfill and live follow', () => {
     const random = seededRandom(seed);
     const between = (low: number, high: number) => low + Math.floor(random() * (high - low));
 
-    const devnet = await startDevnet(['-load', '60', '-load_accounts', '5', '-close_ms', '20']);
+    // History to backfill: 500 ledgers built before the devnet listens, then closes under load.
+    const devnet = await startDevnet(['-load', '60', '-load_accounts', '5', '-close_ms', '20'], '500x3');
     const upstream = await WsClient.open(devnet.url);
     cleanups.push(() => upstream.close());
-    // History to backfill: the devnet closes ledgers for a while before the node starts.
-    await waitUntil(async () => {
-      const closed = await upstream.request('ledger_closed');
-      return closed.result.ledger_index >= 500 ? closed : undefined;
-    }, 60_000, 'devnet history', 200);
 
     const dataDir = scratchDir(cleanups);
     const clients = clientsFor(dataDir);

@@ -59,8 +59,8 @@ export class StateProver {
   private downward: ProvenState | undefined;
   /** Below this ledger there is nothing to prove (the first ledger is done). */
   private downwardDone = false;
-  /** Proofs in a row that failed, for the pause before the next. */
-  private failures = 0;
+  /** Failures in a row of each loop, for its pause and where it reads next. */
+  private readonly failuresOf = new Map<string, { count: number }>();
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
   private readonly pause = new WakeablePause();
@@ -116,27 +116,49 @@ export class StateProver {
     return run;
   }
 
+  /** Waits for the download, then proves upwards and downwards at once: the two trees are independent. */
   private async run(): Promise<void> {
+    const loaded = await this.repeat('loading', async () => {
+      await this.load();
+      return this.forward !== undefined;
+    }, true);
+    if (!loaded) return;
+    await Promise.all([
+      // Upwards under the lock the live follower takes too: one of them moves the forward tree at a time.
+      this.repeat('proving upwards', () => this.exclusive(() => this.stepUp())),
+      this.repeat('proving downwards', () => this.stepDown()),
+    ]);
+  }
+
+  /**
+   * Runs `step` until it has nothing to do (then waits to be woken) or, with `once`, until it
+   * succeeds; a failure pauses with backoff, and the next proof reads its images from another
+   * endpoint. False when stopped.
+   */
+  private async repeat(what: string, step: () => Promise<boolean>, once = false): Promise<boolean> {
     const { logger } = this.options;
+    const failures = { count: 0 };
+    this.failuresOf.set(what, failures);
     while (!this.abort.signal.aborted) {
       let progressed = false;
       try {
-        if (!this.forward) await this.load();
-        else progressed = await this.exclusive(() => this.step());
-        this.failures = 0;
+        progressed = await step();
+        failures.count = 0;
+        if (once && progressed) return true;
       } catch (error) {
-        if (this.abort.signal.aborted) return;
-        const delayMs = backoffDelayMs(this.failures++, 500, 15_000);
+        if (this.abort.signal.aborted) break;
+        const delayMs = backoffDelayMs(failures.count++, 500, 15_000);
         if (error instanceof StateNotProven) {
           logger.warn({ ledgerIndex: error.ledgerIndex, reason: error.reason, delayMs }, `state of ledger ${error.ledgerIndex} not proven: ${error.message}; trying again in ${delayMs} ms`);
         } else {
-          logger.warn({ err: error, delayMs }, `state proofs: ${(error as Error).message}; trying again in ${delayMs} ms`);
+          logger.warn({ err: error, delayMs }, `state proofs (${what}): ${(error as Error).message}; trying again in ${delayMs} ms`);
         }
         await sleep(delayMs, this.abort.signal);
         continue;
       }
       if (!progressed) await this.pause.wait(IDLE_MS);
     }
+    return false;
   }
 
   /** Once the download is complete: both trees from the store's state range, each checked against its ledger's account_hash. */
@@ -171,26 +193,32 @@ export class StateProver {
     return { tree, ledgerIndex };
   }
 
-  /** Proves and stores one ledger's state: the next one up first, else the next one down. False when there is none. */
-  private async step(): Promise<boolean> {
+  /** Proves and stores the state of the stored ledger above the forward tree; false when there is none. */
+  private async stepUp(): Promise<boolean> {
     const { chain, store } = this.options;
     const forward = this.forward!;
     const up = forward.ledgerIndex + 1;
-    if (chain.ranges.has(up)) {
-      const ledger = await this.storedLedger(up);
-      const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash);
-      await store.putStateChanges(up, ledger.ledgerHash, proof.changes);
-      this.forward = { tree: proof.tree, ledgerIndex: up };
-      return true;
-    }
+    if (!chain.ranges.has(up)) return false;
+    const ledger = await this.storedLedger(up);
+    const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash, this.failuresOf.get('proving upwards')!.count > 0);
+    await store.putStateChanges(up, ledger.ledgerHash, proof.changes);
+    this.forward = { tree: proof.tree, ledgerIndex: up };
+    return true;
+  }
+
+  /**
+   * Proves and stores the state changes of the ledger at the bottom of the downward tree, with the
+   * before-images its parent's root proves; false when there is nothing below to prove.
+   */
+  private async stepDown(): Promise<boolean> {
+    const { chain, store } = this.options;
     const downward = this.downward!;
-    // The ledger at the bottom of the range: its changes, with the before-images its parent's root proves.
     const down = downward.ledgerIndex;
     if (this.downwardDone || (down > 1 && !chain.ranges.has(down - 1))) return false;
     const ledger = await this.storedLedger(down);
     const parent = down > 1 ? await store.header(down - 1) : undefined;
     if (down > 1 && !parent) return false;
-    const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash);
+    const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash, this.failuresOf.get('proving downwards')!.count > 0);
     await store.putStateChanges(down, ledger.ledgerHash, proof.changes);
     if (down > 1) this.downward = { tree: proof.tree, ledgerIndex: down - 1 };
     else this.downwardDone = true;
@@ -203,13 +231,13 @@ export class StateProver {
     return ledger;
   }
 
-  private async prove(ledger: VerifiedLedger, proven: ProvenState, side: ProvenSide, expectedRoot: string | undefined) {
+  private async prove(ledger: VerifiedLedger, proven: ProvenState, side: ProvenSide, expectedRoot: string | undefined, preferOtherEndpoint = false) {
     const { profile, reader, logger, refusals } = this.options;
     try {
       return await provenStateChanges(ledger, profile, reader, { side, tree: proven.tree }, expectedRoot, {
         signal: this.abort.signal,
         logger,
-        preferOtherEndpoint: this.failures > 0,
+        preferOtherEndpoint,
       });
     } catch (error) {
       if (error instanceof StateNotProven && error.reason === 'state_root_mismatch') refusals.count('state_root_mismatch');

@@ -19,24 +19,25 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A pause that ends early when woken (new work arrived) — the idle wait of a worker loop. */
+/** A pause that ends early when woken (new work arrived) — the idle wait of worker loops. */
 export class WakeablePause {
-  private wakeUp: (() => void) | undefined;
+  private readonly waiting = new Set<() => void>();
 
   /** Resolves after `ms`, or at once on `wake`. */
   wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.wakeUp = undefined;
+        this.waiting.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.wakeUp = done;
+      this.waiting.add(done);
     });
   }
 
+  /** Ends every wait in progress. */
   wake(): void {
-    this.wakeUp?.();
+    for (const done of [...this.waiting]) done();
   }
 }

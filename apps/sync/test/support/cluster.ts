@@ -9,9 +9,10 @@ export interface Devnet {
   url: string;
 }
 
-export async function startDevnet(args: string[]): Promise<Devnet> {
-  const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', ...args]);
-  const match = await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/);
+/** A devnet; `history` (LEDGERSxTXS) makes it build that many ledgers before it listens (LEDGER_NODE_DEVNET_HISTORY). */
+export async function startDevnet(args: string[], history?: string): Promise<Devnet> {
+  const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', ...args], { env: history === undefined ? {} : { LEDGER_NODE_DEVNET_HISTORY: history } });
+  const match = await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000);
   return { process: devnet, url: match[1]! };
 }
 
