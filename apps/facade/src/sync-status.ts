@@ -4,19 +4,19 @@ import type { Clients } from './clients';
 
 /** How often sync is asked while the facade runs. */
 const POLL_MS = 500;
-/** An answer at most this old stands for sync's status; an older one is asked again. */
+/** A copy at most this old stands in for sync's answer when that does not come in time. */
 const FRESH_MS = 3_000;
 
 /**
- * Sync's status, asked for in the background twice a second, so that `jt_syncing`, `/v1/status`
- * and `/readyz` answer from the latest copy: a facade that is busy does not turn its own slowness
- * into "sync unavailable" (one call per request, each with its own deadline, did). A copy older
- * than FRESH_MS is not trusted: the status is then asked for directly, and its failure is the answer.
+ * Sync's status, asked for directly (the freshest answer), with a copy kept by asking in the
+ * background twice a second: when sync does not answer in time — usually because the facade itself
+ * is too busy to read the answer — `jt_syncing`, `/v1/status` and `/readyz` answer from a copy at
+ * most FRESH_MS old instead of calling sync unavailable. Without such a copy, sync's failure is the answer.
  */
 export class SyncStatusCache {
   private latest: { status: GetSyncStatusResponse; atMs: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private asking: Promise<GetSyncStatusResponse> | undefined;
+  private polling: Promise<GetSyncStatusResponse> | undefined;
 
   constructor(
     private readonly clients: Clients,
@@ -25,9 +25,11 @@ export class SyncStatusCache {
 
   start(): void {
     const poll = () => {
-      this.ask()
+      this.polling ??= this.ask();
+      this.polling
         .catch((error: unknown) => this.logger.debug({ err: error }, 'sync status not read; asking again'))
         .finally(() => {
+          this.polling = undefined;
           if (this.timer !== undefined) this.timer = setTimeout(poll, POLL_MS).unref();
         });
     };
@@ -39,22 +41,19 @@ export class SyncStatusCache {
     this.timer = undefined;
   }
 
-  /** The latest status not older than FRESH_MS, else sync's answer now (or its error). */
+  /** Sync's answer now; when it does not come, the copy not older than FRESH_MS, else sync's error. */
   async status(options: { deadlineMs?: number } = {}): Promise<GetSyncStatusResponse> {
-    if (this.latest && Date.now() - this.latest.atMs <= FRESH_MS) return this.latest.status;
-    return this.ask(options.deadlineMs);
+    try {
+      return await this.ask(options.deadlineMs);
+    } catch (error) {
+      if (this.latest && Date.now() - this.latest.atMs <= FRESH_MS) return this.latest.status;
+      throw error;
+    }
   }
 
-  private ask(deadlineMs?: number): Promise<GetSyncStatusResponse> {
-    this.asking ??= this.clients.sync
-      .getSyncStatus({}, deadlineMs === undefined ? {} : { deadlineMs })
-      .then((status) => {
-        this.latest = { status, atMs: Date.now() };
-        return status;
-      })
-      .finally(() => {
-        this.asking = undefined;
-      });
-    return this.asking;
+  private async ask(deadlineMs?: number): Promise<GetSyncStatusResponse> {
+    const status = await this.clients.sync.getSyncStatus({}, deadlineMs === undefined ? {} : { deadlineMs });
+    this.latest = { status, atMs: Date.now() };
+    return status;
   }
 }

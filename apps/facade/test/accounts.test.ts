@@ -32,6 +32,8 @@ beforeAll(async () => {
   await waitUntil(async () => (await call('jt_getBlockByNumber', ['1', false])).result !== null && (await call('jt_syncing')).result === false, 90_000, 'backfill to genesis');
   tip = (await call('jt_blockNumber')).result;
   await waitUntil(async () => (await call('jt_getBalance', ['rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', 'validated'])).status === 'success', 60_000, 'account state');
+  // Account state below the download ledger is proven going down after backfill stored the ledgers.
+  await waitUntil(async () => (await call('jt_getBalance', ['rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', '1'])).status === 'success', 90_000, 'account state proven down to the first ledger');
   for (let index = 1; index <= tip; index++) {
     const { ledger } = (await upstream.request('ledger', { ledger_index: index, transactions: true, expand: true })).result;
     for (const tx of ledger.transactions) {
