@@ -13,6 +13,7 @@ const suites = [
   ['apps/sync', ['test/crash.test.ts', 'test/hostile-upstream.test.ts']],
   ['apps/node', ['test/crash-node.test.ts', 'test/load-while-syncing.test.ts']],
   ['apps/keystore', ['test/faults.test.ts']],
+  ['apps/ledger-store', ['test/disk-faults.test.ts']],
 ];
 
 rmSync(figuresFile, { force: true });

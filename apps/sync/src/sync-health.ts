@@ -55,8 +55,9 @@ export class SyncHealth {
   /** A verified ledger could not be stored: said once per ledger and reason. */
   stopped(ledgerIndex: number, error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
-    this.refusals.count('store_refused');
+    // Counted once per stop: the retries of the same ledger for the same reason are one refusal.
     if (this.stop?.ledgerIndex === ledgerIndex && this.stop.reason === reason) return;
+    this.refusals.count('store_refused');
     this.stop = { ledgerIndex, reason };
     this.logger.error({ ledgerIndex, reason }, `sync stopped at ledger ${ledgerIndex}: ${reason}; retrying`);
   }

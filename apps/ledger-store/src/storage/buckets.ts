@@ -4,6 +4,8 @@
  * Each bucket is read and written by exactly one repository under `src/repositories/`.
  */
 export const Bucket = {
+  // 0x00 is never a bucket: the RocksDB layer probes whether the database takes writes again after a
+  // full disk by deleting the key 0x00 (storage/rocksdb.ts).
   /** ledger index (u32) → header (118 bytes) + ledger hash (32) + transaction count (u32) */
   ledgerHeader: 0x01,
   /** ledger hash (32) → ledger index (u32) */

@@ -18,8 +18,8 @@ export interface LedgerStorePort {
   completeRanges(): Promise<LedgerRange[]>;
   /** Hash and parent hash of a stored ledger; undefined when it is not stored. */
   link(ledgerIndex: number): Promise<StoredLink | undefined>;
-  /** Stores the ledgers, each atomically, in the order given. */
-  putLedgers(ledgers: LedgerWrite[]): Promise<void>;
+  /** Stores the ledgers, each atomically, in the order given; `onRetry` hears each failure that is retried (e.g. the store's "disk full"). */
+  putLedgers(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void>;
   /** A stored ledger with its transactions; undefined when it is not stored. */
   storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
   /** Removes a stored ledger that is not the network's, `write` being it as it was written. */
@@ -63,10 +63,10 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
     return { ledgerIndex: record.ledgerIndex, ledgerHash: Buffer.from(record.ledgerHash), parentHash: Buffer.from(header.parentHash, 'hex') };
   }
 
-  async putLedgers(ledgers: LedgerWrite[]): Promise<void> {
+  async putLedgers(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void> {
     if (ledgers.length === 0) return;
     // An identical re-write is idempotent in the store, so a batch cut by a store crash is simply sent again.
-    await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }));
+    await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }), onRetry);
   }
 
   async deleteLedger(write: LedgerWrite): Promise<void> {
@@ -123,13 +123,14 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
     return answer.ledger && { ledgerHash: Buffer.from(answer.ledger.ledgerHash), header: decodeLedgerHeader(answer.ledger.headerBlob) };
   }
 
-  private async retrying<T>(operation: string, call: () => Promise<T>): Promise<T> {
+  private async retrying<T>(operation: string, call: () => Promise<T>, onRetry?: (error: unknown) => void): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await call();
       } catch (error) {
         const retryable = isLedgerNodeError(error) && RETRIED_KINDS.has(error.kind);
         if (!retryable || this.signal.aborted) throw error;
+        onRetry?.(error);
         const delayMs = backoffDelayMs(attempt, 200, 5_000);
         const log = attempt === 0 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
         log({ err: error, delayMs }, `ledger-store ${operation} failed; retrying in ${delayMs} ms`);

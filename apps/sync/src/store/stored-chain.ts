@@ -51,7 +51,11 @@ export class StoredChain {
   async write(writes: readonly { write: LedgerWrite; link: StoredLink }[]): Promise<void> {
     if (writes.length === 0) return;
     try {
-      await this.ledgerStore.putLedgers(writes.map(({ write }) => write));
+      // A store that answers it cannot write (disk full, read-only) is retried in putLedgers: the stop says why meanwhile.
+      await this.ledgerStore.putLedgers(
+        writes.map(({ write }) => write),
+        (error) => this.health.stopped(writes[0]!.link.ledgerIndex, error),
+      );
     } catch (error) {
       this.health.stopped(writes[0]!.link.ledgerIndex, error);
       throw new LedgerWriteFailed(writes[0]!.link.ledgerIndex, error);
