@@ -32,7 +32,7 @@ import {
 import { clientsFor, scratchDir, serving, startLedgerStore, startSync, storedHeaders, WsClient, type Clients } from './support/cluster';
 import { ForgingProxy } from './support/forging-proxy';
 import { HostileUpstream, junkKinds, type ForkVariant, type JunkKind } from './support/hostile-upstream';
-import type { LedgerForgeryKind } from './support/ledger-forgeries';
+import { ledgerForgeryKinds, type LedgerForgeryKind } from './support/ledger-forgeries';
 import { TcpProxy } from './support/tcp-proxy';
 
 const cleanups: (() => void | Promise<void>)[] = [];
@@ -45,13 +45,7 @@ const xrpl = getProfile('xrpl');
 const ROUNDS = soaking() ? 6 : 1;
 
 const disturbanceKinds = [
-  'forged_header_hash',
-  'wrong_parent',
-  'wrong_account_hash',
-  'changed_amount',
-  'dropped_transaction',
-  'added_transaction',
-  'changed_metadata',
+  ...ledgerForgeryKinds,
   'fork_at_tip',
   'fork_off_tip',
   'withheld_validations',
