@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, NotImplemented } from '@ledger-node/errors';
@@ -148,6 +149,14 @@ describe('startGrpcServer + createGrpcClient', () => {
     server.health.set('ledgernode.sync.v1.SyncService', 'NOT_SERVING');
     expect(await checkHealth(server.address, 'ledgernode.sync.v1.SyncService')).toBe('NOT_SERVING');
     await expect(checkHealth(server.address, 'no.such.Service')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it('never removes a file at its socket path that is not a socket', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    writeFileSync(`${dir}/precious.sock`, 'not a socket');
+    await expect(serveSync(`unix:${dir}/precious.sock`)).rejects.toThrow(`${dir}/precious.sock exists and is not a socket; it is left alone`);
+    expect(readFileSync(`${dir}/precious.sock`, 'utf8')).toBe('not a socket');
   });
 
   it('refuses to take over a socket another live server holds', async () => {

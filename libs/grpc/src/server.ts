@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
 import {
@@ -96,16 +96,17 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
         const timer = setTimeout(() => server.forceShutdown(), graceMs);
         server.tryShutdown(() => {
           clearTimeout(timer);
-          if (parsed.kind === 'unix' && existsSync(parsed.path)) unlinkSync(parsed.path);
+          if (parsed.kind === 'unix' && existsSync(parsed.path) && lstatSync(parsed.path).isSocket()) unlinkSync(parsed.path);
           resolve();
         });
       }),
   };
 }
 
-/** A socket file left by a process that died is removed; one that still answers is an error. */
+/** A socket file left by a process that died is removed; one that still answers is an error, and so is any other file there (never removed). */
 async function removeStaleSocket(path: string): Promise<void> {
   if (!existsSync(path)) return;
+  if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket; it is left alone: give another gRPC address or move it`);
   const alive = await new Promise<boolean>((resolve) => {
     const socket = connect(path);
     socket.once('connect', () => {
