@@ -126,7 +126,9 @@ describe('Upstream facing a 100 MB message', () => {
     socket.send(junk);
     await waitUntil(() => upstream.reconnectCount >= 1n || undefined, 20_000, 'the connection dropped and opened again');
     const after = process.memoryUsage();
-    // The sender's 100 MB is allocated before the baseline; the receiving side never holds it.
-    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(32 * 1024 * 1024);
+    // The sender's 100 MB is allocated before the baseline; the receiving side never holds it. The
+    // sending side's socket buffers live in this process too (tens of MB, as the kernel takes them),
+    // so the bound is that the message was not read whole, not that nothing moved.
+    expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
   });
 });
