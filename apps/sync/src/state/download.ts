@@ -41,8 +41,20 @@ export interface StateDownloaderOptions {
   progressIntervalMs?: number;
 }
 
-/** Objects read back per ListStateObjects call while verifying. */
-const VERIFY_PAGE = 4096;
+/** Objects read back per ListStateObjects call. */
+const LIST_PAGE = 4096;
+
+/** The state tree of everything the store holds at the ledger (the download's staged pages before it is complete). */
+export async function storedStateTree(store: Pick<StateStorePort, 'listStateObjects'>, ledgerIndex: number): Promise<StateTree> {
+  const tree = new StateTree();
+  let afterKey: Buffer = Buffer.alloc(0);
+  do {
+    const page = await store.listStateObjects(ledgerIndex, afterKey, LIST_PAGE);
+    for (const object of page.objects) tree.set(object.key.toString('hex'), object.blob);
+    afterKey = page.nextAfterKey;
+  } while (afterKey.length > 0);
+  return tree;
+}
 
 /** The upstream no longer serves the ledger being downloaded; the download moves to a newer one. */
 class LedgerGone extends Error {}
@@ -157,7 +169,7 @@ export class StateDownloader {
       return false;
     }
 
-    const root = await this.storedStateRoot(ledgerIndex);
+    const root = (await storedStateTree(store, ledgerIndex)).root().toUpperCase();
     const expected = stored.header.accountHash.toUpperCase();
     if (root !== expected) {
       logger.error(
@@ -210,17 +222,5 @@ export class StateDownloader {
       }
     }
     return { key: Buffer.from(index, 'hex'), blob, ledgerEntryType, ownerAccountIds };
-  }
-
-  /** The state tree root of everything the store holds at the ledger. */
-  private async storedStateRoot(ledgerIndex: number): Promise<string> {
-    const tree = new StateTree();
-    let afterKey: Buffer = Buffer.alloc(0);
-    do {
-      const page = await this.options.store.listStateObjects(ledgerIndex, afterKey, VERIFY_PAGE);
-      for (const object of page.objects) tree.set(object.key.toString('hex'), object.blob);
-      afterKey = page.nextAfterKey;
-    } while (afterKey.length > 0);
-    return tree.root().toUpperCase();
   }
 }

@@ -14,7 +14,7 @@
  * A proof that fails is counted (`state_root_mismatch`), nothing of it is stored, and the ledger
  * is tried again after a pause with its images read from another endpoint where there is one.
  */
-import { StateTree, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
+import type { ChainProfile, LedgerHeader, StateTree } from '@ledger-node/chain';
 import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
@@ -22,6 +22,7 @@ import type { Refusals } from '../refusals';
 import type { StoredChain } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
 import type { VerifiedLedger } from '../verify/verify-ledger';
+import { storedStateTree } from './download';
 import { provenStateChanges, StateNotProven, type ProvenSide, type StateObjectReader } from './state-changes';
 
 export interface StateProverStore {
@@ -49,8 +50,6 @@ interface ProvenState {
   ledgerIndex: number;
 }
 
-/** Objects read per ListStateObjects call while loading. */
-const LOAD_PAGE = 4096;
 /** How often the prover looks for work when nothing woke it. */
 const IDLE_MS = 1_000;
 
@@ -178,13 +177,7 @@ export class StateProver {
     const { store } = this.options;
     const stored = await store.header(ledgerIndex);
     if (!stored) throw new Error(`ledger ${ledgerIndex} of the state range is not stored`);
-    const tree = new StateTree();
-    let afterKey: Buffer = Buffer.alloc(0);
-    do {
-      const page = await store.listStateObjects(ledgerIndex, afterKey, LOAD_PAGE);
-      for (const object of page.objects) tree.set(object.key.toString('hex'), object.blob);
-      afterKey = page.nextAfterKey;
-    } while (afterKey.length > 0);
+    const tree = await storedStateTree(store, ledgerIndex);
     const expected = stored.header.accountHash.toUpperCase();
     if (tree.root() !== expected) {
       this.options.refusals.count('state_root_mismatch');
