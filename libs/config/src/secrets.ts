@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { InvalidParams } from '@ledger-node/errors';
 
@@ -38,4 +39,10 @@ export function readTlsFiles(flags: { string(name: string): string | undefined }
     }
   });
   return { cert: cert!, key: key!, ca: ca! };
+}
+
+/** Whether a given secret equals the expected one, in constant time: digests of equal length are compared, so neither the secret nor its length leaks. */
+export function secretsEqual(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
@@ -12,6 +11,7 @@ import {
   type StatusObject,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { secretsEqual } from '@ledger-node/config';
 import { Unauthorized } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { parseGrpcAddress } from './address';
@@ -119,13 +119,10 @@ async function removeStaleSocket(path: string): Promise<void> {
   unlinkSync(path);
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
 function checkAuth(metadata: Metadata, token: string | undefined): void {
   if (token === undefined) return;
   const given = metadata.get('authorization')[0];
-  // Digests of equal length compared in constant time: neither the token nor its length leaks.
-  if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(`Bearer ${token}`))) throw new Unauthorized('missing or wrong service token');
+  if (typeof given !== 'string' || !secretsEqual(given, `Bearer ${token}`)) throw new Unauthorized('missing or wrong service token');
 }
 
 function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext {
