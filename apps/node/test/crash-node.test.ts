@@ -48,11 +48,7 @@ const genesisAddress = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pid a supervisor last reported `service` ready with. */
-function readyPid(node: RunningProcess, service: string): number | undefined {
-  const matches = [...node.output().matchAll(new RegExp(`^ledger-node: ${service}\\s+ready\\s+pid (\\d+)`, 'gm'))];
-  const last = matches.at(-1);
-  return last && Number(last[1]);
-}
+const readyPid = (node: RunningProcess, service: string) => childPids(node, ['ready']).get(service);
 
 describe('crash safety of the whole node', () => {
   it(`after ${KILLS} kills of a service or the supervisor group, payments answered with a hash are validated, the chain is the devnet's and balances match`, async () => {

@@ -114,10 +114,10 @@ export function tempDir(prefix = 'ledger-node-test-'): { dir: string; remove: ()
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Pids of a supervisor's children as its status lines report them, the newest start of each. */
-export function childPids(node: RunningProcess): Map<string, number> {
+/** Pids of a supervisor's children as its status lines in `states` report them, the newest of each. */
+export function childPids(node: RunningProcess, states: readonly string[] = ['ready', 'restarted']): Map<string, number> {
   const pids = new Map<string, number>();
-  for (const match of node.output().matchAll(/^ledger-node: (\S+)\s+(?:ready|restarted)\s+pid (\d+)/gm)) {
+  for (const match of node.output().matchAll(new RegExp(`^ledger-node: (\\S+)\\s+(?:${states.join('|')})\\s+pid (\\d+)`, 'gm'))) {
     pids.set(match[1]!, Number(match[2]));
   }
   return pids;
