@@ -32,6 +32,8 @@ export interface FacadeConfig {
   maxBodyBytes: number;
   /** Most calls in one JSON-RPC batch. */
   maxBatchLength: number;
+  /** Most bytes the answers to one JSON-RPC request may take. */
+  maxResponseBytes: number;
   /** Most transactions in one history page. */
   maxPageSize: number;
   /** Bound of the cache of answers that never change (-answer_cache_mb). */
@@ -55,6 +57,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     logLevel: flags.string('log_level') as LogLevel,
     maxBodyBytes: flags.integer('max_body_bytes')!,
     maxBatchLength: flags.integer('max_batch')!,
+    maxResponseBytes: flags.integer('max_response_bytes')!,
     maxPageSize: flags.integer('max_page_size')!,
     answerCacheBytes: flags.integer('answer_cache_mb')! * 1_048_576,
   };

@@ -56,7 +56,14 @@ export async function start(flags: ParsedFlags) {
 
   try {
     if (config.rpc) {
-      const dispatcher = new Dispatcher({ methods: withDiscovery(methods), context, logger, maxBatchLength: config.maxBatchLength, slowMs: flags.integer('slow_ms') });
+      const dispatcher = new Dispatcher({
+        methods: withDiscovery(methods),
+        context,
+        logger,
+        maxBatchLength: config.maxBatchLength,
+        maxResponseBytes: config.maxResponseBytes,
+        slowMs: flags.integer('slow_ms'),
+      });
       const app = new Koa();
       app.use(guard);
       app.use(probes);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { NotSynced, Rejected } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
-import { Dispatcher } from './dispatcher';
+import { Dispatcher, type CallerContext } from './dispatcher';
 import { defineMethod, param, type MethodContext, type RpcMethod } from './method';
 
 const echo = defineMethod({
@@ -23,20 +23,31 @@ const failing = (error: unknown) =>
     },
   });
 
-const dispatcher = (extra?: { name: string }) =>
-  new Dispatcher({
+/** A dispatcher over `echo` (and `extra`), whose answers the tests read parsed. */
+const dispatcher = (extra?: { name: string }, limits: { maxBatchLength?: number; maxResponseBytes?: number } = {}) => {
+  const inner = new Dispatcher({
     methods: new Map(([echo, ...(extra ? [extra] : [])] as unknown as RpcMethod[]).map((m) => [m.name, m])),
     context: {} as MethodContext,
     logger: createLogger('test', 'silent'),
     maxBatchLength: 3,
+    maxResponseBytes: 1_000_000,
+    ...limits,
   });
+  return {
+    raw: (body: unknown) => inner.handle(body),
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by the assertions
+    handle: async (body: unknown, caller?: CallerContext): Promise<any> => {
+      const text = await inner.handle(body, caller);
+      return text === undefined ? undefined : JSON.parse(text);
+    },
+  };
+};
 
 const call = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }), id });
 
 describe('Dispatcher', () => {
   it('answers a call with id, jsonrpc, result and status in the seed order', async () => {
-    const response = await dispatcher().handle(call('test_echo', ['ab', 2]));
-    expect(JSON.stringify(response)).toBe('{"id":1,"jsonrpc":"2.0","result":"abab","status":"success"}');
+    expect(await dispatcher().raw(call('test_echo', ['ab', 2]))).toBe('{"id":1,"jsonrpc":"2.0","result":"abab","status":"success"}');
   });
 
   it('applies defaults of optional trailing params', async () => {
@@ -115,6 +126,38 @@ describe('Dispatcher', () => {
       ]);
       expect(await dispatcher().handle([notification, notification])).toBeUndefined();
       expect(await dispatcher().handle(notification)).toBeUndefined();
+    });
+
+    it('weighs each call by its method: a batch heavier than the limit is refused', async () => {
+      const heavy = defineMethod({ ...echo, name: 'test_heavy', weight: (params) => (params[1] === 2 ? 2 : 1) });
+      const twoLight = [call('test_heavy', ['a'], 1), call('test_heavy', ['a'], 2)];
+      expect(await dispatcher(heavy).handle(twoLight)).toHaveLength(2);
+      const lightAndHeavy = [call('test_heavy', ['a'], 1), call('test_heavy', ['a', 2], 2), call('test_heavy', ['a'], 3)];
+      expect(await dispatcher(heavy).handle(lightAndHeavy)).toMatchObject({
+        id: null,
+        error: { code: -32600, message: expect.stringMatching(/batch of 3 calls weighs 4 calls .* limit of 3/) },
+      });
+    });
+  });
+
+  describe('the response size cap', () => {
+    const envelope = '{"id":1,"jsonrpc":"2.0","result":"","status":"success"}'.length;
+
+    it('answers a result that would cross it with -32012, and still answers what fits', async () => {
+      const capped = dispatcher(undefined, { maxResponseBytes: 2 * envelope + 200 });
+      const fits = await capped.handle(call('test_echo', ['x', 100]));
+      expect(fits.result).toBe('x'.repeat(100));
+      const tooLarge = await capped.handle(call('test_echo', ['x', 300]));
+      expect(tooLarge).toMatchObject({ id: 1, error: { code: -32012, message: expect.stringMatching(/response too large/), data: { max_response_bytes: 2 * envelope + 200 } } });
+    });
+
+    it('is shared by the calls of a batch: the ones past it are refused, the rest answered', async () => {
+      const capped = dispatcher(undefined, { maxResponseBytes: 2 * envelope + 200 });
+      const answers: Array<{ status: string; error?: { code: number } }> = await capped.handle([1, 2, 3].map((id) => call('test_echo', ['x', 90], id)));
+      expect(answers.filter((answer) => answer.status === 'success')).toHaveLength(2);
+      expect(answers.filter((answer) => answer.error?.code === -32012)).toHaveLength(1);
+      const text = await capped.raw([1, 2, 3].map((id) => call('test_echo', ['x', 90], id)));
+      expect(Buffer.byteLength(text!)).toBeLessThan(2 * envelope + 200 + 300);
     });
   });
 });

@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
-import { errorResponse, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId, type RpcResponse } from './protocol';
+import { errorResponse, RenderedJson, responseJson, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
 
 export interface DispatcherOptions {
   methods: ReadonlyMap<string, RpcMethod>;
   context: MethodContext;
   logger: Logger;
-  /** Most calls one batch may hold. */
+  /** Most calls one batch may hold, a call weighing what its method's `weight` says (-max_batch). */
   maxBatchLength: number;
+  /** Most bytes the answers to one request may take together (-max_response_bytes). */
+  maxResponseBytes: number;
   /** A call that takes this long or longer is logged with method, duration and trace id (-slow_ms). */
   slowMs?: number;
 }
@@ -35,6 +37,18 @@ const callMetrics = {
   latency: histogram('ledger_node_jsonrpc_request_duration_seconds', 'JSON-RPC call latency by method and outcome', ['method', 'outcome']),
 };
 
+/** The bytes one request's answers may still take; every answer takes its share when it is rendered. */
+class ResponseBudget {
+  constructor(private left: number) {}
+
+  /** Takes `bytes` if they fit, and says whether they did. */
+  take(bytes: number): boolean {
+    if (bytes > this.left) return false;
+    this.left -= bytes;
+    return true;
+  }
+}
+
 const isValidId = (id: unknown): id is RpcId =>
   id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
 
@@ -45,32 +59,49 @@ const isValidId = (id: unknown): id is RpcId =>
 export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {}
 
-  /** The response body for a parsed request body; undefined when nothing is to be sent (only notifications). */
-  async handle(body: unknown, caller: CallerContext = trusted): Promise<RpcResponse | RpcResponse[] | undefined> {
-    if (!Array.isArray(body)) return this.call(body, caller);
-    if (body.length === 0) return errorResponse(null, { code: RpcCode.invalidRequest, message: 'invalid request: empty batch' });
-    if (body.length > this.options.maxBatchLength) {
-      return errorResponse(null, {
-        code: RpcCode.invalidRequest,
-        message: `invalid request: batch of ${body.length} calls exceeds the limit of ${this.options.maxBatchLength}`,
-      });
-    }
-    const responses = await Promise.all(body.map((request) => this.call(request, caller)));
-    const sent = responses.filter((response): response is RpcResponse => response !== undefined);
-    return sent.length > 0 ? sent : undefined;
+  /**
+   * The response body (JSON text) for a parsed request body; undefined when nothing is to be sent
+   * (only notifications). The answers of one request share -max_response_bytes: a result that no
+   * longer fits is answered with -32012 instead.
+   */
+  async handle(body: unknown, caller: CallerContext = trusted): Promise<string | undefined> {
+    const budget = new ResponseBudget(this.options.maxResponseBytes);
+    if (!Array.isArray(body)) return this.call(body, caller, budget);
+    const refusal = this.batchRefusal(body);
+    if (refusal) return responseJson(errorResponse(null, { code: RpcCode.invalidRequest, message: `invalid request: ${refusal}` }));
+    const responses = await Promise.all(body.map((request) => this.call(request, caller, budget)));
+    const sent = responses.filter((response): response is string => response !== undefined);
+    return sent.length > 0 ? `[${sent.join(',')}]` : undefined;
+  }
+
+  /** Why a batch is refused as a whole (empty, or heavier than -max_batch), if it is. */
+  private batchRefusal(batch: unknown[]): string | undefined {
+    if (batch.length === 0) return 'empty batch';
+    const limit = this.options.maxBatchLength;
+    if (batch.length > limit) return `batch of ${batch.length} calls exceeds the limit of ${limit}`;
+    const weight = batch.reduce<number>((sum, request) => sum + this.weightOf(request), 0);
+    if (weight > limit) return `batch of ${batch.length} calls weighs ${weight} calls (a block with full transactions weighs more than one) and exceeds the limit of ${limit}`;
+    return undefined;
+  }
+
+  private weightOf(request: unknown): number {
+    if (typeof request !== 'object' || request === null) return 1;
+    const { method: name, params } = request as { method?: unknown; params?: unknown };
+    const method = typeof name === 'string' ? this.options.methods.get(name) : undefined;
+    return method?.weight && Array.isArray(params) ? method.weight(params) : 1;
   }
 
   /**
    * One call as one span (`jsonrpc <method>`, parent of the gRPC calls it makes), counted and
    * timed per method and outcome. Only registered method names become labels.
    */
-  private async call(request: unknown, caller: CallerContext): Promise<RpcResponse | undefined> {
+  private async call(request: unknown, caller: CallerContext, budget: ResponseBudget): Promise<string | undefined> {
     const requested = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
     const method = typeof requested === 'string' && this.options.methods.has(requested) ? requested : 'unknown';
     const startedAt = process.hrtime.bigint();
     const outcome = { code: 0 };
     return inSpan(`jsonrpc ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method }, async (span) => {
-      const response = await this.execute(request, caller, outcome);
+      const response = await this.execute(request, caller, budget, outcome);
       const name = outcome.code === 0 ? 'success' : (rpcCodeNames.get(outcome.code) ?? String(outcome.code));
       if (outcome.code !== 0) span.setAttribute('rpc.jsonrpc.error_code', outcome.code);
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
@@ -84,7 +115,7 @@ export class Dispatcher {
     });
   }
 
-  private async execute(request: unknown, caller: CallerContext, outcome: { code: number }): Promise<RpcResponse | undefined> {
+  private async execute(request: unknown, caller: CallerContext, budget: ResponseBudget, outcome: { code: number }): Promise<string | undefined> {
     const id = typeof request === 'object' && request !== null && 'id' in request ? (request as { id: unknown }).id : undefined;
     const responseId: RpcId = isValidId(id) ? id : null;
     try {
@@ -92,14 +123,28 @@ export class Dispatcher {
       if (method.signing && caller.signingRefusal) throw new Unauthorized(`${method.name} refused: ${caller.signingRefusal}`);
       const values = parseParams(method, params);
       const result = await method.handler(values, this.options.context);
-      return id === undefined ? undefined : successResponse(responseId, result);
+      if (id === undefined) return undefined;
+      const rendered = responseJson(successResponse(responseId, result instanceof RenderedJson ? result : RenderedJson.of(result ?? null)));
+      if (!budget.take(Buffer.byteLength(rendered))) throw this.tooLarge();
+      return rendered;
     } catch (error) {
       const rpcError = this.toRpcError(error);
       outcome.code = rpcError.code;
       // A malformed request gets an answer even without an id; a failed notification does not.
       if (id === undefined && !(error instanceof RequestError)) return undefined;
-      return errorResponse(responseId, rpcError);
+      const rendered = responseJson(errorResponse(responseId, rpcError));
+      budget.take(Buffer.byteLength(rendered));
+      return rendered;
     }
+  }
+
+  private tooLarge(): RequestError {
+    const limit = this.options.maxResponseBytes;
+    return new RequestError({
+      code: RpcCode.responseTooLarge,
+      message: `response too large: the answers to this request would exceed ${limit} bytes (-max_response_bytes); ask for less in one request`,
+      data: { max_response_bytes: limit },
+    });
   }
 
   private validate(request: unknown): { method: RpcMethod; params: unknown[] } {

@@ -18,6 +18,7 @@ export const RpcCode = {
   notFound: -32009,
   conflict: -32010,
   notImplemented: -32011,
+  responseTooLarge: -32012,
 } as const;
 
 /** How each error kind of libs/errors reaches a JSON-RPC caller. */

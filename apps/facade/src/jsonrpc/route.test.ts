@@ -27,6 +27,7 @@ beforeAll(async () => {
     context: {} as MethodContext,
     logger: createLogger('test', 'silent'),
     maxBatchLength: 10,
+    maxResponseBytes: 1_000_000,
   });
   const app = new Koa();
   app.use(jsonRpcRoute(dispatcher, 1024));

@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import type { CallerContext, Dispatcher } from './dispatcher';
-import { errorResponse, responseJson, RpcCode } from './protocol';
+import { errorResponse, RpcCode } from './protocol';
 
 export const JSON_RPC_PATH = '/v1/jsonrpc';
 
@@ -47,7 +47,7 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
       return;
     }
     ctx.status = 200;
-    ctx.body = responseJson(response);
+    ctx.body = response;
     ctx.type = 'application/json';
   };
 }

@@ -14,3 +14,9 @@ export async function countTransactions(ledger: LedgerSelector, { clients }: Met
   const { ledger: record } = await clients.ledgerStore.getLedger({ ledger, txDetail: TxDetail.NONE });
   return record ? record.transactionCount : null;
 }
+
+/** What a call for a block with full transactions counts for in a batch's -max_batch: its answer is that much larger. */
+export const FULL_BLOCK_WEIGHT = 10;
+
+/** The batch weight of jt_getBlockBy*: heavy when `fullTransactions` is true. */
+export const blockCallWeight = (params: unknown[]): number => (params[1] === true ? FULL_BLOCK_WEIGHT : 1);

@@ -1,7 +1,7 @@
 import { defineMethod, param } from '../method';
 import { blockHash, fullTransactions } from '../params';
 import { blockSchema } from '../../format/schemas';
-import { readBlock } from './blocks';
+import { blockCallWeight, readBlock } from './blocks';
 
 export const jt_getBlockByHash = defineMethod({
   name: 'jt_getBlockByHash',
@@ -11,5 +11,6 @@ export const jt_getBlockByHash = defineMethod({
     param('fullTransactions', fullTransactions, 'Boolean: true for full transaction objects, false for hashes only'),
   ],
   result: blockSchema.nullable(),
+  weight: blockCallWeight,
   handler: ([ledger, full], context) => readBlock(ledger, full, context),
 });
