@@ -35,7 +35,6 @@ const dispatcher = (extra?: { name: string }, limits: { maxBatchLength?: number;
   });
   return {
     raw: (body: unknown) => inner.handle(body),
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, read by the assertions
     handle: async (body: unknown, caller?: CallerContext): Promise<any> => {
       const text = await inner.handle(body, caller);
       return text === undefined ? undefined : JSON.parse(text);
