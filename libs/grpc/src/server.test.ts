@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
-import { InvalidParams, NotFound, NotImplemented } from '@ledger-node/errors';
+import { InvalidParams, NotFound, NotImplemented, type LedgerNodeError } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
-import { tempDir } from '@ledger-node/test-utils';
+import { rejectionOf, tempDir } from '@ledger-node/test-utils';
 import { checkHealth, createGrpcClient } from './client';
 import { bindService, startGrpcServer, type GrpcServer } from './server';
 
@@ -95,7 +95,12 @@ describe('startGrpcServer + createGrpcClient', () => {
             // A caller's own text, echoed in an error: gRPC metadata is ASCII, so it must travel encoded.
             throw new NotFound('no transaction "é😀"', { hash: 'é\u0000😀\r\n' });
           },
-          getTransactions: notYet, getTransactionByIndex: notYet, getAccountState: notYet, getAccountStates: notYet,
+          getTransactions: async () => {
+            // As long as a body may be: the trailers must still fit HTTP/2's header list bound.
+            const text = 'é'.repeat(20_000);
+            throw new NotFound(`no transaction "${text}"`, { hash: text, list: Array.from({ length: 1_000 }, () => text) });
+          },
+          getTransactionByIndex: notYet, getAccountState: notYet, getAccountStates: notYet,
           getStateObject: notYet, getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet,
           async *watchLedgers() {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
@@ -114,6 +119,10 @@ describe('startGrpcServer + createGrpcClient', () => {
       message: 'no transaction "é😀"',
       details: { data: { hash: 'é\u0000😀\r\n' } },
     });
+    const long = await rejectionOf<LedgerNodeError>(client.getTransactions({ hashes: [] }));
+    expect(long).toMatchObject({ kind: 'not_found', message: expect.stringMatching(/^no transaction "é+… \(20017 characters\)$/) });
+    expect(long.message.length).toBeLessThan(1_100);
+    expect(JSON.stringify(long.details).length).toBeLessThan(10_000);
     // The server is still up and answering.
     await expect(client.getStatus({})).rejects.toMatchObject({ kind: 'invalid_params' });
     const received: number[] = [];

@@ -36,6 +36,32 @@ const kindKey = 'ln-error-kind';
 /** Binary (`-bin`) metadata: details carry callers' text, which ASCII-only metadata could not. */
 const detailsKey = 'ln-error-details-bin';
 
+/**
+ * Bounds on the error text that crosses gRPC in trailers: HTTP/2 bounds a header list (grpc-js
+ * 16 KiB by default: a call whose trailers are larger never completes), and error messages quote
+ * callers' text, which may be any length.
+ */
+const MAX_MESSAGE_CHARS = 1_000;
+const MAX_DETAIL_CHARS = 200;
+const MAX_DETAIL_ITEMS = 20;
+
+/** `text` cut to `max` code points (never inside a surrogate pair), saying how long it was. */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const points = Array.from(text);
+  return points.length <= max ? text : `${points.slice(0, max).join('')}… (${points.length} characters)`;
+}
+
+/** Details with every string shortened and every list and object cut to its first items. */
+function boundedDetails(value: unknown): unknown {
+  if (typeof value === 'string') return shortened(value, MAX_DETAIL_CHARS);
+  if (Array.isArray(value)) return value.slice(0, MAX_DETAIL_ITEMS).map(boundedDetails);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).slice(0, MAX_DETAIL_ITEMS).map(([key, field]) => [shortened(key, MAX_DETAIL_CHARS), boundedDetails(field)]));
+  }
+  return value;
+}
+
 export function statusCodeOf(kind: ErrorKind): status {
   return codeByKind[kind];
 }
@@ -48,8 +74,8 @@ export function toStatus(error: unknown): Partial<StatusObject> {
   const known: LedgerNodeError = isLedgerNodeError(error) ? error : new Internal();
   const metadata = new Metadata();
   metadata.set(kindKey, known.kind);
-  metadata.set(detailsKey, Buffer.from(JSON.stringify(known.details), 'utf8'));
-  return { code: codeByKind[known.kind], details: known.message, metadata };
+  metadata.set(detailsKey, Buffer.from(JSON.stringify(boundedDetails(known.details)), 'utf8'));
+  return { code: codeByKind[known.kind], details: shortened(known.message, MAX_MESSAGE_CHARS), metadata };
 }
 
 /** Error details as carried between processes (JSON); unreadable details are dropped, not fatal. */

@@ -139,6 +139,37 @@ describe('Dispatcher', () => {
     });
   });
 
+  it('runs a batch a few calls at a time, and no call once the answers are over the cap', async () => {
+    let running = 0;
+    let mostRunning = 0;
+    let runs = 0;
+    const slow = defineMethod({
+      name: 'test_slow',
+      summary: 'slow',
+      params: [],
+      result: z.string(),
+      handler: async () => {
+        runs += 1;
+        running += 1;
+        mostRunning = Math.max(mostRunning, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        return 'x'.repeat(100);
+      },
+    });
+    const batch = Array.from({ length: 200 }, (_, id) => call('test_slow', [], id));
+    const answers: Array<{ status: string }> = await dispatcher(slow, { maxBatchLength: 200 }).handle(batch);
+    expect(answers.every((answer) => answer.status === 'success')).toBe(true);
+    expect(mostRunning).toBeGreaterThan(1);
+    expect(mostRunning).toBeLessThanOrEqual(16);
+
+    runs = 0;
+    const capped: Array<{ error?: { code: number } }> = await dispatcher(slow, { maxBatchLength: 200, maxResponseBytes: 20 * 160 }).handle(batch);
+    expect(capped.filter((answer) => answer.error?.code === -32012).length).toBeGreaterThan(150);
+    // Only the calls already running when the cap was reached ran past it.
+    expect(runs).toBeLessThan(20 + 16 + 1);
+  });
+
   describe('the response size cap', () => {
     const envelope = '{"id":1,"jsonrpc":"2.0","result":"","status":"success"}'.length;
 

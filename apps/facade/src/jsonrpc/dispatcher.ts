@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pLimit from 'p-limit';
 import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
@@ -37,17 +38,28 @@ const callMetrics = {
   latency: histogram('ledger_node_jsonrpc_request_duration_seconds', 'JSON-RPC call latency by method and outcome', ['method', 'outcome']),
 };
 
-/** The bytes one request's answers may still take; every answer takes its share when it is rendered. */
+/**
+ * The bytes one request's answers may still take; every answer takes its share when it is
+ * rendered. Once a result did not fit, the calls not yet run are answered without running them.
+ */
 class ResponseBudget {
+  exhausted = false;
+
   constructor(private left: number) {}
 
   /** Takes `bytes` if they fit, and says whether they did. */
   take(bytes: number): boolean {
-    if (bytes > this.left) return false;
+    if (bytes > this.left) {
+      this.exhausted = true;
+      return false;
+    }
     this.left -= bytes;
     return true;
   }
 }
+
+/** Calls of one batch run at once: a batch of thousands must not become thousands of concurrent calls to the services. */
+const BATCH_CONCURRENCY = 16;
 
 const isValidId = (id: unknown): id is RpcId =>
   id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
@@ -69,7 +81,8 @@ export class Dispatcher {
     if (!Array.isArray(body)) return this.call(body, caller, budget);
     const refusal = this.batchRefusal(body);
     if (refusal) return responseJson(errorResponse(null, { code: RpcCode.invalidRequest, message: `invalid request: ${refusal}` }));
-    const responses = await Promise.all(body.map((request) => this.call(request, caller, budget)));
+    const limit = pLimit(BATCH_CONCURRENCY);
+    const responses = await Promise.all(body.map((request) => limit(() => this.call(request, caller, budget))));
     const sent = responses.filter((response): response is string => response !== undefined);
     return sent.length > 0 ? `[${sent.join(',')}]` : undefined;
   }
@@ -122,6 +135,7 @@ export class Dispatcher {
       const { method, params } = this.validate(request);
       if (method.signing && caller.signingRefusal) throw new Unauthorized(`${method.name} refused: ${caller.signingRefusal}`);
       const values = parseParams(method, params);
+      if (budget.exhausted) throw this.tooLarge();
       const result = await method.handler(values, this.options.context);
       if (id === undefined) return undefined;
       const rendered = responseJson(successResponse(responseId, result instanceof RenderedJson ? result : RenderedJson.of(result ?? null)));
