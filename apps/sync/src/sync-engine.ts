@@ -81,7 +81,7 @@ export class SyncEngine {
       anchorProof: this.anchorProof,
       stateProver: this.stateProver,
       refusals: this.refusals,
-      onUnprovable: (count) => this.upstream.distrust(`${count} ledgers it announced in a row could not be proven the network's`),
+      onUnprovable: (count, source) => this.upstream.distrust(source, `${count} ledgers it announced in a row could not be proven the network's`),
       onAnchored: (_ledgerIndex, previousTip) => {
         if (previousTip !== undefined) this.catchUpFrom ??= previousTip;
         this.backfill.wake();

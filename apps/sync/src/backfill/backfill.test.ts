@@ -15,6 +15,9 @@ import { verifyLedger } from '../verify/verify-ledger';
 import type { FetchedLedger } from '../verify/verify-ledger';
 import { Backfill } from './backfill';
 
+/** The endpoint every announcement here comes from. */
+const UPSTREAM = 'ws://upstream.test';
+
 const logger = createLogger('sync', 'silent');
 const profile = getProfile('xrpl');
 const stoppers: (() => Promise<void>)[] = [];
@@ -43,8 +46,15 @@ async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, t
   const failures = new VerificationCounter(logger, refusals);
   const pipeline = { fetcher: upstream, chain, profile, logger, failures, health };
   const backfill = new Backfill({ ...pipeline, threadCount, refusals, startLedger: () => 11119599 });
-  const unprovable: number[] = [];
-  const follower = new LiveFollower({ ...pipeline, anchorProof, stateProver: noState, refusals, onUnprovable: (count) => unprovable.push(count), onAnchored: () => backfill.wake() });
+  const unprovable: Array<[number, string]> = [];
+  const follower = new LiveFollower({
+    ...pipeline,
+    anchorProof,
+    stateProver: noState,
+    refusals,
+    onUnprovable: (count, source) => unprovable.push([count, source]),
+    onAnchored: () => backfill.wake(),
+  });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
   return { chain, failures, health, backfill, follower, refusals, unprovable };
@@ -76,17 +86,19 @@ describe('an anchor must be proven the network\'s', () => {
     // The real ledger is validated; the forged one is announced.
     proof.onValidation(validations(11119604, hashOf(11119604)));
     const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash, source: UPSTREAM });
     await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'the forged tip refused');
     expect(proof.state).toBe(`ledger 11119604 ${hash} not proven: 0 of the 1 trusted validations needed came`);
     expect(store.ledgers.size).toBe(0);
     await waitUntil(() => sync.refusals.toRecord().unproven_ledger === 1n || undefined, 5_000, 'the unproven ledger counted');
-    // Announced again and again: after three in a row the endpoint announcing them is to be left.
-    for (let round = 2; round <= 3; round++) {
-      sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
+    // Announced again and again: after three in a row from one endpoint, that endpoint is to be left.
+    const other = 'ws://other.test';
+    for (const [round, source] of [[2, other], [3, UPSTREAM], [4, UPSTREAM], [5, UPSTREAM]] as const) {
+      sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash, source });
       await waitUntil(() => sync.refusals.toRecord().unproven_ledger === BigInt(round) || undefined, 5_000, `unproven ${round} times`);
+      if (round === 4) expect(sync.unprovable).toEqual([]);
     }
-    expect(sync.unprovable).toEqual([3]);
+    expect(sync.unprovable).toEqual([[3, UPSTREAM]]);
   });
 
   it('refuses a fork at the tip: a forged ledger naming the stored tip as its parent, which no trusted validator signed', async () => {
@@ -95,9 +107,9 @@ describe('an anchor must be proven the network\'s', () => {
     const proof = proofTrusting([validator.publicKey]);
     proof.onValidation(validations(11119603, hashOf(11119603)));
     const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
-    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603) });
+    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603), source: UPSTREAM });
     await waitUntil(() => sync.chain.tip === 11119603 || undefined, 10_000, 'anchored at 11119603');
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hash, source: UPSTREAM });
     await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'the fork refused');
     expect(sync.chain.tip).toBe(11119603);
     expect([...store.ledgers.keys()].includes(11119604)).toBe(false);
@@ -109,11 +121,11 @@ describe('an anchor must be proven the network\'s', () => {
     const proof = proofTrusting([validator.publicKey]);
     proof.onValidation(signValidation(profile, untrusted, { ledgerIndex: 11119604, ledgerHash: hashOf(11119604), signingTime: 1 }));
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()), 3, proof);
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'no trusted validation yet');
     expect(store.ledgers.size).toBe(0);
     proof.onValidation(validations(11119604, hashOf(11119604)));
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => store.ledgers.size === 6 || undefined, 10_000, 'anchored and backfilled');
     expect(proof.state).toBe('ledger 11119604 validated by 1 of 1 trusted validators');
   });
@@ -123,11 +135,11 @@ describe('an announcement the upstream does not back', () => {
   it('a ledger 4 000 000 000 announced and not served neither wedges the highest ledger nor stops following', async () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
-    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603) });
+    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603), source: UPSTREAM });
     await waitUntil(() => sync.chain.tip === 11119603 || undefined, 10_000, 'anchored at 11119603');
-    sync.follower.announce({ ledgerIndex: 4_000_000_000, ledgerHash: 'AB'.repeat(32) });
+    sync.follower.announce({ ledgerIndex: 4_000_000_000, ledgerHash: 'AB'.repeat(32), source: UPSTREAM });
     expect(sync.follower.highestAnnounced).toBe(4_000_000_000);
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => sync.chain.tip === 11119604 || undefined, 10_000, 'followed to 11119604');
     await waitUntil(() => sync.follower.highestAnnounced === 11119604 || undefined, 20_000, 'the unbacked announcement dropped');
   });
@@ -137,7 +149,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
   it('anchors at the announced validated ledger and fills down to the start ledger, newest first, in descending batches', async () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
     expect(store.putCalls[0]).toEqual([11119604]);
     const backfilled = store.putCalls.slice(1).flat();
@@ -153,7 +165,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
   it('resumes from the stored ranges: only the missing ledgers are fetched, a gap between ranges included', async () => {
     const store = new MemoryLedgerStore();
     const first = await startSync(store, new RecordedUpstream(recordedLedgers()));
-    first.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    first.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
     for (const stop of stoppers.splice(0)) await stop();
     // As after a crash that lost nothing but these two.
@@ -170,9 +182,9 @@ describe('anchor and backfill over the recorded mainnet run', () => {
   it('extends the tip with the next announced ledger when it names the tip as parent', async () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
-    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603) });
+    sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603), source: UPSTREAM });
     await waitUntil(() => store.ledgers.size === 5, 10_000, 'five ledgers stored', 10);
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => store.ledgers.has(11119604), 10_000, 'ledger 11119604 stored', 10);
     expect(sync.chain.ranges.toArray()).toEqual([{ first: 11119599, last: 11119604 }]);
   });
@@ -188,7 +200,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     });
     const upstream = new RecordedUpstream(tampered);
     const sync = await startSync(store, upstream);
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     // The verified ledger above is written while the tampered one is fetched again and again.
     await waitUntil(() => sync.failures.count >= 2n && store.ledgers.has(11119603), 10_000, 'two failures counted and ledger 11119603 stored', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119602, reason: 'transaction_tree_mismatch' });
@@ -207,7 +219,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
       return { ...ledger, headerHex: encodeLedgerHeader(header).toString('hex'), ledgerHash: hashLedgerHeader(header) };
     });
     const sync = await startSync(store, new RecordedUpstream(forged));
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => sync.failures.count >= 2n && store.ledgers.has(11119603), 10_000, 'two failures counted and ledger 11119603 stored', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119602, reason: 'child_link_mismatch', expected: hashOf(11119602) });
     expect([...store.ledgers.keys()].sort()).toEqual([11119603, 11119604]);
@@ -231,7 +243,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     await store.putLedgers([forgedWrite(forgedIndex)]);
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
     // Above 11119601 a gap, which backfill fills down to it; above 11119603 the next ledger.
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => (store.ledgers.size === 6 && sync.backfill.remainingLedgers() === 0) || undefined, 15_000, 'the run stored, the forged ledger replaced');
     for (const ledgerIndex of recordedRun) expect([ledgerIndex, store.ledgers.get(ledgerIndex)!.ledgerHash.toString('hex').toUpperCase()]).toEqual([ledgerIndex, hashOf(ledgerIndex)]);
     expect(sync.refusals.toRecord()).toMatchObject({ parent_hash_mismatch: 1n, stored_ledger_unproven: 1n });
@@ -240,7 +252,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
   it('does not store an announced ledger whose header does not hash to the announced hash', async () => {
     const store = new MemoryLedgerStore();
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119603) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119603), source: UPSTREAM });
     await waitUntil(() => sync.failures.count >= 1n, 10_000, 'a failure counted', 10);
     expect(sync.failures.last).toMatchObject({ ledgerIndex: 11119604, reason: 'header_hash_mismatch' });
     expect(store.ledgers.size).toBe(0);
@@ -255,7 +267,7 @@ describe('anchor and backfill over the recorded mainnet run', () => {
       return put(ledgers);
     };
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
-    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604) });
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => sync.health.stop, 10_000, 'sync stopped', 10);
     expect(sync.health.stopText()).toBe('stopped at ledger 11119604: disk full');
     expect(store.ledgers.size).toBe(0);

@@ -23,8 +23,8 @@ export interface LiveFollowerOptions extends LedgerPipeline {
   anchorProof: Pick<AnchorProof, 'prove'>;
   /** A stored tip removed because a proven ledger does not descend from it, and each announced ledger that could not be proven, are counted here. */
   refusals: Pick<Refusals, 'count'>;
-  /** Announced ledgers in a row could not be proven: the endpoint announcing them should be left. */
-  onUnprovable(count: number): void;
+  /** Ledgers one endpoint (`source`) announced in a row could not be proven: it should be left. */
+  onUnprovable(count: number, source: string): void;
   /** Writes each ledger with its state changes when they can be proven at once. */
   stateProver: Pick<StateProver, 'provenWrite'>;
 }
@@ -45,8 +45,9 @@ export class LiveFollower {
   private highestVerified = 0;
   /** Stores refused in a row, for the pause before the next try. */
   private writeFailures = 0;
-  /** Announced ledgers in a row that could not be proven. */
+  /** Announced ledgers in a row that could not be proven, and the endpoint that announced them. */
   private unprovenInARow = 0;
+  private unprovenSource: string | undefined;
 
   constructor(private readonly options: LiveFollowerOptions) {}
 
@@ -128,8 +129,9 @@ export class LiveFollower {
       if (this.abort.signal.aborted) return;
       // A fork, a forgery, or validations withheld: refused like any unverified ledger.
       this.options.refusals.count('unproven_ledger');
+      if (announcement.source !== this.unprovenSource) [this.unprovenSource, this.unprovenInARow] = [announcement.source, 0];
       if (++this.unprovenInARow >= UNPROVEN_BEFORE_LEAVING) {
-        this.options.onUnprovable(this.unprovenInARow);
+        this.options.onUnprovable(this.unprovenInARow, announcement.source);
         this.unprovenInARow = 0;
       }
       return;

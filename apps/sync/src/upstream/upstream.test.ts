@@ -97,7 +97,11 @@ describe('Upstream told its endpoint announces what cannot be proven', () => {
     stoppers.push(() => upstream.stop());
     await lying.client;
     await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed to the first endpoint');
-    upstream.distrust('3 ledgers it announced in a row could not be proven');
+    // Said of an endpoint not subscribed to, it changes nothing.
+    upstream.distrust(next.url, 'late news of another endpoint');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([upstream.connected, upstream.url]).toEqual([true, lying.url]);
+    upstream.distrust(lying.url, '3 ledgers it announced in a row could not be proven');
     await next.client;
     await waitUntil(() => (upstream.connected && upstream.url === next.url) || undefined, 5_000, 'subscribed to the next endpoint');
     expect(logger.warnings).toContain(`upstream ${lying.url} left: 3 ledgers it announced in a row could not be proven; trying the next endpoint`);
@@ -107,7 +111,7 @@ describe('Upstream told its endpoint announces what cannot be proven', () => {
     alone.start();
     stoppers.push(() => alone.stop());
     await waitUntil(() => alone.connected || undefined, 5_000, 'subscribed');
-    alone.distrust('nothing else to try');
+    alone.distrust(only.url, 'nothing else to try');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([alone.connected, alone.reconnectCount]).toEqual([true, 0n]);
   });

@@ -29,6 +29,8 @@ import {
 export interface ValidatedLedgerAnnouncement {
   ledgerIndex: number;
   ledgerHash: string;
+  /** URL of the endpoint that announced it. */
+  source: string;
   /** rippled `validated_ledgers` of the message, when given. */
   validatedLedgers?: string;
 }
@@ -106,10 +108,11 @@ export class Upstream {
 
   /**
    * The subscribed endpoint announces ledgers that cannot be proven the network's (forged, or their
-   * validations withheld): it is left like a stalled one and the next `-endpoint` is tried.
+   * validations withheld): it is left like a stalled one and the next `-endpoint` is tried. Said of
+   * an endpoint already left (its announcements judged late), it changes nothing.
    */
-  distrust(reason: string): void {
-    if (this.options.endpoints.length > 1) this.distrusted = reason;
+  distrust(source: string, reason: string): void {
+    if (this.options.endpoints.length > 1 && this.primary?.url === source) this.distrusted = reason;
   }
 
   async serverInfo(timeoutMs?: number): Promise<ServerInfoResult> {
@@ -129,7 +132,7 @@ export class Upstream {
   /** The hash one endpoint gives the validated ledger at `ledgerIndex`, over a connection of its own. */
   async ledgerHashFrom(url: string, ledgerIndex: number): Promise<string> {
     const timeoutMs = this.options.requestTimeoutMs ?? 20_000;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(false), this.options.connectTimeoutMs ?? 5_000);
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000);
     try {
       const answer = await connection.request('ledger', { ledger_index: ledgerIndex }, ledgerHeaderResult, timeoutMs);
       return answer.ledger_hash.toUpperCase();
@@ -197,7 +200,7 @@ export class Upstream {
     const candidates = this.options.endpoints.filter((url) => url !== this.primary?.url);
     for (const url of candidates) {
       try {
-        const connection = await UpstreamConnection.open(url, this.connectionEvents(false), this.options.connectTimeoutMs ?? 5_000);
+        const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000);
         this.alternate = { connection };
         return connection;
       } catch (error) {
@@ -207,14 +210,15 @@ export class Upstream {
     throw new UpstreamUnavailable('no other endpoint answers');
   }
 
-  private connectionEvents(isPrimary: boolean): ConnectionEvents {
+  /** Events of one connection; only the subscribed one (`subscribedTo`: its URL) has a stream. */
+  private connectionEvents(subscribedTo?: string): ConnectionEvents {
     return {
       onStreamMessage: (message) => {
-        if (isPrimary) this.onStreamMessage(message);
+        if (subscribedTo !== undefined) this.onStreamMessage(message, subscribedTo);
       },
       onMalformed: (reason) => this.malformed(reason),
       onClose: (reason) => {
-        if (!isPrimary) return;
+        if (subscribedTo === undefined) return;
         this.subscribed = false;
         if (!this.abort.signal.aborted) this.options.logger.warn({ reason }, `upstream connection lost: ${reason}`);
       },
@@ -256,7 +260,7 @@ export class Upstream {
 
   private async connectAndSubscribe(url: string): Promise<void> {
     const timeoutMs = this.options.connectTimeoutMs ?? 5_000;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(true), timeoutMs);
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(url), timeoutMs);
     this.primary = connection;
     try {
       const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, ledgerSubscribeResult, timeoutMs);
@@ -265,7 +269,7 @@ export class Upstream {
       this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
       for (const wake of this.connectedWaiters) wake();
       if (answer.ledger_index !== undefined && answer.ledger_hash !== undefined) {
-        this.announce({ ledgerIndex: answer.ledger_index, ledgerHash: answer.ledger_hash.toUpperCase(), validatedLedgers: answer.validated_ledgers });
+        this.announce({ ledgerIndex: answer.ledger_index, ledgerHash: answer.ledger_hash.toUpperCase(), source: url, validatedLedgers: answer.validated_ledgers });
       }
     } catch (error) {
       connection.terminate('subscribe failed');
@@ -322,7 +326,7 @@ export class Upstream {
     return Math.max(MIN_STALL_TIMEOUT_MS, 3 * interval);
   }
 
-  private onStreamMessage(message: Record<string, unknown>): void {
+  private onStreamMessage(message: Record<string, unknown>, source: string): void {
     if (message.type === 'validationReceived') {
       const validation = validationReceivedMessage.safeParse(message);
       if (validation.success) this.options.onValidation?.(validation.data.data);
@@ -334,7 +338,7 @@ export class Upstream {
       this.malformed(`a ledgerClosed message ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
       return;
     }
-    this.announce({ ledgerIndex: parsed.data.ledger_index, ledgerHash: parsed.data.ledger_hash.toUpperCase(), validatedLedgers: parsed.data.validated_ledgers });
+    this.announce({ ledgerIndex: parsed.data.ledger_index, ledgerHash: parsed.data.ledger_hash.toUpperCase(), source, validatedLedgers: parsed.data.validated_ledgers });
   }
 
   /** Counts a malformed message; logs the first, then at most one line per interval with the count since. */
