@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { dataDir, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { dataDir, readSecretFile, serviceAddress, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface SubmissionConfig {
   profile: ChainProfile;
   /** Upstream WebSocket URLs, tried in order. */
-  endpoints: string[];
+  /** -endpoint or -endpoint_file: shown URLs, and those with credentials to connect to. */
+  endpoints: UpstreamEndpoints;
   address: string;
   keystoreAddress: string;
   ledgerStoreAddress: string;
@@ -20,7 +21,7 @@ export interface SubmissionConfig {
 export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
   const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
   const tokenFile = flags.string('keystore_token_file');
-  const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint).split(',').map((url) => url.trim());
+  const endpoints = upstreamEndpoints(flags, profile.defaultEndpoint);
   return {
     profile,
     endpoints,

@@ -1,11 +1,12 @@
-import { serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { serviceAddress, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { getProfile, readValidatorList, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface SyncConfig {
   profile: ChainProfile;
   /** Upstream WebSocket URLs, tried in this order. */
-  endpoints: string[];
+  /** -endpoint or -endpoint_file: shown URLs, and those with credentials to connect to. */
+  endpoints: UpstreamEndpoints;
   /** Keys whose validations prove an anchor (-validators); undefined: endpoints must agree. */
   validators: ValidatorList | undefined;
   threadCount: number;
@@ -40,11 +41,7 @@ function stateDownloadPageSize(): number {
 export function syncConfig(flags: ParsedFlags): SyncConfig {
   // -chain has a default (libs/config), so it is always set.
   const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
-  const endpoints = (flags.string('endpoint') ?? profile.defaultEndpoint)
-    .split(',')
-    .map((url) => url.trim())
-    // One server named twice is one endpoint: it must not count twice when endpoints are to agree.
-    .filter((url, position, all) => url.length > 0 && all.indexOf(url) === position);
+  const endpoints = upstreamEndpoints(flags, profile.defaultEndpoint);
   const validatorsFile = flags.string('validators');
   return {
     profile,

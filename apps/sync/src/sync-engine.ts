@@ -54,7 +54,8 @@ export class SyncEngine {
     this.chain = new StoredChain(store, this.health);
     this.failures = new VerificationCounter(logger, this.refusals);
     this.upstream = new Upstream({
-      endpoints: config.endpoints,
+      endpoints: config.endpoints.urls,
+      connectUrl: config.endpoints.connectUrl,
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
       onValidation: (validationHex) => this.anchorProof.onValidation(validationHex),
@@ -64,7 +65,7 @@ export class SyncEngine {
       profile: config.profile,
       logger,
       validators: config.validators,
-      endpoints: config.endpoints,
+      endpoints: config.endpoints.urls,
       ledgerHashFrom: (url, ledgerIndex) => this.upstream.ledgerHashFrom(url, ledgerIndex),
     });
     const pipeline: LedgerPipeline = {
@@ -111,7 +112,7 @@ export class SyncEngine {
     this.starting ??= (async () => {
       await this.chain.load();
       this.loaded = true;
-      this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints }, 'stored ranges loaded; connecting upstream');
+      this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints.urls }, 'stored ranges loaded; connecting upstream');
       this.upstream.start();
       this.backfill.start();
       this.stateDownload.start();

@@ -4,3 +4,4 @@ export * from './help';
 export * from './options/index';
 export * from './paths';
 export * from './secrets';
+export * from './endpoints';

@@ -54,7 +54,9 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   let childFlags = flags.with({ data_dir: dir });
 
   if (flags.boolean('dev')) {
-    if (flags.given('endpoint')) throw new FlagError('-dev and -endpoint exclude each other: -dev syncs from the embedded devnet');
+    for (const flag of ['endpoint', 'endpoint_file']) {
+      if (flags.given(flag)) throw new FlagError(`-dev and -${flag} exclude each other: -dev syncs from the embedded devnet`);
+    }
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}` });
     if (!flags.given('validators')) {

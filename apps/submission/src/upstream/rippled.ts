@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import { UpstreamUnavailable } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
+import type { UpstreamEndpoints } from '@ledger-node/config';
 
 /** An error answer of rippled (`status: "error"`), e.g. `actNotFound`. */
 export class RippledError extends Error {
@@ -27,7 +28,8 @@ export class RippledClient {
   private endpointIndex = 0;
 
   constructor(
-    private readonly endpoints: readonly string[],
+    /** Shown URLs (logs and errors), and the URLs with credentials to connect to. */
+    private readonly endpoints: UpstreamEndpoints,
     private readonly logger: Logger,
     private readonly timeoutMs = 10_000,
   ) {}
@@ -63,11 +65,12 @@ export class RippledClient {
 
   private async open(): Promise<WebSocket> {
     const failures: string[] = [];
-    for (let attempt = 0; attempt < this.endpoints.length; attempt++) {
-      const url = this.endpoints[(this.endpointIndex + attempt) % this.endpoints.length]!;
+    const { urls, connectUrl } = this.endpoints;
+    for (let attempt = 0; attempt < urls.length; attempt++) {
+      const url = urls[(this.endpointIndex + attempt) % urls.length]!;
       try {
-        const socket = await openSocket(url, this.timeoutMs);
-        this.endpointIndex = (this.endpointIndex + attempt) % this.endpoints.length;
+        const socket = await openSocket(connectUrl(url), this.timeoutMs);
+        this.endpointIndex = (this.endpointIndex + attempt) % urls.length;
         this.attach(socket, url);
         return socket;
       } catch (error) {

@@ -68,10 +68,13 @@ export class UpstreamConnection {
   /** Requests in a row that got no answer at all (any answer resets it): a server that streams but does not answer. */
   unansweredInARow = 0;
 
-  /** Opens a connection; rejects with UpstreamUnavailable when it cannot within `timeoutMs`. */
-  static open(url: string, events: ConnectionEvents, timeoutMs: number): Promise<UpstreamConnection> {
+  /**
+   * Opens a connection to `connectTo` (the URL with credentials), known as `url` (as shown); rejects
+   * with UpstreamUnavailable when it cannot within `timeoutMs`.
+   */
+  static open(url: string, events: ConnectionEvents, timeoutMs: number, connectTo = url): Promise<UpstreamConnection> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { handshakeTimeout: timeoutMs, maxPayload: MAX_MESSAGE_BYTES });
+      const socket = new WebSocket(connectTo, { handshakeTimeout: timeoutMs, maxPayload: MAX_MESSAGE_BYTES });
       const fail = (error: Error) => {
         socket.removeAllListeners();
         socket.on('error', () => undefined);

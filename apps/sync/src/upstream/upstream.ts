@@ -36,7 +36,10 @@ export interface ValidatedLedgerAnnouncement {
 }
 
 export interface UpstreamOptions {
+  /** URLs as shown: in logs, errors and the status (see libs/config endpoints.ts). */
   endpoints: readonly string[];
+  /** The URL to open for a shown one, credentials included (default: the URL itself). */
+  connectUrl?: (url: string) => string;
   logger: Logger;
   /** A newly validated ledger (from the subscribe answer or the `ledger` stream). */
   onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void;
@@ -132,7 +135,7 @@ export class Upstream {
   /** The hash one endpoint gives the validated ledger at `ledgerIndex`, over a connection of its own. */
   async ledgerHashFrom(url: string, ledgerIndex: number): Promise<string> {
     const timeoutMs = this.options.requestTimeoutMs ?? 20_000;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000);
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000, this.options.connectUrl?.(url));
     try {
       const answer = await connection.request('ledger', { ledger_index: ledgerIndex }, ledgerHeaderResult, timeoutMs);
       return answer.ledger_hash.toUpperCase();
@@ -200,7 +203,7 @@ export class Upstream {
     const candidates = this.options.endpoints.filter((url) => url !== this.primary?.url);
     for (const url of candidates) {
       try {
-        const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000);
+        const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000, this.options.connectUrl?.(url));
         this.alternate = { connection };
         return connection;
       } catch (error) {
@@ -260,7 +263,7 @@ export class Upstream {
 
   private async connectAndSubscribe(url: string): Promise<void> {
     const timeoutMs = this.options.connectTimeoutMs ?? 5_000;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(url), timeoutMs);
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(url), timeoutMs, this.options.connectUrl?.(url));
     this.primary = connection;
     try {
       const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, ledgerSubscribeResult, timeoutMs);

@@ -21,9 +21,13 @@ export function startLedgerStore(dataDir: string): RunningProcess {
 }
 
 /** Sync from `endpoint`, trusting the devnet's validator unless `extra` says otherwise (-validators, or `-validators=` for none). */
-export function startSync(dataDir: string, endpoint: string, extra: string[] = []): RunningProcess {
+/** Where sync's upstream is named: an -endpoint URL, or an -endpoint_file. */
+export type EndpointFlag = string | { file: string };
+
+export function startSync(dataDir: string, endpoint: EndpointFlag, extra: string[] = []): RunningProcess {
   const trust = extra.some((flag) => flag.startsWith('-validators')) ? [] : ['-validators', devnetValidatorsFile(dataDir)];
-  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, '-endpoint', endpoint, ...trust, ...extra.filter((flag) => flag !== '-validators=')]);
+  const upstream = typeof endpoint === 'string' ? ['-endpoint', endpoint] : ['-endpoint_file', endpoint.file];
+  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, ...upstream, ...trust, ...extra.filter((flag) => flag !== '-validators=')]);
 }
 
 /** Waits for the "serving" line of a service started with startLedgerStore / startSync. */
@@ -32,7 +36,7 @@ export function serving(service: RunningProcess): Promise<RegExpMatchArray> {
 }
 
 /** A ledger-store and a sync service on `dataDir`, both serving, and clients of both (closed by `cleanups`). */
-export async function startStoreAndSync(dataDir: string, endpoint: string, extra: string[], cleanups: (() => void)[]) {
+export async function startStoreAndSync(dataDir: string, endpoint: EndpointFlag, extra: string[], cleanups: (() => void)[]) {
   const store = startLedgerStore(dataDir);
   await serving(store);
   const sync = startSync(dataDir, endpoint, extra);

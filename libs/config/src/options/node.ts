@@ -1,5 +1,6 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
 import { readValidatorList } from '@ledger-node/chain';
+import { endpointProblem, hasCredentials, readEndpointFile } from '../endpoints';
 import { chainFlag, definitionsFlag, fileCheck, logLevelFlag } from './shared';
 
 export const nodeOptions: FlagGroup = {
@@ -43,10 +44,21 @@ export const syncOptions: FlagGroup = {
       defaultLabel: "the chain's public test network node",
       valueName: 'URL[,URL]',
       seed: true,
-      check: (value) =>
-        value.split(',').every((url) => /^wss?:\/\/[^\s/]+/.test(url.trim()))
-          ? undefined
-          : 'must be ws://HOST:PORT or wss://HOST[:PORT] (comma-separated for several)',
+      check: (value) => {
+        const urls = value.split(',').map((url) => url.trim());
+        const problem = urls.map(endpointProblem).find((found) => found !== undefined);
+        if (problem) return `${problem} (comma-separated for several)`;
+        // A command line is public (ps, /proc): credentials there would be read by anyone on the machine.
+        if (urls.some(hasCredentials)) return 'holds credentials (user:password@ or a query string): give such URLs in -endpoint_file';
+        return undefined;
+      },
+    }),
+    stringFlag({
+      name: 'endpoint_file',
+      description: 'File naming the endpoint URL(s) instead of -endpoint, one per line: for URLs with credentials (user:password@ or query tokens), which stay off the command line; logs and status show them as ***',
+      default: undefined,
+      valueName: 'FILE',
+      check: fileCheck(readEndpointFile),
     }),
     stringFlag({
       name: 'validators',

@@ -1,0 +1,84 @@
+import { readFileSync, statSync } from 'node:fs';
+import { InvalidParams } from '@ledger-node/errors';
+
+/**
+ * The upstream endpoints a service connects to. Each is known by its shown URL: the URL with its
+ * credentials (user and password, query values) replaced by `***`, which is all that logs, errors
+ * and /v1/status ever name. The URL with the credentials is asked for only to open a socket.
+ */
+export interface UpstreamEndpoints {
+  /** Shown URLs, in the order they are tried. */
+  readonly urls: readonly string[];
+  /** The URL to connect to for a shown URL (itself when it holds no credentials). */
+  connectUrl(shown: string): string;
+}
+
+const WEBSOCKET_URL = /^wss?:\/\/[^\s/]+/;
+
+/** Why an upstream URL is unusable, or undefined when it is a ws:// or wss:// URL. */
+export function endpointProblem(url: string): string | undefined {
+  if (!WEBSOCKET_URL.test(url)) return 'must be ws://HOST:PORT or wss://HOST[:PORT]';
+  try {
+    new URL(url);
+    return undefined;
+  } catch {
+    return 'is not a valid URL';
+  }
+}
+
+/** Whether a URL holds what may be credentials: a user or password, or a query string. */
+export function hasCredentials(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.username !== '' || parsed.password !== '' || parsed.search !== '';
+}
+
+/** `url` with its user, password and query values replaced by `***` (as it is when it holds none). */
+export function shownUrl(url: string): string {
+  if (!hasCredentials(url)) return url;
+  const parsed = new URL(url);
+  const hidden = parsed.username !== '' || parsed.password !== '';
+  const query = [...parsed.searchParams.keys()].map((key) => `${encodeURIComponent(key)}=***`).join('&');
+  return `${parsed.protocol}//${hidden ? '***@' : ''}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}`;
+}
+
+/** The lines of an -endpoint_file: one URL each; blank lines and `#` comments skipped. */
+export function readEndpointFile(file: string): string[] {
+  let text: string;
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a regular file');
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InvalidParams(`cannot read -endpoint_file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'endpoint_file');
+  }
+  const urls = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  if (urls.length === 0) throw new InvalidParams(`-endpoint_file ${file} names no endpoint`, 'endpoint_file');
+  for (const [position, url] of urls.entries()) {
+    const problem = endpointProblem(url);
+    // The line itself may hold credentials: it is named by its number only.
+    if (problem) throw new InvalidParams(`-endpoint_file ${file}, endpoint ${position + 1}: ${problem}`, 'endpoint_file');
+  }
+  return urls;
+}
+
+/**
+ * -endpoint (comma-separated) or -endpoint_file (credentials kept off the command line), else the
+ * chain's default. One server named twice is one endpoint: it must not count twice when endpoints
+ * are to agree.
+ */
+export function upstreamEndpoints(flags: { string(name: string): string | undefined }, defaultEndpoint: string): UpstreamEndpoints {
+  const file = flags.string('endpoint_file');
+  const listed = flags.string('endpoint');
+  if (file !== undefined && listed !== undefined) throw new InvalidParams('-endpoint and -endpoint_file exclude each other: give one', 'endpoint_file');
+  const given = file !== undefined ? readEndpointFile(file) : (listed ?? defaultEndpoint).split(',').map((url) => url.trim());
+  const connectUrls = new Map<string, string>();
+  for (const url of given.filter((url) => url.length > 0)) {
+    const shown = shownUrl(url);
+    const known = connectUrls.get(shown);
+    if (known !== undefined && known !== url) throw new InvalidParams(`two endpoints differ only in their credentials (${shown}): give each server once`, 'endpoint');
+    connectUrls.set(shown, url);
+  }
+  return {
+    urls: [...connectUrls.keys()],
+    connectUrl: (shown) => connectUrls.get(shown) ?? shown,
+  };
+}
