@@ -23,7 +23,7 @@ export interface LiveFollowerOptions extends LedgerPipeline {
   anchorProof: Pick<AnchorProof, 'prove'>;
   /** A stored tip removed because a proven ledger does not descend from it, and each announced ledger that could not be proven, are counted here. */
   refusals: Pick<Refusals, 'count'>;
-  /** Ledgers one endpoint (`source`) announced in a row could not be proven: it should be left. */
+  /** Ledgers one subscription (`source`) announced in a row could not be proven: its endpoint should be left. */
   onUnprovable(count: number, source: string): void;
   /** Writes each ledger with its state changes when they can be proven at once. */
   stateProver: Pick<StateProver, 'provenWrite'>;

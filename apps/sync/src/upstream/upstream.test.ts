@@ -97,11 +97,11 @@ describe('Upstream told its endpoint announces what cannot be proven', () => {
     stoppers.push(() => upstream.stop());
     await lying.client;
     await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed to the first endpoint');
-    // Said of an endpoint not subscribed to, it changes nothing.
-    upstream.distrust(next.url, 'late news of another endpoint');
+    // Said of a subscription that is not the current one, it changes nothing.
+    for (const stale of [`${next.url}#1`, `${lying.url}#0`]) upstream.distrust(stale, 'late news of another subscription');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect([upstream.connected, upstream.url]).toEqual([true, lying.url]);
-    upstream.distrust(lying.url, '3 ledgers it announced in a row could not be proven');
+    upstream.distrust(`${lying.url}#1`, '3 ledgers it announced in a row could not be proven');
     await next.client;
     await waitUntil(() => (upstream.connected && upstream.url === next.url) || undefined, 5_000, 'subscribed to the next endpoint');
     expect(logger.warnings).toContain(`upstream ${lying.url} left: 3 ledgers it announced in a row could not be proven; trying the next endpoint`);
@@ -111,7 +111,7 @@ describe('Upstream told its endpoint announces what cannot be proven', () => {
     alone.start();
     stoppers.push(() => alone.stop());
     await waitUntil(() => alone.connected || undefined, 5_000, 'subscribed');
-    alone.distrust(only.url, 'nothing else to try');
+    alone.distrust(`${only.url}#1`, 'nothing else to try');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([alone.connected, alone.reconnectCount]).toEqual([true, 0n]);
   });

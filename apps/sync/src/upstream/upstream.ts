@@ -29,7 +29,10 @@ import {
 export interface ValidatedLedgerAnnouncement {
   ledgerIndex: number;
   ledgerHash: string;
-  /** URL of the endpoint that announced it. */
+  /**
+   * The subscription that announced it: its endpoint's URL and a number (`ws://host:port#3`), so a
+   * judgement of an earlier subscription never falls on a later one to the same endpoint.
+   */
   source: string;
   /** rippled `validated_ledgers` of the message, when given. */
   validatedLedgers?: string;
@@ -78,6 +81,9 @@ export class Upstream {
   private lastAnnounced = 0;
   /** Why the subscribed endpoint is no longer trusted to lead (see `distrust`), until it is left. */
   private distrusted: string | undefined;
+  /** The current subscription's name (see ValidatedLedgerAnnouncement.source), and how many there were. */
+  private subscription = '';
+  private subscriptions = 0;
   /** Counts for status and logs. */
   malformedMessageCount = 0n;
   private malformedLoggedAtMs = Number.NEGATIVE_INFINITY;
@@ -115,7 +121,7 @@ export class Upstream {
    * an endpoint already left (its announcements judged late), it changes nothing.
    */
   distrust(source: string, reason: string): void {
-    if (this.options.endpoints.length > 1 && this.primary?.url === source) this.distrusted = reason;
+    if (this.options.endpoints.length > 1 && this.subscription === source) this.distrusted = reason;
   }
 
   async serverInfo(timeoutMs?: number): Promise<ServerInfoResult> {
@@ -213,7 +219,7 @@ export class Upstream {
     throw new UpstreamUnavailable('no other endpoint answers');
   }
 
-  /** Events of one connection; only the subscribed one (`subscribedTo`: its URL) has a stream. */
+  /** Events of one connection; only the subscribed one (`subscribedTo`: its subscription's name) has a stream. */
   private connectionEvents(subscribedTo?: string): ConnectionEvents {
     return {
       onStreamMessage: (message) => {
@@ -263,8 +269,10 @@ export class Upstream {
 
   private async connectAndSubscribe(url: string): Promise<void> {
     const timeoutMs = this.options.connectTimeoutMs ?? 5_000;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(url), timeoutMs, this.options.connectUrl?.(url));
+    const source = `${url}#${++this.subscriptions}`;
+    const connection = await UpstreamConnection.open(url, this.connectionEvents(source), timeoutMs, this.options.connectUrl?.(url));
     this.primary = connection;
+    this.subscription = source;
     try {
       const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, ledgerSubscribeResult, timeoutMs);
       this.subscribed = true;
@@ -272,7 +280,7 @@ export class Upstream {
       this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
       for (const wake of this.connectedWaiters) wake();
       if (answer.ledger_index !== undefined && answer.ledger_hash !== undefined) {
-        this.announce({ ledgerIndex: answer.ledger_index, ledgerHash: answer.ledger_hash.toUpperCase(), source: url, validatedLedgers: answer.validated_ledgers });
+        this.announce({ ledgerIndex: answer.ledger_index, ledgerHash: answer.ledger_hash.toUpperCase(), source, validatedLedgers: answer.validated_ledgers });
       }
     } catch (error) {
       connection.terminate('subscribe failed');
