@@ -17,6 +17,7 @@ import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
 import { httpGuard } from './http-guard';
+import { requestScope } from './request-scope';
 import { SyncStatusCache } from './sync-status';
 import { TipCache } from './tip';
 
@@ -66,6 +67,7 @@ export async function start(flags: ParsedFlags) {
       });
       const app = new Koa();
       app.use(guard);
+      app.use(requestScope());
       app.use(probes);
       app.use(requestSpans([JSON_RPC_PATH]));
       app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
@@ -76,6 +78,7 @@ export async function start(flags: ParsedFlags) {
       const app = new Koa();
       const router = restRoutes(context, config.maxBodyBytes);
       app.use(guard);
+      app.use(requestScope());
       app.use(probes);
       app.use(requestSpans());
       app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());

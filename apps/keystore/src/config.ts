@@ -21,6 +21,8 @@ export interface KeystoreConfig {
   passphrase: string | undefined;
   profile: ChainProfile;
   logLevel: LogLevel;
+  /** -unlock_seconds: how long a derived key-file key stays in memory. */
+  unlockSeconds: number;
 }
 
 export function keystoreConfig(flags: ParsedFlags, env: NodeJS.ProcessEnv = process.env): KeystoreConfig {
@@ -40,5 +42,6 @@ export function keystoreConfig(flags: ParsedFlags, env: NodeJS.ProcessEnv = proc
     passphrase,
     profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     logLevel: flags.string('log_level') as LogLevel,
+    unlockSeconds: flags.integer('unlock_seconds') ?? 0,
   };
 }

@@ -3,7 +3,7 @@ import type { ChainProfile } from '@ledger-node/chain';
 import type { KeystoreServiceService, LedgerStoreServiceService } from '@ledger-node/contracts';
 import { hashTransaction } from '@ledger-node/chain';
 import { InvalidParams, LedgerNodeError, NoLocalAccount, NotFound, Rejected, UpstreamUnavailable } from '@ledger-node/errors';
-import type { Client } from '@ledger-node/grpc';
+import { currentCallScope, throwIfCancelled, type Client } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { SubmissionBook, SubmissionRecord } from './tracking/book';
 import { RippledError, type RippledClient } from './upstream/rippled';
@@ -151,6 +151,8 @@ export class Payments {
   }
 
   private async submit(signed: SignedPayment): Promise<SubmissionRecord> {
+    // A caller gone (or out of time) before anything left gets nothing sent in its name.
+    throwIfCancelled(currentCallScope()?.signal);
     const record: SubmissionRecord = this.book.getByHash(signed.hash) ?? {
       id: randomUUID(),
       hash: signed.hash,

@@ -1,6 +1,7 @@
 import { Client as GrpcClient, Metadata, status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
-import type { LedgerNodeError } from '@ledger-node/errors';
+import { isLedgerNodeError, type LedgerNodeError } from '@ledger-node/errors';
 import { parseGrpcAddress } from './address';
+import { CALLER_KEY, currentCallScope, throwIfCancelled } from './call-scope';
 import { HealthService, ServingStatus } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { fromStatus } from './status';
@@ -24,6 +25,18 @@ export interface ClientOptions<S extends AnyService> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A call's cancellation and deadline: its own, tightened by those of the caller it is made for
+ * (call-scope.ts), so that a caller gone or out of time leaves no work behind on this hop.
+ */
+function callLimits(call: CallOptions | undefined, defaultDeadlineMs: number): { signal: AbortSignal | undefined; deadline: number } {
+  const scope = currentCallScope();
+  const own = Date.now() + (call?.deadlineMs ?? defaultDeadlineMs);
+  const deadline = scope?.deadline === undefined ? own : Math.min(own, scope.deadline);
+  const signals = [call?.signal, scope?.signal].filter((signal): signal is AbortSignal => signal !== undefined);
+  return { signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0], deadline };
+}
 
 /**
  * A promise-based client over a generated service definition. Every call has a deadline;
@@ -51,6 +64,8 @@ export function createGrpcClient<S extends AnyService>(
 
   const metadataFor = (call: CallOptions | undefined): Metadata => {
     const metadata = call?.metadata?.clone() ?? new Metadata();
+    const caller = currentCallScope()?.caller;
+    if (caller !== undefined && metadata.get(CALLER_KEY).length === 0) metadata.set(CALLER_KEY, caller);
     if (options.authToken) metadata.set('authorization', `Bearer ${options.authToken}`);
     return metadata;
   };
@@ -70,24 +85,29 @@ export function createGrpcClient<S extends AnyService>(
   };
   for (const [methodName, method] of Object.entries(definition)) {
     if (method.responseStream) {
-      client[methodName] = (request: unknown, call?: CallOptions) =>
-        streamOf(
-          channel.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadataFor(call), {
-            ...(call?.deadlineMs ? { deadline: Date.now() + call.deadlineMs } : {}),
-          }),
+      client[methodName] = (request: unknown, call?: CallOptions) => {
+        // A stream lives as long as its reader wants it: only a deadline it or its caller gives bounds it.
+        const scope = currentCallScope();
+        const { signal, deadline } = callLimits(call, Number.POSITIVE_INFINITY);
+        const bounded = call?.deadlineMs !== undefined || scope?.deadline !== undefined;
+        return streamOf(
+          channel.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadataFor(call), bounded ? { deadline } : {}),
           failure,
-          call?.signal,
+          signal,
         );
+      };
       continue;
     }
     const observe = (startedAt: bigint, code: number) =>
       grpcLatency.client.observe({ grpc_service: serviceName, grpc_method: method.path.split('/')[2] ?? methodName, grpc_code: statusName(code) }, Number(process.hrtime.bigint() - startedAt) / 1e9);
     client[methodName] = async (request: unknown, call?: CallOptions) => {
-      const deadline = Date.now() + (call?.deadlineMs ?? defaultDeadlineMs);
+      const { signal, deadline } = callLimits(call, defaultDeadlineMs);
       const startedAt = process.hrtime.bigint();
       for (let attempt = 0; ; attempt++) {
         try {
+          throwIfCancelled(signal);
           const response = await new Promise((resolve, reject) => {
+            const cancel = () => pending.cancel();
             const pending = channel.makeUnaryRequest(
               method.path,
               method.requestSerialize,
@@ -95,13 +115,18 @@ export function createGrpcClient<S extends AnyService>(
               request,
               metadataFor(call),
               { deadline },
-              (error, response) => (error ? reject(error) : resolve(response)),
+              (error, response) => {
+                signal?.removeEventListener('abort', cancel);
+                if (error) reject(error);
+                else resolve(response);
+              },
             );
-            call?.signal?.addEventListener('abort', () => pending.cancel(), { once: true });
+            signal?.addEventListener('abort', cancel, { once: true });
           });
           observe(startedAt, status.OK);
           return response;
         } catch (error) {
+          if (isLedgerNodeError(error)) throw error;
           const serviceError = error as ServiceError;
           const backoff = 100 * 2 ** attempt;
           const retryable = serviceError.code === status.UNAVAILABLE && idempotent.has(methodName) && attempt < retries;

@@ -8,3 +8,4 @@ export * from './standalone';
 export * from './readiness';
 export * from './follow';
 export * from './tls';
+export * from './call-scope';

@@ -3,8 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, NotImplemented, type LedgerNodeError } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
-import { rejectionOf, tempDir } from '@ledger-node/test-utils';
+import { rejectionOf, tempDir, waitUntil } from '@ledger-node/test-utils';
 import { checkHealth, createGrpcClient } from './client';
+import { withCallScope } from './call-scope';
 import { bindService, startGrpcServer, type GrpcServer } from './server';
 
 const logger = createLogger('test', 'silent');
@@ -173,5 +174,63 @@ describe('startGrpcServer + createGrpcClient', () => {
     cleanups.push(remove);
     await serveSync(`unix:${dir}/busy.sock`);
     await expect(serveSync(`unix:${dir}/busy.sock`)).rejects.toThrow(/already serving/);
+  });
+});
+
+describe('a caller gone or out of time', () => {
+  /** A front service whose one handler calls a back service; the back one waits until its call is cancelled. */
+  async function chain() {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const back = { started: 0, cancelledAfterMs: [] as number[] };
+    const backServer = await startGrpcServer({
+      address: `unix:${dir}/back.sock`,
+      logger,
+      services: [
+        bindService('ledgernode.sync.v1.SyncService', SyncServiceService, {
+          getSyncStatus: (_request, { signal }) => {
+            back.started++;
+            const startedAt = Date.now();
+            return new Promise((_resolve, reject) => {
+              signal.addEventListener('abort', () => {
+                back.cancelledAfterMs.push(Date.now() - startedAt);
+                reject(new Error('cancelled'));
+              });
+            });
+          },
+        }),
+      ],
+    });
+    cleanups.push(() => backServer.stop(100));
+    // Its own deadline is long: only what the front call inherits can end it early.
+    const toBack = createGrpcClient(SyncServiceService, backServer.address, { deadlineMs: 30_000 });
+    const frontServer = await startGrpcServer({
+      address: `unix:${dir}/front.sock`,
+      logger,
+      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: () => toBack.getSyncStatus({}) })],
+    });
+    cleanups.push(() => frontServer.stop(100), () => toBack.close());
+    const front = createGrpcClient(SyncServiceService, frontServer.address, { deadlineMs: 30_000 });
+    cleanups.push(() => front.close());
+    return { back, front };
+  }
+
+  it('passes its deadline on: the call behind ends when the first caller stops waiting', async () => {
+    const { back, front } = await chain();
+    await expect(front.getSyncStatus({}, { deadlineMs: 400 })).rejects.toMatchObject({ kind: 'unavailable' });
+    await waitUntil(() => back.cancelledAfterMs.length === 1 || undefined, 5_000, 'the call behind cancelled');
+    expect(back.cancelledAfterMs[0]).toBeLessThan(2_000);
+  });
+
+  it('passes its cancellation on: the call behind is cancelled with it, and none is made for a caller already gone', async () => {
+    const { back, front } = await chain();
+    const controller = new AbortController();
+    const pending = front.getSyncStatus({}, { signal: controller.signal });
+    await waitUntil(() => back.started === 1 || undefined, 5_000, 'the call behind started');
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ kind: 'unavailable' });
+    await waitUntil(() => back.cancelledAfterMs.length === 1 || undefined, 5_000, 'the call behind cancelled');
+    await expect(withCallScope({ signal: AbortSignal.abort() }, () => front.getSyncStatus({}))).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/cancelled/) });
+    expect(back.started).toBe(1);
   });
 });

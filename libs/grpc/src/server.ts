@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
 import {
@@ -15,6 +16,7 @@ import { secretsEqual } from '@ledger-node/config';
 import { Unauthorized } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { parseGrpcAddress } from './address';
+import { CALLER_KEY, withCallScope, type CallScope } from './call-scope';
 import { HealthReporter, HealthService } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { toStatus } from './status';
@@ -125,10 +127,24 @@ function checkAuth(metadata: Metadata, token: string | undefined): void {
   if (typeof given !== 'string' || !secretsEqual(given, `Bearer ${token}`)) throw new Unauthorized('missing or wrong service token');
 }
 
-function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext {
+/**
+ * The handler's view of its call, and the scope its own gRPC calls inherit (call-scope.ts): the
+ * caller's cancellation and deadline reach every hop behind this one.
+ */
+function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext & CallScope {
   const controller = new AbortController();
+  // One signal serves every call the handler makes: as many listeners as it has calls in flight.
+  setMaxListeners(0, controller.signal);
   call.on('cancelled', () => controller.abort());
-  return { metadata: call.metadata, signal: controller.signal };
+  const deadline = call.getDeadline();
+  const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
+  const [caller] = call.metadata.get(CALLER_KEY);
+  return {
+    metadata: call.metadata,
+    signal: controller.signal,
+    ...(Number.isFinite(deadlineMs) ? { deadline: deadlineMs } : {}),
+    ...(typeof caller === 'string' ? { caller: caller.slice(0, 200) } : {}),
+  };
 }
 
 function implement(binding: ServiceBinding, options: GrpcServerOptions): UntypedServiceImplementation {
@@ -163,11 +179,14 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
         void (async () => {
           try {
             admitted(call);
-            const stream = handler(call.request, contextOf(call)) as AsyncIterable<unknown>;
-            for await (const message of stream) {
-              if (call.cancelled) break;
-              call.write(message);
-            }
+            const context = contextOf(call);
+            await withCallScope(context, async () => {
+              const stream = handler(call.request, context) as AsyncIterable<unknown>;
+              for await (const message of stream) {
+                if (call.cancelled) break;
+                call.write(message);
+              }
+            });
             call.end();
             observe(startedAt, call.cancelled ? status.CANCELLED : status.OK);
           } catch (error) {
@@ -185,7 +204,8 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
         Promise.resolve()
           .then(() => {
             admitted(call);
-            return handler(call.request, contextOf(call)) as Promise<unknown>;
+            const context = contextOf(call);
+            return withCallScope(context, () => handler(call.request, context) as Promise<unknown>);
           })
           .then(
             (response) => {

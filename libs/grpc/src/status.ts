@@ -26,6 +26,7 @@ const kindByCode: Partial<Record<status, ErrorKind>> = {
   [status.OUT_OF_RANGE]: 'out_of_range',
   [status.UNAVAILABLE]: 'unavailable',
   [status.DEADLINE_EXCEEDED]: 'unavailable',
+  [status.CANCELLED]: 'unavailable',
   [status.UNAUTHENTICATED]: 'unauthorized',
   [status.PERMISSION_DENIED]: 'unauthorized',
   [status.ALREADY_EXISTS]: 'conflict',

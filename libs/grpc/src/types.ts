@@ -11,6 +11,8 @@ export interface CallContext {
   readonly metadata: Metadata;
   /** Aborted when the caller cancels or its deadline passes. */
   readonly signal: AbortSignal;
+  /** Who the work is for, when the first service named it (call-scope.ts). */
+  readonly caller?: string;
 }
 
 /** Service handlers are plain async functions: return a value (or yield values) or throw one of our errors. */

@@ -1,3 +1,4 @@
+import { outsideCallScope } from '@ledger-node/grpc';
 import { currentTraceContext, inBatchSpan, type TraceContext } from '@ledger-node/telemetry';
 
 interface Waiter<K, V> {
@@ -26,7 +27,8 @@ export class Batcher<K, V> {
   load(key: K): Promise<V> {
     return new Promise<V>((resolve, reject) => {
       // setImmediate runs after the I/O callbacks of this turn: every request read in it has asked by then.
-      if (this.pending.length === 0) setImmediate(() => this.flush());
+      // The call serves every caller of the turn: one of them going away must not cancel it for the others.
+      if (this.pending.length === 0) setImmediate(() => outsideCallScope(() => this.flush()));
       this.pending.push({ key, trace: currentTraceContext(), resolve, reject });
     });
   }

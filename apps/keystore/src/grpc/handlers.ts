@@ -61,21 +61,21 @@ export function keystoreHandlers(keystore: Keystore, profile: ChainProfile, logg
       });
     },
 
-    signMessage(request) {
+    signMessage(request, { caller, signal }) {
       return logged('SignMessage', request.account, async () => {
-        const signed = await keystore.withKey(request.account, (key) => signMessage(profile, key, request.message));
+        const signed = await keystore.withKey(request.account, (key) => signMessage(profile, key, request.message), { caller, signal });
         logger.info({ address: signed.address, message_bytes: request.message.length }, 'message signed');
         return { signature: signed.signature, publicKey: signed.publicKey, address: signed.address };
       });
     },
 
-    signTransaction(request) {
+    signTransaction(request, { caller, signal }) {
       return logged('SignTransaction', request.account, async () => {
         const fields = parseTransactionJson(request.txJson);
         const { address } = keystore.resolve(request.account).document;
         // Refuse before unlocking: a transaction off the allow-list never causes a decryption.
         const checked = guardTransaction(fields, { address });
-        const signed = await keystore.withKey(address, (key) => signTransaction(profile, key, fields));
+        const signed = await keystore.withKey(address, (key) => signTransaction(profile, key, fields), { caller, signal });
         logger.info({ address, transaction_type: checked.TransactionType, hash: signed.hash.toString('hex').toUpperCase() }, 'transaction signed');
         return { signedBlob: signed.blob, hash: signed.hash };
       });

@@ -1,6 +1,6 @@
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { tempDir } from '@ledger-node/test-utils';
 import { KeyFileError } from './errors';
@@ -12,6 +12,7 @@ import {
   keyFilePath,
   readKeyFile,
   removeAbandonedTempFiles,
+  UnlockedKeys,
   writeKeyFile,
   type AccountMetadata,
 } from './keyFile';
@@ -53,6 +54,26 @@ describe('key file', () => {
     expect(document).toMatchObject({ version: 1, chain: 'xrpl', address, nickname: 'alice', key_type: 'secp256k1', created: metadata.created });
     expect(document.crypto).toMatchObject({ cipher: 'aes-256-gcm', kdf: 'scrypt', kdfparams: { ...testScrypt } });
     expect(await decryptKeyFile(file, document, passphrase)).toBe(seed);
+  });
+
+  it('keeps a derived key for -unlock_seconds only: meanwhile no derivation (a wrong passphrase is not even tried), then zeroed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const document = readKeyFile(file);
+      const unlocked = new UnlockedKeys(30_000);
+      expect(await decryptKeyFile(file, document, passphrase, unlocked)).toBe(seed);
+      expect(unlocked.size).toBe(1);
+      // The key kept is the one derived from the right passphrase: no derivation happens while it is kept.
+      expect(await decryptKeyFile(file, document, 'wrong passphrase', unlocked)).toBe(seed);
+      vi.advanceTimersByTime(30_001);
+      expect(unlocked.size).toBe(0);
+      await expectRefused(file, 'KEY_FILE_LOCKED', () => decryptKeyFile(file, document, 'wrong passphrase', unlocked));
+      const none = new UnlockedKeys(0);
+      expect(await decryptKeyFile(file, document, passphrase, none)).toBe(seed);
+      expect(none.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('holds the seed only encrypted: neither the seed nor the passphrase appears in the file', () => {

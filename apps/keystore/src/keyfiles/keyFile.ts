@@ -154,10 +154,11 @@ export async function encryptKeyFile(
  * Decrypts the seed of a key file document. Wrong passphrase and any edited byte (ciphertext, tag,
  * IV, salt, scrypt parameters or a clear field) fail the same way: GCM cannot tell them apart.
  */
-export async function decryptKeyFile(file: string, document: KeyFileJson, passphrase: string): Promise<string> {
+export async function decryptKeyFile(file: string, document: KeyFileJson, passphrase: string, unlocked?: UnlockedKeys): Promise<string> {
   const { crypto } = document;
   const params: ScryptParams = { n: crypto.kdfparams.n, r: crypto.kdfparams.r, p: crypto.kdfparams.p, dklen: crypto.kdfparams.dklen };
-  const key = await deriveKey(passphrase, Buffer.from(crypto.kdfparams.salt, 'hex'), params);
+  const salt = Buffer.from(crypto.kdfparams.salt, 'hex');
+  const key = unlocked ? await unlocked.derive(passphrase, salt, params) : await deriveKey(passphrase, salt, params);
   let plaintext: Buffer;
   try {
     const decipher = createDecipheriv(CIPHER, key, Buffer.from(crypto.iv, 'hex'), { authTagLength: TAG_BYTES });
@@ -175,6 +176,40 @@ export async function decryptKeyFile(file: string, document: KeyFileJson, passph
   const seed = plaintext.toString('utf8');
   plaintext.fill(0);
   return seed;
+}
+
+/**
+ * Derived key-file keys kept in memory for `ttlMs` after their derivation (-unlock_seconds), so
+ * that signatures with that account meanwhile cost no scrypt derivation; each is zeroed when it
+ * expires. Keyed by salt and parameters: a file written anew misses. The seeds themselves are
+ * never kept: each signature still decrypts its seed and lets it go.
+ */
+export class UnlockedKeys {
+  private readonly keys = new Map<string, Buffer>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** The derived key (a copy the caller may zero), from memory while it is kept. */
+  async derive(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+    const id = `${salt.toString('hex')}:${params.n}:${params.r}:${params.p}:${params.dklen}`;
+    let key = this.keys.get(id);
+    if (key === undefined) {
+      key = await deriveKey(passphrase, salt, params);
+      if (this.ttlMs === 0) return key;
+      const kept = key;
+      this.keys.set(id, kept);
+      setTimeout(() => {
+        kept.fill(0);
+        this.keys.delete(id);
+      }, this.ttlMs).unref();
+    }
+    return Buffer.from(key);
+  }
+
+  /** Keys held now. */
+  get size(): number {
+    return this.keys.size;
+  }
 }
 
 export function metadataOf(document: KeyFileJson): AccountMetadata {

@@ -11,11 +11,20 @@ import {
   metadataOf,
   readKeyFile,
   removeAbandonedTempFiles,
+  UnlockedKeys,
   writeKeyFile,
   type AccountMetadata,
   type KeyFileJson,
   type ScryptParams,
 } from './keyFile';
+import { FairQueue } from '../signing/fair-queue';
+
+/**
+ * Signatures one caller may have waiting, and all callers together: at 0.4 s a derivation, 16 are
+ * about the 10 s a caller waits by default (-unlock_seconds makes repeated ones cheap).
+ */
+const SIGNATURES_WAITING_PER_CALLER = 16;
+const SIGNATURES_WAITING = 128;
 
 export interface KeystoreOptions {
   /** `<data_dir>/keystore`. */
@@ -25,6 +34,8 @@ export interface KeystoreOptions {
   passphrase: string | undefined;
   /** Cost of new key files (tests lower it; existing files keep their own). */
   scrypt?: ScryptParams;
+  /** Seconds a derived key-file key stays in memory after its derivation (-unlock_seconds; 0: none). */
+  unlockSeconds?: number;
 }
 
 export interface LocalKey {
@@ -49,8 +60,12 @@ export interface KeystoreScan {
  */
 export class Keystore {
   private generating: Promise<unknown> = Promise.resolve();
+  private readonly signing = new FairQueue(SIGNATURES_WAITING_PER_CALLER, SIGNATURES_WAITING);
+  private readonly unlocked: UnlockedKeys;
 
-  constructor(private readonly options: KeystoreOptions) {}
+  constructor(private readonly options: KeystoreOptions) {
+    this.unlocked = new UnlockedKeys((options.unlockSeconds ?? 0) * 1000);
+  }
 
   get directory(): string {
     return this.options.directory;
@@ -101,11 +116,13 @@ export class Keystore {
     return next;
   }
 
-  /** Decrypts one account's key, hands it to `use`, and lets it go. */
-  async withKey<T>(addressOrNickname: string, use: (key: LocalKey) => T): Promise<T> {
+  /**
+   * Decrypts one account's key, hands it to `use`, and lets it go. Signatures wait their turn
+   * fairly per caller (signing/fair-queue.ts); one whose caller is gone is not derived at all.
+   */
+  async withKey<T>(addressOrNickname: string, use: (key: LocalKey) => T, request: { caller?: string; signal?: AbortSignal } = {}): Promise<T> {
     const { file, document } = this.resolve(addressOrNickname);
-    const key = await this.unlock(file, document);
-    return use(key);
+    return this.signing.run(request.caller ?? 'unnamed', request.signal, async () => use(await this.unlock(file, document)));
   }
 
   private async generateNow(request: { nickname?: string; keyType: KeyAlgorithm }): Promise<AccountMetadata & { file: string }> {
@@ -142,7 +159,7 @@ export class Keystore {
 
   private async unlock(file: string, document: KeyFileJson): Promise<LocalKey> {
     const passphrase = this.requirePassphrase();
-    const seed = await decryptKeyFile(file, document, passphrase);
+    const seed = await decryptKeyFile(file, document, passphrase, this.unlocked);
     const { keys } = this.options.profile;
     let keypair: { publicKey: string; privateKey: string };
     try {

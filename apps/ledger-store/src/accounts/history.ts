@@ -6,6 +6,7 @@
 import { decodeLedgerHeader, ZERO_HASH } from '@ledger-node/chain';
 import { Direction, type GetAccountTransactionsRequest, type LedgerSelector, type TransactionRecord } from '@ledger-node/contracts';
 import { Internal, InvalidParams, OutOfRange } from '@ledger-node/errors';
+import { throwIfCancelled } from '@ledger-node/grpc';
 import { IndexDirection, type HistoryPosition } from '../repositories/accounts';
 import type { StoredHeader } from '../repositories/ledgers';
 import { transactionRecord, type LedgerStore } from '../store';
@@ -45,11 +46,13 @@ function directionFilter(direction: Direction): IndexDirection | undefined {
 /**
  * One page of the account's transactions in the order asked, and the marker of the next page
  * (empty when this is the last). A page number skips `page × limit` matching index entries; a
- * marker continues after the last entry of the page that gave it.
+ * marker continues after the last entry of the page that gave it. The scan (a deep page may
+ * read many entries) stops when `signal` says the caller went away or ran out of time.
  */
 export async function accountTransactions(
   store: LedgerStore,
   request: GetAccountTransactionsRequest,
+  signal?: AbortSignal,
 ): Promise<{ transactions: TransactionRecord[]; marker: Buffer }> {
   requireAccountId(request.accountId);
   const wanted = directionFilter(request.direction);
@@ -75,6 +78,7 @@ export async function accountTransactions(
     after,
   });
   for await (const entry of entries) {
+    throwIfCancelled(signal);
     if (wanted !== undefined && entry.direction !== wanted) continue;
     if (request.transactionType !== '') {
       // Entries written before the index carried the type are checked against their record.

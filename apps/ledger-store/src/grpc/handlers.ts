@@ -112,8 +112,8 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       const answer = await stateObject(store, request.key, request.ledger);
       return { blob: answer.blob, ledgerIndex: answer.header.ledgerIndex, ledgerHash: answer.header.ledgerHash };
     },
-    async getAccountTransactions(request) {
-      return accountTransactions(store, request);
+    async getAccountTransactions(request, { signal }) {
+      return accountTransactions(store, request, signal);
     },
     async getAccountTransactionCount(request) {
       const count = await accountTransactionCount(store, request.accountId, request.ledger);

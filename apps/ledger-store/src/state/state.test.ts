@@ -312,6 +312,14 @@ describe('account history pages', () => {
     }
   });
 
+  it('stops a scan whose caller went away', async () => {
+    const { store } = await historyStore();
+    const request = { accountId: account, direction: Direction.BOTH, forward: true, limit: 1, position: { $case: 'page' as const, page: 3 }, transactionType: '' };
+    expect((await accountTransactions(store, request, new AbortController().signal)).transactions).toHaveLength(1);
+    const gone = await failure(accountTransactions(store, request, AbortSignal.abort()));
+    expect([gone.kind, gone.message]).toEqual(['unavailable', 'cancelled: the caller went away or its deadline passed']);
+  });
+
   it('filters by ledger range and transaction type, and refuses a page size above the maximum naming limit', async () => {
     const { store, all } = await historyStore();
     const answer = await accountTransactions(store, {

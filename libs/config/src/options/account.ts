@@ -1,4 +1,4 @@
-import { booleanFlag, stringFlag, type FlagGroup } from '../flag';
+import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
 
 export const accountOptions: FlagGroup = {
   title: 'Accounts and keystore (ledger-node account list | account generate; serve keystore)',
@@ -18,6 +18,14 @@ export const accountOptions: FlagGroup = {
       description: 'File holding a token every keystore call must carry, besides the mutual TLS that -keystore_addr HOST:PORT needs',
       default: undefined,
       valueName: 'FILE',
+    }),
+    integerFlag({
+      name: 'unlock_seconds',
+      description: "Seconds the keystore keeps an account's derived key-file key in its memory after a signature, so the next ones skip the scrypt derivation (0: derive for every signature)",
+      default: 0,
+      min: 0,
+      max: 3600,
+      valueName: 'SECONDS',
     }),
     booleanFlag({ name: 'json', description: 'Print accounts as JSON', default: false }),
   ],
