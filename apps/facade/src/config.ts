@@ -36,6 +36,8 @@ export interface FacadeConfig {
   maxResponseBytes: number;
   /** Most transactions in one history page. */
   maxPageSize: number;
+  /** Sends one client may make a second (0: no limit). */
+  sendRate: number;
   /** Bound of the cache of answers that never change (-answer_cache_mb). */
   answerCacheBytes: number;
 }
@@ -59,6 +61,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     maxBatchLength: flags.integer('max_batch')!,
     maxResponseBytes: flags.integer('max_response_bytes')!,
     maxPageSize: flags.integer('max_page_size')!,
+    sendRate: flags.integer('send_rate')!,
     answerCacheBytes: flags.integer('answer_cache_mb')! * 1_048_576,
   };
 }

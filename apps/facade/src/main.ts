@@ -18,6 +18,7 @@ import { restErrors, restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
 import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
+import { SendLimit } from './send-limit';
 import { SyncStatusCache } from './sync-status';
 import { TipCache } from './tip';
 
@@ -44,6 +45,7 @@ export async function start(flags: ParsedFlags) {
     maxPageSize: config.maxPageSize,
     reads: ledgerReads(clients),
     answers: new AnswerCache(config.answerCacheBytes),
+    sends: new SendLimit(config.sendRate),
   };
   const servers: Server[] = [];
   const addresses: string[] = [];

@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 interface Answer {
   status: number;
   text: string;
+  headers: IncomingHttpHeaders;
 }
 
 function send(port: number, method: string, urlPath: string, body?: string, headers: OutgoingHttpHeaders = {}): Promise<Answer> {
@@ -61,7 +62,7 @@ function send(port: number, method: string, urlPath: string, body?: string, head
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
         response.on('error', reject);
       },
     );
@@ -81,7 +82,7 @@ function sendFrom(localAddress: string, body: string): Promise<Answer> {
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
         response.on('error', reject);
       },
     );
@@ -367,6 +368,25 @@ describe('hostile requests against a whole node', () => {
     expect(busy.length).toBeGreaterThan(0);
     expect(entries.filter((entry) => entry.status === 'success').length).toBeGreaterThan(0);
   }, 120_000);
+
+  it('limits the sends of each client (-send_rate 10 a second): -32013 and HTTP 429 with Retry-After past it', async () => {
+    const rawSend = (id: number) => call('jt_sendRawTransaction', ['0x00'], id);
+    const batch = entriesOf(await sendFrom('127.0.0.4', JSON.stringify(Array.from({ length: 15 }, (_, id) => rawSend(id)))), 'fifteen sends');
+    const limited = batch.filter((entry) => entry.error?.code === -32013);
+    expect(limited.length).toBeGreaterThanOrEqual(5);
+    expect(limited[0]!.error!.message).toMatch(/too many sends from this client: at most 10 a second .* try again in \d+ ms/);
+    expect(limited[0]).toMatchObject({ error: { data: { retry_after_ms: expect.any(Number) } } });
+    // The others were sent on (and refused by submission for what they hold).
+    expect(batch.filter((entry) => entry.error?.code === -32602).length).toBeGreaterThan(0);
+    // Another client's allowance is its own.
+    const [other] = entriesOf(await sendFrom('127.0.0.5', JSON.stringify(rawSend(1))), 'another client');
+    expect(other!.error?.code).toBe(-32602);
+    const answers = await Promise.all(Array.from({ length: 15 }, () => send(apiPort, 'POST', '/v1/transactions', JSON.stringify({ tx_blob: '00' }))));
+    const tooMany = answers.filter((answer) => answer.status === 429);
+    expect(tooMany.length).toBeGreaterThanOrEqual(5);
+    expect(JSON.parse(tooMany[0]!.text)).toMatchObject({ error: { code: 'rate_limited' } });
+    expect(Number(tooMany[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
 
   it('leaves every process of the node running, none restarted', async () => {
     expect(childPids(node)).toEqual(pidsAtStart);

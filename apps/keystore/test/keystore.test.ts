@@ -157,7 +157,7 @@ describe('keystore service (serve keystore)', () => {
     const before = readFileSync(file);
     const error = await failure(wrong.signMessage({ account: 'alice', message: Buffer.from('hi') }));
     expect(error.kind).toBe('unavailable');
-    expect(error.message).toBe(`key file ${file} cannot be unlocked: wrong passphrase, or the file was modified`);
+    expect(error.message).toBe(`key file keystore/${path.basename(file)} cannot be unlocked: wrong passphrase, or the file was modified`);
     expect(readFileSync(file)).toEqual(before);
     expect((await wrong.listAccounts({})).accounts).toHaveLength(2);
   });
@@ -172,7 +172,7 @@ describe('keystore service (serve keystore)', () => {
     try {
       const error = await failure(client.signMessage({ account: 'bob', message: Buffer.from('hi') }));
       expect(error.kind).toBe('unavailable');
-      expect(error.message).toBe(`key file ${file} cannot be unlocked: wrong passphrase, or the file was modified`);
+      expect(error.message).toBe(`key file keystore/${path.basename(file)} cannot be unlocked: wrong passphrase, or the file was modified`);
       expect(readFileSync(file)).toEqual(tampered);
     } finally {
       document.crypto.ciphertext = ciphertext;

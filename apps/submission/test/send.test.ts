@@ -67,6 +67,8 @@ beforeAll(async () => {
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
     '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-thread_count', '2',
+    // Concurrent sends from one client are the point here, not the per-client send limit.
+    '-send_rate', '0',
   ]);
   devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/))[1]!;
   await node.waitFor(/facade\s+ready/);

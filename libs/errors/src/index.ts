@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'unavailable'
   | 'conflict'
   | 'unimplemented'
+  | 'rate_limited'
   | 'internal';
 
 export interface ErrorDetails {
@@ -104,6 +105,13 @@ export class Conflict extends LedgerNodeError {
   }
 }
 
+/** A caller asked more often than its limit allows; `retry_after_ms` says when it may again. */
+export class RateLimited extends LedgerNodeError {
+  constructor(message: string, data?: Record<string, unknown>) {
+    super('rate_limited', message, { data });
+  }
+}
+
 /** An operation this version does not offer yet. */
 export class NotImplemented extends LedgerNodeError {
   constructor(operation: string) {
@@ -134,6 +142,7 @@ const constructors: Record<ErrorKind, (message: string, details: ErrorDetails) =
   unavailable: (m, d) => new Unavailable(m, d.data),
   conflict: (m, d) => new Conflict(m, d.data),
   unimplemented: (m) => new LedgerNodeError('unimplemented', m),
+  rate_limited: (m, d) => new RateLimited(m, d.data),
   internal: (m) => new Internal(m),
 };
 

@@ -15,6 +15,7 @@ const codeByKind: Record<ErrorKind, status> = {
   unavailable: status.UNAVAILABLE,
   conflict: status.ALREADY_EXISTS,
   unimplemented: status.UNIMPLEMENTED,
+  rate_limited: status.RESOURCE_EXHAUSTED,
   internal: status.INTERNAL,
 };
 
@@ -31,6 +32,7 @@ const kindByCode: Partial<Record<status, ErrorKind>> = {
   [status.PERMISSION_DENIED]: 'unauthorized',
   [status.ALREADY_EXISTS]: 'conflict',
   [status.UNIMPLEMENTED]: 'unimplemented',
+  [status.RESOURCE_EXHAUSTED]: 'rate_limited',
 };
 
 const kindKey = 'ln-error-kind';

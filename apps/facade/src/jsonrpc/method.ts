@@ -7,6 +7,7 @@ import type { TipCache } from '../tip';
 import type { AnswerCache } from '../reads/answer-cache';
 import type { LedgerReads } from '../reads/ledger-reads';
 import type { RenderedJson } from './protocol';
+import type { SendLimit } from '../send-limit';
 
 /** One positional parameter: its name (used in error messages and documents) and schema. */
 export interface Param<T = unknown> {
@@ -34,6 +35,8 @@ export interface MethodContext {
   readonly reads: LedgerReads;
   /** Answers that never change, as rendered JSON (-answer_cache_mb). */
   readonly answers: AnswerCache;
+  /** Each client's allowance of sends (-send_rate). */
+  readonly sends: SendLimit;
 }
 
 /** A JSON-RPC method defined once: params and result schemas plus the handler they type. */

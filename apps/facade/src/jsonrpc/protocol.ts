@@ -19,6 +19,7 @@ export const RpcCode = {
   conflict: -32010,
   notImplemented: -32011,
   responseTooLarge: -32012,
+  rateLimited: -32013,
 } as const;
 
 /** How each error kind of libs/errors reaches a JSON-RPC caller. */
@@ -35,6 +36,7 @@ export const rpcCodeByKind: Record<ErrorKind, number> = {
   unavailable: RpcCode.serviceUnavailable,
   conflict: RpcCode.conflict,
   unimplemented: RpcCode.notImplemented,
+  rate_limited: RpcCode.rateLimited,
   internal: RpcCode.internal,
 };
 

@@ -26,6 +26,7 @@ const httpStatusByKind: Record<ErrorKind, number> = {
   unavailable: 503,
   conflict: 409,
   unimplemented: 501,
+  rate_limited: 429,
   internal: 500,
 };
 
@@ -42,6 +43,8 @@ export function restErrors(logger: Logger): Koa.Middleware {
       if (isLedgerNodeError(error) && error.kind !== 'internal') {
         ctx.status = error instanceof PayloadTooLarge ? 413 : httpStatusByKind[error.kind];
         ctx.body = { error: { code: error.kind, message: error.message } };
+        const retryAfterMs = error.details.data?.retry_after_ms;
+        if (typeof retryAfterMs === 'number') ctx.set('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
         return;
       }
       logger.error({ err: error, path: ctx.path }, 'internal error in REST route');
@@ -196,8 +199,9 @@ export const restRouteDefinitions: readonly RestRoute[] = [
     query: noQuery,
     body: z.object({ tx_blob: hexData('tx_blob').refine((bytes) => bytes.length > 0, 'the signed transaction is empty') }),
     response: z.object({ hash: hexHash, submission_id: z.string(), engine_result: z.string(), engine_result_message: z.string() }),
-    errors: [422, 502],
-    async handler({ body }, { clients }) {
+    errors: [422, 429, 502],
+    async handler({ body }, { clients, sends }) {
+      await sends.take();
       const sent = await clients.submission.submitSigned({ signedBlob: body.tx_blob });
       return { hash: sent.hash.toString('hex').toUpperCase(), submission_id: sent.submissionId, engine_result: sent.engineResult, engine_result_message: sent.engineResultMessage };
     },

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { LedgerNodeError, type ErrorKind } from '@ledger-node/errors';
 
 export type KeyFileErrorCode =
@@ -21,13 +22,21 @@ const kindByCode: Record<KeyFileErrorCode, ErrorKind> = {
   KEY_FILE_EXISTS: 'conflict',
 };
 
-/** A key file that cannot be used, named in the message; never carries key material. */
+/**
+ * A key file that cannot be used; never carries key material. The message and details name the
+ * file as `keystore/<name>` (under the data directory): they reach callers, who have no business
+ * with the host's paths. `file` keeps the whole path for the keystore's own log.
+ */
 export class KeyFileError extends LedgerNodeError {
   readonly code: KeyFileErrorCode;
   readonly file: string;
+  /** The file as callers are told of it: `keystore/<name>`. */
+  readonly shownFile: string;
 
   constructor(file: string, code: KeyFileErrorCode, problem: string) {
-    super(kindByCode[code], `key file ${file} ${problem}`, { data: { code, file } });
+    const shownFile = `keystore/${path.basename(file)}`;
+    super(kindByCode[code], `key file ${shownFile} ${problem}`, { data: { code, file: shownFile } });
+    this.shownFile = shownFile;
     this.code = code;
     this.file = file;
   }

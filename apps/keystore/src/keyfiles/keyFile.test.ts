@@ -34,7 +34,10 @@ async function expectRefused(file: string, code: string, run: () => Promise<unkn
   );
   expect(error).toBeInstanceOf(KeyFileError);
   expect((error as KeyFileError).code).toBe(code);
-  expect((error as KeyFileError).message).toContain(file);
+  // Callers see the file under the data directory, never the host's path; the keystore's log has that.
+  expect((error as KeyFileError).message).toContain(`key file keystore/${path.basename(file)} `);
+  expect((error as KeyFileError).message).not.toContain(path.dirname(file));
+  expect((error as KeyFileError).file).toBe(file);
   expect(readFileSync(file)).toEqual(before);
 }
 

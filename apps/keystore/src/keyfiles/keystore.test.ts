@@ -71,7 +71,7 @@ describe('Keystore', () => {
     const alice = await open().generate({ nickname: 'alice', keyType: 'secp256k1' });
     await expect(open('another passphrase').generate({ nickname: 'bob', keyType: 'secp256k1' })).rejects.toMatchObject({
       kind: 'unavailable',
-      message: `key file ${alice.file} cannot be unlocked: wrong passphrase, or the file was modified`,
+      message: `key file keystore/${alice.address}.json cannot be unlocked: wrong passphrase, or the file was modified`,
     });
     expect(open().scan().accounts.map((account) => account.nickname)).toEqual(['alice']);
   });
@@ -84,7 +84,7 @@ describe('Keystore', () => {
     const { accounts, problems } = keystore.scan();
     expect(accounts.map((account) => account.address)).toEqual([alice.address]);
     expect(problems.map((problem) => [problem.file, problem.code])).toEqual([[bob.file, 'KEY_FILE_INVALID']]);
-    await expect(keystore.withKey('bob', () => 0)).rejects.toMatchObject({ kind: 'no_local_account', message: `no local account "bob" (1 key file(s) could not be read: ${bob.file})` });
+    await expect(keystore.withKey('bob', () => 0)).rejects.toMatchObject({ kind: 'no_local_account', message: `no local account "bob" (1 key file(s) could not be read: keystore/${bob.address}.json)` });
     // By address the file is the account's own: its problem is the answer.
     await expect(keystore.withKey(bob.address, () => 0)).rejects.toMatchObject({ kind: 'unavailable', code: 'KEY_FILE_INVALID', file: bob.file });
   });

@@ -102,7 +102,7 @@ export class Keystore {
     // An address whose own file cannot be read: that file's problem is the answer, not "no local account".
     const ownFile = problems.find((problem) => path.basename(problem.file) === `${addressOrNickname}.json`);
     if (ownFile) throw ownFile;
-    const unreadable = problems.length > 0 ? ` (${problems.length} key file(s) could not be read: ${problems.map((p) => p.file).join(', ')})` : '';
+    const unreadable = problems.length > 0 ? ` (${problems.length} key file(s) could not be read: ${problems.map((p) => p.shownFile).join(', ')})` : '';
     throw new NoLocalAccount(`no local account ${JSON.stringify(addressOrNickname)}${unreadable}`, { account: addressOrNickname });
   }
 

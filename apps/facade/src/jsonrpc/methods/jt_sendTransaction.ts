@@ -8,7 +8,8 @@ export const jt_sendTransaction = defineMethod({
   params: [param('transaction', transactionRequest, 'transaction request object {from, to, value, fee=12} (SPEC §4.2)')],
   result: z.tuple([z.string().regex(/^[0-9A-F]{64}$/)]),
   signing: true,
-  async handler([request], { clients }) {
+  async handler([request], { clients, sends }) {
+    await sends.take();
     const sent = await clients.submission.sendPayment({ from: request.from, to: request.to, valueDrops: request.value, feeDrops: request.fee });
     return [sent.hash.toString('hex').toUpperCase()] as [string];
   },
