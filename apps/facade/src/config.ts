@@ -30,6 +30,8 @@ export interface FacadeConfig {
   logLevel: LogLevel;
   /** Largest accepted request body. */
   maxBodyBytes: number;
+  /** Most open connections per listener. */
+  maxConnections: number;
   /** Most calls in one JSON-RPC batch. */
   maxBatchLength: number;
   /** Most bytes the answers to one JSON-RPC request may take. */
@@ -58,6 +60,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     logLevel: flags.string('log_level') as LogLevel,
     maxBodyBytes: flags.integer('max_body_bytes')!,
+    maxConnections: flags.integer('max_connections')!,
     maxBatchLength: flags.integer('max_batch')!,
     maxResponseBytes: flags.integer('max_response_bytes')!,
     maxPageSize: flags.integer('max_page_size')!,

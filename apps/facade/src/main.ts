@@ -33,7 +33,13 @@ export async function start(flags: ParsedFlags) {
   const tip = new TipCache(clients, logger);
   const syncStatus = new SyncStatusCache(clients, logger);
   initMetrics('facade');
-  const probes = probeRoutes({ clients, syncStatus, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! });
+  const probes = probeRoutes({
+    clients,
+    syncStatus,
+    syncEnabled: config.syncEnabled,
+    readyLagLedgers: flags.integer('ready_lag')!,
+    metrics: flags.boolean('listener_metrics'),
+  });
   const guard = httpGuard({ allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   let metricsServer: MetricsServer | undefined;
   const context: MethodContext = {
@@ -73,7 +79,7 @@ export async function start(flags: ParsedFlags) {
       app.use(probes);
       app.use(requestSpans([JSON_RPC_PATH]));
       app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
-      servers.push(await listen(app, config.rpc, logger));
+      servers.push(await listen(app, config.rpc, config.maxConnections, logger));
       addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`);
     }
     if (config.api) {
@@ -85,7 +91,7 @@ export async function start(flags: ParsedFlags) {
       app.use(requestSpans());
       app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
       app.use(statusPage());
-      servers.push(await listen(app, config.api, logger));
+      servers.push(await listen(app, config.api, config.maxConnections, logger));
       addresses.push(`http://${config.api.host}:${config.api.port}/v1`);
     }
     const metricsAt = metricsListener(flags, 'facade');
@@ -107,9 +113,10 @@ export async function start(flags: ParsedFlags) {
   };
 }
 
-function listen(app: Koa, listener: Listener, logger: Logger): Promise<Server> {
+function listen(app: Koa, listener: Listener, maxConnections: number, logger: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(app.callback());
+    server.maxConnections = maxConnections;
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(new Error(`cannot listen on ${listener.host}:${listener.port}: ${error.code ?? error.message}`)),
     );

@@ -1,7 +1,7 @@
 /**
  * Operational endpoints on every facade listener: `/healthz` (the process answers), `/readyz`
  * (its dependencies answer: ledger-store, and sync within `-ready_lag` ledgers of the upstream
- * when -sync) and `/metrics` (Prometheus).
+ * when -sync) and, with -listener_metrics, `/metrics` (Prometheus).
  */
 import type Koa from 'koa';
 import { metricsText } from '@ledger-node/telemetry';
@@ -17,6 +17,11 @@ export interface ReadinessOptions {
   syncEnabled: boolean;
   /** Most ledgers sync may be behind the upstream while still ready. */
   readyLagLedgers: number;
+}
+
+export interface ProbeOptions extends ReadinessOptions {
+  /** Whether `/metrics` is answered here too (-listener_metrics). */
+  metrics: boolean;
 }
 
 export type CheckResult = { ok: true; detail?: string } | { ok: false; reason: string };
@@ -48,7 +53,7 @@ export async function readiness(options: ReadinessOptions): Promise<{ ready: boo
   return { ready: results.every((result) => result.ok), checks: settled };
 }
 
-export function probeRoutes(options: ReadinessOptions): Koa.Middleware {
+export function probeRoutes(options: ProbeOptions): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     switch (ctx.path) {
@@ -62,6 +67,7 @@ export function probeRoutes(options: ReadinessOptions): Koa.Middleware {
         return;
       }
       case '/metrics': {
+        if (!options.metrics) return next();
         const { contentType, body } = await metricsText();
         ctx.type = contentType;
         ctx.body = body;

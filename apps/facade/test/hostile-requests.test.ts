@@ -16,6 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ const passphrase = 'hostile requests passphrase';
 const MAX_RESPONSE_BYTES = 262_144;
 const MAX_BATCH = 10_000;
 const MAX_BODY_BYTES = 4 * 1_048_576;
+const MAX_CONNECTIONS = 64;
 /** Names an object lookup must never mistake for its own entries. */
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'prototype', '__defineGetter__', 'isPrototypeOf'];
 /** Codes no input may produce: an unexpected failure, or a service of the node gone. */
@@ -201,6 +203,7 @@ beforeAll(async () => {
     cliEntry(), '-dev', '-close_ms', '300', '-load', '10', '-load_accounts', '4',
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-max_batch', String(MAX_BATCH), '-max_response_bytes', String(MAX_RESPONSE_BYTES), '-max_body_bytes', String(MAX_BODY_BYTES),
+    '-max_connections', String(MAX_CONNECTIONS),
     '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-log_level', 'warn',
   ]);
   await node.waitFor(/facade\s+ready/, 60_000);
@@ -386,6 +389,25 @@ describe('hostile requests against a whole node', () => {
     expect(tooMany.length).toBeGreaterThanOrEqual(5);
     expect(JSON.parse(tooMany[0]!.text)).toMatchObject({ error: { code: 'rate_limited' } });
     expect(Number(tooMany[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('holds at most -max_connections connections per listener, and answers no /metrics there by default', async () => {
+    const sockets = await Promise.all(
+      Array.from({ length: 2 * MAX_CONNECTIONS }, () => new Promise<Socket>((resolve) => {
+        const socket = connect(rpcPort, '127.0.0.1', () => resolve(socket));
+        socket.on('error', () => undefined);
+      })),
+    );
+    try {
+      const closed = await waitUntil(() => {
+        const count = sockets.filter((socket) => socket.closed || socket.readyState === 'closed').length;
+        return count >= MAX_CONNECTIONS ? count : undefined;
+      }, 10_000, 'the connections past the limit closed', 50);
+      expect(sockets.length - closed).toBeLessThanOrEqual(MAX_CONNECTIONS);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    for (const port of [rpcPort, apiPort]) expect((await send(port, 'GET', '/metrics')).status).toBe(404);
   });
 
   it('leaves every process of the node running, none restarted', async () => {

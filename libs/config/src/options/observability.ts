@@ -1,4 +1,4 @@
-import { integerFlag, stringFlag, type FlagGroup } from '../flag';
+import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
 import type { ParsedFlags } from '../parse';
 
 /**
@@ -17,11 +17,16 @@ export const observabilityOptions: FlagGroup = {
     integerFlag({
       name: 'metrics_port',
       description:
-        'Base port of the Prometheus /metrics endpoints (0: off): ledger-store serves on it, keystore on +1, submission +2, sync +3, facade +4 (the facade also answers /metrics on its API listeners)',
+        'Base port of the Prometheus /metrics endpoints (0: off): ledger-store serves on it, keystore on +1, submission +2, sync +3, facade +4',
       default: 0,
       min: 0,
       max: 65535 - highestOffset,
       valueName: 'PORT',
+    }),
+    booleanFlag({
+      name: 'listener_metrics',
+      description: 'Also answer /metrics on the JSON-RPC and REST listeners (it tells whoever reaches them about the node\'s load and internals)',
+      default: false,
     }),
     integerFlag({
       name: 'slow_ms',
