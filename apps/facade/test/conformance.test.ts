@@ -5,8 +5,6 @@
  * result schema. Then every JSON-RPC 2.0 error over real HTTP. One real node on a devnet, with a
  * local account funded from the devnet's genesis by the published `xrpl` client.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode, encodeForSigning } from 'ripple-binary-codec';
 import { verify } from 'ripple-keypairs';
@@ -15,7 +13,7 @@ import { Client, hashes, Wallet } from 'xrpl';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { bindService, startGrpcServer, type GrpcServer } from '@ledger-node/grpc';
 import { createLogger } from '@ledger-node/telemetry';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, freePort, generateLocalAccount, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
 import { methods } from '../src/jsonrpc/methods/index';
 import { waitUntil } from '@ledger-node/test-utils';
 
@@ -105,13 +103,7 @@ async function receiptOf(hash: string): Promise<Record<string, any>> {
 
 beforeAll(async () => {
   ({ dir, remove: removeDir } = tempDir('conformance-'));
-  const generated = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', 'n', '-data_dir', dir, '-json'], {
-    env: { ...process.env, LEDGER_NODE_PASSWORD: passphrase },
-    encoding: 'utf8',
-  });
-  expect(generated.status, generated.stderr).toBe(0);
-  localAddress = JSON.parse(generated.stdout).address;
-  writeFileSync(path.join(dir, 'password'), `${passphrase}\n`, { mode: 0o600 });
+  localAddress = generateLocalAccount(dir, 'n', passphrase).address;
   const rpcPort = await freePort();
   rpcUrl = `http://127.0.0.1:${rpcPort}/v1/jsonrpc`;
   node = startProcess([

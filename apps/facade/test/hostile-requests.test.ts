@@ -13,14 +13,13 @@
  * Must hold: no process of the node ends or restarts, no input gives -32603 (or a service reported
  * unavailable), no 5xx, and no answer carries more results than -max_response_bytes.
  */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, childPids, cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { alive, childPids, cliEntry, freePort, generateLocalAccount, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 import { methods } from '../src/jsonrpc/methods/index';
 
 const passphrase = 'hostile requests passphrase';
@@ -49,7 +48,8 @@ interface Answer {
   headers: IncomingHttpHeaders;
 }
 
-function send(port: number, method: string, urlPath: string, body?: string, headers: OutgoingHttpHeaders = {}): Promise<Answer> {
+/** One HTTP request; from `localAddress` (another client: all of 127.0.0.0/8 is loopback) on a connection of its own. */
+function send(port: number, method: string, urlPath: string, body?: string, headers: OutgoingHttpHeaders = {}, localAddress?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const bytes = body === undefined ? undefined : Buffer.from(body, 'utf8');
     const outgoing = request(
@@ -58,7 +58,7 @@ function send(port: number, method: string, urlPath: string, body?: string, head
         port,
         path: urlPath,
         method,
-        agent,
+        ...(localAddress ? { localAddress, agent: false } : { agent }),
         headers: { ...(bytes ? { 'content-type': 'application/json', 'content-length': bytes.length } : {}), ...headers },
       },
       (response) => {
@@ -76,22 +76,7 @@ function send(port: number, method: string, urlPath: string, body?: string, head
 const rpc = (body: string, headers?: OutgoingHttpHeaders) => send(rpcPort, 'POST', '/v1/jsonrpc', body, headers);
 
 /** A JSON-RPC POST from another loopback source address: another client to the node. */
-function sendFrom(localAddress: string, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const bytes = Buffer.from(body, 'utf8');
-    const outgoing = request(
-      { host: '127.0.0.1', port: rpcPort, path: '/v1/jsonrpc', method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': bytes.length } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, text: Buffer.concat(chunks).toString('utf8'), headers: response.headers }));
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(bytes);
-  });
-}
+const sendFrom = (localAddress: string, body: string) => send(rpcPort, 'POST', '/v1/jsonrpc', body, {}, localAddress);
 
 /** CPU time the keystore has used, in clock ticks: it grows by about 40 a derivation. */
 function keystoreTicks(): number {
@@ -191,13 +176,7 @@ function checkSlotsAnswer(answer: Answer, sent: string, slotCount: number): void
 beforeAll(async () => {
   const { dir, remove } = tempDir('hostile-requests-');
   removeDir = remove;
-  const generated = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', 'n', '-data_dir', dir, '-json'], {
-    env: { ...process.env, LEDGER_NODE_PASSWORD: passphrase },
-    encoding: 'utf8',
-  });
-  expect(generated.status, generated.stderr).toBe(0);
-  localAddress = JSON.parse(generated.stdout).address;
-  writeFileSync(path.join(dir, 'password'), `${passphrase}\n`, { mode: 0o600 });
+  localAddress = generateLocalAccount(dir, 'n', passphrase).address;
   [rpcPort, apiPort] = [await freePort(), await freePort()];
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-load', '10', '-load_accounts', '4',
@@ -347,7 +326,6 @@ describe('hostile requests against a whole node', () => {
   it('shares signing fairly: a batch of 30 jt_sign from one client does not hold back another', async () => {
     const sign = (id: number) => call('jt_sign', ['n', `0x${id.toString(16).padStart(2, '0')}`], id);
     const finished: string[] = [];
-    // Two clients by their source addresses (all of 127.0.0.0/8 is loopback).
     const ticksBefore = keystoreTicks();
     // The greedy client sends two batches of 15 at once: more than its share of the signing queue.
     const greedy = [0, 15].map((first) =>

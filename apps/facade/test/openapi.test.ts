@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
-import { cliEntry, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
+import { cliEntry, freePort, generateLocalAccount, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
 import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /** Every route the OpenAPI document lists is called on a real node, and its answer checked against the document. */
@@ -18,13 +16,7 @@ let signedBlob: string;
 beforeAll(async () => {
   const { dir, remove } = tempDir();
   removeDir = remove;
-  const generated = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', 'local', '-data_dir', dir, '-json'], {
-    env: { ...process.env, LEDGER_NODE_PASSWORD: 'openapi test' },
-    encoding: 'utf8',
-  });
-  expect(generated.status, generated.stderr).toBe(0);
-  const localAddress = JSON.parse(generated.stdout).address as string;
-  writeFileSync(path.join(dir, 'password'), 'openapi test\n', { mode: 0o600 });
+  const { address: localAddress } = generateLocalAccount(dir, 'local', 'openapi test');
   const [rpcPort, apiPort] = [await freePort(), await freePort()];
   const node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),

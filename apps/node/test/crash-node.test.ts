@@ -8,9 +8,6 @@
  * devnet's, every payment it answered with a hash must be validated and have its receipt, and
  * balances must equal the devnet's at sampled ledgers. Printed: `figures crash-node: …`.
  */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
 import { decodeLedgerHeader } from '@ledger-node/chain';
@@ -22,6 +19,7 @@ import {
   cliEntry,
   devnetValidatorsFile,
   freePort,
+  generateLocalAccount,
   printFigures,
   quantile,
   runSeed,
@@ -59,14 +57,7 @@ describe('crash safety of the whole node', () => {
 
     const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', '-load', '5', '-load_accounts', '3', '-close_ms', '250']);
     const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/))[1]!;
-    const generated = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', 'alice', '-data_dir', dir, '-json'], {
-      env: { ...process.env, LEDGER_NODE_PASSWORD: passphrase },
-      encoding: 'utf8',
-    });
-    expect(generated.status, generated.stderr).toBe(0);
-    const alice = JSON.parse(generated.stdout).address as string;
-    const passwordFile = path.join(dir, 'password');
-    writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
+    const { address: alice, passwordFile } = generateLocalAccount(dir, 'alice', passphrase);
     const rpcPort = await freePort();
     const nodeArgs = [
       cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { createDecipheriv, scryptSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { devnetValidatorsFileText, getProfile, type ChainId } from '@ledger-node/chain';
+import { cliEntry } from './processes';
 
 /**
  * Decrypts a keystore key file by the procedure the README documents, with node:crypto alone:
@@ -24,4 +26,19 @@ export function devnetValidatorsFile(dir: string, chain: ChainId = 'xrpl'): stri
   const file = path.join(dir, `devnet-validators-${chain}.txt`);
   writeFileSync(file, devnetValidatorsFileText(getProfile(chain)));
   return file;
+}
+
+/**
+ * A local account made with the CLI (`ledger-node account generate -nickname <nickname>`) in
+ * `dataDir`, and the passphrase written to `<dataDir>/password` (mode 0600) for -password_file.
+ */
+export function generateLocalAccount(dataDir: string, nickname: string, passphrase: string): { address: string; passwordFile: string } {
+  const generated = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', nickname, '-data_dir', dataDir, '-json'], {
+    env: { ...process.env, LEDGER_NODE_PASSWORD: passphrase },
+    encoding: 'utf8',
+  });
+  if (generated.status !== 0) throw new Error(`ledger-node account generate failed (${generated.status}): ${generated.stderr}`);
+  const passwordFile = path.join(dataDir, 'password');
+  writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
+  return { address: JSON.parse(generated.stdout).address as string, passwordFile };
 }
