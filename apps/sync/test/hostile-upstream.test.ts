@@ -254,6 +254,11 @@ describe('a hostile upstream beside a sane one', () => {
       }
       return status;
     };
+    /**
+     * A condition that needs the hostile stream: while it waits, sync is sent back whenever it has
+     * left for the sane endpoint (having refused what the hostile one served, as it should).
+     */
+    const viaHostile = (done: () => boolean) => async () => done() || void (await nudgeOffSane());
     const onHostile = () =>
       waitUntil(async () => {
         const status = await nudgeOffSane();
@@ -302,12 +307,7 @@ describe('a hostile upstream beside a sane one', () => {
             hostile.withholdAnnouncements(count);
             hostile.forgeLedgers(kind, count, (ledgerIndex) => hostile.withheldAnnouncements.slice(withheldBefore).includes(ledgerIndex));
           }
-          // Sync may have left the hostile endpoint meanwhile (an earlier episode's unproven ledgers): it is sent back.
-          const deliveredAtLeast = (wanted: number) => async () => {
-            if (forgedSince(kind) >= wanted) return true;
-            await nudgeOffSane();
-            return undefined;
-          };
+          const deliveredAtLeast = (wanted: number) => viaHostile(() => forgedSince(kind) >= wanted);
           await waitUntil(deliveredAtLeast(1), 60_000, `a ${kind} ledger delivered (${target})`, 20);
           hitAtMs = Date.now();
           await waitUntil(deliveredAtLeast(count), 60_000, `${count} ${kind} ledgers delivered (${target})`, 50);
@@ -322,7 +322,7 @@ describe('a hostile upstream beside a sane one', () => {
         case 'fork_at_tip':
         case 'fork_off_tip': {
           hostile.forkAtNextAnnouncement(disturbance.variant);
-          const fork = await waitUntil(() => hostile.forkAnnounced, 60_000, 'a fork announced at the tip', 20);
+          const fork = await waitUntil(async () => hostile.forkAnnounced ?? void (await nudgeOffSane()), 60_000, 'a fork announced at the tip', 20);
           hitAtMs = Date.now();
           // The fork is served for its index until the real ledger is stored: backfill is offered it too.
           await levelWith(fork.ledgerIndex, `after the fork at ledger ${fork.ledgerIndex}`);
@@ -339,21 +339,21 @@ describe('a hostile upstream beside a sane one', () => {
         case 'withheld_validations': {
           // Nothing is forged, so nothing is refused: the ledgers cannot be proven live and wait for backfill.
           hostile.withholdValidations(disturbance.ledgers);
-          await waitUntil(() => hostile.withheldValidations > 0, 60_000, 'a validation withheld', 20);
+          await waitUntil(viaHostile(() => hostile.withheldValidations > 0), 60_000, 'a validation withheld', 20);
           hitAtMs = Date.now();
-          await waitUntil(() => hostile.validationsWithheldDone, 60_000, `the validations of ${disturbance.ledgers} ledgers withheld`, 20);
+          await waitUntil(viaHostile(() => hostile.validationsWithheldDone), 60_000, `the validations of ${disturbance.ledgers} ledgers withheld`, 20);
           break;
         }
         case 'stream_disorder': {
           hostile.disorderNextAnnouncements();
           // Should sync have left for the sane endpoint meanwhile, it is sent back: the disorder needs the hostile stream.
-          await waitUntil(async () => hostile.disorderDone || void (await nudgeOffSane()), 60_000, 'announcements delivered out of order and twice', 20);
+          await waitUntil(viaHostile(() => hostile.disorderDone), 60_000, 'announcements delivered out of order and twice', 20);
           hitAtMs = Date.now();
           break;
         }
         case 'malformed_messages': {
           await hostile.injectJunk(disturbance.junk);
-          await waitUntil(() => hostile.junkDelivered - junkBefore >= disturbance.junk.length, 60_000, `${disturbance.junk.length} malformed messages delivered`, 20);
+          await waitUntil(viaHostile(() => hostile.junkDelivered - junkBefore >= disturbance.junk.length), 60_000, `${disturbance.junk.length} malformed messages delivered`, 20);
           const delivered = hostile.junkDelivered - junkBefore;
           await waitUntil(async () => countOf(await refusals(), ['malformed_message']) - countOf(before, ['malformed_message']) >= delivered, 30_000, `${delivered} malformed messages counted`, 100);
           break;
