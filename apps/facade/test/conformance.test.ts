@@ -490,14 +490,12 @@ describe('JSON-RPC 2.0 errors over HTTP', () => {
 
   it.each([
     ['jt_sign', -32004, () => [unfundedAddress, '0x00'], new RegExp(`no local account "?${unfundedAddress}"?`)],
-    ['jt_sendTransaction', -32006, () => [{ from: localAddress, to: genesisAddress, value: 5, fee: 1 }], /telINSUF_FEE_P/],
     ['jt_getTransactionCount', -32002, () => [localAddress, String(4_000_000_000)], /outside|not stored/],
     ['jt_getBalance', -32003, () => [unfundedAddress, 'validated'], new RegExp(`account ${unfundedAddress} not found at ledger \\d+`)],
   ] as const)('a domain error of %s is %i, inside -32000..-32099, with status error', async (method, code, params, message) => {
-    const error = await rpcError(method, params(), code, message);
+    await rpcError(method, params(), code, message);
     expect(code).toBeGreaterThanOrEqual(-32099);
     expect(code).toBeLessThanOrEqual(-32000);
-    if (code === -32006) expect(error.data.engine_result).toBe('telINSUF_FEE_P');
   });
 
   it('a batch answers each call by id, leaves out notifications, and reports each element\'s own error', async () => {

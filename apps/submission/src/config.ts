@@ -29,7 +29,7 @@ export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
     keystoreAddress: serviceAddress(flags, 'keystore'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     keystoreToken: tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file'),
-    bookFile: path.join(dataDir(flags), 'submission', 'submissions.json'),
+    bookFile: path.join(dataDir(flags), 'submission', 'submissions.jsonl'),
     logLevel: flags.string('log_level') as LogLevel,
   };
 }

@@ -21,10 +21,10 @@ export async function start(flags: ParsedFlags) {
   const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
   const payments = new Payments(config.profile, upstream, keystore, ledgerStore, book, logger);
   const tracker = new Tracker(book, ledgerStore, logger);
-  const pending = book.pending();
+  const open = book.open();
   tracker.start();
-  if (pending.length > 0) {
-    logger.info({ pending: pending.length }, 'tracking submissions pending before the restart');
+  if (open.length > 0) {
+    logger.info({ open: open.length }, 'tracking submissions still open before the restart');
     void payments.resubmitPending();
   }
   observedGauge('ledger_node_submission_pending', 'Submitted transactions not yet validated, expired or rejected', () => book.pending().length);
@@ -37,6 +37,7 @@ export async function start(flags: ParsedFlags) {
     onStop: async () => {
       stopReadiness();
       tracker.stop();
+      book.close();
       upstream.close();
       keystore.close();
       ledgerStore.close();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { KeystoreServiceService, LedgerStoreServiceService } from '@ledger-node/contracts';
-import { hashTransaction } from '@ledger-node/chain';
-import { InvalidParams, LedgerNodeError, NoLocalAccount, NotFound, Rejected, UpstreamUnavailable } from '@ledger-node/errors';
+import { hashTransaction, submitOutcome } from '@ledger-node/chain';
+import { InvalidParams, NoLocalAccount, NotFound, UpstreamUnavailable } from '@ledger-node/errors';
 import { currentCallScope, throwIfCancelled, type Client } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { SubmissionBook, SubmissionRecord } from './tracking/book';
@@ -34,8 +34,10 @@ export interface SignedPayment {
   openLedgerIndex: number;
 }
 
-export interface SubmitOutcome {
+/** A submission's record, and whether the transaction is or will be in a ledger (its hash is the answer). */
+export interface SubmitResult {
   record: SubmissionRecord;
+  accepted: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export class Payments {
     return this.exclusive(address, () => this.build(address, request));
   }
 
-  async send(request: PaymentRequest): Promise<SubmissionRecord> {
+  async send(request: PaymentRequest): Promise<SubmitResult> {
     const address = await this.localAddress(request.from);
     return this.exclusive(address, async () => {
       const signed = await this.build(address, request);
@@ -68,7 +70,7 @@ export class Payments {
   }
 
   /** A transaction signed elsewhere: decoded and its signature checked before it goes upstream. */
-  async submitSigned(blobHex: string): Promise<SubmissionRecord> {
+  async submitSigned(blobHex: string): Promise<SubmitResult> {
     let tx: Record<string, any>;
     try {
       tx = this.profile.codec.decode(blobHex);
@@ -107,7 +109,7 @@ export class Payments {
    * while this service was down (an upstream that has them answers with a harmless duplicate result).
    */
   async resubmitPending(): Promise<void> {
-    for (const record of this.book.pending()) {
+    for (const record of this.book.open()) {
       if (!record.blob) continue;
       try {
         const answer = await this.upstream.request('submit', { tx_blob: record.blob });
@@ -150,13 +152,23 @@ export class Payments {
     };
   }
 
-  private async submit(signed: SignedPayment): Promise<SubmissionRecord> {
+  /**
+   * Hands a signed transaction to the upstream and records what its answer means (libs/chain
+   * outcomes.ts). A known hash answers with what is known: a validated one is not submitted
+   * again, and an accepted one stays accepted whatever a later answer says (a tefPAST_SEQ to a
+   * resubmission means it applied).
+   */
+  private async submit(signed: SignedPayment): Promise<SubmitResult> {
     // A caller gone (or out of time) before anything left gets nothing sent in its name.
     throwIfCancelled(currentCallScope()?.signal);
-    const record: SubmissionRecord = this.book.getByHash(signed.hash) ?? {
+    const known = this.book.getByHash(signed.hash);
+    if (known?.state === 'validated') return { record: known, accepted: true };
+    const acceptedBefore = known?.state === 'pending';
+    if (!acceptedBefore) this.book.checkRoomFor(signed.account);
+    const record: SubmissionRecord = known ?? {
       id: randomUUID(),
       hash: signed.hash,
-      state: 'pending',
+      state: 'held',
       engineResult: '',
       engineResultMessage: '',
       submittedAtUnixMs: Date.now(),
@@ -164,34 +176,35 @@ export class Payments {
       sequence: signed.sequence,
       lastLedgerSequence: signed.lastLedgerSequence,
       openLedgerIndex: signed.openLedgerIndex,
-      blob: signed.blob,
     };
+    if (!acceptedBefore) record.state = 'held';
+    record.blob = signed.blob;
     // Recorded before it leaves: a crash right after the submit still tracks it.
     this.book.save(record);
     let answer: Record<string, unknown>;
     try {
       answer = await this.upstream.request('submit', { tx_blob: signed.blob });
     } catch (error) {
-      record.state = 'failed';
-      record.engineResultMessage = (error as Error).message;
+      if (error instanceof RippledError) {
+        // The upstream refused the request itself: nothing was applied.
+        if (!acceptedBefore) Object.assign(record, { state: 'rejected', engineResult: error.error, engineResultMessage: error.message });
+        this.book.save(record);
+        throw new InvalidParams(`the upstream refused the transaction: ${error.message}`, 'transaction');
+      }
+      // No answer: it may have arrived or not. It stays tracked until its LastLedgerSequence passes.
+      const reason = (error as Error).message;
+      record.engineResultMessage = `no answer from the upstream: ${reason}`;
       this.book.save(record);
-      if (error instanceof RippledError) throw new InvalidParams(`the upstream refused the transaction: ${error.message}`, 'transaction');
-      throw error instanceof LedgerNodeError ? error : new UpstreamUnavailable((error as Error).message);
+      throw new UpstreamUnavailable(`${reason}; transaction ${record.hash} may still be applied: follow it by its hash`, { hash: record.hash });
     }
-    record.engineResult = String(answer.engine_result ?? '');
-    record.engineResultMessage = String(answer.engine_result_message ?? '');
-    const kind = record.engineResult.slice(0, 3);
-    if (kind === 'tem' || kind === 'tef' || kind === 'tel') record.state = 'rejected';
-    this.book.save(record);
-    this.logger.info({ hash: record.hash, account: record.account, sequence: record.sequence, engineResult: record.engineResult }, 'transaction submitted');
-    // A tec result is included in a ledger (the fee is taken) but the payment did not happen.
-    if (kind !== 'tes' && kind !== 'ter') {
-      throw new Rejected(`the network rejected the transaction: ${record.engineResult} (${record.engineResultMessage})`, record.engineResult, {
-        engine_result_message: record.engineResultMessage,
-        hash: record.hash,
-      });
+    const engineResult = String(answer.engine_result ?? '');
+    const outcome = submitOutcome(engineResult);
+    if (outcome.accepted || !acceptedBefore) {
+      Object.assign(record, { state: outcome.state, engineResult, engineResultMessage: String(answer.engine_result_message ?? '') });
+      this.book.save(record);
     }
-    return record;
+    this.logger.info({ hash: record.hash, account: record.account, sequence: record.sequence, engineResult, state: record.state }, 'transaction submitted');
+    return { record, accepted: outcome.accepted || acceptedBefore };
   }
 
   private async nextSequence(address: string): Promise<number> {
@@ -205,8 +218,8 @@ export class Payments {
       }
       throw error;
     }
-    const pending = this.book.highestPendingSequence(address);
-    return pending !== undefined && pending >= accountSequence ? pending + 1 : accountSequence;
+    const open = this.book.highestOpenSequence(address);
+    return open !== undefined && open >= accountSequence ? open + 1 : accountSequence;
   }
 
   /**

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { decode, encodeForSigning } from 'ripple-binary-codec';
 import { deriveKeypair, verify } from 'ripple-keypairs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, Wallet, xrpToDrops } from 'xrpl';
+import { Client, hashes, Wallet, xrpToDrops, type Payment } from 'xrpl';
+import { SubmissionServiceService, SubmissionState } from '@ledger-node/contracts';
+import { createGrpcClient } from '@ledger-node/grpc';
 import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'send test passphrase';
@@ -160,12 +162,6 @@ describe('signing and sending through the keystore and the submission service', 
     expect(answer.error).toMatchObject({ code: -32004, message: 'no local account rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' });
   });
 
-  it('a transaction the network rejects is an error carrying its engine result', async () => {
-    const answer = await call('jt_sendTransaction', [{ from: alice, to: bob, value: 5, fee: 1 }]);
-    expect(answer.error.code).toBe(-32006);
-    expect(answer.error.data.engine_result).toBe('telINSUF_FEE_P');
-  });
-
   it('a bad signature in jt_sendRawTransaction is refused before submission', async () => {
     const { result } = await call('jt_signTransaction', [{ from: alice, to: bob, value: 9 }]);
     const tampered = result[0].replace(/(6140000000000000)09/, '$10A');
@@ -186,6 +182,82 @@ describe('signing and sending through the keystore and the submission service', 
   });
 });
 
+describe('what a send returns: one row of the outcome table each (README "What a send returns")', () => {
+  const ZERO_HASH = '0'.repeat(64);
+  /** The submission record of a hash, from the submission service itself. */
+  async function recordOf(hash: string) {
+    const submission = createGrpcClient(SubmissionServiceService, `unix:${path.join(dir, 'run', 'submission.sock')}`, { serviceLabel: 'submission' });
+    try {
+      return (await submission.getSubmission({ lookup: { $case: 'hash', hash: Buffer.from(hash, 'hex') } })).submission;
+    } finally {
+      submission.close();
+    }
+  }
+  /** A payment signed by a wallet of the test, autofilled by the devnet, with `fields` over it. */
+  async function signedBy(wallet: Wallet, fields: Record<string, unknown>) {
+    const client = new Client(devnetUrl);
+    await client.connect();
+    try {
+      const prepared = await client.autofill({ TransactionType: 'Payment', Account: wallet.address, Destination: alice, Amount: '1000', ...fields } as Payment);
+      return wallet.sign({ ...prepared, ...fields } as Payment);
+    } finally {
+      await client.disconnect();
+    }
+  }
+
+  it('tec: paying more than the balance answers the hash, and the receipt shows tecUNFUNDED_PAYMENT with the fee taken (both paths)', async () => {
+    const overdraw = { from: 'bob', to: alice, value: '100000000000000' };
+    const { result: [sentHash] } = await call('jt_sendTransaction', [overdraw]);
+    const { result: [blob] } = await call('jt_signTransaction', [overdraw]);
+    const { result: [rawHash] } = await call('jt_sendRawTransaction', [blob]);
+    expect(rawHash).toBe(hashes.hashSignedTx(blob));
+    for (const hash of [sentHash, rawHash]) {
+      expect(hash).not.toBe(ZERO_HASH);
+      const receipt = await receiptOf(hash);
+      expect(receipt.TransactionResult).toBe('tecUNFUNDED_PAYMENT');
+      const payer = accountChange(receipt, bob);
+      expect(BigInt(payer.PreviousFields.Balance) - BigInt(payer.FinalFields.Balance)).toBe(12n);
+      await waitUntil(async () => (await recordOf(hash))?.state === SubmissionState.VALIDATED, 30_000, `the record of ${hash} validated`);
+      expect(await recordOf(hash)).toMatchObject({ engineResult: 'tecUNFUNDED_PAYMENT' });
+    }
+  });
+
+  it('ter: a blob from an account that does not exist answers the zero hash; it is held, then expires, in no ledger', async () => {
+    const stranger = Wallet.generate();
+    const current = (await call('jt_blockNumber')).result as number;
+    const signed = stranger.sign({ TransactionType: 'Payment', Account: stranger.address, Destination: alice, Amount: '1000', Fee: '12', Sequence: 1, LastLedgerSequence: current + 8 });
+    expect((await call('jt_sendRawTransaction', [signed.tx_blob])).result).toEqual([ZERO_HASH]);
+    expect(await recordOf(signed.hash)).toMatchObject({ state: SubmissionState.HELD, engineResult: 'terNO_ACCOUNT' });
+    await waitUntil(async () => (await recordOf(signed.hash))?.state === SubmissionState.EXPIRED, 60_000, 'the held transaction expired');
+    expect((await call('jt_getTransactionReceipt', [signed.hash])).result).toBeNull();
+  });
+
+  it('tef, tel and tem: a transaction that cannot enter a ledger answers the zero hash and is recorded rejected', async () => {
+    const genesis = Wallet.fromSeed(genesisSecret);
+    const cases = [
+      ['tefMAX_LEDGER', await signedBy(genesis, { LastLedgerSequence: 2 })],
+      ['telINSUF_FEE_P', await signedBy(genesis, { Fee: '1' })],
+      ['temREDUNDANT', await signedBy(genesis, { Destination: genesis.address })],
+    ] as const;
+    for (const [engineResult, signed] of cases) {
+      expect((await call('jt_sendRawTransaction', [signed.tx_blob])).result, engineResult).toEqual([ZERO_HASH]);
+      expect(await recordOf(signed.hash)).toMatchObject({ state: SubmissionState.REJECTED, engineResult });
+    }
+    // jt_sendTransaction answers the same way: a fee below the minimum.
+    expect((await call('jt_sendTransaction', [{ from: alice, to: bob, value: 5, fee: 1 }])).result).toEqual([ZERO_HASH]);
+  });
+
+  it('a validated transaction sent again, any number of times, answers its hash and stays validated in its ledger', async () => {
+    const signed = await signedBy(Wallet.fromSeed(genesisSecret), {});
+    expect((await call('jt_sendRawTransaction', [signed.tx_blob])).result).toEqual([signed.hash]);
+    await receiptOf(signed.hash);
+    await waitUntil(async () => (await recordOf(signed.hash))?.state === SubmissionState.VALIDATED, 30_000, 'the record validated');
+    const { ledgerIndex } = (await recordOf(signed.hash))!;
+    for (let again = 0; again < 3; again++) expect((await call('jt_sendRawTransaction', [signed.tx_blob])).result).toEqual([signed.hash]);
+    expect(await recordOf(signed.hash)).toMatchObject({ state: SubmissionState.VALIDATED, engineResult: 'tesSUCCESS', ledgerIndex });
+  });
+});
+
 describe('failures of one service', () => {
   it('submission restarted mid-flight still tracks its pending transactions', async () => {
     const { result } = await call('jt_sendTransaction', [{ from: alice, to: bob, value: 4242 }]);
@@ -193,10 +265,12 @@ describe('failures of one service', () => {
     process.kill(submissionPid, 'SIGKILL');
     await node.waitFor(/submission\s+restarted/);
     expect((await receiptOf(result[0])).TransactionResult).toBe('tesSUCCESS');
-    const book = JSON.parse(readFileSync(path.join(dir, 'submission', 'submissions.json'), 'utf8'));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const tracked = JSON.parse(readFileSync(path.join(dir, 'submission', 'submissions.json'), 'utf8')).submissions.find((s: Record<string, any>) => s.hash === result[0]);
-    expect(book.version).toBe(1);
+    // The journal's last line of the record says where it stands.
+    const tracked = await waitUntil(() => {
+      const lines = readFileSync(path.join(dir, 'submission', 'submissions.jsonl'), 'utf8').trim().split('\n');
+      const last = lines.map((line) => JSON.parse(line) as Record<string, any>).filter((record) => record.hash === result[0]).at(-1);
+      return last?.state === 'validated' ? last : undefined;
+    }, 10_000, 'the journal saying validated');
     expect(tracked).toMatchObject({ state: 'validated', engineResult: 'tesSUCCESS' });
   }, 60_000);
 

@@ -31,3 +31,4 @@ export {
   type Validation,
   type ValidatorList,
 } from './validation';
+export { SUBMIT_OUTCOMES, submitOutcome, type SubmissionStateName, type SubmitClass, type SubmitOutcome } from './outcomes';

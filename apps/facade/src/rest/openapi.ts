@@ -4,7 +4,7 @@ import { errorBody, type RestRoute } from './define';
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
 
-const statusText: Record<number, string> = { 400: 'Bad request', 401: 'Unauthorized', 404: 'Not found', 409: 'Conflict', 413: 'Body too large', 422: 'Rejected by the network', 500: 'Internal error', 501: 'Not available', 502: 'Upstream unavailable', 503: 'Service unavailable' };
+const statusText: Record<number, string> = { 400: 'Bad request', 401: 'Unauthorized', 404: 'Not found', 409: 'Conflict', 413: 'Body too large', 422: 'Rejected by the network', 429: 'Too many requests', 500: 'Internal error', 501: 'Not available', 502: 'Upstream unavailable', 503: 'Service unavailable' };
 
 /** Parameters of one location (path or query) from an object schema's fields. */
 function parameters(schema: z.ZodType, location: 'path' | 'query') {

@@ -118,7 +118,7 @@ const ledgerSchema = z.object({
 const submissionSchema = z.object({
   id: z.string(),
   hash: hexHash,
-  state: z.enum(['pending', 'validated', 'expired', 'rejected', 'failed']),
+  state: z.enum(['pending', 'held', 'validated', 'expired', 'rejected', 'failed']),
   engine_result: z.string(),
   engine_result_message: z.string(),
   ledger_index: z.number().int().nullable(),
@@ -133,6 +133,7 @@ const stateNames: Record<number, z.infer<typeof submissionSchema>['state']> = {
   [SubmissionState.EXPIRED]: 'expired',
   [SubmissionState.REJECTED]: 'rejected',
   [SubmissionState.FAILED]: 'failed',
+  [SubmissionState.HELD]: 'held',
 };
 const addressParams = z.object({ address: accountAddress });
 
@@ -194,16 +195,22 @@ export const restRouteDefinitions: readonly RestRoute[] = [
   defineRoute({
     method: 'post',
     path: '/transactions',
-    summary: 'Submits a signed transaction (hex) after checking its signature, and tracks it.',
+    summary: 'Submits a signed transaction (hex) after checking its signature, and tracks it; accepted: whether it is or will be in a ledger (tesSUCCESS, tec, terQUEUED).',
     params: noParams,
     query: noQuery,
     body: z.object({ tx_blob: hexData('tx_blob').refine((bytes) => bytes.length > 0, 'the signed transaction is empty') }),
-    response: z.object({ hash: hexHash, submission_id: z.string(), engine_result: z.string(), engine_result_message: z.string() }),
+    response: z.object({ hash: hexHash, submission_id: z.string(), engine_result: z.string(), engine_result_message: z.string(), accepted: z.boolean() }),
     errors: [422, 429, 502],
     async handler({ body }, { clients, sends }) {
       await sends.take();
       const sent = await clients.submission.submitSigned({ signedBlob: body.tx_blob });
-      return { hash: sent.hash.toString('hex').toUpperCase(), submission_id: sent.submissionId, engine_result: sent.engineResult, engine_result_message: sent.engineResultMessage };
+      return {
+        hash: sent.hash.toString('hex').toUpperCase(),
+        submission_id: sent.submissionId,
+        engine_result: sent.engineResult,
+        engine_result_message: sent.engineResultMessage,
+        accepted: sent.accepted,
+      };
     },
   }),
   defineRoute({

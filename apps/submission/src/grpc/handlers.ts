@@ -1,7 +1,7 @@
 import { SubmissionState, type Submission, type SubmissionServiceService } from '@ledger-node/contracts';
 import { InvalidParams } from '@ledger-node/errors';
 import type { Handlers } from '@ledger-node/grpc';
-import type { Payments } from '../payments';
+import type { Payments, SubmitResult } from '../payments';
 import type { SubmissionBook, SubmissionRecord, SubmissionStateName } from '../tracking/book';
 
 const stateOf: Record<SubmissionStateName, SubmissionState> = {
@@ -10,7 +10,17 @@ const stateOf: Record<SubmissionStateName, SubmissionState> = {
   expired: SubmissionState.EXPIRED,
   rejected: SubmissionState.REJECTED,
   failed: SubmissionState.FAILED,
+  held: SubmissionState.HELD,
 };
+
+/** A send's answer: the record as it stands, and whether the transaction is or will be in a ledger. */
+const sent = ({ record, accepted }: SubmitResult) => ({
+  hash: Buffer.from(record.hash, 'hex'),
+  submissionId: record.id,
+  engineResult: record.engineResult,
+  engineResultMessage: record.engineResultMessage,
+  accepted,
+});
 
 function toSubmission(record: SubmissionRecord): Submission {
   return {
@@ -48,13 +58,11 @@ export function submissionHandlers(payments: Payments, book: SubmissionBook): Ha
       };
     },
     async sendPayment(request) {
-      const record = await payments.send(paymentRequest(request));
-      return { hash: Buffer.from(record.hash, 'hex'), submissionId: record.id, engineResult: record.engineResult, engineResultMessage: record.engineResultMessage };
+      return sent(await payments.send(paymentRequest(request)));
     },
     async submitSigned(request) {
       if (request.signedBlob.length === 0) throw new InvalidParams('the signed transaction is empty', 'signedTransaction');
-      const record = await payments.submitSigned(request.signedBlob.toString('hex'));
-      return { hash: Buffer.from(record.hash, 'hex'), submissionId: record.id, engineResult: record.engineResult, engineResultMessage: record.engineResultMessage };
+      return sent(await payments.submitSigned(request.signedBlob.toString('hex')));
     },
     async getSubmission(request) {
       const lookup = request.lookup;
@@ -63,7 +71,7 @@ export function submissionHandlers(payments: Payments, book: SubmissionBook): Ha
       return { submission: record && toSubmission(record) };
     },
     async listSubmissions() {
-      return { submissions: book.pending().map(toSubmission) };
+      return { submissions: book.open().map(toSubmission) };
     },
   };
 }

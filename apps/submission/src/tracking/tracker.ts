@@ -3,10 +3,15 @@ import { followStream, type Client } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { SubmissionBook } from './book';
 
+/** Ledgers a submission without LastLedgerSequence is watched for before it counts as expired. */
+export const UNBOUNDED_WATCH_LEDGERS = 256;
+
 /**
- * Learns the fate of pending submissions from the synced ledgers (ledger-store's WatchLedgers
- * stream), not by polling the upstream: VALIDATED when a stored ledger holds the transaction,
- * EXPIRED when a stored ledger is past its LastLedgerSequence without it.
+ * Learns the fate of open submissions (pending or held) from the synced ledgers (ledger-store's
+ * WatchLedgers stream), not by polling the upstream: VALIDATED when a stored ledger holds the
+ * transaction, EXPIRED when a stored ledger is past its LastLedgerSequence without it (or, with
+ * none, UNBOUNDED_WATCH_LEDGERS past the ledger it was submitted in). Only an open record moves:
+ * a validated one stays validated.
  */
 export class Tracker {
   private follower: { stop(): void } | undefined;
@@ -21,9 +26,9 @@ export class Tracker {
     const { book, ledgerStore } = this;
     this.follower = followStream({
       open(signal) {
-        const pending = book.pending();
-        // After a restart, replay the stored ledgers since the oldest pending submission first.
-        const fromLedgerIndex = pending.length > 0 ? Math.min(...pending.map((record) => record.openLedgerIndex)) : undefined;
+        const open = book.open();
+        // After a restart, replay the stored ledgers since the oldest open submission first.
+        const fromLedgerIndex = open.length > 0 ? Math.min(...open.map((record) => record.openLedgerIndex)) : undefined;
         return ledgerStore.watchLedgers({ fromLedgerIndex, includeBackfill: false }, { signal });
       },
       onMessage: (ledger) => this.apply(ledger),
@@ -35,16 +40,16 @@ export class Tracker {
     this.follower?.stop();
   }
 
-  /** Applies one stored ledger to the pending set. */
+  /** Applies one stored ledger to the open submissions. */
   apply(ledger: WatchLedgersResponse): void {
     const outcomes = new Map(ledger.transactions.map((tx) => [tx.hash.toString('hex').toUpperCase(), tx.engineResult]));
-    for (const record of this.book.pending()) {
+    for (const record of this.book.open()) {
       const engineResult = outcomes.get(record.hash);
       if (engineResult !== undefined) {
         Object.assign(record, { state: 'validated', engineResult, ledgerIndex: ledger.ledgerIndex });
         this.book.save(record);
         this.logger.info({ hash: record.hash, ledgerIndex: ledger.ledgerIndex, engineResult }, 'transaction validated');
-      } else if (record.lastLedgerSequence > 0 && ledger.ledgerIndex > record.lastLedgerSequence) {
+      } else if (ledger.ledgerIndex > (record.lastLedgerSequence > 0 ? record.lastLedgerSequence : record.openLedgerIndex + UNBOUNDED_WATCH_LEDGERS)) {
         record.state = 'expired';
         this.book.save(record);
         this.logger.info({ hash: record.hash, lastLedgerSequence: record.lastLedgerSequence }, 'transaction expired');

@@ -1,16 +1,16 @@
-import { z } from 'zod';
 import { defineMethod, param } from '../method';
 import { transactionRequest } from '../params';
+import { sendAnswer, sendResult } from './sends';
 
 export const jt_sendTransaction = defineMethod({
   name: 'jt_sendTransaction',
-  summary: 'Builds, signs and submits a native payment, then tracks it: [transaction hash]. A rejected transaction is an error carrying its engine result.',
+  summary:
+    'Builds, signs and submits a native payment, then tracks it: [transaction hash] when it is or will be in a ledger (tesSUCCESS, tec, terQUEUED; a tec one is in a ledger without its effect, see its receipt), [zero hash] when it does not exist.',
   params: [param('transaction', transactionRequest, 'transaction request object {from, to, value, fee=12} (SPEC §4.2)')],
-  result: z.tuple([z.string().regex(/^[0-9A-F]{64}$/)]),
+  result: sendResult,
   signing: true,
   async handler([request], { clients, sends }) {
     await sends.take();
-    const sent = await clients.submission.sendPayment({ from: request.from, to: request.to, valueDrops: request.value, feeDrops: request.fee });
-    return [sent.hash.toString('hex').toUpperCase()] as [string];
+    return sendAnswer(await clients.submission.sendPayment({ from: request.from, to: request.to, valueDrops: request.value, feeDrops: request.fee }));
   },
 });

@@ -24,7 +24,10 @@ export const protobufFileName = "ledgernode/submission/v1/submission.proto";
 export enum SubmissionState {
   /** UNSPECIFIED - Not set; never reported. */
   UNSPECIFIED = 0,
-  /** PENDING - Submitted and not yet in a validated ledger; LastLedgerSequence not yet passed. */
+  /**
+   * PENDING - Accepted by the upstream (tesSUCCESS, tec, terQUEUED) and not yet in a validated ledger;
+   * LastLedgerSequence not yet passed.
+   */
   PENDING = 1,
   /** VALIDATED - In a validated ledger (with a tes or tec result; see engine_result). */
   VALIDATED = 2,
@@ -34,6 +37,11 @@ export enum SubmissionState {
   REJECTED = 4,
   /** FAILED - Submission itself failed (upstream unreachable, internal error). */
   FAILED = 5,
+  /**
+   * HELD - Not applied (a ter result other than terQUEUED, or no answer from the upstream), but it may
+   * still be: tracked until LastLedgerSequence passes.
+   */
+  HELD = 6,
   UNRECOGNIZED = -1,
 }
 
@@ -57,6 +65,9 @@ export function submissionStateFromJSON(object: any): SubmissionState {
     case 5:
     case "SUBMISSION_STATE_FAILED":
       return SubmissionState.FAILED;
+    case 6:
+    case "SUBMISSION_STATE_HELD":
+      return SubmissionState.HELD;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -78,6 +89,8 @@ export function submissionStateToJSON(object: SubmissionState): string {
       return "SUBMISSION_STATE_REJECTED";
     case SubmissionState.FAILED:
       return "SUBMISSION_STATE_FAILED";
+    case SubmissionState.HELD:
+      return "SUBMISSION_STATE_HELD";
     case SubmissionState.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -166,6 +179,8 @@ export interface SendPaymentResponse {
   engineResult: string;
   /** Human-readable text of engine_result. */
   engineResultMessage: string;
+  /** callers are answered its hash; otherwise it does not exist and they are answered the zero hash. */
+  accepted: boolean;
 }
 
 /** Request of SubmitSigned. */
@@ -184,6 +199,8 @@ export interface SubmitSignedResponse {
   engineResult: string;
   /** Human-readable text of engine_result. */
   engineResultMessage: string;
+  /** As SendPaymentResponse.accepted. */
+  accepted: boolean;
 }
 
 /** Request of GetSubmission. */
@@ -919,7 +936,7 @@ export const SendPaymentRequest: MessageFns<SendPaymentRequest> = {
 };
 
 function createBaseSendPaymentResponse(): SendPaymentResponse {
-  return { hash: Buffer.alloc(0), submissionId: "", engineResult: "", engineResultMessage: "" };
+  return { hash: Buffer.alloc(0), submissionId: "", engineResult: "", engineResultMessage: "", accepted: false };
 }
 
 export const SendPaymentResponse: MessageFns<SendPaymentResponse> = {
@@ -935,6 +952,9 @@ export const SendPaymentResponse: MessageFns<SendPaymentResponse> = {
     }
     if (message.engineResultMessage !== "") {
       writer.uint32(34).string(message.engineResultMessage);
+    }
+    if (message.accepted !== false) {
+      writer.uint32(40).bool(message.accepted);
     }
     return writer;
   },
@@ -984,6 +1004,14 @@ export const SendPaymentResponse: MessageFns<SendPaymentResponse> = {
             message.engineResultMessage = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.accepted = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1014,6 +1042,7 @@ export const SendPaymentResponse: MessageFns<SendPaymentResponse> = {
         : isSet(object.engine_result_message)
         ? globalThis.String(object.engine_result_message)
         : "",
+      accepted: isSet(object.accepted) ? globalThis.Boolean(object.accepted) : false,
     };
   },
 
@@ -1031,6 +1060,9 @@ export const SendPaymentResponse: MessageFns<SendPaymentResponse> = {
     if (message.engineResultMessage !== "") {
       obj.engineResultMessage = message.engineResultMessage;
     }
+    if (message.accepted !== false) {
+      obj.accepted = message.accepted;
+    }
     return obj;
   },
 
@@ -1043,6 +1075,7 @@ export const SendPaymentResponse: MessageFns<SendPaymentResponse> = {
     message.submissionId = object.submissionId ?? "";
     message.engineResult = object.engineResult ?? "";
     message.engineResultMessage = object.engineResultMessage ?? "";
+    message.accepted = object.accepted ?? false;
     return message;
   },
 };
@@ -1121,7 +1154,7 @@ export const SubmitSignedRequest: MessageFns<SubmitSignedRequest> = {
 };
 
 function createBaseSubmitSignedResponse(): SubmitSignedResponse {
-  return { hash: Buffer.alloc(0), submissionId: "", engineResult: "", engineResultMessage: "" };
+  return { hash: Buffer.alloc(0), submissionId: "", engineResult: "", engineResultMessage: "", accepted: false };
 }
 
 export const SubmitSignedResponse: MessageFns<SubmitSignedResponse> = {
@@ -1137,6 +1170,9 @@ export const SubmitSignedResponse: MessageFns<SubmitSignedResponse> = {
     }
     if (message.engineResultMessage !== "") {
       writer.uint32(34).string(message.engineResultMessage);
+    }
+    if (message.accepted !== false) {
+      writer.uint32(40).bool(message.accepted);
     }
     return writer;
   },
@@ -1186,6 +1222,14 @@ export const SubmitSignedResponse: MessageFns<SubmitSignedResponse> = {
             message.engineResultMessage = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.accepted = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1216,6 +1260,7 @@ export const SubmitSignedResponse: MessageFns<SubmitSignedResponse> = {
         : isSet(object.engine_result_message)
         ? globalThis.String(object.engine_result_message)
         : "",
+      accepted: isSet(object.accepted) ? globalThis.Boolean(object.accepted) : false,
     };
   },
 
@@ -1233,6 +1278,9 @@ export const SubmitSignedResponse: MessageFns<SubmitSignedResponse> = {
     if (message.engineResultMessage !== "") {
       obj.engineResultMessage = message.engineResultMessage;
     }
+    if (message.accepted !== false) {
+      obj.accepted = message.accepted;
+    }
     return obj;
   },
 
@@ -1245,6 +1293,7 @@ export const SubmitSignedResponse: MessageFns<SubmitSignedResponse> = {
     message.submissionId = object.submissionId ?? "";
     message.engineResult = object.engineResult ?? "";
     message.engineResultMessage = object.engineResultMessage ?? "";
+    message.accepted = object.accepted ?? false;
     return message;
   },
 };
