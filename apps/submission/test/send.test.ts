@@ -9,10 +9,10 @@ import path from 'node:path';
 import { decode, encodeForSigning } from 'ripple-binary-codec';
 import { deriveKeypair, verify } from 'ripple-keypairs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, hashes, Wallet, xrpToDrops, type Payment } from 'xrpl';
+import { Client, ECDSA, hashes, Wallet, xrpToDrops, type Payment } from 'xrpl';
 import { SubmissionServiceService, SubmissionState } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { cliEntry, decryptKeyFile, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { childPids, cliEntry, decryptKeyFile, freePort, printFigures, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'send test passphrase';
 const CONCURRENT_SENDS = 20;
@@ -256,6 +256,36 @@ describe('what a send returns: one row of the outcome table each (README "What a
     for (let again = 0; again < 3; again++) expect((await call('jt_sendRawTransaction', [signed.tx_blob])).result).toEqual([signed.hash]);
     expect(await recordOf(signed.hash)).toMatchObject({ state: SubmissionState.VALIDATED, engineResult: 'tesSUCCESS', ledgerIndex });
   });
+});
+
+describe('a flood of sends that can never enter a ledger', () => {
+  it('leaves the book and the submission service\'s memory bounded: 10 000 blobs from an account that does not exist', async () => {
+    const FLOOD = 10_000;
+    const stranger = Wallet.generate(ECDSA.ed25519);
+    const current = (await call('jt_blockNumber')).result as number;
+    // Signed batch by batch: signing all first would hold the event loop past the server's keep-alive timeout.
+    const blob = (sequence: number) =>
+      stranger.sign({ TransactionType: 'Payment', Account: stranger.address, Destination: alice, Amount: '1000', Fee: '12', Sequence: sequence, LastLedgerSequence: current + 10_000 }).tx_blob;
+    const submissionPid = () => childPids(node).get('submission')!;
+    const residentMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${submissionPid()}/status`, 'utf8'))![1]) / 1024;
+    const rssBefore = residentMb();
+    let zeroHashes = 0;
+    for (let first = 0; first < FLOOD; first += 100) {
+      const batch = Array.from({ length: 100 }, (_, offset) => ({ jsonrpc: '2.0', method: 'jt_sendRawTransaction', params: [blob(first + offset + 1)], id: first + offset }));
+      const response = await fetch(`http://127.0.0.1:${rpcPort}/v1/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+      const answers = (await response.json()) as Record<string, any>[];
+      zeroHashes += answers.filter((answer) => answer.result?.[0] === '0'.repeat(64)).length;
+    }
+    const rssAfter = residentMb();
+    const submission = createGrpcClient(SubmissionServiceService, `unix:${path.join(dir, 'run', 'submission.sock')}`, { serviceLabel: 'submission' });
+    const open = (await submission.listSubmissions({}).finally(() => submission.close())).submissions;
+    const held = open.filter((record) => record.state === SubmissionState.HELD).length;
+    printFigures('send-flood', { blobs: FLOOD, zero_hashes: zeroHashes, held_tracked: held, open_records: open.length, rss_mb_before: Math.round(rssBefore), rss_mb_after: Math.round(rssAfter) });
+    expect(zeroHashes).toBe(FLOOD);
+    // The oldest held records are let go past the bound (1 000): the book does not grow with the flood.
+    expect(held).toBeLessThanOrEqual(1_000);
+    expect(rssAfter - rssBefore).toBeLessThan(100);
+  }, 300_000);
 });
 
 describe('failures of one service', () => {
