@@ -131,6 +131,8 @@ function baselines(): Record<string, unknown[]> {
     jt_sendTransaction: [transaction],
     jt_sendRawTransaction: ['0x00'],
     jt_account: [localAddress, 0, 10, true, 'both'],
+    jt_sendTransactionAndWait: [transaction, 1],
+    jt_sendRawTransactionAndWait: ['0x00', 1],
   };
 }
 

@@ -258,6 +258,47 @@ describe('what a send returns: one row of the outcome table each (README "What a
   });
 });
 
+describe('submit and wait (jt_sendTransactionAndWait, jt_sendRawTransactionAndWait)', () => {
+  it('answers the validated receipt: tesSUCCESS, and a tec one with its result', async () => {
+    const paid = await call('jt_sendTransactionAndWait', [{ from: 'alice', to: bob, value: '1000' }, 60]);
+    expect(paid.result).toMatchObject({ TransactionResult: 'tesSUCCESS' });
+    const { result: [blob] } = await call('jt_signTransaction', [{ from: 'bob', to: alice, value: '100000000000000' }]);
+    const overdrawn = await call('jt_sendRawTransactionAndWait', [blob]);
+    expect(overdrawn.result).toMatchObject({ TransactionResult: 'tecUNFUNDED_PAYMENT' });
+    expect((await call('jt_getTransactionReceipt', [hashes.hashSignedTx(blob)])).result).toEqual(overdrawn.result);
+  });
+
+  it('is -32006 with the engine result for a transaction that cannot enter a ledger, and -32014 with its hash and state when not validated in time or expired', async () => {
+    const genesis = Wallet.fromSeed(genesisSecret);
+    const client = new Client(devnetUrl);
+    await client.connect();
+    let redundant;
+    try {
+      redundant = genesis.sign(await client.autofill({ TransactionType: 'Payment', Account: genesis.address, Destination: genesis.address, Amount: '1000' }));
+    } finally {
+      await client.disconnect();
+    }
+    expect((await call('jt_sendRawTransactionAndWait', [redundant.tx_blob])).error).toMatchObject({ code: -32006, data: { engine_result: 'temREDUNDANT', hash: redundant.hash } });
+
+    const stranger = Wallet.generate();
+    const current = (await call('jt_blockNumber')).result as number;
+    const never = (sequence: number, lastLedgerSequence: number) =>
+      stranger.sign({ TransactionType: 'Payment', Account: stranger.address, Destination: alice, Amount: '1000', Fee: '12', Sequence: sequence, LastLedgerSequence: lastLedgerSequence });
+    const waiting = never(1, current + 1_000);
+    expect((await call('jt_sendRawTransactionAndWait', [waiting.tx_blob, 1])).error).toMatchObject({
+      code: -32014,
+      message: `transaction ${waiting.hash} not validated within 1 s: it is held`,
+      data: { hash: waiting.hash, state: 'held' },
+    });
+    const expiring = never(2, current + 3);
+    expect((await call('jt_sendRawTransactionAndWait', [expiring.tx_blob, 60])).error).toMatchObject({
+      code: -32014,
+      data: { hash: expiring.hash, state: 'expired', last_ledger_sequence: current + 3 },
+    });
+    expect((await call('jt_sendRawTransactionAndWait', [expiring.tx_blob, 0])).error).toMatchObject({ code: -32602, message: expect.stringMatching(/timeoutSeconds/) });
+  }, 120_000);
+});
+
 describe('a flood of sends that can never enter a ledger', () => {
   it('leaves the book and the submission service\'s memory bounded: 10 000 blobs from an account that does not exist', async () => {
     const FLOOD = 10_000;

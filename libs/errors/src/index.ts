@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'conflict'
   | 'unimplemented'
   | 'rate_limited'
+  | 'not_validated'
   | 'internal';
 
 export interface ErrorDetails {
@@ -112,6 +113,13 @@ export class RateLimited extends LedgerNodeError {
   }
 }
 
+/** A sent transaction not in a validated ledger by the time its caller waits for: `data` says its hash and where it stands. */
+export class NotValidated extends LedgerNodeError {
+  constructor(message: string, data: Record<string, unknown>) {
+    super('not_validated', message, { data });
+  }
+}
+
 /** An operation this version does not offer yet. */
 export class NotImplemented extends LedgerNodeError {
   constructor(operation: string) {
@@ -143,6 +151,7 @@ const constructors: Record<ErrorKind, (message: string, details: ErrorDetails) =
   conflict: (m, d) => new Conflict(m, d.data),
   unimplemented: (m) => new LedgerNodeError('unimplemented', m),
   rate_limited: (m, d) => new RateLimited(m, d.data),
+  not_validated: (m, d) => new NotValidated(m, d.data ?? {}),
   internal: (m) => new Internal(m),
 };
 

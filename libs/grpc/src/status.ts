@@ -16,6 +16,7 @@ const codeByKind: Record<ErrorKind, status> = {
   conflict: status.ALREADY_EXISTS,
   unimplemented: status.UNIMPLEMENTED,
   rate_limited: status.RESOURCE_EXHAUSTED,
+  not_validated: status.DEADLINE_EXCEEDED,
   internal: status.INTERNAL,
 };
 

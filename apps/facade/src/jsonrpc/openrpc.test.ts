@@ -24,14 +24,20 @@ const specTable: Record<string, [string, boolean][]> = {
   jt_account: [['address', true], ['page', false], ['perPage', false], ['newestFirst', false], ['direction', false]],
 };
 
+/** Methods beyond the SPEC (README "What a send returns"): submit and wait. */
+const beyondSpec: Record<string, [string, boolean][]> = {
+  jt_sendTransactionAndWait: [['transaction', true], ['timeoutSeconds', false]],
+  jt_sendRawTransactionAndWait: [['signedTransaction', true], ['timeoutSeconds', false]],
+};
+
 describe('the OpenRPC document (rpc.discover)', () => {
   const document = openRpcDocument(withDiscovery(methods));
 
-  it('lists every method of the SPEC table, and rpc.discover', () => {
-    expect(document.methods.map((method) => method.name).sort()).toEqual([...Object.keys(specTable), 'rpc.discover'].sort());
+  it('lists every method of the SPEC table, the two beyond it, and rpc.discover', () => {
+    expect(document.methods.map((method) => method.name).sort()).toEqual([...Object.keys(specTable), ...Object.keys(beyondSpec), 'rpc.discover'].sort());
   });
 
-  it.each(Object.entries(specTable))('%s takes its parameters in the SPEC order', (name, params) => {
+  it.each(Object.entries({ ...specTable, ...beyondSpec }))('%s takes its parameters in the SPEC order', (name, params) => {
     const method = document.methods.find((candidate) => candidate.name === name)!;
     expect(method.params.map((param) => [param.name, param.required])).toEqual(params);
     expect(method.result.schema).toBeTypeOf('object');

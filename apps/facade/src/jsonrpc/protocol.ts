@@ -20,6 +20,7 @@ export const RpcCode = {
   notImplemented: -32011,
   responseTooLarge: -32012,
   rateLimited: -32013,
+  notValidated: -32014,
 } as const;
 
 /** How each error kind of libs/errors reaches a JSON-RPC caller. */
@@ -37,6 +38,7 @@ export const rpcCodeByKind: Record<ErrorKind, number> = {
   conflict: RpcCode.conflict,
   unimplemented: RpcCode.notImplemented,
   rate_limited: RpcCode.rateLimited,
+  not_validated: RpcCode.notValidated,
   internal: RpcCode.internal,
 };
 

@@ -27,6 +27,7 @@ const httpStatusByKind: Record<ErrorKind, number> = {
   conflict: 409,
   unimplemented: 501,
   rate_limited: 429,
+  not_validated: 504,
   internal: 500,
 };
 

@@ -13,7 +13,9 @@ import { jt_getTransactionByHash } from './jt_getTransactionByHash';
 import { jt_getTransactionCount } from './jt_getTransactionCount';
 import { jt_getTransactionReceipt } from './jt_getTransactionReceipt';
 import { jt_sendRawTransaction } from './jt_sendRawTransaction';
+import { jt_sendRawTransactionAndWait } from './jt_sendRawTransactionAndWait';
 import { jt_sendTransaction } from './jt_sendTransaction';
+import { jt_sendTransactionAndWait } from './jt_sendTransactionAndWait';
 import { jt_sign } from './jt_sign';
 import { jt_signTransaction } from './jt_signTransaction';
 import { jt_syncing } from './jt_syncing';
@@ -37,6 +39,9 @@ const all = [
   jt_signTransaction,
   jt_sendRawTransaction,
   jt_account,
+  // Beyond the SPEC: submit and wait.
+  jt_sendTransactionAndWait,
+  jt_sendRawTransactionAndWait,
 ];
 
 /** Every JSON-RPC method, by name. */
