@@ -272,6 +272,52 @@ describe('ledger-node -dev -chain jingtum -rpc -api', () => {
     expect(jingtum.keys.verify(signed(xrpl.signMessagePrefix), signature, publicKey)).toBe(false);
   });
 
+  it('answers each send by the outcome table (README "What a send returns"): the hash when it is or will be in a ledger, else the zero hash', async () => {
+    const ZERO_HASH = '0'.repeat(64);
+    /** A payment signed here with the Jingtum profile: `fields` over an autofilled one of `secret`'s account. */
+    const signedBlob = async (secret: string, fields: Record<string, unknown>) => {
+      const keypair = jingtum.keys.deriveKeypair(secret);
+      const account = jingtum.keys.deriveAddress(keypair.publicKey);
+      const info = await devnet.request('account_info', { account, ledger_index: 'current' }).catch(() => undefined);
+      const current = (await call('jt_blockNumber')).result as number;
+      const tx: Record<string, unknown> = {
+        TransactionType: 'Payment', Account: account, Destination: local, Amount: '1000', Fee: '12',
+        Sequence: info?.result?.account_data?.Sequence ?? 1, LastLedgerSequence: current + 20, SigningPubKey: keypair.publicKey, ...fields,
+      };
+      tx.TxnSignature = jingtum.keys.sign(jingtum.codec.encodeForSigning(tx), keypair.privateKey);
+      const blob = jingtum.codec.encode(tx);
+      return { blob, hash: hashTransaction(blob) };
+    };
+    const sendRaw = async (blob: string) => (await call('jt_sendRawTransaction', [blob])).result as [string];
+
+    // tec: more than the balance, through both paths; in a ledger with its tec result.
+    const { result: [sent] } = await call('jt_sendTransaction', [{ from: 'a', to: genesis.address, value: '100000000000000' }]);
+    const { result: [signed] } = await call('jt_signTransaction', [{ from: 'a', to: genesis.address, value: '100000000000000' }]);
+    for (const hash of [sent, (await sendRaw(signed))[0]]) {
+      expect(hash).not.toBe(ZERO_HASH);
+      expect((await receiptOf(hash)).TransactionResult).toBe('tecUNFUNDED_PAYMENT');
+    }
+    // ter: an account that does not exist; tef: LastLedgerSequence passed; tel: fee below the minimum; tem: paying itself.
+    const stranger = jingtum.keys.generateSeed();
+    const cannot = [
+      await signedBlob(stranger, {}),
+      await signedBlob(genesis.secret, { LastLedgerSequence: 2 }),
+      await signedBlob(genesis.secret, { Fee: '1' }),
+      await signedBlob(genesis.secret, { Destination: genesis.address }),
+    ];
+    const expected = [['held', 'terNO_ACCOUNT'], ['rejected', 'tefMAX_LEDGER'], ['rejected', 'telINSUF_FEE_P'], ['rejected', 'temREDUNDANT']];
+    for (const [index, { blob, hash }] of cannot.entries()) {
+      expect(await sendRaw(blob)).toEqual([ZERO_HASH]);
+      const [state, engineResult] = expected[index]!;
+      expect((await rest(`/submissions/${hash}`)).submission).toMatchObject({ state, engine_result: engineResult });
+    }
+    // tes, then sent again: the same hash each time.
+    const paid = await signedBlob(genesis.secret, {});
+    expect(await sendRaw(paid.blob)).toEqual([paid.hash]);
+    expect((await receiptOf(paid.hash)).TransactionResult).toBe('tesSUCCESS');
+    for (let again = 0; again < 2; again++) expect(await sendRaw(paid.blob)).toEqual([paid.hash]);
+  });
+
   it('no answer carries an r address in any field', () => {
     expect(answers.length).toBeGreaterThan(20);
     const checked: string[] = [];
