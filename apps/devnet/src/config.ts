@@ -23,6 +23,8 @@ export interface DevnetFlags {
   replay_rate: number;
   /** Transactions per second submitted by the load generator; 0 turns it off. */
   load: number;
+  /** Most transactions one open ledger takes before it queues them (0: no limit). */
+  open_ledger_limit: number;
   load_accounts: number;
   log_level: LogLevel;
   /** A history to build before serving (LEDGER_NODE_DEVNET_HISTORY); undefined: start from genesis. */
@@ -55,6 +57,7 @@ export function devnetConfig(flags: ParsedFlags): DevnetFlags {
     port: flags.integer('port')!,
     host: flags.string('host')!,
     close_ms: flags.integer('close_ms')!,
+    open_ledger_limit: flags.integer('open_ledger_limit')!,
     chain: flags.string('chain') as ChainId,
     definitions: flags.string('definitions'),
     replay: flags.string('replay'),

@@ -51,7 +51,7 @@ async function liveSource(flags: DevnetFlags, logger: Logger): Promise<PreparedS
   const profile = getProfile(flags.chain, { definitionsFile: flags.definitions });
   // Loaded only for a live chain: a replay serves recorded ledgers without the engine.
   const { createDevnetChain } = await import('./engine');
-  const live = new LiveLedgerSource(createDevnetChain(profile), { closeMs: flags.close_ms, logger });
+  const live = new LiveLedgerSource(createDevnetChain(profile, { openLedgerLimit: flags.open_ledger_limit }), { closeMs: flags.close_ms, logger });
   logger.info(
     { chain: profile.id, address: profile.genesis.address, secret: profile.genesis.secret },
     `genesis account ${profile.genesis.address} secret ${profile.genesis.secret} (devnet only: never use this key elsewhere)`,

@@ -157,6 +157,8 @@ describe('ledger-node -dev -chain jingtum -rpc -api', () => {
     node = startProcess([
       cliEntry(), '-dev', '-chain', 'jingtum', '-close_ms', '300', '-rpc', '-api', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
       '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-data_dir', dir, '-thread_count', '2',
+      // An open ledger takes one transaction; more are queued (terQUEUED) for the next ledgers.
+      '-open_ledger_limit', '1',
     ], { env: { LEDGER_NODE_PASSWORD: passphrase } });
     const devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/))[1]!;
     await node.waitFor(/facade\s+ready/);
@@ -311,6 +313,14 @@ describe('ledger-node -dev -chain jingtum -rpc -api', () => {
       const [state, engineResult] = expected[index]!;
       expect((await rest(`/submissions/${hash}`)).submission).toMatchObject({ state, engine_result: engineResult });
     }
+    // terQUEUED: sent one after another into a full open ledger, each answers its hash and validates.
+    const queued = await signedBlob(genesis.secret, {});
+    const sequence = jingtum.codec.decode(queued.blob).Sequence as number;
+    const line = [queued, ...(await Promise.all([1, 2].map((offset) => signedBlob(genesis.secret, { Sequence: sequence + offset }))))];
+    for (const { blob, hash } of line) expect(await sendRaw(blob)).toEqual([hash]);
+    const results = await Promise.all(line.map(async ({ hash }) => (await rest(`/submissions/${hash}`)).submission.engine_result));
+    expect(results).toContain('terQUEUED');
+    for (const { hash } of line) expect((await receiptOf(hash)).TransactionResult).toBe('tesSUCCESS');
     // tes, then sent again: the same hash each time.
     const paid = await signedBlob(genesis.secret, {});
     expect(await sendRaw(paid.blob)).toEqual([paid.hash]);

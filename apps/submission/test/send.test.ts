@@ -71,6 +71,8 @@ beforeAll(async () => {
     '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-thread_count', '2',
     // Concurrent sends from one client are the point here, not the per-client send limit.
     '-send_rate', '0',
+    // An open ledger takes one transaction; more are queued (terQUEUED) for the next ledgers.
+    '-open_ledger_limit', '1',
   ]);
   devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/))[1]!;
   await node.waitFor(/facade\s+ready/);
@@ -230,6 +232,18 @@ describe('what a send returns: one row of the outcome table each (README "What a
     expect(await recordOf(signed.hash)).toMatchObject({ state: SubmissionState.HELD, engineResult: 'terNO_ACCOUNT' });
     await waitUntil(async () => (await recordOf(signed.hash))?.state === SubmissionState.EXPIRED, 60_000, 'the held transaction expired');
     expect((await call('jt_getTransactionReceipt', [signed.hash])).result).toBeNull();
+  });
+
+  it('terQUEUED: past a full open ledger a transaction is queued; it answers its hash and validates in a coming ledger', async () => {
+    const genesis = Wallet.fromSeed(genesisSecret);
+    const first = await signedBy(genesis, {});
+    const sequence = decode(first.tx_blob).Sequence as number;
+    const following = await Promise.all([1, 2, 3].map((offset) => signedBy(genesis, { Sequence: sequence + offset })));
+    const sent = [first, ...following];
+    for (const { tx_blob: blob, hash } of sent) expect((await call('jt_sendRawTransaction', [blob])).result).toEqual([hash]);
+    const results = await Promise.all(sent.map(async ({ hash }) => (await recordOf(hash))!.engineResult));
+    expect(results).toContain('terQUEUED');
+    for (const { hash } of sent) expect((await receiptOf(hash)).TransactionResult).toBe('tesSUCCESS');
   });
 
   it('tef, tel and tem: a transaction that cannot enter a ledger answers the zero hash and is recorded rejected', async () => {

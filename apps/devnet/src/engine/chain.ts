@@ -39,6 +39,11 @@ import type {
 
 export interface DevnetChainOptions {
   fees?: Partial<FeeSettings>;
+  /**
+   * Most transactions an open ledger takes (0: no limit); past it, a transaction is queued with
+   * terQUEUED and applied in a coming ledger, as rippled's TxQ does once the open ledger is full.
+   */
+  openLedgerLimit?: number;
   /** Current time in seconds since the ripple epoch. */
   now?: () => number;
 }
@@ -67,6 +72,8 @@ interface HeldTransaction {
   sequence: number;
   /** Open ledger index when it was first held. */
   heldAt: number;
+  /** Queued because the open ledger was full (terQUEUED), not for a retry result. */
+  queued?: boolean;
 }
 
 interface LedgerRecord {
@@ -104,9 +111,11 @@ class Devnet implements DevnetChain {
   private openTransactionHashes = new Set<string>();
   private held = new Map<string, HeldTransaction>();
   private feesBurned = 0n;
+  private readonly openLedgerLimit: number;
 
   constructor(profile: ChainProfile, options: DevnetChainOptions) {
     this.profile = profile;
+    this.openLedgerLimit = options.openLedgerLimit ?? 0;
     this.fees = {
       baseFee: options.fees?.baseFee ?? profile.baseFee,
       reserveBase: options.fees?.reserveBase ?? profile.reserveBase,
@@ -276,6 +285,11 @@ class Devnet implements DevnetChain {
 
     const candidate: Candidate = { txJson, txHash };
     const alreadyHeld = this.held.get(txHash);
+    if (alreadyHeld?.queued) return this.submitResult(txBlob, this.results.get('terQUEUED'), false, true, txJson, txHash);
+    if (alreadyHeld === undefined && this.openLedgerFull() && !this.openTransactionHashes.has(txHash) && this.mayQueue(txJson)) {
+      this.held.set(txHash, { candidate, txBlob, account: txJson.Account as string, sequence: Number(txJson.Sequence), heldAt: this.openLedgerIndex(), queued: true });
+      return this.submitResult(txBlob, this.results.get('terQUEUED'), false, true, txJson, txHash);
+    }
     const outcome = alreadyHeld !== undefined ? this.apply(alreadyHeld.candidate, alreadyHeld.txBlob) : this.apply(candidate, txBlob);
     if (outcome.applied) {
       this.held.delete(txHash);
@@ -312,6 +326,7 @@ class Devnet implements DevnetChain {
   /** rippled `popAcctTransaction`: once a sequence is used, the held transaction with the next one goes in. */
   private applyHeldFollowing(account: string): void {
     for (;;) {
+      if (this.openLedgerFull()) return;
       const root = this.state.get(this.keys.account(account));
       if (root === undefined) return;
       const next = [...this.held.values()].find((held) => held.account === account && held.sequence === Number(root.Sequence));
@@ -323,7 +338,27 @@ class Devnet implements DevnetChain {
     }
   }
 
-  /** At a new open ledger, held transactions are tried again; expired ones are dropped. */
+  /**
+   * rippled's TxQ queues only what could apply: here, from an account that exists, at or past its
+   * sequence, paying at least the base fee. Anything else goes on to be applied now, and answered
+   * its ter, tef or tel result.
+   */
+  private mayQueue(txJson: JsonObject): boolean {
+    const account = txJson.Account;
+    const root = typeof account === 'string' && this.keys.isValidAddress(account) ? this.state.get(this.keys.account(account)) : undefined;
+    if (root === undefined) return false;
+    const fee = typeof txJson.Fee === 'string' && /^\d+$/.test(txJson.Fee) ? BigInt(txJson.Fee) : -1n;
+    return Number(txJson.Sequence) >= Number(root.Sequence) && fee >= this.fees.baseFee;
+  }
+
+  private openLedgerFull(): boolean {
+    return this.openLedgerLimit > 0 && this.openTransactions.length >= this.openLedgerLimit;
+  }
+
+  /**
+   * At a new open ledger, held transactions are tried again and queued ones applied, while the
+   * open ledger has room; expired ones are dropped.
+   */
   private retryHeld(): void {
     const openIndex = this.openLedgerIndex();
     const waiting = [...this.held.values()].sort((left, right) =>
@@ -331,8 +366,9 @@ class Devnet implements DevnetChain {
     );
     for (const held of waiting) {
       if (!this.held.has(held.candidate.txHash)) continue;
+      if (this.openLedgerFull()) return;
       const lastLedger = held.candidate.txJson.LastLedgerSequence;
-      if ((typeof lastLedger === 'number' && openIndex > lastLedger) || openIndex > held.heldAt + HOLD_LEDGERS) {
+      if ((typeof lastLedger === 'number' && openIndex > lastLedger) || (!held.queued && openIndex > held.heldAt + HOLD_LEDGERS)) {
         this.held.delete(held.candidate.txHash);
         continue;
       }

@@ -45,6 +45,7 @@ const DESCRIPTIONS = {
   tefNO_AUTH_REQUIRED: 'Auth is not required.',
   tefINTERNAL: 'Internal error.',
   terPRE_SEQ: 'Missing/inapplicable prior transaction.',
+  terQUEUED: 'Held until escalated fee drops.',
   terPRE_TICKET: 'Ticket is not yet in ledger.',
   terNO_ACCOUNT: 'The source account does not exist.',
   terINSUF_FEE_B: "Account balance can't pay fee.",

@@ -1,3 +1,4 @@
+import { getProfile } from '@ledger-node/chain';
 import { describe, expect, it } from 'vitest';
 import { signBlob, TestLedger } from './test-support';
 
@@ -80,6 +81,28 @@ describe('submit: checks every transaction goes through', () => {
     expect(ledger.balance(alice.address)).toBe(23_000_000n);
     const closed = ledger.close();
     expect(closed.transactions.map((tx) => tx.hash)).toEqual([first.txHash, later.txHash]);
+    expect(ledger.chain.pendingCount()).toBe(0);
+  });
+
+  it.each(['xrpl', 'jingtum'] as const)('queues past a full open ledger with terQUEUED and applies the queue in the next ledgers, in order (%s)', (chain) => {
+    const ledger = new TestLedger(getProfile(chain), { openLedgerLimit: 2 });
+    const first = ledger.sequence(ledger.genesis.address);
+    const sends = [0, 1, 2, 3, 4].map((offset) => ledger.submit(ledger.genesis, { ...payment(ledger.account(offset + 1).address, 20_000_000n), Sequence: first + offset }));
+    expect(sends.map((sent) => [sent.engineResult, sent.applied, sent.queued])).toEqual([
+      ['tesSUCCESS', true, false],
+      ['tesSUCCESS', true, false],
+      ['terQUEUED', false, true],
+      ['terQUEUED', false, true],
+      ['terQUEUED', false, true],
+    ]);
+    // Sent again while queued, it stays queued.
+    expect(ledger.chain.submit(sends[2]!.txBlob).engineResult).toBe('terQUEUED');
+    const ledgers = [ledger.close(), ledger.close(), ledger.close()];
+    expect(ledgers.map((closed) => closed.transactions.map((tx) => tx.hash))).toEqual([
+      [sends[0]!.txHash, sends[1]!.txHash],
+      [sends[2]!.txHash, sends[3]!.txHash],
+      [sends[4]!.txHash],
+    ]);
     expect(ledger.chain.pendingCount()).toBe(0);
   });
 

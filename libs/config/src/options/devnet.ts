@@ -16,6 +16,7 @@ export const devnetOptions: FlagGroup = {
     integerFlag({ name: 'close_ms', description: 'Ledger close interval in milliseconds while transactions are pending', default: 1000, min: 10, max: 600_000, valueName: 'MS' }),
     stringFlag({ name: 'replay', description: 'Serve the recorded ledgers (JSON files) in this directory instead of a live chain', default: undefined, valueName: 'DIR' }),
     integerFlag({ name: 'replay_rate', description: 'Ledgers per second announced on the ledger stream in replay mode', default: 1, min: 1, max: 100_000, valueName: 'N' }),
+    integerFlag({ name: 'open_ledger_limit', description: 'Most transactions one open ledger takes; past it they are queued (terQUEUED) for the next ledgers, as rippled does when the open ledger is full (0: no limit)', default: 0, min: 0, max: 100_000, valueName: 'N' }),
     integerFlag({ name: 'load', description: 'Submit random payments at this many transactions per second (0: off)', default: 0, min: 0, max: 100_000, valueName: 'TPS' }),
     integerFlag({ name: 'load_accounts', description: 'Number of funded accounts the load generator uses', default: 10, min: 2, max: 10_000, valueName: 'N' }),
   ],
