@@ -229,13 +229,19 @@ export class Payments {
    */
   private async openLedgerIndex(): Promise<number> {
     const [upstream, store] = await Promise.all([
-      this.upstream.request<{ ledger_current_index: number }>('ledger_current'),
+      this.upstream.request<{ ledger_current_index: number }>('ledger_current').catch((error: unknown) => error as Error),
       this.ledgerStore.getStatus({}).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'ledger-store unreachable; using the upstream open ledger alone');
         return undefined;
       }),
     ]);
-    return Math.max(upstream.ledger_current_index, (store?.highestLedgerIndex ?? 0) + 1);
+    const stored = store?.highestLedgerIndex;
+    if (upstream instanceof Error) {
+      // A transaction signed elsewhere is still tracked from the ledger after the stored tip.
+      if (stored === undefined) throw upstream;
+      return stored + 1;
+    }
+    return Math.max(upstream.ledger_current_index, (stored ?? 0) + 1);
   }
 
 

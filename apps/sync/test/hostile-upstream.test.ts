@@ -33,7 +33,7 @@ import { clientsFor, scratchDir, serving, startLedgerStore, startSync, storedHea
 import { ForgingProxy } from './support/forging-proxy';
 import { HostileUpstream, junkKinds, type ForkVariant, type JunkKind } from './support/hostile-upstream';
 import { ledgerForgeryKinds, type LedgerForgeryKind } from './support/ledger-forgeries';
-import { TcpProxy } from './support/tcp-proxy';
+import { TcpProxy } from '@ledger-node/test-utils';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {

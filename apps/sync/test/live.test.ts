@@ -9,7 +9,7 @@ import { ledgerWriteOf } from '../src/index/ledger-write';
 import { SyncHealth } from '../src/sync-health';
 import { verifyLedger } from '../src/verify/verify-ledger';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, storedHeaders, WsClient } from './support/cluster';
-import { TcpProxy } from './support/tcp-proxy';
+import { TcpProxy } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {

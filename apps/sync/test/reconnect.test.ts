@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GetSyncStatusResponse } from '@ledger-node/contracts';
 import { freePort, stopAll, waitUntil } from '@ledger-node/test-utils';
 import { scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, storedLedger, WsClient } from './support/cluster';
-import { TcpProxy } from './support/tcp-proxy';
+import { TcpProxy } from '@ledger-node/test-utils';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {

@@ -6,3 +6,4 @@ export * from './keyfiles';
 export * from './clients';
 export * from './rejections';
 export * from './certificates';
+export * from './tcp-proxy';

@@ -1,4 +1,4 @@
-/** A TCP proxy between sync and the devnet that the test can cut: every connection dropped, new ones refused. */
+/** A TCP proxy the test can cut (every connection dropped, new ones refused) and restore: an upstream gone and back. */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export class TcpProxy {
