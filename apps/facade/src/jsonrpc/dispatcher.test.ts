@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { NotSynced, Rejected } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
-import { Dispatcher, type CallerContext } from './dispatcher';
+import { BATCH_CONCURRENCY, Dispatcher, type CallerContext } from './dispatcher';
 import { defineMethod, param, type MethodContext, type RpcMethod } from './method';
 
 const echo = defineMethod({
@@ -157,17 +157,17 @@ describe('Dispatcher', () => {
         return 'x'.repeat(100);
       },
     });
-    const batch = Array.from({ length: 200 }, (_, id) => call('test_slow', [], id));
-    const answers: Array<{ status: string }> = await dispatcher(slow, { maxBatchLength: 200 }).handle(batch);
+    const batch = Array.from({ length: 3 * BATCH_CONCURRENCY }, (_, id) => call('test_slow', [], id));
+    const limits = { maxBatchLength: 3 * BATCH_CONCURRENCY };
+    const answers: Array<{ status: string }> = await dispatcher(slow, limits).handle(batch);
     expect(answers.every((answer) => answer.status === 'success')).toBe(true);
-    expect(mostRunning).toBeGreaterThan(1);
-    expect(mostRunning).toBeLessThanOrEqual(16);
+    expect(mostRunning).toBe(BATCH_CONCURRENCY);
 
     runs = 0;
-    const capped: Array<{ error?: { code: number } }> = await dispatcher(slow, { maxBatchLength: 200, maxResponseBytes: 20 * 160 }).handle(batch);
-    expect(capped.filter((answer) => answer.error?.code === -32012).length).toBeGreaterThan(150);
+    const capped: Array<{ error?: { code: number } }> = await dispatcher(slow, { ...limits, maxResponseBytes: 20 * 160 }).handle(batch);
+    expect(capped.filter((answer) => answer.error?.code === -32012).length).toBeGreaterThan(2 * BATCH_CONCURRENCY);
     // Only the calls already running when the cap was reached ran past it.
-    expect(runs).toBeLessThan(20 + 16 + 1);
+    expect(runs).toBeLessThanOrEqual(BATCH_CONCURRENCY + 20);
   });
 
   describe('the response size cap', () => {

@@ -58,8 +58,12 @@ class ResponseBudget {
   }
 }
 
-/** Calls of one batch run at once: a batch of thousands must not become thousands of concurrent calls to the services. */
-const BATCH_CONCURRENCY = 16;
+/**
+ * Calls of one batch run at once: a batch of the default -max_batch runs whole (its lookups gather
+ * into one ledger-store call: reads/batcher.ts), and a batch of thousands, under a raised
+ * -max_batch, never becomes thousands of concurrent calls to the services.
+ */
+export const BATCH_CONCURRENCY = 100;
 
 const isValidId = (id: unknown): id is RpcId =>
   id === null || typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
