@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run soak`: the fault suites at full size (LEDGER_NODE_SOAK=1; about 30 minutes), then their
+// `npm run soak`: the fault suites at full size (LEDGER_NODE_SOAK=1; about 20 minutes), then their
 // figures. LEDGER_NODE_SEED=N replays a run. Every process a suite starts is stopped by its pid.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
