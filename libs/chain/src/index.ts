@@ -31,4 +31,4 @@ export {
   type Validation,
   type ValidatorList,
 } from './validation';
-export { SUBMIT_OUTCOMES, submitOutcome, type SubmissionStateName, type SubmitClass, type SubmitOutcome } from './outcomes';
+export { SUBMISSION_STATES, SUBMIT_OUTCOMES, submitOutcome, type SubmissionStateName, type SubmitClass, type SubmitOutcome } from './outcomes';

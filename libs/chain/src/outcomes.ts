@@ -8,7 +8,8 @@
 export type SubmitClass = 'tes' | 'tec' | 'terQUEUED' | 'ter' | 'tef' | 'tel' | 'tem';
 
 /** Where a tracked submission stands. */
-export type SubmissionStateName = 'pending' | 'held' | 'validated' | 'expired' | 'rejected' | 'failed';
+export const SUBMISSION_STATES = ['pending', 'held', 'validated', 'expired', 'rejected', 'failed'] as const;
+export type SubmissionStateName = (typeof SUBMISSION_STATES)[number];
 
 export interface SubmitOutcome {
   readonly class: SubmitClass;

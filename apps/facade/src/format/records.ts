@@ -1,5 +1,5 @@
-import type { LedgerRecord, TransactionRecord } from '@ledger-node/contracts';
-import { closeTimeHuman, decodeLedgerHeader, decodeTransactionBlob, type ChainProfile } from '@ledger-node/chain';
+import { SubmissionState, type LedgerRecord, type TransactionRecord } from '@ledger-node/contracts';
+import { closeTimeHuman, decodeLedgerHeader, decodeTransactionBlob, type ChainProfile, type SubmissionStateName } from '@ledger-node/chain';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
 
@@ -81,4 +81,19 @@ export function blockObject(record: LedgerRecord, full: boolean, profile: ChainP
     ledger_index: header.ledgerIndex,
     validated: true,
   };
+}
+
+/** A tracked submission's state as the REST API and the submit-and-wait errors name it. */
+const submissionStateNames: Partial<Record<SubmissionState, SubmissionStateName>> = {
+  [SubmissionState.PENDING]: 'pending',
+  [SubmissionState.HELD]: 'held',
+  [SubmissionState.VALIDATED]: 'validated',
+  [SubmissionState.EXPIRED]: 'expired',
+  [SubmissionState.REJECTED]: 'rejected',
+  [SubmissionState.FAILED]: 'failed',
+};
+
+/** The name of a submission state from the submission service (`failed` for one it does not report). */
+export function submissionStateName(state: SubmissionState): SubmissionStateName {
+  return submissionStateNames[state] ?? 'failed';
 }

@@ -1,11 +1,13 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { Direction, SubmissionState, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
+import { SUBMISSION_STATES } from '@ledger-node/chain';
+import { Direction, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError, NotFound, type ErrorKind } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { accountIdOf } from '../accounts/address';
 import { accountState } from '../accounts/state';
+import { submissionStateName } from '../format/records';
 import { restLedger, restTransaction } from '../format/rest';
 import type { MethodContext } from '../jsonrpc/method';
 import { maxHistoryPage } from '../jsonrpc/methods/jt_account';
@@ -119,7 +121,7 @@ const ledgerSchema = z.object({
 const submissionSchema = z.object({
   id: z.string(),
   hash: hexHash,
-  state: z.enum(['pending', 'held', 'validated', 'expired', 'rejected', 'failed']),
+  state: z.enum(SUBMISSION_STATES),
   engine_result: z.string(),
   engine_result_message: z.string(),
   ledger_index: z.number().int().nullable(),
@@ -128,14 +130,6 @@ const submissionSchema = z.object({
   last_ledger_sequence: z.number().int(),
   submitted_at: z.string(),
 });
-const stateNames: Record<number, z.infer<typeof submissionSchema>['state']> = {
-  [SubmissionState.PENDING]: 'pending',
-  [SubmissionState.VALIDATED]: 'validated',
-  [SubmissionState.EXPIRED]: 'expired',
-  [SubmissionState.REJECTED]: 'rejected',
-  [SubmissionState.FAILED]: 'failed',
-  [SubmissionState.HELD]: 'held',
-};
 const addressParams = z.object({ address: accountAddress });
 
 /** One page of an account's transactions (optionally of one type), oldest first unless descending. */
@@ -232,7 +226,7 @@ export const restRouteDefinitions: readonly RestRoute[] = [
         submission: {
           id: submission.submissionId,
           hash: submission.hash.toString('hex').toUpperCase(),
-          state: stateNames[submission.state] ?? 'failed',
+          state: submissionStateName(submission.state),
           engine_result: submission.engineResult,
           engine_result_message: submission.engineResultMessage,
           ledger_index: submission.ledgerIndex ?? null,

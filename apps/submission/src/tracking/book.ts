@@ -1,16 +1,15 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { SubmissionStateName } from '@ledger-node/chain';
+import { SUBMISSION_STATES, type SubmissionStateName } from '@ledger-node/chain';
 import { RateLimited } from '@ledger-node/errors';
 
 export type { SubmissionStateName };
-export const submissionStates = ['pending', 'held', 'validated', 'expired', 'rejected', 'failed'] as const satisfies readonly SubmissionStateName[];
 
 const recordSchema = z.object({
   id: z.string(),
   hash: z.string().regex(/^[0-9A-F]{64}$/),
-  state: z.enum(submissionStates),
+  state: z.enum(SUBMISSION_STATES),
   engineResult: z.string(),
   engineResultMessage: z.string(),
   ledgerIndex: z.number().int().optional(),

@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { ZERO_HASH } from '@ledger-node/chain';
-import { SubmissionState } from '@ledger-node/contracts';
 import { NotValidated, Rejected } from '@ledger-node/errors';
 import { currentCallScope, throwIfCancelled } from '@ledger-node/grpc';
 import { param, type MethodContext } from '../method';
-import { receiptObject } from '../../format/records';
+import { receiptObject, submissionStateName } from '../../format/records';
 import { answerByHash } from './transactions';
 
 /** The result of jt_sendTransaction and jt_sendRawTransaction: [hash], shown wrapped in an array (SPEC §4.1). */
@@ -33,15 +32,6 @@ export const waitSeconds = param(
   { optional: true },
 );
 
-const stateNames: Partial<Record<SubmissionState, string>> = {
-  [SubmissionState.PENDING]: 'pending',
-  [SubmissionState.HELD]: 'held',
-  [SubmissionState.VALIDATED]: 'validated',
-  [SubmissionState.EXPIRED]: 'expired',
-  [SubmissionState.REJECTED]: 'rejected',
-  [SubmissionState.FAILED]: 'failed',
-};
-
 /**
  * Submit and wait (after EIP-7966's eth_sendRawTransactionSync): the validated receipt of a sent
  * transaction, once the node has stored the ledger holding it. One that cannot enter a ledger is
@@ -60,7 +50,7 @@ export async function receiptOfSent(
     const receipt = await answerByHash('receipt', sent.hash, context, (record) => receiptObject(record, context.profile));
     if (receipt) return receipt;
     const { submission } = await context.clients.submission.getSubmission({ lookup: { $case: 'hash', hash: sent.hash } });
-    const state = submission ? (stateNames[submission.state] ?? 'unknown') : 'unknown';
+    const state = submission ? submissionStateName(submission.state) : 'unknown';
     if (state === 'rejected' || (!sent.accepted && state === 'failed')) {
       throw new Rejected(`transaction ${hash} cannot enter a ledger: ${sent.engineResult} (${sent.engineResultMessage})`, sent.engineResult, { hash, state });
     }
