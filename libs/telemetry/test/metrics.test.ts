@@ -63,7 +63,7 @@ beforeAll(async () => {
   metricsBase = await freePortRange(5);
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir,
-    '-thread_count', '2', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsBase), '-slow_ms', '0',
+    '-thread_count', '2', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsBase), '-slow_ms', '0', '-listener_metrics',
   ]);
   ledgerStorePid = Number((await node.waitFor(/ledger-store\s+ready\s+pid (\d+)/, 60_000))[1]);
   await node.waitFor(/facade\s+ready/, 60_000);
