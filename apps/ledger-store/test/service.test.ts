@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledger-node/chain';
@@ -69,6 +70,10 @@ describe('ledger-store as a separate process', () => {
     await store.waitFor(/"msg":"serving"/);
     expect(await checkHealth(address)).toBe('SERVING');
     expect(await checkHealth(address, 'ledgernode.ledgerstore.v1.LedgerStoreService')).toBe('SERVING');
+    // The exec probe of a Kubernetes pod: the CLI with the service's own address and certificate.
+    const probe = (service: string) => spawnSync(process.execPath, [cliEntry(), 'probe', service, '-data_dir', dir, '-ledger_store_addr', address, ...flags], { encoding: 'utf8' });
+    expect(probe('ledger-store')).toMatchObject({ status: 0, stdout: 'ledger-store SERVING\n' });
+    expect(probe('sync')).toMatchObject({ status: 1, stdout: expect.stringMatching(/^sync UNREACHABLE: sync unavailable: cannot connect/) });
     const client = createGrpcClient(LedgerStoreServiceService, address);
     try {
       const status = await client.getStatus({});

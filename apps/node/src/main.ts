@@ -4,6 +4,7 @@ import { isLedgerNodeError } from '@ledger-node/errors';
 import { runAccountCommand } from './commands/account';
 import { helpText } from './commands/help';
 import { serve } from './commands/serve';
+import { runProbe } from './commands/probe';
 import { runVerifyState } from './commands/verify-state';
 import { runSupervisor } from './supervisor/run';
 import { isServiceName, serviceNames } from './services';
@@ -37,6 +38,8 @@ async function main(argv: string[]): Promise<number> {
       return runAccountCommand(rest, flags);
     case 'verify-state':
       return runVerifyState(rest, flags);
+    case 'probe':
+      return runProbe(rest, flags);
     default:
       throw new FlagError(`unknown command "${command}" (see --help)`);
   }

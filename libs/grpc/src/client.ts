@@ -166,8 +166,9 @@ async function* streamOf<T>(
 }
 
 /** Asks a server's grpc.health.v1 service for the state of `service` ('' = the server as a whole). */
-export async function checkHealth(address: string, service = '', deadlineMs = 2_000): Promise<keyof typeof ServingStatus> {
-  const client = createGrpcClient(HealthService, address, { deadlineMs, serviceLabel: address });
+export async function checkHealth(address: string, service = '', deadlineMs = 2_000, serviceLabel = address): Promise<keyof typeof ServingStatus> {
+  // A service's own name as label: over TLS, its certificate must name it.
+  const client = createGrpcClient(HealthService, address, { deadlineMs, serviceLabel });
   try {
     const response = await client.check({ service });
     const name = (Object.keys(ServingStatus) as (keyof typeof ServingStatus)[]).find((key) => ServingStatus[key] === response.status);

@@ -12,6 +12,8 @@ Usage:
                                          generate a new local account
   ledger-node verify-state -ledger N     recompute the stored account state root at ledger N and
                                          compare it with the ledger's account_hash (exit 1 if not equal)
+  ledger-node probe <service>            ask ledger-store, keystore, submission or sync for its health
+                                         (gRPC, over mutual TLS on TCP); exit 0 when SERVING
 
 Flags take one dash or two: -flag value, -flag=value; booleans -sync, -sync=false.
 
