@@ -15,6 +15,7 @@ describe('devnetConfig', () => {
       replay_rate: 1,
       load: 0,
       load_accounts: 10,
+      open_ledger_limit: 0,
       log_level: 'info',
     });
   });
