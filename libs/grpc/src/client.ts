@@ -87,11 +87,9 @@ export function createGrpcClient<S extends AnyService>(
     if (method.responseStream) {
       client[methodName] = (request: unknown, call?: CallOptions) => {
         // A stream lives as long as its reader wants it: only a deadline it or its caller gives bounds it.
-        const scope = currentCallScope();
         const { signal, deadline } = callLimits(call, Number.POSITIVE_INFINITY);
-        const bounded = call?.deadlineMs !== undefined || scope?.deadline !== undefined;
         return streamOf(
-          channel.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadataFor(call), bounded ? { deadline } : {}),
+          channel.makeServerStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, request, metadataFor(call), Number.isFinite(deadline) ? { deadline } : {}),
           failure,
           signal,
         );
