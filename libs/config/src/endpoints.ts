@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
 import { InvalidParams } from '@ledger-node/errors';
+import { readFlagFile } from './secrets';
 
 /**
  * The upstream endpoints a service connects to. Each is known by its shown URL: the URL with its
@@ -43,14 +43,10 @@ export function shownUrl(url: string): string {
 
 /** The lines of an -endpoint_file: one URL each; blank lines and `#` comments skipped. */
 export function readEndpointFile(file: string): string[] {
-  let text: string;
-  try {
-    if (!statSync(file).isFile()) throw new Error('not a regular file');
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InvalidParams(`cannot read -endpoint_file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'endpoint_file');
-  }
-  const urls = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const urls = readFlagFile(file, 'endpoint_file')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   if (urls.length === 0) throw new InvalidParams(`-endpoint_file ${file} names no endpoint`, 'endpoint_file');
   for (const [position, url] of urls.entries()) {
     const problem = endpointProblem(url);

@@ -7,16 +7,20 @@ import { InvalidParams } from '@ledger-node/errors';
  * never appears in errors; the flag and the file do.
  */
 export function readSecretFile(file: string, flag: string): string {
-  let text: string;
-  try {
-    if (!statSync(file).isFile()) throw new Error('not a regular file');
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InvalidParams(`cannot read -${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, flag);
-  }
+  const text = readFlagFile(file, flag);
   const secret = text.split(/\r?\n/, 1)[0]!.trim();
   if (secret === '') throw new InvalidParams(`-${flag} ${file} is empty`, flag);
   return secret;
+}
+
+/** The text of the regular file a flag names; an error naming the flag, the file and why otherwise. */
+export function readFlagFile(file: string, flag: string): string {
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a regular file');
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InvalidParams(`cannot read -${flag} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, flag);
+  }
 }
 
 /** -grpc_tls_cert, -grpc_tls_key and -grpc_tls_ca read: all three or none. */
