@@ -1,23 +1,34 @@
 # ledger-node: one image for every service (`ledger-node serve <service>`) and the supervisor.
 # README "Deploy on Kubernetes": build with `docker build -t ledger-node .`.
 
-# Build stage: the production dependencies only, with the toolchain the RocksDB binding compiles with.
+# Production dependencies only, from the lock file, with the toolchain the RocksDB binding compiles
+# with. The workspace's own packages are in the bundle: their links to the sources go.
+FROM node:20.20.2-bookworm AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/ apps/
+COPY libs/ libs/
+RUN npm ci --omit=dev && rm -rf node_modules/@ledger-node node_modules/.bin/ledger-node && npm cache clean --force
+
+# The bundle (`npm run build`): every dependency, the bundler being a dev one.
 FROM node:20.20.2-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY apps/ apps/
 COPY libs/ libs/
-RUN npm ci --omit=dev && npm cache clean --force
+COPY tools/build/ tools/build/
+RUN npm ci && npm run build
 
-# Run stage: the slim image, the sources and their dependencies, nothing else; not root.
+# Run stage: the slim image, the bundle and the production dependencies, nothing else (no sources,
+# no TypeScript loader); not root.
 FROM node:20.20.2-bookworm-slim
-ENV NODE_ENV=production \
-    PATH=/app/node_modules/.bin:$PATH
+ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /app /app
-# The data directory is a volume; the root filesystem can be read-only (give /tmp a writable
-# volume: the TypeScript loader keeps its cache there).
-RUN mkdir -p /data && chown node:node /data
+COPY --from=deps /app/node_modules node_modules/
+COPY --from=build /app/dist dist/
+# The data directory is a volume; the root filesystem can be read-only (only `ledger-node account`
+# without a running keystore writes elsewhere: its transient keystore's socket, under /tmp).
+RUN mkdir -p /data && chown node:node /data && ln -s /app/dist/ledger-node.mjs /usr/local/bin/ledger-node
 VOLUME ["/data"]
 # The `node` user of the official image (uid 1000).
 USER 1000:1000

@@ -1,43 +1,8 @@
 #!/usr/bin/env node
-// The ledger-node CLI runs its TypeScript sources through tsx's loader: no build step after `npm ci`.
-import { setFlagsFromString } from 'node:v8';
+// The ledger-node CLI from its TypeScript sources, through tsx's loader: no build step after
+// `npm ci`. The container image runs the same start-up (src/launch.ts) bundled into JavaScript by
+// `npm run build` (tools/build/build.mjs), with no loader.
 import { register } from 'tsx/esm/api';
 
-// Under a high allocation rate V8 lets the old generation grow to several times the live heap
-// before it collects; a service answering 50 concurrent JSON-RPC clients then sits at twice the
-// memory it uses. Growing by at most half the live heap keeps each service's resident memory near
-// what it holds, at no measurable cost in throughput. A value given on the command line or in
-// NODE_OPTIONS wins.
-const heapGrowingFlag = '--heap-growing-percent';
-if (![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((option) => option.replace(/_/g, '-').startsWith(heapGrowingFlag))) {
-  setFlagsFromString(`${heapGrowingFlag}=50`);
-}
-
 register();
-
-// OpenTelemetry (only when OTEL_* asks for it) starts before the sources import @grpc/grpc-js, so
-// that this import is the instrumented one.
-const { tracingRequested, startTelemetry } = await import('@ledger-node/telemetry/start');
-if (tracingRequested(process.env)) {
-  const telemetry = await startTelemetry(await tracedProcessName(process.argv.slice(2)));
-  // Spans still buffered are exported before a clean exit.
-  process.once('beforeExit', () => void telemetry.shutdown());
-}
-await import('../src/main.ts');
-
-/** `serve <service>` and `devnet` are named after the service; the supervisor and the account commands as such. */
-async function tracedProcessName(argv) {
-  const { allFlags, FlagError, parseFlags } = await import('@ledger-node/config');
-  let positionals;
-  try {
-    ({ positionals } = parseFlags(argv, allFlags));
-  } catch (error) {
-    // main.ts reports the bad flag and exits 2; the span name does not matter then.
-    if (error instanceof FlagError) return 'cli';
-    throw error;
-  }
-  const [command, service] = positionals;
-  if (command === 'serve' && service) return service;
-  if (command === 'devnet') return 'devnet';
-  return command === undefined ? 'supervisor' : 'cli';
-}
+await import('../src/launch.ts');

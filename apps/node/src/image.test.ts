@@ -1,12 +1,13 @@
 /**
  * The container image's rules, read from the Dockerfile and .dockerignore at the workspace root
- * (no container engine runs where the tests do): a multi-stage build on pinned bases, production
- * dependencies only, a non-root runtime whose entrypoint is the CLI, and nothing secret or stored
- * copied in.
+ * (no container engine runs where the tests do): a multi-stage build on pinned bases, the bundle
+ * of `npm run build` with production dependencies only and no sources or TypeScript loader, a
+ * non-root runtime whose entrypoint is the CLI, and nothing secret or stored copied in.
+ * apps/node/test/bundle.test.ts runs that bundle.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DockerfileParser, type Instruction } from 'dockerfile-ast';
+import { Copy, DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
 import { workspaceRoot } from '@ledger-node/test-utils';
 
@@ -17,6 +18,24 @@ const froms = dockerfile.getFROMs();
 /** The instructions of the last stage: what the running container is. */
 const runtime = instructions.slice(instructions.indexOf(froms.at(-1)!));
 const keyword = (instruction: Instruction) => instruction.getKeyword().toUpperCase();
+const runsOf = (stage: Instruction[]) => stage.filter((instruction) => keyword(instruction) === 'RUN').map((instruction) => instruction.getArgumentsContent() ?? '');
+/** The instructions of the stage named `name` (`FROM … AS name`). */
+function stageNamed(name: string): Instruction[] {
+  const at = froms.findIndex((from) => from.getBuildStage() === name);
+  expect(at, `a stage named ${name}`).toBeGreaterThanOrEqual(0);
+  return instructions.slice(instructions.indexOf(froms[at]!), at + 1 < froms.length ? instructions.indexOf(froms[at + 1]!) : undefined);
+}
+/** The stage the runtime copies `destination` from (`COPY --from=<stage> … <destination>`). */
+function stageCopiedTo(destination: RegExp): Instruction[] {
+  const copy = runtime.find((instruction): instruction is Copy => instruction instanceof Copy && destination.test(instruction.getArguments().at(-1)!.getValue()));
+  expect(copy, `a COPY to ${destination}`).toBeDefined();
+  return stageNamed(copy!.getFromFlag()!.getValue()!);
+}
+const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8')
   .split('\n')
   .map((line) => line.trim())
@@ -35,10 +54,26 @@ describe('the Dockerfile', () => {
     expect(froms.at(-1)!.getImageTag()).toMatch(/slim/);
   });
 
-  it('installs the production dependencies only, from the lock file', () => {
-    const runs = instructions.filter((instruction) => keyword(instruction) === 'RUN').map((instruction) => instruction.getArgumentsContent() ?? '');
-    expect(runs.some((run) => /\bnpm ci\b.*--omit=dev\b/.test(run))).toBe(true);
-    expect(runs.some((run) => /\bnpm (install|i)\b/.test(run))).toBe(false);
+  it('installs the production dependencies only, from the lock file, into the runtime', () => {
+    expect(runsOf(stageCopiedTo(/^node_modules\/?$/)).some((run) => /\bnpm ci\b.*--omit=dev\b/.test(run))).toBe(true);
+    expect(runsOf(instructions).some((run) => /\bnpm (install|i)\b/.test(run))).toBe(false);
+  });
+
+  it('runs the bundle of `npm run build`, built in a stage of its own: no sources, no TypeScript loader', () => {
+    expect(runsOf(stageCopiedTo(/^dist\/?$/)).some((run) => /\bnpm ci\b(?!.*--omit=dev).*&& npm run build\b/.test(run))).toBe(true);
+    expect(existsSync(path.join(root, packageJson.scripts.build!.replace(/^node /, '')))).toBe(true);
+    // The runtime copies from the other stages only: node_modules and the bundle.
+    const copies = runtime.filter((instruction): instruction is Copy => instruction instanceof Copy);
+    expect(copies.map((copy) => `${copy.getFromFlag()?.getValue()} ${copy.getArguments().map((argument) => argument.getValue()).join(' ')}`)).toEqual([
+      'deps /app/node_modules node_modules/',
+      'build /app/dist dist/',
+    ]);
+    expect(runtime.map((instruction) => instruction.getTextContent()).join('\n')).not.toMatch(/\btsx\b|\.ts\b/);
+    // So the production dependencies hold neither the loader nor the bundler.
+    for (const tool of ['tsx', 'esbuild', 'typescript']) {
+      expect(packageJson.dependencies, tool).not.toHaveProperty(tool);
+      expect(packageJson.devDependencies, tool).toHaveProperty(tool);
+    }
   });
 
   it('runs as a user other than root, set after the last RUN of the runtime stage', () => {
@@ -50,11 +85,10 @@ describe('the Dockerfile', () => {
     expect(runtime.indexOf(users.at(-1)!)).toBeGreaterThan(lastRun);
   });
 
-  it('has the CLI as its entrypoint, in exec form, and the CLI exists', () => {
+  it('has the CLI as its entrypoint, in exec form: `ledger-node` on PATH is the entry of the bundle', () => {
     const entrypoint = runtime.filter((instruction) => keyword(instruction) === 'ENTRYPOINT').at(-1);
     expect(JSON.parse(entrypoint!.getArgumentsContent()!)).toEqual(['ledger-node']);
-    const bin = JSON.parse(readFileSync(path.join(root, 'apps/node/package.json'), 'utf8')).bin['ledger-node'];
-    expect(existsSync(path.join(root, 'apps/node', bin))).toBe(true);
+    expect(runsOf(runtime).some((run) => /\bln -s \/app\/dist\/ledger-node\.mjs \/usr\/local\/bin\/ledger-node\b/.test(run))).toBe(true);
   });
 
   it('copies nothing secret or stored, only paths of the repository, and sets no secret', () => {
@@ -74,7 +108,11 @@ describe('the Dockerfile', () => {
 });
 
 describe('the .dockerignore', () => {
-  it.each([['node_modules'], ['.git'], ['.data'], ['keystore'], ['**/*.pem'], ['**/*.key'], ['**/*password*'], ['test-output']])('leaves out %s', (pattern) => {
+  it.each([['node_modules'], ['.git'], ['.data'], ['keystore'], ['**/*.pem'], ['**/*.key'], ['**/*password*'], ['test-output'], ['dist']])('leaves out %s', (pattern) => {
     expect(ignored).toContain(pattern);
+  });
+
+  it('keeps the build script, which the build stage runs, though the other tools stay out', () => {
+    expect(ignored.indexOf('!tools/build')).toBeGreaterThan(ignored.indexOf('tools'));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The services the CLI can run, by name. Each app's `main.ts` exports `start(flags)`; apps are
- * loaded at run time by package name and never import each other.
+ * loaded at run time, by the process that runs them, and never import each other.
  */
 import type { ParsedFlags } from '@ledger-node/config';
 
@@ -24,16 +24,22 @@ export function isServiceName(name: string): name is ServiceName {
   return (serviceNames as readonly string[]).includes(name);
 }
 
-const entries: Record<ServiceName, string> = {
-  'ledger-store': '@ledger-node/ledger-store/main',
-  keystore: '@ledger-node/keystore/main',
-  submission: '@ledger-node/submission/main',
-  sync: '@ledger-node/sync/main',
-  facade: '@ledger-node/facade/main',
-  devnet: '@ledger-node/devnet/main',
+/*
+ * One literal specifier per service, so that tsx and the bundler (tools/build) both see every
+ * service; each stays a dynamic import, loaded only by the process that runs it. The CLI is the
+ * one app that starts the others: the other apps never import each other.
+ */
+/* eslint-disable @nx/enforce-module-boundaries -- the CLI's service table, loaded lazily; see above */
+const modules: Record<ServiceName, () => Promise<ServiceModule>> = {
+  'ledger-store': () => import('@ledger-node/ledger-store/main'),
+  keystore: () => import('@ledger-node/keystore/main'),
+  submission: () => import('@ledger-node/submission/main'),
+  sync: () => import('@ledger-node/sync/main'),
+  facade: () => import('@ledger-node/facade/main'),
+  devnet: () => import('@ledger-node/devnet/main'),
 };
+/* eslint-enable @nx/enforce-module-boundaries */
 
-export async function loadService(name: ServiceName): Promise<ServiceModule> {
-  const entry = entries[name];
-  return (await import(entry)) as ServiceModule;
+export function loadService(name: ServiceName): Promise<ServiceModule> {
+  return modules[name]();
 }

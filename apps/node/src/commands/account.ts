@@ -9,13 +9,12 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { dataDir, FlagError, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import { KeyType, KeystoreServiceService, type LocalAccount } from '@ledger-node/contracts';
 import { InvalidParams, Unavailable } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient, parseGrpcAddress } from '@ledger-node/grpc';
+import { cliEntry } from '../cli-entry';
 
-const cliEntry = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 const keystoreServiceName = 'ledgernode.keystore.v1.KeystoreService';
 const PASSWORD_ENV = 'LEDGER_NODE_PASSWORD';
 /** Generating runs scrypt twice (checking the passphrase against an existing file, then encrypting). */
@@ -134,7 +133,7 @@ async function callKeystore<T>(address: string, authToken: string | undefined, u
  * about key files (e.g. one it cannot read) are relayed to stderr, once each.
  */
 function startTransientKeystore(args: string[], env: NodeJS.ProcessEnv): Promise<{ stop(): Promise<void> }> {
-  const child = fork(cliEntry, ['serve', 'keystore', ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env });
+  const child = fork(cliEntry(), ['serve', 'keystore', ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env });
   const errors: string[] = [];
   const relayed = new Set<string>();
   const relay = (chunk: Buffer) => {

@@ -1,8 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { cliEntry } from '../cli-entry';
 import type { ServiceName } from '../services';
-
-const cliEntry = fileURLToPath(new URL('../../bin/ledger-node.js', import.meta.url));
 
 /** Secrets of one service only: the keystore's passphrase reaches no other service's environment. */
 const KEYSTORE_ONLY_ENV = ['LEDGER_NODE_PASSWORD'];
@@ -42,7 +40,7 @@ export class ServiceChild {
     this.ready = false;
     this.startedAt = Date.now();
     // Own process group: a terminal's Ctrl-C reaches the supervisor only, which stops children in order.
-    const child = fork(cliEntry, ['serve', this.name, ...this.args], {
+    const child = fork(cliEntry(), ['serve', this.name, ...this.args], {
       env: serviceEnv(this.name),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       detached: true,

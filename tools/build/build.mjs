@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// `npm run build [-- --outdir DIR]`: the CLI and every service bundled into JavaScript in DIR
+// (default dist/), which the container image runs with plain `node`, no TypeScript loader:
+//   ledger-node.mjs   the entry (apps/node/src/launch.ts), executable;
+//   chunks/           the code it imports dynamically: the CLI, each service, shared code;
+//   meta.json         esbuild's metafile: which source went into which output, and how imported.
+// Only the workspace's own packages (@ledger-node/*) are bundled; every npm package stays an
+// import of node_modules, as from the sources (the RocksDB binding is native, and OpenTelemetry
+// must patch @grpc/grpc-js when Node loads it, which it cannot do inside a bundle).
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const entryName = 'ledger-node';
+
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: path.join(root, 'dist') } } });
+const outdir = path.resolve(values.outdir);
+
+/**
+ * Every bare import but the workspace's own packages is left to Node (node_modules, node:
+ * builtins). A subpath of a package without an `exports` map gets the file name Node's ES module
+ * resolver needs (tsx finds `ripple-binary-codec/dist/serdes/binary-parser`, Node wants `….js`).
+ */
+const workspaceOnly = {
+  name: 'workspace-only',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind === 'entry-point' || args.path.startsWith('@ledger-node/') || args.pluginData?.resolvingExternal) return undefined;
+      const { name, subpath } = splitSpecifier(args.path);
+      if (subpath === '' || args.path.startsWith('node:')) return { path: args.path, external: true };
+      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { resolvingExternal: true } });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const inNodeModules = resolved.path.lastIndexOf(nodeModules);
+      if (inNodeModules < 0) return { errors: [{ text: `${args.path} resolves outside node_modules: ${resolved.path}` }] };
+      const packageDir = resolved.path.slice(0, inNodeModules + nodeModules.length + name.length);
+      const { exports } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
+      const file = path.relative(packageDir, resolved.path).split(path.sep).join('/');
+      return { path: exports === undefined ? `${name}/${file}` : args.path, external: true };
+    });
+  },
+};
+
+const nodeModules = `${path.sep}node_modules${path.sep}`;
+
+/** `@scope/name/sub/path` → `@scope/name` and `sub/path` ('' for the package itself). */
+function splitSpecifier(specifier) {
+  const parts = specifier.split('/');
+  const nameParts = specifier.startsWith('@') ? 2 : 1;
+  return { name: parts.slice(0, nameParts).join('/'), subpath: parts.slice(nameParts).join('/') };
+}
+
+/**
+ * Files the sources read beside themselves, `new URL('./page.html', import.meta.url)`, are copied
+ * beside the output that holds that source, under the same relative path: the code stays as it is
+ * and the asset stays a file (the status page is read once, at start-up). A path that leaves the
+ * output folder, or two different files for one path, fail the build.
+ */
+function copyAssets(metafile) {
+  const copied = new Map();
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    for (const input of Object.keys(inputs).filter((file) => /\.[cm]?ts$/.test(file))) {
+      const source = readFileSync(path.join(root, input), 'utf8');
+      for (const [, relative] of source.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) {
+        const from = path.resolve(root, path.dirname(input), relative);
+        const to = path.resolve(root, path.dirname(output), relative);
+        if (!to.startsWith(outdir + path.sep)) throw new Error(`${input}: ${relative} would be outside ${outdir}`);
+        if (copied.has(to) && copied.get(to) !== from) throw new Error(`${to} is both ${copied.get(to)} and ${from}`);
+        copied.set(to, from);
+        mkdirSync(path.dirname(to), { recursive: true });
+        copyFileSync(from, to);
+      }
+    }
+  }
+  return copied.size;
+}
+
+/** Only a folder a previous build wrote (it holds meta.json) is emptied: `--outdir .` must not wipe the workspace. */
+function prepareOutdir() {
+  if (!existsSync(outdir)) return;
+  if (existsSync(path.join(outdir, 'meta.json'))) rmSync(outdir, { recursive: true });
+  else if (readdirSync(outdir).length > 0) throw new Error(`${outdir} is not empty and holds no previous build (meta.json)`);
+}
+
+try {
+  const started = Date.now();
+  prepareOutdir();
+  const { metafile } = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [{ in: 'apps/node/src/launch.ts', out: entryName }],
+    outdir,
+    bundle: true,
+    // Each dynamic import (telemetry, the CLI, each service) becomes a chunk loaded when imported:
+    // a service's code is read by the process that runs it only, and nothing imports
+    // @grpc/grpc-js before OpenTelemetry started (launch.ts).
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // .mjs: ES modules wherever the folder is, with no package.json beside it.
+    outExtension: { '.js': '.mjs' },
+    plugins: [workspaceOnly],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const entry = path.join(outdir, `${entryName}.mjs`);
+  writeFileSync(entry, `#!/usr/bin/env node\n${readFileSync(entry, 'utf8')}`);
+  chmodSync(entry, 0o755);
+  const assets = copyAssets(metafile);
+  writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(metafile));
+  const outputs = Object.values(metafile.outputs);
+  const bytes = outputs.reduce((sum, output) => sum + output.bytes, 0);
+  const shown = path.relative(process.cwd(), entry).startsWith('..') ? entry : path.relative(process.cwd(), entry);
+  console.log(
+    `built ${shown}: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB, ${assets} assets, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+} catch (error) {
+  // esbuild has printed its own errors already.
+  if (!(error instanceof Error && 'errors' in error)) console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
