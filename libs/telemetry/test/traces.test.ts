@@ -5,38 +5,20 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { deriveKeypair } from 'ripple-keypairs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Wallet, xrpToDrops } from 'xrpl';
-import { cliEntry, decryptKeyFile, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, decryptKeyFile, freePort, OtlpReceiver, rpcClient, startProcess, stopAll, tempDir, waitUntil, type CollectedSpan, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'traces test passphrase';
 const genesisSecret = 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb';
 const genesisAddress = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 
-interface OtlpAttribute {
-  key: string;
-  value: { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
-}
-interface CollectedSpan {
-  service: string;
-  scope: string;
-  name: string;
-  kind: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string;
-  attributes: Record<string, unknown>;
-  /** Span ids of the spans this one links to. */
-  links: string[];
-}
-
-/** The OTLP/HTTP receiver: every `/v1/traces` body as received, and the spans in them. */
-const exports: string[] = [];
-const spans: CollectedSpan[] = [];
-let receiver: Server;
+/** The collector the node exports to, and the spans it received. */
+const receiver = new OtlpReceiver();
+const { spans, jsonBodies: exports } = receiver;
+const traceOf = receiver.traceOf.bind(receiver);
 let dir: string;
 let removeDir: () => void;
 let node: RunningProcess;
@@ -46,47 +28,6 @@ let call: ReturnType<typeof rpcClient>;
 let alice: string;
 /** The payment that funded alice: a stored transaction to read back. */
 let fundingHash: string;
-
-const attributesOf = (list: OtlpAttribute[] = []) =>
-  Object.fromEntries(list.map(({ key, value }) => [key, value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue]));
-
-function collect(body: string): void {
-  exports.push(body);
-  const document = JSON.parse(body);
-  for (const resourceSpans of document.resourceSpans ?? []) {
-    const service = String(attributesOf(resourceSpans.resource?.attributes)['service.name']);
-    for (const scopeSpans of resourceSpans.scopeSpans ?? []) {
-      for (const span of scopeSpans.spans ?? []) {
-        spans.push({
-          service,
-          scope: scopeSpans.scope?.name ?? '',
-          name: span.name,
-          kind: span.kind,
-          traceId: span.traceId,
-          spanId: span.spanId,
-          parentSpanId: span.parentSpanId ?? '',
-          attributes: attributesOf(span.attributes),
-          links: (span.links ?? []).map((link: { spanId: string }) => link.spanId),
-        });
-      }
-    }
-  }
-}
-
-/** The spans of the one trace whose JSON-RPC span is `jsonrpc <method>`, once `services` all reported and no more arrive. */
-async function traceOf(method: string, services: string[], timeoutMs = 20_000): Promise<CollectedSpan[]> {
-  const deadline = Date.now() + timeoutMs;
-  let previousCount = -1;
-  for (;;) {
-    const roots = spans.filter((span) => span.name === `jsonrpc ${method}`);
-    const inTrace = roots.length === 1 ? spans.filter((span) => span.traceId === roots[0]!.traceId) : [];
-    const complete = services.every((service) => inTrace.some((span) => span.service === service));
-    if (complete && inTrace.length === previousCount) return inTrace;
-    previousCount = inTrace.length;
-    if (Date.now() > deadline) throw new Error(`no complete trace for ${method}: ${JSON.stringify(roots.length)} JSON-RPC spans, ${JSON.stringify(inTrace.map((span) => `${span.service} ${span.name}`))}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 function generate(nickname: string): string {
   const result = spawnSync(process.execPath, [cliEntry(), 'account', 'generate', '-nickname', nickname, '-data_dir', dir, '-json'], {
@@ -98,17 +39,7 @@ function generate(nickname: string): string {
 }
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      if (request.url === '/v1/traces') collect(body);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  const receiverPort = await freePort();
-  await new Promise<void>((resolve) => receiver.listen(receiverPort, '127.0.0.1', resolve));
+  const collectorUrl = await receiver.listen(await freePort());
 
   ({ dir, remove: removeDir } = tempDir('traces-'));
   alice = generate('alice');
@@ -122,7 +53,7 @@ beforeAll(async () => {
     ],
     {
       env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${receiverPort}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_BSP_SCHEDULE_DELAY: '200',
       },
@@ -144,7 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopAll();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver.close();
   removeDir?.();
 });
 

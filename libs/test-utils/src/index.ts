@@ -7,3 +7,5 @@ export * from './clients';
 export * from './rejections';
 export * from './certificates';
 export * from './tcp-proxy';
+export * from './kubernetes';
+export * from './otlp';

@@ -1,0 +1,366 @@
+/**
+ * The Kubernetes manifests (deploy/k8s): each overlay renders with `kubectl kustomize`, every
+ * object meets its OpenAPI schema, and the rendered objects keep the node's isolation rules — key
+ * material in the keystore's pod only, one identity per workload, one writer where there must be
+ * one, hardened non-root containers with probes and limits, and a network that admits exactly the
+ * node's call graph.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
+import { allFlags, metricsListener, parseFlags, serviceAddress } from '@ledger-node/config';
+import {
+  connectionAllowed,
+  containerLaunch,
+  egressAllows,
+  ingressAllows,
+  mountVolumes,
+  objectNamed,
+  onHost,
+  renderManifests,
+  schemaViolation,
+  tempDir,
+  workloadsOf,
+  workspaceRoot,
+  type Endpoint,
+  type KubeObject,
+  type Workload,
+} from '@ledger-node/test-utils';
+
+const overlays = ['dev', 'prod'] as const;
+const rendered = Object.fromEntries(overlays.map((overlay) => [overlay, renderManifests(`overlays/${overlay}`)])) as Record<(typeof overlays)[number], KubeObject[]>;
+const GRPC_SERVICES = ['ledger-store', 'keystore', 'submission', 'sync'] as const;
+const NODE_SERVICES = [...GRPC_SERVICES, 'facade'] as const;
+
+const containersOf = (workload: Workload): any[] => [...(workload.pod.initContainers ?? []), ...workload.pod.containers];
+const isNodeImage = (image: string) => /(^|\/)ledger-node(:|@|$)/.test(image);
+const component = (workload: Workload) => workload.labels['app.kubernetes.io/component'];
+const nodeWorkload = (objects: KubeObject[], service: string) => workloadsOf(objects).find((workload) => component(workload) === service)!;
+
+const volumes = tempDir('kubernetes-');
+afterAll(() => volumes.remove());
+/** The flags without the checks that read the files they name (those are inside the pod). */
+const uncheckedFlags = allFlags.map((spec) => ({ ...spec, check: undefined }));
+
+/** The flags a ledger-node container's arguments give, paths as the container sees them. */
+function parsedLaunch(objects: KubeObject[], workload: Workload) {
+  return parseFlags(containerLaunch(objects, workload).args, uncheckedFlags);
+}
+
+/** Secret volumes a pod mounts, by mount path: the Secret's name. */
+function mountedSecrets(workload: Workload): Map<string, string> {
+  const secretVolumes = new Map<string, string>();
+  for (const volume of workload.pod.volumes ?? []) if (volume.secret) secretVolumes.set(volume.name, volume.secret.secretName);
+  const mounts = new Map<string, string>();
+  for (const container of containersOf(workload)) {
+    for (const mount of container.volumeMounts ?? []) if (secretVolumes.has(mount.name)) mounts.set(mount.mountPath, secretVolumes.get(mount.name)!);
+  }
+  return mounts;
+}
+
+describe.each(overlays)('the %s overlay', (overlay) => {
+  const objects = rendered[overlay];
+  const workloads = workloadsOf(objects);
+
+  it('renders one workload per service, each of its own kind', () => {
+    const kinds = Object.fromEntries(NODE_SERVICES.map((service) => [service, nodeWorkload(objects, service)?.kind]));
+    expect(kinds).toEqual({ 'ledger-store': 'StatefulSet', keystore: 'StatefulSet', submission: 'Deployment', sync: 'Deployment', facade: 'Deployment' });
+    for (const service of NODE_SERVICES) expect(nodeWorkload(objects, service).name).toBe(service);
+  });
+
+  it('meets the OpenAPI schemas of Kubernetes and cert-manager, object by object', async () => {
+    const violations: string[] = [];
+    for (const object of objects) {
+      const violation = await schemaViolation(object);
+      if (violation) violations.push(`${object.kind} ${object.metadata.name}: ${violation}`);
+    }
+    expect(violations).toEqual([]);
+    expect(objects.every((object) => object.kind === 'Namespace' || object.metadata.namespace === 'ledger-node')).toBe(true);
+  });
+
+  it('gives every ledger-node container a command line the CLI accepts, every $(VAR) defined', () => {
+    for (const workload of workloads.filter((each) => isNodeImage(each.pod.containers[0].image))) {
+      const { args } = containerLaunch(objects, workload);
+      expect(args.filter((arg) => arg.includes('$(')), workload.name).toEqual([]);
+      // Files its ConfigMap volumes hold (-validators) are read and checked where the container reads them.
+      const mounts = mountVolumes(objects, workload, path.join(volumes.dir, overlay));
+      const { positionals } = parseFlags(args.map((arg) => onHost(arg, mounts)), allFlags);
+      expect(positionals, workload.name).toEqual(workload.name === 'devnet' ? ['devnet'] : ['serve', workload.name]);
+      // The exec probes are CLI command lines too.
+      for (const container of containersOf(workload)) {
+        for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
+          if (!probe?.exec) continue;
+          const [program, ...probeArgs] = probe.exec.command as string[];
+          expect(program).toBe('ledger-node');
+          expect(parseFlags(probeArgs, allFlags).positionals, workload.name).toEqual(['probe', workload.name]);
+        }
+      }
+    }
+  });
+
+  it('runs every container as a non-root user on a read-only root filesystem, without capabilities, under RuntimeDefault seccomp', () => {
+    for (const workload of workloads) {
+      for (const container of containersOf(workload)) {
+        const where = `${workload.name}/${container.name}`;
+        const pod = workload.pod.securityContext ?? {};
+        const own = container.securityContext ?? {};
+        expect(own.runAsNonRoot ?? pod.runAsNonRoot, where).toBe(true);
+        expect(own.runAsUser ?? pod.runAsUser, where).toBeGreaterThan(0);
+        expect(own.readOnlyRootFilesystem, where).toBe(true);
+        expect(own.allowPrivilegeEscalation, where).toBe(false);
+        expect(own.capabilities?.drop, where).toEqual(['ALL']);
+        expect(own.capabilities?.add ?? [], where).toEqual([]);
+        expect((own.seccompProfile ?? pod.seccompProfile)?.type, where).toBe('RuntimeDefault');
+      }
+      expect(workload.pod.automountServiceAccountToken, workload.name).toBe(false);
+      expect(workload.pod.hostNetwork ?? false, workload.name).toBe(false);
+    }
+  });
+
+  it('gives every container readiness and liveness probes, resource requests and limits', () => {
+    for (const workload of workloads) {
+      for (const container of workload.pod.containers) {
+        const where = `${workload.name}/${container.name}`;
+        expect(container.readinessProbe, where).toBeDefined();
+        expect(container.livenessProbe, where).toBeDefined();
+        for (const resource of ['cpu', 'memory']) {
+          expect(container.resources?.requests?.[resource], `${where} ${resource} request`).toBeDefined();
+          expect(container.resources?.limits?.[resource], `${where} ${resource} limit`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('probes each gRPC service on grpc.health.v1 at its own port over its own certificate, the facade on /healthz and /readyz', () => {
+    for (const service of GRPC_SERVICES) {
+      const workload = nodeWorkload(objects, service);
+      const container = workload.pod.containers[0];
+      const grpcPort = container.ports.find((port: { name: string }) => port.name === 'grpc').containerPort;
+      const probe = parseFlags(container.readinessProbe.exec.command.slice(1), allFlags).flags;
+      expect(serviceAddress(probe, service)).toBe(`127.0.0.1:${grpcPort}`);
+      const served = parsedLaunch(objects, workload).flags;
+      for (const flag of ['grpc_tls_cert', 'grpc_tls_key', 'grpc_tls_ca']) expect(probe.string(flag), `${service} -${flag}`).toBe(served.string(flag));
+    }
+    const facade = nodeWorkload(objects, 'facade').pod.containers[0];
+    expect(facade.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(facade.readinessProbe.httpGet.path).toBe('/readyz');
+  });
+
+  it('has each gRPC service listen on its container port and the others reach it through its Service', () => {
+    const services = objects.filter((object) => object.kind === 'Service');
+    for (const workload of workloads.filter((each) => (NODE_SERVICES as readonly string[]).includes(component(each)!))) {
+      const flags = parsedLaunch(objects, workload).flags;
+      for (const target of GRPC_SERVICES) {
+        const address = flags.string(`${target.replace('-', '_')}_addr`);
+        if (address === undefined) continue;
+        const [host, port] = address.split(':');
+        const targetWorkload = nodeWorkload(objects, target);
+        const grpcPort = targetWorkload.pod.containers[0].ports.find((each: { name: string }) => each.name === 'grpc').containerPort;
+        if (workload.name === targetWorkload.name) {
+          expect(address, `${target} listens`).toBe(`0.0.0.0:${grpcPort}`);
+          continue;
+        }
+        const service = services.find((each) => each.metadata.name === host);
+        expect(service, `${workload.name} -> ${address}: a Service named ${host}`).toBeDefined();
+        expect(Object.entries(service!.spec.selector).every(([key, value]) => targetWorkload.labels[key] === value), `${host} selects ${target}`).toBe(true);
+        const servicePort = service!.spec.ports.find((each: { port: number }) => each.port === Number(port));
+        expect(servicePort?.targetPort, `${workload.name} -> ${address}`).toBe('grpc');
+      }
+    }
+  });
+
+  it('scrapes each service at the metrics port its flags open', () => {
+    for (const service of NODE_SERVICES) {
+      const workload = nodeWorkload(objects, service);
+      const listener = metricsListener(parsedLaunch(objects, workload).flags, service);
+      const annotations = workload.object.spec.template.metadata.annotations;
+      expect(annotations['prometheus.io/scrape'], service).toBe('true');
+      expect(Number(annotations['prometheus.io/port']), service).toBe(listener?.port);
+      expect(workload.pod.containers[0].ports.find((port: { name: string }) => port.name === 'metrics')?.containerPort, service).toBe(listener?.port);
+      expect(listener?.host, service).toBe('0.0.0.0');
+    }
+  });
+
+  it('exposes the keystore and ledger-store inside the cluster only, the facade through its Service (and an Ingress in prod)', () => {
+    for (const service of objects.filter((object) => object.kind === 'Service')) {
+      expect(['LoadBalancer', 'NodePort'], service.metadata.name).not.toContain(service.spec.type ?? 'ClusterIP');
+      expect(service.spec.externalIPs ?? [], service.metadata.name).toEqual([]);
+    }
+    for (const ingress of objects.filter((object) => object.kind === 'Ingress')) {
+      for (const rule of ingress.spec.rules) {
+        for (const { backend } of rule.http.paths) expect(backend.service.name).toBe('facade');
+      }
+    }
+    expect(objects.some((object) => object.kind === 'Ingress')).toBe(overlay === 'prod');
+  });
+
+  it('keeps key material in the keystore: its passphrase and each service certificate are mounted by their own workload only, none in an environment', () => {
+    const mounted = new Map<string, string[]>();
+    for (const workload of workloads) {
+      for (const secret of mountedSecrets(workload).values()) mounted.set(secret, [...(mounted.get(secret) ?? []), workload.name]);
+      for (const container of containersOf(workload)) {
+        expect(container.envFrom?.filter((source: { secretRef?: unknown }) => source.secretRef) ?? [], workload.name).toEqual([]);
+        expect(container.env?.filter((variable: { valueFrom?: { secretKeyRef?: unknown } }) => variable.valueFrom?.secretKeyRef) ?? [], workload.name).toEqual([]);
+      }
+    }
+    expect(Object.fromEntries(mounted)).toEqual({
+      'keystore-passphrase': ['keystore'],
+      'facade-rpc-token': ['facade'],
+      ...Object.fromEntries(NODE_SERVICES.map((service) => [`${service}-tls`, [service]])),
+    });
+    const keystore = parsedLaunch(objects, nodeWorkload(objects, 'keystore')).flags;
+    expect(mountedSecrets(nodeWorkload(objects, 'keystore')).get(path.dirname(keystore.string('password_file')!))).toBe('keystore-passphrase');
+    const facade = parsedLaunch(objects, nodeWorkload(objects, 'facade')).flags;
+    expect(mountedSecrets(nodeWorkload(objects, 'facade')).get(path.dirname(facade.string('rpc_token_file')!))).toBe('facade-rpc-token');
+    for (const service of NODE_SERVICES) {
+      const flags = parsedLaunch(objects, nodeWorkload(objects, service)).flags;
+      const secrets = mountedSecrets(nodeWorkload(objects, service));
+      for (const flag of ['grpc_tls_cert', 'grpc_tls_key', 'grpc_tls_ca']) expect(secrets.get(path.dirname(flags.string(flag)!)), `${service} -${flag}`).toBe(`${service}-tls`);
+    }
+    // Secrets are created by the operator (or cert-manager), never written in the manifests.
+    expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
+    for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
+      expect(Object.keys(configMap.data ?? {}).filter((key) => /PASSWORD|PASSPHRASE|TOKEN|SECRET|PRIVATE/i.test(key)), configMap.metadata.name).toEqual([]);
+    }
+  });
+
+  it('keeps one writer: sync and submission are single Deployments replaced by Recreate, the stores single StatefulSets with their own volumes, and only the facade scales', () => {
+    for (const service of ['sync', 'submission']) {
+      const workload = nodeWorkload(objects, service);
+      expect(workload.object.spec.replicas, service).toBe(1);
+      expect(workload.object.spec.strategy?.type, service).toBe('Recreate');
+    }
+    for (const service of ['ledger-store', 'keystore']) {
+      const workload = nodeWorkload(objects, service);
+      expect(workload.object.spec.replicas, service).toBe(1);
+      expect(workload.object.spec.volumeClaimTemplates.map((claim: KubeObject) => claim.metadata.name), service).toEqual(['data']);
+      const dataMount = workload.pod.containers[0].volumeMounts.find((mount: { name: string }) => mount.name === 'data');
+      expect(parsedLaunch(objects, workload).flags.string('data_dir'), service).toBe(dataMount.mountPath);
+    }
+    const submission = nodeWorkload(objects, 'submission');
+    const journal = submission.pod.volumes.find((volume: { name: string }) => volume.name === 'data').persistentVolumeClaim.claimName;
+    expect(objectNamed(objects, 'PersistentVolumeClaim', journal).spec.accessModes).toEqual([overlay === 'prod' ? 'ReadWriteOncePod' : 'ReadWriteOnce']);
+    const scaled = objects.filter((object) => object.kind === 'HorizontalPodAutoscaler').map((hpa) => `${hpa.spec.scaleTargetRef.kind}/${hpa.spec.scaleTargetRef.name}`);
+    expect(scaled).toEqual(['Deployment/facade']);
+  });
+
+  it('sends every service\'s traces to the collector Service', () => {
+    for (const service of NODE_SERVICES) {
+      const { env } = containerLaunch(objects, nodeWorkload(objects, service));
+      expect(env.OTEL_EXPORTER_OTLP_ENDPOINT, service).toMatch(/^http:\/\/otel-collector(\.[a-z0-9-]+)?:4318$/);
+      expect(env.OTEL_TRACES_EXPORTER, service).toBe('otlp');
+    }
+  });
+});
+
+describe('the NetworkPolicies', () => {
+  /** Pods and addresses around the node: DNS, Prometheus, an Ingress controller, a collector elsewhere, the Internet. */
+  const neighbours: Endpoint[] = [
+    { kind: 'pod', name: 'kube-dns', namespace: 'kube-system', namespaceLabels: { 'kubernetes.io/metadata.name': 'kube-system' }, labels: { 'k8s-app': 'kube-dns' }, ports: [{ containerPort: 53, protocol: 'UDP' }, { containerPort: 53, protocol: 'TCP' }], ip: '10.96.0.10' },
+    { kind: 'pod', name: 'prometheus', namespace: 'monitoring', namespaceLabels: { 'kubernetes.io/metadata.name': 'monitoring' }, labels: { 'app.kubernetes.io/name': 'prometheus' }, ports: [{ containerPort: 9090 }], ip: '10.244.9.1' },
+    { kind: 'pod', name: 'ingress-controller', namespace: 'ingress-nginx', namespaceLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' }, labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, ports: [{ containerPort: 443 }], ip: '10.244.9.2' },
+    { kind: 'pod', name: 'observability/otel-collector', namespace: 'observability', namespaceLabels: { 'kubernetes.io/metadata.name': 'observability' }, labels: { 'app.kubernetes.io/name': 'otel-collector' }, ports: [{ name: 'otlp-http', containerPort: 4318 }], ip: '10.244.9.3' },
+    { kind: 'outside', name: 'internet', ip: '203.0.113.7' },
+  ];
+
+  /** The pods of the rendered workloads, each at an address of the cluster's pod network. */
+  function podsOf(objects: KubeObject[]): Endpoint[] {
+    const namespace = objectNamed(objects, 'Namespace', 'ledger-node');
+    return workloadsOf(objects).map((workload, index) => ({
+      kind: 'pod',
+      name: workload.name,
+      namespace: 'ledger-node',
+      namespaceLabels: { ...namespace.metadata.labels, 'kubernetes.io/metadata.name': 'ledger-node' },
+      labels: workload.labels,
+      ports: workload.pod.containers.flatMap((container: { ports?: unknown[] }) => container.ports ?? []),
+      ip: `10.244.1.${index + 1}`,
+    }));
+  }
+
+  /** Every connection `allows` lets through between the pods and their neighbours, as `source -> destination:port`. */
+  function connections(objects: KubeObject[], allows: typeof connectionAllowed, endpoints = [...podsOf(objects), ...neighbours]): string[] {
+    const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
+    const inNamespace = (endpoint: Endpoint) => endpoint.kind === 'pod' && endpoint.namespace === 'ledger-node';
+    const allowed: string[] = [];
+    for (const source of endpoints) {
+      for (const destination of endpoints) {
+        // Connections between the neighbours are not the node's to rule.
+        if (source === destination || (!inNamespace(source) && !inNamespace(destination))) continue;
+        const ports = destination.kind === 'pod' ? destination.ports : [{ containerPort: 443 }];
+        for (const { containerPort, protocol = 'TCP' } of ports) {
+          if (allows(policies, source, destination, containerPort, protocol)) allowed.push(`${source.name} -> ${destination.name}:${containerPort}${protocol === 'UDP' ? '/udp' : ''}`);
+        }
+      }
+    }
+    return allowed.sort();
+  }
+
+  /** The node's call graph: what each overlay must allow, and nothing else. */
+  const callGraph = [
+    'sync -> ledger-store:50051', 'facade -> ledger-store:50051', 'submission -> ledger-store:50051',
+    'submission -> keystore:50052', 'facade -> keystore:50052',
+    'facade -> submission:50053',
+    'facade -> sync:50054',
+  ];
+  function intended(nodePods: string[], extra: string[]): string[] {
+    const metricsPort = { 'ledger-store': 9400, keystore: 9401, submission: 9402, sync: 9403, facade: 9404 } as Record<string, number>;
+    return [
+      ...callGraph,
+      'sync -> internet:443', 'submission -> internet:443',
+      ...nodePods.flatMap((pod) => [`${pod} -> kube-dns:53`, `${pod} -> kube-dns:53/udp`]),
+      ...NODE_SERVICES.map((service) => `prometheus -> ${service}:${metricsPort[service]}`),
+      ...['kube-dns', 'prometheus', 'ingress-controller', 'observability/otel-collector', 'internet'].flatMap((client) => [`${client} -> facade:7545`, `${client} -> facade:7544`]),
+      ...extra,
+    ].sort();
+  }
+
+  it('admit exactly the node\'s call graph in the dev overlay', () => {
+    const nodePods = [...NODE_SERVICES, 'devnet'];
+    expect(connections(rendered.dev, connectionAllowed)).toEqual(
+      intended(nodePods, [
+        'sync -> devnet:6006', 'submission -> devnet:6006',
+        ...nodePods.flatMap((pod) => [`${pod} -> otel-collector:4318`, `${pod} -> observability/otel-collector:4318`]),
+      ]),
+    );
+  });
+
+  it('admit exactly the node\'s call graph in the prod overlay', () => {
+    expect(connections(rendered.prod, connectionAllowed)).toEqual(intended([...NODE_SERVICES], NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`)));
+  });
+
+  it.each(overlays)('repeat the call graph on both sides in the %s overlay: egress alone and ingress alone admit exactly it between the node\'s services', (overlay) => {
+    const services = podsOf(rendered[overlay]).filter((pod) => (NODE_SERVICES as readonly string[]).includes(pod.name));
+    const grpcOnly = (edges: string[]) => edges.filter((edge) => /:5005\d$/.test(edge));
+    expect(grpcOnly(connections(rendered[overlay], egressAllows, services))).toEqual([...callGraph].sort());
+    expect(grpcOnly(connections(rendered[overlay], ingressAllows, services))).toEqual([...callGraph].sort());
+  });
+});
+
+describe('the prod overlay\'s certificates', () => {
+  it('issue one certificate per service identity, named as the services admit each other, into the Secret that service mounts', () => {
+    const certificates = rendered.prod.filter((object) => object.kind === 'Certificate');
+    expect(certificates.map((certificate) => certificate.metadata.name).sort()).toEqual([...NODE_SERVICES].sort());
+    for (const certificate of certificates) {
+      const service = certificate.metadata.name;
+      expect(certificate.spec.commonName).toBe(service);
+      expect(certificate.spec.dnsNames).toEqual([service]);
+      expect(certificate.spec.secretName).toBe(`${service}-tls`);
+      expect(certificate.spec.usages).toEqual(expect.arrayContaining(['server auth', 'client auth']));
+      expect(objectNamed(rendered.prod, certificate.spec.issuerRef.kind ?? 'Issuer', certificate.spec.issuerRef.name).spec.ca).toBeDefined();
+    }
+  });
+});
+
+describe('the base', () => {
+  it('holds no Secret and no value of one', () => {
+    const base = renderManifests('base');
+    expect(base.filter((object) => object.kind === 'Secret')).toEqual([]);
+    expect(JSON.stringify(base)).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY|secretKeyRef/);
+  });
+
+  it('the dev overlay trusts the devnet\'s own validator', () => {
+    const validators = readFileSync(path.join(workspaceRoot(), 'deploy/k8s/overlays/dev/validators.txt'), 'utf8');
+    expect(validators).toBe(devnetValidatorsFileText(getProfile('xrpl')));
+  });
+});
