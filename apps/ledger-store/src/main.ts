@@ -16,7 +16,7 @@ const WRITE_METHODS = new Set(['putLedger', 'putLedgers', 'putStateObjects', 'pu
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
-  const store = await LedgerStore.open(await openRocksDb(config.databasePath));
+  const store = await LedgerStore.open(await openRocksDb(config.databasePath), `the database at ${config.databasePath}`);
   logger.info({ database: config.databasePath, completeRanges: store.ranges }, 'database open');
   // Open WatchLedgers streams never end by themselves: stopping ends them so shutdown need not wait.
   const stopping = new AbortController();

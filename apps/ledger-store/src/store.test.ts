@@ -7,7 +7,8 @@ import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, synt
 import { memoryKeyValue } from './storage/memory';
 import { openRocksDb } from './storage/rocksdb';
 import type { KeyValue } from './storage/kv';
-import { LedgerStore } from './store';
+import { FORMAT_VERSION_KEY } from './repositories/storeMeta';
+import { LedgerStore, STORE_FORMAT_VERSION } from './store';
 import type { LedgerEvent } from './ledgers/events';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -56,6 +57,44 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
   }
 
   const outOfOrder = [11119602, 11119599, 11119604, 11119601, 11119600, 11119603];
+
+  describe('store format version', () => {
+    it('records the format version in a new store', async () => {
+      const backend = await openBackend();
+      const store = await LedgerStore.open(backend.kv);
+      cleanups.push(() => store.close());
+      expect(await backend.kv.get(FORMAT_VERSION_KEY)).toEqual(Buffer.from([0, 0, 0, STORE_FORMAT_VERSION]));
+    });
+
+    it('takes a store written before versions were recorded as format 1, its ledgers kept', async () => {
+      const backend = await openBackend();
+      const first = await LedgerStore.open(backend.kv);
+      await first.putLedger(mainnetLedgerWrite(11119599));
+      await backend.kv.batch([{ type: 'del', key: FORMAT_VERSION_KEY }]);
+      await first.close();
+      const reopened = await LedgerStore.open(await backend.reopen());
+      cleanups.push(() => reopened.close());
+      expect(reopened.ranges).toEqual([{ first: 11119599, last: 11119599 }]);
+      expect(await reopened.storeMeta.formatVersion()).toBe(1);
+    });
+
+    it.each([
+      ['a later format', Buffer.from([0, 0, 0, STORE_FORMAT_VERSION + 1]), `in store format ${STORE_FORMAT_VERSION + 1}`],
+      ['an unreadable version', Buffer.from('two'), 'in store format (unreadable)'],
+    ])('refuses a store of %s, naming it, and writes nothing', async (_case, recorded, named) => {
+      const backend = await openBackend();
+      const first = await LedgerStore.open(backend.kv);
+      await first.putLedger(mainnetLedgerWrite(11119599));
+      await backend.kv.batch([{ type: 'put', key: FORMAT_VERSION_KEY, value: recorded }]);
+      await first.close();
+      const kv = await backend.reopen();
+      const refusal = await rejectionOf<Error>(LedgerStore.open(kv, 'the database at /data/node.db'));
+      expect(refusal.message).toContain(`the database at /data/node.db is ${named}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only`);
+      const again = await backend.reopen();
+      cleanups.push(() => again.close());
+      expect(await again.get(FORMAT_VERSION_KEY)).toEqual(recorded);
+    });
+  });
 
   it('stores the mainnet run out of order and reads each ledger back byte-exact by index, hash and tag', async () => {
     const store = await openStore();

@@ -36,6 +36,12 @@ import { LedgerEvents, type LedgerEvent } from './ledgers/events';
 import { validateLedgerWrite, validateStateChanges } from './ledgers/validate';
 
 const MAX_LEDGER_INDEX = 0xffffffff;
+/**
+ * The layout of the stored keys and values (storage/buckets.ts and the repositories). Every store
+ * records it; a store of another version is refused at open, before anything is read or written.
+ * A change of layout raises it.
+ */
+export const STORE_FORMAT_VERSION = 1;
 /** GetLedgerHeaders answers at most this many ledgers per call (ledgerstore.proto). */
 export const MAX_HEADERS_PER_CALL = 1000;
 /** GetTransactions answers at most this many hashes per call (ledgerstore.proto). */
@@ -125,9 +131,24 @@ export class LedgerStore {
     this.syncMeta = new SyncMetaRepository(kv);
   }
 
-  /** Opens the store over `kv`, loading the bookkeeping every ledger's batch updates. */
-  static async open(kv: KeyValue): Promise<LedgerStore> {
+  /**
+   * Opens the store over `kv` (named `location` in errors), loading the bookkeeping every ledger's
+   * batch updates. A store of another format version is refused, and `kv` closed.
+   */
+  static async open(kv: KeyValue, location = 'the database'): Promise<LedgerStore> {
     const store = new LedgerStore(kv);
+    const version = await store.storeMeta.formatVersion();
+    if (version !== STORE_FORMAT_VERSION) {
+      if (version !== undefined) {
+        await kv.close();
+        throw new Error(
+          `${location} is in store format ${Number.isNaN(version) ? '(unreadable)' : version}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only: ` +
+            'run the ledger-node release that wrote it, or move it aside and sync again',
+        );
+      }
+      // A new store, or one written before the version was recorded, whose layout is format 1.
+      await kv.batch([store.storeMeta.formatVersionOperation(STORE_FORMAT_VERSION)]);
+    }
     [store.completeRanges, store.counters, store.stateRanges, store.download] = await Promise.all([
       store.storeMeta.ranges(),
       store.storeMeta.counters(),

@@ -7,7 +7,8 @@ import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/erro
 import { checkHealth, createGrpcClient, fromItemError, useTlsIdentity } from '@ledger-node/grpc';
 import { cliEntry, freePort, readFixture, rejectionOf, serviceCertificate, startProcess, stopAll, tempDir, testAuthority, tlsFlags } from '@ledger-node/test-utils';
 import { openRocksDb } from '../src/storage/rocksdb';
-import { LedgerStore } from '../src/store';
+import { FORMAT_VERSION_KEY } from '../src/repositories/storeMeta';
+import { LedgerStore, STORE_FORMAT_VERSION } from '../src/store';
 import { ledgerWriteFromJson, MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticLedgerWrite, type LedgerFixture } from './support/ledgerWrites';
 
 const cleanups: (() => void)[] = [];
@@ -135,6 +136,20 @@ describe('ledger-store as a separate process', () => {
     const second = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', `unix:${dir}/other.sock`]);
     expect(await second.exited).toBe(1);
     expect(second.output()).toContain(`cannot open the database at ${dir}/node.db`);
+  });
+
+  it('refuses a database of another store format, naming the database and both formats, and leaves it as it was', async () => {
+    const dir = await dataDirWithLedgers([41]);
+    const kv = await openRocksDb(`${dir}/node.db`);
+    const laterFormat = Buffer.from([0, 0, 0, STORE_FORMAT_VERSION + 1]);
+    await kv.batch([{ type: 'put', key: FORMAT_VERSION_KEY, value: laterFormat }]);
+    await kv.close();
+    const store = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir]);
+    expect(await store.exited).toBe(1);
+    expect(store.output()).toContain(`the database at ${dir}/node.db is in store format ${STORE_FORMAT_VERSION + 1}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only`);
+    const after = await openRocksDb(`${dir}/node.db`);
+    cleanups.push(() => after.close());
+    expect(await after.get(FORMAT_VERSION_KEY)).toEqual(laterFormat);
   });
 });
 

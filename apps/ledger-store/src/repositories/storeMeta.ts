@@ -1,9 +1,11 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, key, u64 } from '../storage/buckets';
+import { Bucket, key, u32, u64 } from '../storage/buckets';
 import type { LedgerRange } from '../ledgers/ranges';
 
 const COMPLETE_RANGES = key(Bucket.storeMeta, Buffer.from('complete_ranges', 'ascii'));
 const COUNTERS = key(Bucket.storeMeta, Buffer.from('counters', 'ascii'));
+/** Where the store's format version is recorded (its own key: tests write other versions there). */
+export const FORMAT_VERSION_KEY = key(Bucket.storeMeta, Buffer.from('format_version', 'ascii'));
 
 /** Totals kept in every ledger's batch, so that they are exact after any crash. */
 export interface StoreCounters {
@@ -15,11 +17,23 @@ export interface StoreCounters {
 export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
 
 /**
- * The store's own bookkeeping, one key each: the complete ranges (u32 first, u32 last per range,
- * ascending) and the counters (three u64).
+ * The store's own bookkeeping, one key each: the format version of its keys and values (u32), the
+ * complete ranges (u32 first, u32 last per range, ascending) and the counters (three u64).
  */
 export class StoreMetaRepository {
   constructor(private readonly kv: KeyValue) {}
+
+  formatVersionOperation(version: number): KvOperation {
+    return { type: 'put', key: FORMAT_VERSION_KEY, value: u32(version) };
+  }
+
+  /** The recorded format version; undefined in a new store (or one written before versions were recorded). */
+  async formatVersion(): Promise<number | undefined> {
+    const value = await this.kv.get(FORMAT_VERSION_KEY);
+    if (value === undefined) return undefined;
+    // Anything but four bytes is no version a ledger-node wrote.
+    return value.length === 4 ? value.readUInt32BE(0) : Number.NaN;
+  }
 
   rangesOperation(ranges: readonly LedgerRange[]): KvOperation {
     const value = Buffer.alloc(ranges.length * 8);
