@@ -1,14 +1,19 @@
-// The drift check run by `npm test`: the committed libs/contracts/src must equal a fresh generation.
+// The contract check run by `npm test`: proto/ keeps buf's lint rules and breaks no client of the last
+// release (proto/release), and the committed libs/contracts/src equals a fresh generation.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { contractsSrcRelative, generateContracts, lintProtos, repoRoot } from './contracts.mjs';
+import { checkBreaking, contractsSrcRelative, generateContracts, lastRelease, lintProtos, repoRoot } from './contracts.mjs';
 import { describeDrift, findDrift, hasDrift } from './drift.mjs';
 
 const outputBase = mkdtempSync(path.join(tmpdir(), 'contracts-drift-'));
 let exitCode = 0;
 try {
   lintProtos();
+  const release = lastRelease();
+  if (release === undefined) throw new Error('no release of the contracts is recorded in proto/release: the breaking-change check has nothing to compare with');
+  checkBreaking(release);
+  console.log(`contracts compatible with ${path.relative(repoRoot, release)}`);
   const freshSrc = generateContracts(outputBase);
   const drift = findDrift(freshSrc, path.join(repoRoot, contractsSrcRelative));
   if (hasDrift(drift)) {

@@ -4,6 +4,12 @@ export declare const repoRoot: string;
 export declare const contractsSrcRelative: string;
 /** Fails with buf's findings when a proto file breaks the lint rules of proto/buf.yaml. */
 export declare function lintProtos(): void;
+/** proto/release: the buf images of released contracts. */
+export declare const releaseDir: string;
+/** The image of the newest release (by version), or undefined when none is recorded. */
+export declare function lastRelease(): string | undefined;
+/** Fails with buf's findings when the protos under `protoDir` (default proto/) break the release image `against`. */
+export declare function checkBreaking(against: string, protoDir?: string): void;
 /** Relative paths (POSIX separators, sorted) of every file under a directory; none when it is absent. */
 export declare function listFiles(directory: string): string[];
 /** Generates the contracts under `<outputBase>/libs/contracts/src` and returns that folder. */

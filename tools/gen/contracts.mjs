@@ -29,6 +29,32 @@ export function lintProtos() {
   runBuf(['lint', 'proto']);
 }
 
+/**
+ * The contracts as released: `proto/release/ledgernode-<version>.binpb`, buf images written when a
+ * version is released (`npx buf build proto --exclude-source-info -o proto/release/ledgernode-<version>.binpb`).
+ */
+export const releaseDir = path.join(repoRoot, 'proto', 'release');
+
+/** The image of the newest release (by version), or undefined when none is recorded. */
+export function lastRelease() {
+  const versionOf = (file) => file.match(/^ledgernode-(\d+)\.(\d+)\.(\d+)\.binpb$/)?.slice(1).map(Number);
+  const releases = listFiles(releaseDir).filter((file) => versionOf(file) !== undefined);
+  releases.sort((a, b) => {
+    const [x, y] = [versionOf(a), versionOf(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+  return releases.length === 0 ? undefined : path.join(releaseDir, releases.at(-1));
+}
+
+/**
+ * Fails with buf's findings when the proto files under `protoDir` (default: proto/) break a client
+ * or server of the release image `against` (buf's FILE rules, proto/buf.yaml): a removed or renamed
+ * rpc, message, field or enum value, a changed type or number.
+ */
+export function checkBreaking(against, protoDir = 'proto') {
+  runBuf(['breaking', protoDir, '--against', against]);
+}
+
 /** Relative paths (POSIX separators, sorted) of every file under a directory; none when it is absent. */
 export function listFiles(directory) {
   let entries;

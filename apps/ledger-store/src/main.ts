@@ -9,10 +9,10 @@ import { LedgerStore } from './store';
 
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 
-/** The ledger-store service: sole owner of the RocksDB database, served over gRPC. */
-/** The methods that change the store. */
-const WRITE_METHODS = new Set(['putLedger', 'putLedgers', 'putStateObjects', 'putStateChanges', 'deleteLedger', 'setSyncMeta']);
+/** The methods that change the store (typed by the contract, so a removed method cannot stay listed). */
+const WRITE_METHODS = new Set<keyof typeof LedgerStoreServiceService>(['putLedgers', 'putStateObjects', 'putStateChanges', 'deleteLedger']);
 
+/** The ledger-store service: sole owner of the RocksDB database, served over gRPC. */
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);

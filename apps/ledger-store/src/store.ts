@@ -30,7 +30,6 @@ import {
 } from './repositories/stateObjects';
 import { validateStateObjectsPage } from './state/validate';
 import { StoreMetaRepository, type StoreCounters } from './repositories/storeMeta';
-import { SyncMetaRepository } from './repositories/syncMeta';
 import { addToRanges, rangesContain, removeFromRanges, type LedgerRange } from './ledgers/ranges';
 import { LedgerEvents, type LedgerEvent } from './ledgers/events';
 import { validateLedgerWrite, validateStateChanges } from './ledgers/validate';
@@ -42,8 +41,6 @@ const MAX_LEDGER_INDEX = 0xffffffff;
  * A change of layout raises it.
  */
 export const STORE_FORMAT_VERSION = 1;
-/** GetLedgerHeaders answers at most this many ledgers per call (ledgerstore.proto). */
-export const MAX_HEADERS_PER_CALL = 1000;
 /** GetTransactions answers at most this many hashes per call (ledgerstore.proto). */
 export const MAX_TRANSACTIONS_PER_CALL = 1000;
 /** How long a measured database size is reported before it is measured again. */
@@ -105,7 +102,6 @@ export class LedgerStore {
   readonly accountCreations: AccountCreationRepository;
   readonly stateMeta: StateMetaRepository;
   readonly storeMeta: StoreMetaRepository;
-  readonly syncMeta: SyncMetaRepository;
   readonly events = new LedgerEvents();
 
   private completeRanges: LedgerRange[] = [];
@@ -128,7 +124,6 @@ export class LedgerStore {
     this.accountCreations = new AccountCreationRepository(kv);
     this.stateMeta = new StateMetaRepository(kv);
     this.storeMeta = new StoreMetaRepository(kv);
-    this.syncMeta = new SyncMetaRepository(kv);
   }
 
   /**
@@ -528,17 +523,6 @@ export class LedgerStore {
   async getLedger(selector: LedgerSelector | undefined, detail: TxDetail): Promise<LedgerRecord | undefined> {
     const header = await this.resolve(selector);
     return header && this.ledgerRecord(header, detail);
-  }
-
-  /** Stored headers of [first, last] ascending, gaps skipped; at most MAX_HEADERS_PER_CALL ledgers. */
-  async getLedgerHeaders(range: LedgerRange | undefined): Promise<LedgerRecord[]> {
-    if (!range) throw new InvalidParams('range is required', 'range');
-    if (range.last < range.first) throw new InvalidParams(`range.last ${range.last} is below range.first ${range.first}`, 'range.last');
-    if (range.last - range.first + 1 > MAX_HEADERS_PER_CALL) {
-      throw new InvalidParams(`range covers more than ${MAX_HEADERS_PER_CALL} ledgers`, 'range');
-    }
-    const headers = await this.ledgers.range(range.first, range.last);
-    return Promise.all(headers.map((header) => this.ledgerRecord(header, TxDetail.NONE)));
   }
 
   async getTransaction(hash: Buffer): Promise<TransactionRecord | undefined> {

@@ -105,7 +105,7 @@ describe('crash safety: kill -9 at a random moment leaves whole ledgers only', (
     expect(stored).toEqual(Array.from({ length: COUNT }, (_, offset) => FIRST + offset));
   });
 
-  it('the ledger-store service killed while a client streams PutLedger keeps whole ledgers, and a restart accepts the rest', async () => {
+  it('the ledger-store service killed while a client streams PutLedgers one ledger a call keeps whole ledgers, and a restart accepts the rest', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
     const address = `unix:${dir}/run/ledger-store.sock`;
@@ -122,7 +122,7 @@ describe('crash safety: kill -9 at a random moment leaves whole ledgers only', (
     const streaming = (async () => {
       try {
         for (const ledger of writes) {
-          await client.putLedger({ ledger });
+          await client.putLedgers({ ledgers: [ledger] });
           acknowledged++;
         }
       } catch (error) {

@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, s
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, hashLedgerHeader, hashTransaction, transactionTreeRoot } from '@ledger-node/chain';
-import { LedgerStoreServiceService, SyncServiceService, TxDetail, type LedgerRecord } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, SyncServiceService, TxDetail } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
 import {
   cliEntry,
@@ -29,6 +29,7 @@ import {
   soaking,
   startProcess,
   stopAll,
+  storedHeaders,
   tempDir,
   waitUntil,
   type RunningProcess,
@@ -167,12 +168,6 @@ type Node = Awaited<ReturnType<typeof startNode>>;
 
 async function storedRanges(client: StoreClient) {
   return (await client.getStatus({})).completeRanges.map(({ first, last }) => ({ first, last }));
-}
-
-async function headersOf(client: StoreClient, first: number, last: number): Promise<LedgerRecord[]> {
-  const headers: LedgerRecord[] = [];
-  for (let from = first; from <= last; from += 1000) headers.push(...(await client.getLedgerHeaders({ range: { first: from, last: Math.min(last, from + 999) } })).ledgers);
-  return headers;
 }
 
 interface Verdict {
@@ -452,7 +447,7 @@ describe('disk faults', () => {
     await node.sync.stop('SIGTERM');
     await devnet.process.stop('SIGTERM');
     const originalHashes = new Map(
-      (await headersOf(node.storeClient, 1, (await node.storeClient.getStatus({})).highestLedgerIndex ?? 1)).map((ledger) => [
+      (await storedHeaders(node.storeClient, 1, (await node.storeClient.getStatus({})).highestLedgerIndex ?? 1)).map((ledger) => [
         ledger.ledgerIndex,
         ledger.ledgerHash.toString('hex').toUpperCase(),
       ]),

@@ -5,7 +5,7 @@ import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledge
 import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient, fromItemError, useTlsIdentity } from '@ledger-node/grpc';
-import { cliEntry, freePort, readFixture, rejectionOf, serviceCertificate, startProcess, stopAll, tempDir, testAuthority, tlsFlags } from '@ledger-node/test-utils';
+import { cliEntry, freePort, readFixture, rejectionOf, serviceCertificate, startProcess, stopAll, storedHeaders, tempDir, testAuthority, tlsFlags } from '@ledger-node/test-utils';
 import { openRocksDb } from '../src/storage/rocksdb';
 import { FORMAT_VERSION_KEY } from '../src/repositories/storeMeta';
 import { LedgerStore, STORE_FORMAT_VERSION } from '../src/store';
@@ -156,12 +156,15 @@ describe('ledger-store as a separate process', () => {
 describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => {
   it('merges complete ranges as ledgers arrive out of order and reads them back byte-exact by index, hash and tag', async () => {
     const { client } = await serveStore(freshDataDir());
-    expect((await client.putLedger({ ledger: mainnetLedgerWrite(11119599) })).completeRanges).toEqual([{ first: 11119599, last: 11119599 }]);
-    expect((await client.putLedger({ ledger: mainnetLedgerWrite(11119601) })).completeRanges).toEqual([
-      { first: 11119599, last: 11119599 },
-      { first: 11119601, last: 11119601 },
-    ]);
-    expect((await client.putLedger({ ledger: mainnetLedgerWrite(11119600) })).completeRanges).toEqual([{ first: 11119599, last: 11119601 }]);
+    expect(await client.putLedgers({ ledgers: [mainnetLedgerWrite(11119599)] })).toEqual({ storedCount: 1, completeRanges: [{ first: 11119599, last: 11119599 }] });
+    expect(await client.putLedgers({ ledgers: [mainnetLedgerWrite(11119601)] })).toEqual({
+      storedCount: 1,
+      completeRanges: [
+        { first: 11119599, last: 11119599 },
+        { first: 11119601, last: 11119601 },
+      ],
+    });
+    expect(await client.putLedgers({ ledgers: [mainnetLedgerWrite(11119600)] })).toEqual({ storedCount: 1, completeRanges: [{ first: 11119599, last: 11119601 }] });
     const rest = await client.putLedgers({ ledgers: [11119604, 11119603, 11119602, 11119600].map(mainnetLedgerWrite) });
     // 11119600 was stored already: accepted again, not counted.
     expect(rest).toEqual({ storedCount: 3, completeRanges: [{ first: 11119599, last: 11119604 }] });
@@ -191,8 +194,8 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
     expect(await byTag(LedgerTag.EARLIEST)).toBe(11119599);
     expect(await client.getLedger({ ledger: atIndex(11119605), txDetail: TxDetail.FULL })).toEqual({ ledger: undefined });
 
-    // Headers of a range carry each ledger's hash and its parent's, for the sync service's chain checks.
-    const { ledgers } = await client.getLedgerHeaders({ range: { first: 11119598, last: 11119610 } });
+    // The headers of the stored ledgers around the run carry each ledger's hash and its parent's, for chain checks.
+    const ledgers = await storedHeaders(client, 11119598, 11119610);
     expect(ledgers.map((ledger) => ledger.ledgerIndex)).toEqual([...MAINNET_RUN]);
     for (let position = 1; position < ledgers.length; position++) {
       expect(decodeLedgerHeader(ledgers[position].headerBlob).parentHash).toBe(hex(ledgers[position - 1].ledgerHash));
@@ -258,11 +261,11 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
 
   it('refuses a conflicting hash at a stored index and changes nothing; names the field of a malformed write', async () => {
     const { client } = await serveStore(freshDataDir());
-    await client.putLedger({ ledger: mainnetLedgerWrite(11119602) });
+    await client.putLedgers({ ledgers: [mainnetLedgerWrite(11119602)] });
     const before = await client.getStatus({});
 
     const conflicting = syntheticLedgerWrite(11119602);
-    const conflict = await failure(client.putLedger({ ledger: conflicting }));
+    const conflict = await failure(client.putLedgers({ ledgers: [conflicting] }));
     expect(conflict).toBeInstanceOf(Conflict);
     expect(conflict.message).toContain(`ledger 11119602 is stored with hash ${mainnetFixture(11119602).ledger_hash}`);
     expect((await client.getStatus({})).transactionCount).toBe(before.transactionCount);
@@ -291,7 +294,7 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
           closeTime: event.closeTimeRippleEpoch,
           outcomes: event.transactions.map((tx) => [hex(tx.hash), tx.engineResult]),
         });
-        if (received.length === 3) await client.putLedger({ ledger: mainnetLedgerWrite(11119602) });
+        if (received.length === 3) await client.putLedgers({ ledgers: [mainnetLedgerWrite(11119602)] });
         if (received.length === 4) controller.abort();
       }
     })();
@@ -320,30 +323,26 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
     expect(await nextEvent).toEqual({ done: true, value: undefined });
   });
 
-  it('keeps sync metadata and everything stored across a restart', async () => {
+  it('keeps everything stored across a restart', async () => {
     const dir = freshDataDir();
     const first = await serveStore(dir);
-    await first.client.setSyncMeta({ key: 'anchor', value: Buffer.from('11119604') });
-    await first.client.setSyncMeta({ key: 'checkpoint', value: Buffer.from('x') });
-    await first.client.setSyncMeta({ key: 'checkpoint', value: Buffer.alloc(0) });
     await first.client.putLedgers({ ledgers: [11119603, 11119604].map(mainnetLedgerWrite) });
     expect(await first.process.stop('SIGTERM')).toBe(0);
 
     const second = await serveStore(dir);
-    expect(await second.client.getSyncMeta({ key: 'anchor' })).toEqual({ value: Buffer.from('11119604') });
-    expect(await second.client.getSyncMeta({ key: 'checkpoint' })).toEqual({ value: undefined });
     expect(await second.client.getStatus({})).toMatchObject({ completeRanges: [{ first: 11119603, last: 11119604 }], ledgerCount: 2n, transactionCount: 79n });
-    const invalid = await failure(second.client.getSyncMeta({ key: '' }));
-    expect(invalid.details.param).toBe('key');
+    expect((await storedHeaders(second.client, 11119603, 11119604)).map((ledger) => hex(ledger.ledgerHash))).toEqual(
+      [11119603, 11119604].map((ledgerIndex) => mainnetFixture(ledgerIndex).ledger_hash),
+    );
   });
 });
 
 describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129', () => {
-  it('answers each read as GetAccountState does, and refuses a read on its own with the error GetAccountState gives', async () => {
+  it('answers each read with the fixture objects as it answers the read alone, and refuses a read on its own with its error', async () => {
     const fixture = readFixture<LedgerFixture>('xrpl/ledgers/mainnet/38129-full-state.json');
     const entries: Record<string, any>[] = fixture.ledger.accountState;
     const { client } = await serveStore(freshDataDir());
-    await client.putLedger({ ledger: { ...ledgerWriteFromJson(fixture), stateChanges: [] } });
+    await client.putLedgers({ ledgers: [{ ...ledgerWriteFromJson(fixture), stateChanges: [] }] });
     await client.putStateObjects({
       ledgerIndex: 38129,
       objects: entries.map((entry) => {
@@ -360,8 +359,9 @@ describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129
       complete: true,
       abandon: false,
     });
-    const withLines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState').flatMap((line) => [line.LowLimit.issuer as string, line.HighLimit.issuer as string]);
-    const accountIds = [...new Set(withLines)].slice(0, 4).map((address) => Buffer.from(xrpl.codec.decodeAccountId(address)));
+    const lines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState');
+    const addresses = [...new Set(lines.flatMap((line) => [line.LowLimit.issuer as string, line.HighLimit.issuer as string]))].slice(0, 4);
+    const accountIds = addresses.map((address) => Buffer.from(xrpl.codec.decodeAccountId(address)));
     const reads = [
       ...accountIds.map((accountId) => ({ accountId, ledger: atIndex(38129) })),
       { accountId: accountIds[0], ledger: atIndex(38130) },
@@ -369,21 +369,35 @@ describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129
     ];
     const { results } = await client.getAccountStates({ requests: reads });
     expect(results).toHaveLength(reads.length);
+    // Each read is answered as the same read alone in a call of its own.
     for (const [position, read] of reads.entries()) {
-      const result = results[position].result;
-      const single = await client.getAccountState(read).then(
-        (state) => ({ $case: 'state', state }),
-        (error: LedgerNodeError) => ({ $case: 'error', kind: error.kind, message: error.message, details: error.details }),
-      );
-      if (result?.$case === 'error') {
-        const error = fromItemError(result.error);
-        expect({ $case: 'error', kind: error.kind, message: error.message, details: error.details }).toEqual(single);
-      } else {
-        expect(result).toEqual(single);
-      }
+      expect(results[position]).toEqual((await client.getAccountStates({ requests: [read] })).results[0]);
     }
-    expect(results.map((result) => result.result?.$case)).toEqual(['state', 'state', 'state', 'state', 'error', 'error']);
+
+    const blobOf = (entry: Record<string, any>) => Buffer.from(stateEntryFromLedgerJson(entry, xrpl).blob, 'hex');
+    for (const [position, address] of addresses.entries()) {
+      const root = entries.find((entry) => entry.LedgerEntryType === 'AccountRoot' && entry.Account === address);
+      const trustLines = lines
+        .filter((line) => line.LowLimit.issuer === address || line.HighLimit.issuer === address)
+        .sort((a, b) => (stateEntryFromLedgerJson(a, xrpl).index < stateEntryFromLedgerJson(b, xrpl).index ? -1 : 1));
+      expect(results[position].result).toEqual({
+        $case: 'state',
+        state: { accountRootBlob: root && blobOf(root), trustLineBlobs: trustLines.map(blobOf), ledgerIndex: 38129, ledgerHash: Buffer.from(fixture.ledger_hash, 'hex') },
+      });
+    }
     expect(results[0].result?.$case === 'state' && results[0].result.state.trustLineBlobs.length).toBeGreaterThan(0);
+    const refusal = (position: number) => {
+      const result = results[position].result;
+      if (result?.$case !== 'error') throw new Error(`read ${position} was answered, not refused`);
+      const error = fromItemError(result.error);
+      return { kind: error.kind, message: error.message, details: error.details };
+    };
+    expect(refusal(4)).toEqual({
+      kind: 'out_of_range',
+      message: 'the ledger asked for is not stored; account state is stored for ledgers 38129-38129',
+      details: { data: { state_range: { first: 38129, last: 38129 }, complete_ranges: [{ first: 38129, last: 38129 }] } },
+    });
+    expect(refusal(5)).toEqual({ kind: 'invalid_params', message: 'account_id must be 20 bytes, got 19', details: { param: 'account_id' } });
     const tooMany = await failure(client.getAccountStates({ requests: Array.from({ length: 1001 }, () => reads[0]) }));
     expect(tooMany.details.param).toBe('requests');
   });

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader } from '@ledger-node/chain';
-import { printFigures, quantile, runSeed, seededRandom, soaking, stopAll, type RunningProcess, waitUntil } from '@ledger-node/test-utils';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, storedHeaders, WsClient, type Clients } from './support/cluster';
+import { printFigures, quantile, runSeed, seededRandom, soaking, stopAll, storedHeaders, type RunningProcess, waitUntil } from '@ledger-node/test-utils';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync, WsClient, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -80,7 +80,7 @@ describe('crash safety during backfill and live follow', () => {
     }, 120_000, 'backfill complete to genesis', 200);
     const storeStatus = await clients.store.getStatus({});
     const tip = storeStatus.highestLedgerIndex!;
-    const headers = await storedHeaders(clients, 1, tip);
+    const headers = await storedHeaders(clients.store, 1, tip);
     const gaps = tip - headers.length;
     let brokenLinks = 0;
     for (let position = 1; position < headers.length; position++) {

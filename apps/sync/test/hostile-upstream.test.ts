@@ -27,9 +27,10 @@ import {
   soaking,
   startProcess,
   stopAll,
+  storedHeaders,
   waitUntil,
 } from '@ledger-node/test-utils';
-import { clientsFor, scratchDir, serving, startLedgerStore, startSync, storedHeaders, WsClient, type Clients } from './support/cluster';
+import { clientsFor, scratchDir, serving, startLedgerStore, startSync, WsClient, type Clients } from './support/cluster';
 import { ForgingProxy } from './support/forging-proxy';
 import { HostileUpstream, junkKinds, type ForkVariant, type JunkKind } from './support/hostile-upstream';
 import { ledgerForgeryKinds, type LedgerForgeryKind } from './support/ledger-forgeries';
@@ -411,7 +412,7 @@ describe('a hostile upstream beside a sane one', () => {
     const final = await levelWith(await devnetValidated(), 'the end');
     await reader.stop();
     const tip = final.highestLedgerIndex!;
-    const headers = await storedHeaders(clients, 1, tip);
+    const headers = await storedHeaders(clients.store, 1, tip);
     let storedForged = 0;
     let brokenLinks = 0;
     let wrongTransactions = 0;

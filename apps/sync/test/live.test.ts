@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { encodeNodePublicKey, getProfile } from '@ledger-node/chain';
-import { stopAll, waitUntil } from '@ledger-node/test-utils';
+import { stopAll, storedHeaders, waitUntil } from '@ledger-node/test-utils';
 import { decodeLedgerHeader, encodeLedgerHeader, hashLedgerHeader } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../src/index/ledger-write';
 import { SyncHealth } from '../src/sync-health';
 import { verifyLedger } from '../src/verify/verify-ledger';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, storedHeaders, WsClient } from './support/cluster';
+import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, WsClient } from './support/cluster';
 import { TcpProxy } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
@@ -34,7 +34,7 @@ describe('sync from a live devnet under load', () => {
     const tip = status.currentLedgerIndex;
     expect(status.verificationFailureCount).toBe(0n);
 
-    const headers = await storedHeaders(clients, 1, tip);
+    const headers = await storedHeaders(clients.store, 1, tip);
     expect(headers.map((header) => header.ledgerIndex)).toEqual(Array.from({ length: tip }, (_, position) => position + 1));
     let transactionCount = 0;
     for (const header of headers) {
@@ -82,7 +82,7 @@ describe('a stored ledger that is not the network\'s', () => {
       return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 20 ? current : undefined;
     }, 60_000, 'one range from genesis', 200);
     expect(status.verificationFailuresByReason.stored_ledger_unproven).toBe(1n);
-    for (const stored of await storedHeaders(clients, 1, status.completeRanges[0]!.last)) {
+    for (const stored of await storedHeaders(clients.store, 1, status.completeRanges[0]!.last)) {
       const hash = (await upstream.request('ledger', { ledger_index: stored.ledgerIndex })).result.ledger_hash;
       expect([stored.ledgerIndex, stored.ledgerHash.toString('hex').toUpperCase()]).toEqual([stored.ledgerIndex, hash]);
     }

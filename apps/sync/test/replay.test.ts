@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getProfile, hashLedgerHeader, ledgerHeaderFromJson, transactionFromLedgerJson, transactionTreeRoot } from '@ledger-node/chain';
-import { fixturesDir, stopAll, waitUntil } from '@ledger-node/test-utils';
+import { fixturesDir, stopAll, storedHeaders, waitUntil } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
-import { scratchDir, startDevnet, startStoreAndSync, storedHeaders, storedLedger, type Clients } from './support/cluster';
+import { scratchDir, startDevnet, startStoreAndSync, storedLedger, type Clients } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -52,7 +52,7 @@ describe('sync from a replay of the recorded mainnet run 11119599..11119604', ()
       backfillRemainingLedgers: 0n,
       upstreamConnected: true,
     });
-    const headers = await storedHeaders(clients, 11119599, 11119604);
+    const headers = await storedHeaders(clients.store, 11119599, 11119604);
     expect(headers.map((header) => [header.ledgerIndex, header.ledgerHash.toString('hex').toUpperCase()])).toEqual(
       recordedRun.map((ledgerIndex) => [ledgerIndex, recordedLedgerFile(ledgerIndex).ledger_hash]),
     );

@@ -87,11 +87,10 @@ describe('startGrpcServer + createGrpcClient', () => {
           getStatus: async () => {
             throw new InvalidParams('ledger index must be positive', 'ledger');
           },
-          putLedger: notYet, putLedgers: notYet, putStateObjects: notYet, putStateChanges: notYet, deleteLedger: notYet, setSyncMeta: notYet, getSyncMeta: notYet,
+          putLedgers: notYet, putStateObjects: notYet, putStateChanges: notYet, deleteLedger: notYet,
           getLedger: async () => {
             throw new Error('disk on fire at /secret/path');
           },
-          getLedgerHeaders: notYet,
           getTransaction: async () => {
             // A caller's own text, echoed in an error: gRPC metadata is ASCII, so it must travel encoded.
             throw new NotFound('no transaction "é😀"', { hash: 'é\u0000😀\r\n' });
@@ -101,8 +100,8 @@ describe('startGrpcServer + createGrpcClient', () => {
             const text = 'é'.repeat(20_000);
             throw new NotFound(`no transaction "${text}"`, { hash: text, list: Array.from({ length: 1_000 }, () => text) });
           },
-          getTransactionByIndex: notYet, getAccountState: notYet, getAccountStates: notYet,
-          getStateObject: notYet, getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet,
+          getTransactionByIndex: notYet, getAccountStates: notYet,
+          getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet,
           async *watchLedgers() {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
             throw new InvalidParams('stream ended badly');

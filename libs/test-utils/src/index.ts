@@ -4,6 +4,7 @@ export * from './ports';
 export * from './processes';
 export * from './keyfiles';
 export * from './clients';
+export * from './ledger-store';
 export * from './rejections';
 export * from './certificates';
 export * from './tcp-proxy';

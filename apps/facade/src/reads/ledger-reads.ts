@@ -21,7 +21,7 @@ export function ledgerReads(clients: Clients) {
       const byHash = new Map(transactions.map((record) => [record.hash.toString('hex'), record]));
       return hashes.map((hash) => byHash.get(hash.toString('hex')));
     }),
-    /** An account's root and trust lines at a ledger, or the error GetAccountState gives for it. */
+    /** An account's root and trust lines at a ledger, or the error GetAccountStates refuses that read with. */
     accountState: new Batcher<GetAccountStateRequest, GetAccountStateResponse>('ledger-store GetAccountStates', MAX_KEYS_PER_CALL, async (requests) => {
       const { results } = await store.getAccountStates({ requests });
       return results.map(({ result }) => {

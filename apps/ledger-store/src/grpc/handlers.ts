@@ -3,10 +3,7 @@ import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 import { toItemError, type Handlers } from '@ledger-node/grpc';
 import type { LedgerStore } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
-import { accountState, listStateObjects, stateObject, type AccountState } from '../state/reads';
-
-/** Sync metadata names are short identifiers ("anchor", "checkpoint/backfill"). */
-const MAX_SYNC_META_KEY_BYTES = 256;
+import { accountState, listStateObjects, type AccountState } from '../state/reads';
 
 /** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
 const MAX_ACCOUNT_STATES_PER_CALL = 1000;
@@ -20,21 +17,9 @@ function accountStateResponse(state: AccountState): GetAccountStateResponse {
   };
 }
 
-function syncMetaKey(name: string): string {
-  const length = Buffer.byteLength(name, 'utf8');
-  if (length === 0 || length > MAX_SYNC_META_KEY_BYTES) {
-    throw new InvalidParams(`key must be 1 to ${MAX_SYNC_META_KEY_BYTES} bytes, got ${length}`, 'key');
-  }
-  return name;
-}
-
 /** gRPC handlers: translate contract messages into store calls. `stopping` ends open watch streams. */
 export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): Handlers<typeof LedgerStoreServiceService> {
   return {
-    async putLedger(request) {
-      await store.putLedger(request.ledger, 'ledger');
-      return { completeRanges: [...store.ranges] };
-    },
     async putLedgers(request) {
       let storedCount = 0;
       for (const [position, ledger] of request.ledgers.entries()) {
@@ -42,18 +27,8 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       }
       return { storedCount, completeRanges: [...store.ranges] };
     },
-    async setSyncMeta(request) {
-      await store.syncMeta.set(syncMetaKey(request.key), request.value);
-      return {};
-    },
-    async getSyncMeta(request) {
-      return { value: await store.syncMeta.get(syncMetaKey(request.key)) };
-    },
     async getLedger(request) {
       return { ledger: await store.getLedger(request.ledger, request.txDetail) };
-    },
-    async getLedgerHeaders(request) {
-      return { ledgers: await store.getLedgerHeaders(request.range) };
     },
     async getTransaction(request) {
       return { transaction: await store.getTransaction(request.hash) };
@@ -88,9 +63,6 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
     async putStateObjects(request) {
       return { stateDownload: await store.putStateObjects(request) };
     },
-    async getAccountState(request) {
-      return accountStateResponse(await accountState(store, request.accountId, request.ledger));
-    },
     async getAccountStates(request) {
       if (request.requests.length > MAX_ACCOUNT_STATES_PER_CALL) {
         throw new InvalidParams(`requests holds more than ${MAX_ACCOUNT_STATES_PER_CALL} reads`, 'requests');
@@ -107,10 +79,6 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         }),
       );
       return { results };
-    },
-    async getStateObject(request) {
-      const answer = await stateObject(store, request.key, request.ledger);
-      return { blob: answer.blob, ledgerIndex: answer.header.ledgerIndex, ledgerHash: answer.header.ledgerHash };
     },
     async getAccountTransactions(request, { signal }) {
       return accountTransactions(store, request, signal);

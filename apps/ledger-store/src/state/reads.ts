@@ -1,6 +1,6 @@
 /**
  * Account state reads over the versioned state (see repositories/stateObjects for the model): an
- * account's root and trust lines, one object, and the whole state page by page.
+ * account's root and trust lines, and the whole state page by page.
  */
 import { keylet } from '@ledger-node/chain';
 import type { LedgerSelector } from '@ledger-node/contracts';
@@ -64,13 +64,6 @@ export async function accountState(store: LedgerStore, accountId: Buffer, select
   const lineKeys = await store.trustLines.keysOf(accountId);
   const lines = await Promise.all(lineKeys.map((lineKey) => store.stateObjects.objectAt(lineKey, header.ledgerIndex, window)));
   return { accountRootBlob, trustLineBlobs: lines.filter((blob): blob is Buffer => blob !== undefined), header };
-}
-
-/** One object by key at the selected ledger; blob undefined when it does not exist there. */
-export async function stateObject(store: LedgerStore, objectKey: Buffer, selector: LedgerSelector | undefined) {
-  if (objectKey.length !== KEY_LENGTH) throw new InvalidParams(`key must be ${KEY_LENGTH} bytes, got ${objectKey.length}`, 'key');
-  const { header, window } = await stateLedger(store, selector);
-  return { blob: await store.stateObjects.objectAt(objectKey, header.ledgerIndex, window), header };
 }
 
 /**

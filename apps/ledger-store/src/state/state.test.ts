@@ -8,7 +8,7 @@ import { accountTransactionCount, accountTransactions, MAX_ACCOUNT_TRANSACTIONS_
 import { Bucket } from '../storage/buckets';
 import { memoryKeyValue } from '../storage/memory';
 import { LedgerStore } from '../store';
-import { accountState, listStateObjects, stateObject } from './reads';
+import { accountState, listStateObjects } from './reads';
 
 const xrpl = getProfile('xrpl');
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
@@ -16,15 +16,22 @@ const hex = (bytes: Buffer | undefined) => bytes?.toString('hex').toUpperCase();
 
 const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
 
-async function rootAt(store: LedgerStore, ledgerIndex: number): Promise<string> {
-  const tree = new StateTree();
+/** Every object of the state at a ledger, by key (hex), listed page by page. */
+async function objectsAt(store: LedgerStore, ledgerIndex: number): Promise<Map<string, Buffer>> {
+  const objects = new Map<string, Buffer>();
   let afterKey: Buffer = Buffer.alloc(0);
   for (;;) {
     const page = await listStateObjects(store, ledgerIndex, afterKey, 100);
-    for (const object of page.objects) tree.set(object.key.toString('hex'), object.blob);
-    if (!page.nextAfterKey) return tree.root().toUpperCase();
+    for (const object of page.objects) objects.set(object.key.toString('hex'), object.blob);
+    if (!page.nextAfterKey) return objects;
     afterKey = page.nextAfterKey;
   }
+}
+
+async function rootAt(store: LedgerStore, ledgerIndex: number): Promise<string> {
+  const tree = new StateTree();
+  for (const [key, blob] of await objectsAt(store, ledgerIndex)) tree.set(key, blob);
+  return tree.root().toUpperCase();
 }
 
 describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects', () => {
@@ -70,7 +77,7 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
     expect(await rootAt(store, 38129)).toBe(fixture.ledger.account_hash);
   });
 
-  it('answers GetAccountState and GetStateObject with exactly the fixture AccountRoot and RippleState objects', async () => {
+  it('answers account state and lists the state with exactly the fixture AccountRoot, RippleState and Offer objects', async () => {
     const store = await loadedStore(100);
     await store.putStateObjects({ ledgerIndex: 38129, objects: [], marker: Buffer.alloc(0), complete: true, abandon: false });
     const lines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState');
@@ -91,8 +98,8 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
       expect(state.header.ledgerIndex).toBe(38129);
     }
     const offer = entries.find((entry) => entry.LedgerEntryType === 'Offer')!;
-    const { blob } = await stateObject(store, Buffer.from(offer.index, 'hex'), atIndex(38129));
-    expect(hex(blob)).toBe(stateEntryFromLedgerJson(offer, xrpl).blob);
+    const listed = await objectsAt(store, 38129);
+    expect(hex(listed.get(offer.index.toLowerCase()))).toBe(stateEntryFromLedgerJson(offer, xrpl).blob);
     // An address that never existed has no root and no lines.
     const nobody = await accountState(store, syntheticAccount(424242), atIndex(38129));
     expect(nobody.accountRootBlob).toBeUndefined();
@@ -100,7 +107,9 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
   });
 });
 
-const object = (name: string) => Buffer.from(keylet.account(syntheticAccount(name.charCodeAt(0) * 1000)), 'hex');
+/** The account of a test object: each object is that account's AccountRoot, so account state reads it. */
+const account = (name: string) => syntheticAccount(name.charCodeAt(0) * 1000);
+const object = (name: string) => Buffer.from(keylet.account(account(name)), 'hex');
 const image = (name: string, version: number) => Buffer.from(`1100${Buffer.from(`${name}${version}`).toString('hex')}`, 'hex');
 
 function change(name: string, kind: StateChangeKind, before: number | 'absent' | undefined, after: number | 'absent'): StateObjectChange {
@@ -163,7 +172,7 @@ describe('versioned state', () => {
     expect(store.stateRangeAnswered()).toEqual({ first: 10, last: 19 });
     for (let ledgerIndex = 10; ledgerIndex <= 19; ledgerIndex++) {
       for (const [name, at] of Object.entries(expected)) {
-        const { blob } = await stateObject(store, object(name), atIndex(ledgerIndex));
+        const { accountRootBlob: blob } = await accountState(store, account(name), atIndex(ledgerIndex));
         expect([ledgerIndex, name, blob && blob.subarray(2).toString()]).toEqual([ledgerIndex, name, at(ledgerIndex)]);
       }
       const listed = (await listStateObjects(store, ledgerIndex, Buffer.alloc(0), 0)).objects.map((entry) => entry.blob.subarray(2).toString()).sort();
@@ -173,7 +182,7 @@ describe('versioned state', () => {
 
   it('refuses a ledger whose state is not known, naming the stored state range', async () => {
     const store = await versionedStore();
-    const above = await failure(stateObject(store, object('A'), atIndex(20)));
+    const above = await failure(accountState(store, account('A'), atIndex(20)));
     expect(above.kind).toBe('out_of_range');
     expect(above.message).toBe('ledger 20 is outside the ledgers whose account state is stored (10-19)');
     const missing = await failure(accountState(store, syntheticAccount(1), atIndex(9)));
@@ -225,7 +234,7 @@ describe('a state download whose root does not verify', () => {
     await store.putStateObjects(page(15, ['X', 'Y']));
     // Staged: listed at the download's ledger for the downloader, answered by no state read.
     expect((await listStateObjects(store, 15, Buffer.alloc(0), 0)).objects.map((entry) => hex(entry.blob))).toEqual(['X', 'Y'].map((name) => hex(image(name, 9))));
-    expect((await failure(stateObject(store, object('X'), atIndex(15)))).kind).toBe('out_of_range');
+    expect((await failure(accountState(store, account('X'), atIndex(15)))).kind).toBe('out_of_range');
     const versions = [];
     for await (const version of store.stateObjects.versions(object('X'))) versions.push(version);
     expect(versions).toEqual([]);
@@ -241,8 +250,8 @@ describe('a state download whose root does not verify', () => {
     await store.putStateObjects(page(16, ['A'], { complete: true }));
     expect(store.stateDownload).toMatchObject({ ledgerIndex: 16, complete: true, objectCount: 1n });
     for (let ledgerIndex = 10; ledgerIndex <= 20; ledgerIndex++) {
-      expect((await stateObject(store, object('X'), atIndex(ledgerIndex))).blob).toBeUndefined();
-      expect(hex((await stateObject(store, object('A'), atIndex(ledgerIndex))).blob)).toBe(hex(image('A', 9)));
+      expect((await accountState(store, account('X'), atIndex(ledgerIndex))).accountRootBlob).toBeUndefined();
+      expect(hex((await accountState(store, account('A'), atIndex(ledgerIndex))).accountRootBlob)).toBe(hex(image('A', 9)));
     }
     expect(await store.stagedState.page(undefined, 10)).toEqual([]);
   });

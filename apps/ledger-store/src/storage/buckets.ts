@@ -22,8 +22,7 @@ export const Bucket = {
   stateObjectVersion: 0x07,
   /** account id (20) + trust line key (32) → nothing (membership) */
   accountTrustLine: 0x08,
-  /** sync metadata name → bytes */
-  syncMeta: 0x09,
+  // 0x09 retired: syncMeta (sync metadata name → bytes). Nothing reads or writes it; an older store may still hold its keys.
   /** store bookkeeping name → bytes: complete ranges, counters */
   storeMeta: 0x0a,
   /** account id (20) + block number (ledger index >> 16, u32) → transactions sent in that block (u32) */

@@ -1,6 +1,6 @@
 /**
  * A child process for crash tests: stores the synthetic ledgers first..first+count-1 into the
- * RocksDB database at `path`, in an order shuffled by `seed`, one PutLedger after another, as fast
+ * RocksDB database at `path`, in an order shuffled by `seed`, one ledger at a time, as fast
  * as it can, until it is killed or done. Usage: node --import tsx crashWriter.ts PATH FIRST COUNT SEED
  */
 import { openRocksDb } from '../../src/storage/rocksdb';

@@ -61,16 +61,6 @@ export function clientsFor(dataDir: string) {
 
 export type Clients = ReturnType<typeof clientsFor>;
 
-/** Every stored header from `first` to `last`, through GetLedgerHeaders (at most 1000 per call). */
-export async function storedHeaders(clients: Clients, first: number, last: number) {
-  const headers = [];
-  for (let from = first; from <= last; from += 1000) {
-    const answer = await clients.store.getLedgerHeaders({ range: { first: from, last: Math.min(last, from + 999) } });
-    headers.push(...answer.ledgers);
-  }
-  return headers;
-}
-
 export async function storedLedger(clients: Clients, ledgerIndex: number) {
   const answer = await clients.store.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.HASHES });
   return answer.ledger;

@@ -182,18 +182,6 @@ export interface StateDownload {
   objectCount: bigint;
 }
 
-/** Request of PutLedger. */
-export interface PutLedgerRequest {
-  /** The ledger to store. */
-  ledger?: LedgerWrite | undefined;
-}
-
-/** Response of PutLedger. */
-export interface PutLedgerResponse {
-  /** Complete ledger ranges after the write, ascending. */
-  completeRanges: LedgerRange[];
-}
-
 /** Request of PutLedgers. */
 export interface PutLedgersRequest {
   /** The ledgers to store, each atomically; order does not matter for correctness. */
@@ -257,30 +245,6 @@ export interface DeleteLedgerRequest {
 export interface DeleteLedgerResponse {
 }
 
-/** Request of SetSyncMeta. */
-export interface SetSyncMetaRequest {
-  /** Metadata key, e.g. "anchor". */
-  key: string;
-  /** Value to store; an empty value deletes the key. */
-  value: Buffer;
-}
-
-/** Response of SetSyncMeta. */
-export interface SetSyncMetaResponse {
-}
-
-/** Request of GetSyncMeta. */
-export interface GetSyncMetaRequest {
-  /** Metadata key. */
-  key: string;
-}
-
-/** Response of GetSyncMeta. */
-export interface GetSyncMetaResponse {
-  /** Stored value; absent when the key was never set. */
-  value?: Buffer | undefined;
-}
-
 /** Request of GetLedger. */
 export interface GetLedgerRequest {
   /** The ledger to read. */
@@ -295,18 +259,6 @@ export interface GetLedgerRequest {
 export interface GetLedgerResponse {
   /** The ledger; absent when the selector names no stored ledger (JSON-RPC null). */
   ledger?: LedgerRecord | undefined;
-}
-
-/** Request of GetLedgerHeaders. */
-export interface GetLedgerHeadersRequest {
-  /** Ledgers to read; at most 1000 per call, else INVALID_ARGUMENT. */
-  range?: LedgerRange | undefined;
-}
-
-/** Response of GetLedgerHeaders. */
-export interface GetLedgerHeadersResponse {
-  /** Stored ledgers of the range, ascending, without transactions; gaps are skipped. */
-  ledgers: LedgerRecord[];
 }
 
 /** Request of GetTransaction. */
@@ -381,21 +333,24 @@ export interface GetStatusResponse {
     | StateDownload
     | undefined;
   /**
-   * Ledgers at which account state (GetAccountState, GetStateObject, ListStateObjects) is answered;
+   * Ledgers at which account state (GetAccountStates, ListStateObjects) is answered;
    * absent until the state download is complete.
    */
   stateRange?: LedgerRange | undefined;
 }
 
-/** Request of GetAccountState. */
+/** One read of GetAccountStates: an account at a ledger. */
 export interface GetAccountStateRequest {
   /** 20-byte AccountID. */
   accountId: Buffer;
-  /** The ledger to answer at; FAILED_PRECONDITION when the state at that ledger is not stored. */
+  /**
+   * The ledger to answer at; the read is refused (ItemError kind "out_of_range") when the state at
+   * that ledger is not stored.
+   */
   ledger?: LedgerSelector | undefined;
 }
 
-/** Response of GetAccountState. */
+/** The answer to one read of GetAccountStates: the account's state at that ledger. */
 export interface GetAccountStateResponse {
   /** Binary AccountRoot object; absent when the account does not exist at that ledger. */
   accountRootBlob?:
@@ -411,7 +366,7 @@ export interface GetAccountStateResponse {
 
 /** Request of GetAccountStates. */
 export interface GetAccountStatesRequest {
-  /** The reads, each as a GetAccountState request; at most 1000 per call, else INVALID_ARGUMENT. */
+  /** The reads; at most 1000 per call, else INVALID_ARGUMENT. */
   requests: GetAccountStateRequest[];
 }
 
@@ -423,10 +378,10 @@ export interface GetAccountStatesResponse {
 
 /** The answer to one read of GetAccountStates. */
 export interface AccountStateResult {
-  /** The state, or why this read failed (the error GetAccountState would have returned). */
+  /** The state, or why this read was refused; the other reads of the call are answered all the same. */
   result?:
     | //
-    /** The state, as GetAccountState answers it. */
+    /** The state. */
     { $case: "state"; state: GetAccountStateResponse }
     | //
     /** The error, as libs/grpc carries errors in status trailers. */
@@ -442,26 +397,6 @@ export interface ItemError {
   message: string;
   /** The error's details as a JSON object. */
   detailsJson: string;
-}
-
-/** Request of GetStateObject. */
-export interface GetStateObjectRequest {
-  /** 32-byte ledger object key. */
-  key: Buffer;
-  /** The ledger to answer at; FAILED_PRECONDITION when the state at that ledger is not stored. */
-  ledger?: LedgerSelector | undefined;
-}
-
-/** Response of GetStateObject. */
-export interface GetStateObjectResponse {
-  /** Binary object; absent when it does not exist at that ledger. */
-  blob?:
-    | Buffer
-    | undefined;
-  /** Index of the ledger actually used. */
-  ledgerIndex: number;
-  /** 32-byte hash of the ledger actually used. */
-  ledgerHash: Buffer;
 }
 
 /** Request of GetAccountTransactions. */
@@ -1501,148 +1436,6 @@ export const StateDownload: MessageFns<StateDownload> = {
   },
 };
 
-function createBasePutLedgerRequest(): PutLedgerRequest {
-  return { ledger: undefined };
-}
-
-export const PutLedgerRequest: MessageFns<PutLedgerRequest> = {
-  encode(message: PutLedgerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.ledger !== undefined) {
-      LedgerWrite.encode(message.ledger, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): PutLedgerRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePutLedgerRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.ledger = LedgerWrite.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): PutLedgerRequest {
-    return { ledger: isSet(object.ledger) ? LedgerWrite.fromJSON(object.ledger) : undefined };
-  },
-
-  toJSON(message: PutLedgerRequest): unknown {
-    const obj: any = {};
-    if (message.ledger !== undefined) {
-      obj.ledger = LedgerWrite.toJSON(message.ledger);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<PutLedgerRequest>, I>>(base?: I): PutLedgerRequest {
-    return PutLedgerRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<PutLedgerRequest>, I>>(object: I): PutLedgerRequest {
-    const message = createBasePutLedgerRequest();
-    message.ledger = (object.ledger !== undefined && object.ledger !== null)
-      ? LedgerWrite.fromPartial(object.ledger)
-      : undefined;
-    return message;
-  },
-};
-
-function createBasePutLedgerResponse(): PutLedgerResponse {
-  return { completeRanges: [] };
-}
-
-export const PutLedgerResponse: MessageFns<PutLedgerResponse> = {
-  encode(message: PutLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.completeRanges) {
-      LedgerRange.encode(v!, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): PutLedgerResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePutLedgerResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.completeRanges.push(LedgerRange.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): PutLedgerResponse {
-    return {
-      completeRanges: globalThis.Array.isArray(object?.completeRanges)
-        ? object.completeRanges.map((e: any) => LedgerRange.fromJSON(e))
-        : globalThis.Array.isArray(object?.complete_ranges)
-        ? object.complete_ranges.map((e: any) => LedgerRange.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: PutLedgerResponse): unknown {
-    const obj: any = {};
-    if (message.completeRanges?.length) {
-      obj.completeRanges = message.completeRanges.map((e) => LedgerRange.toJSON(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<PutLedgerResponse>, I>>(base?: I): PutLedgerResponse {
-    return PutLedgerResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<PutLedgerResponse>, I>>(object: I): PutLedgerResponse {
-    const message = createBasePutLedgerResponse();
-    message.completeRanges = object.completeRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
-    return message;
-  },
-};
-
 function createBasePutLedgersRequest(): PutLedgersRequest {
   return { ledgers: [] };
 }
@@ -2326,277 +2119,6 @@ export const DeleteLedgerResponse: MessageFns<DeleteLedgerResponse> = {
   },
 };
 
-function createBaseSetSyncMetaRequest(): SetSyncMetaRequest {
-  return { key: "", value: Buffer.alloc(0) };
-}
-
-export const SetSyncMetaRequest: MessageFns<SetSyncMetaRequest> = {
-  encode(message: SetSyncMetaRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== "") {
-      writer.uint32(10).string(message.key);
-    }
-    if (message.value.length !== 0) {
-      writer.uint32(18).bytes(message.value);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SetSyncMetaRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSetSyncMetaRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.key = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.value = Buffer.from(reader.bytes());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): SetSyncMetaRequest {
-    return {
-      key: isSet(object.key) ? globalThis.String(object.key) : "",
-      value: isSet(object.value) ? Buffer.from(bytesFromBase64(object.value)) : Buffer.alloc(0),
-    };
-  },
-
-  toJSON(message: SetSyncMetaRequest): unknown {
-    const obj: any = {};
-    if (message.key !== "") {
-      obj.key = message.key;
-    }
-    if (message.value.length !== 0) {
-      obj.value = base64FromBytes(message.value);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SetSyncMetaRequest>, I>>(base?: I): SetSyncMetaRequest {
-    return SetSyncMetaRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SetSyncMetaRequest>, I>>(object: I): SetSyncMetaRequest {
-    const message = createBaseSetSyncMetaRequest();
-    message.key = object.key ?? "";
-    message.value = object.value ?? Buffer.alloc(0);
-    return message;
-  },
-};
-
-function createBaseSetSyncMetaResponse(): SetSyncMetaResponse {
-  return {};
-}
-
-export const SetSyncMetaResponse: MessageFns<SetSyncMetaResponse> = {
-  encode(_: SetSyncMetaResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SetSyncMetaResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSetSyncMetaResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(_: any): SetSyncMetaResponse {
-    return {};
-  },
-
-  toJSON(_: SetSyncMetaResponse): unknown {
-    const obj: any = {};
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SetSyncMetaResponse>, I>>(base?: I): SetSyncMetaResponse {
-    return SetSyncMetaResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SetSyncMetaResponse>, I>>(_: I): SetSyncMetaResponse {
-    const message = createBaseSetSyncMetaResponse();
-    return message;
-  },
-};
-
-function createBaseGetSyncMetaRequest(): GetSyncMetaRequest {
-  return { key: "" };
-}
-
-export const GetSyncMetaRequest: MessageFns<GetSyncMetaRequest> = {
-  encode(message: GetSyncMetaRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== "") {
-      writer.uint32(10).string(message.key);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetSyncMetaRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetSyncMetaRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.key = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetSyncMetaRequest {
-    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
-  },
-
-  toJSON(message: GetSyncMetaRequest): unknown {
-    const obj: any = {};
-    if (message.key !== "") {
-      obj.key = message.key;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetSyncMetaRequest>, I>>(base?: I): GetSyncMetaRequest {
-    return GetSyncMetaRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetSyncMetaRequest>, I>>(object: I): GetSyncMetaRequest {
-    const message = createBaseGetSyncMetaRequest();
-    message.key = object.key ?? "";
-    return message;
-  },
-};
-
-function createBaseGetSyncMetaResponse(): GetSyncMetaResponse {
-  return { value: undefined };
-}
-
-export const GetSyncMetaResponse: MessageFns<GetSyncMetaResponse> = {
-  encode(message: GetSyncMetaResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.value !== undefined) {
-      writer.uint32(10).bytes(message.value);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetSyncMetaResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetSyncMetaResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.value = Buffer.from(reader.bytes());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetSyncMetaResponse {
-    return { value: isSet(object.value) ? Buffer.from(bytesFromBase64(object.value)) : undefined };
-  },
-
-  toJSON(message: GetSyncMetaResponse): unknown {
-    const obj: any = {};
-    if (message.value !== undefined) {
-      obj.value = base64FromBytes(message.value);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetSyncMetaResponse>, I>>(base?: I): GetSyncMetaResponse {
-    return GetSyncMetaResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetSyncMetaResponse>, I>>(object: I): GetSyncMetaResponse {
-    const message = createBaseGetSyncMetaResponse();
-    message.value = object.value ?? undefined;
-    return message;
-  },
-};
-
 function createBaseGetLedgerRequest(): GetLedgerRequest {
   return { ledger: undefined, txDetail: 0 };
 }
@@ -2753,146 +2275,6 @@ export const GetLedgerResponse: MessageFns<GetLedgerResponse> = {
     message.ledger = (object.ledger !== undefined && object.ledger !== null)
       ? LedgerRecord.fromPartial(object.ledger)
       : undefined;
-    return message;
-  },
-};
-
-function createBaseGetLedgerHeadersRequest(): GetLedgerHeadersRequest {
-  return { range: undefined };
-}
-
-export const GetLedgerHeadersRequest: MessageFns<GetLedgerHeadersRequest> = {
-  encode(message: GetLedgerHeadersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.range !== undefined) {
-      LedgerRange.encode(message.range, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetLedgerHeadersRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetLedgerHeadersRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.range = LedgerRange.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetLedgerHeadersRequest {
-    return { range: isSet(object.range) ? LedgerRange.fromJSON(object.range) : undefined };
-  },
-
-  toJSON(message: GetLedgerHeadersRequest): unknown {
-    const obj: any = {};
-    if (message.range !== undefined) {
-      obj.range = LedgerRange.toJSON(message.range);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetLedgerHeadersRequest>, I>>(base?: I): GetLedgerHeadersRequest {
-    return GetLedgerHeadersRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetLedgerHeadersRequest>, I>>(object: I): GetLedgerHeadersRequest {
-    const message = createBaseGetLedgerHeadersRequest();
-    message.range = (object.range !== undefined && object.range !== null)
-      ? LedgerRange.fromPartial(object.range)
-      : undefined;
-    return message;
-  },
-};
-
-function createBaseGetLedgerHeadersResponse(): GetLedgerHeadersResponse {
-  return { ledgers: [] };
-}
-
-export const GetLedgerHeadersResponse: MessageFns<GetLedgerHeadersResponse> = {
-  encode(message: GetLedgerHeadersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.ledgers) {
-      LedgerRecord.encode(v!, writer.uint32(10).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetLedgerHeadersResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetLedgerHeadersResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.ledgers.push(LedgerRecord.decode(reader, reader.uint32()));
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetLedgerHeadersResponse {
-    return {
-      ledgers: globalThis.Array.isArray(object?.ledgers)
-        ? object.ledgers.map((e: any) => LedgerRecord.fromJSON(e))
-        : [],
-    };
-  },
-
-  toJSON(message: GetLedgerHeadersResponse): unknown {
-    const obj: any = {};
-    if (message.ledgers?.length) {
-      obj.ledgers = message.ledgers.map((e) => LedgerRecord.toJSON(e));
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetLedgerHeadersResponse>, I>>(base?: I): GetLedgerHeadersResponse {
-    return GetLedgerHeadersResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetLedgerHeadersResponse>, I>>(object: I): GetLedgerHeadersResponse {
-    const message = createBaseGetLedgerHeadersResponse();
-    message.ledgers = object.ledgers?.map((e) => LedgerRecord.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4229,202 +3611,6 @@ export const ItemError: MessageFns<ItemError> = {
   },
 };
 
-function createBaseGetStateObjectRequest(): GetStateObjectRequest {
-  return { key: Buffer.alloc(0), ledger: undefined };
-}
-
-export const GetStateObjectRequest: MessageFns<GetStateObjectRequest> = {
-  encode(message: GetStateObjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key.length !== 0) {
-      writer.uint32(10).bytes(message.key);
-    }
-    if (message.ledger !== undefined) {
-      LedgerSelector.encode(message.ledger, writer.uint32(18).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetStateObjectRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetStateObjectRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.key = Buffer.from(reader.bytes());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.ledger = LedgerSelector.decode(reader, reader.uint32());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetStateObjectRequest {
-    return {
-      key: isSet(object.key) ? Buffer.from(bytesFromBase64(object.key)) : Buffer.alloc(0),
-      ledger: isSet(object.ledger) ? LedgerSelector.fromJSON(object.ledger) : undefined,
-    };
-  },
-
-  toJSON(message: GetStateObjectRequest): unknown {
-    const obj: any = {};
-    if (message.key.length !== 0) {
-      obj.key = base64FromBytes(message.key);
-    }
-    if (message.ledger !== undefined) {
-      obj.ledger = LedgerSelector.toJSON(message.ledger);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetStateObjectRequest>, I>>(base?: I): GetStateObjectRequest {
-    return GetStateObjectRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetStateObjectRequest>, I>>(object: I): GetStateObjectRequest {
-    const message = createBaseGetStateObjectRequest();
-    message.key = object.key ?? Buffer.alloc(0);
-    message.ledger = (object.ledger !== undefined && object.ledger !== null)
-      ? LedgerSelector.fromPartial(object.ledger)
-      : undefined;
-    return message;
-  },
-};
-
-function createBaseGetStateObjectResponse(): GetStateObjectResponse {
-  return { blob: undefined, ledgerIndex: 0, ledgerHash: Buffer.alloc(0) };
-}
-
-export const GetStateObjectResponse: MessageFns<GetStateObjectResponse> = {
-  encode(message: GetStateObjectResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.blob !== undefined) {
-      writer.uint32(10).bytes(message.blob);
-    }
-    if (message.ledgerIndex !== 0) {
-      writer.uint32(16).uint32(message.ledgerIndex);
-    }
-    if (message.ledgerHash.length !== 0) {
-      writer.uint32(26).bytes(message.ledgerHash);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): GetStateObjectResponse {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseGetStateObjectResponse();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.blob = Buffer.from(reader.bytes());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.ledgerIndex = reader.uint32();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.ledgerHash = Buffer.from(reader.bytes());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): GetStateObjectResponse {
-    return {
-      blob: isSet(object.blob) ? Buffer.from(bytesFromBase64(object.blob)) : undefined,
-      ledgerIndex: isSet(object.ledgerIndex)
-        ? globalThis.Number(object.ledgerIndex)
-        : isSet(object.ledger_index)
-        ? globalThis.Number(object.ledger_index)
-        : 0,
-      ledgerHash: isSet(object.ledgerHash)
-        ? Buffer.from(bytesFromBase64(object.ledgerHash))
-        : isSet(object.ledger_hash)
-        ? Buffer.from(bytesFromBase64(object.ledger_hash))
-        : Buffer.alloc(0),
-    };
-  },
-
-  toJSON(message: GetStateObjectResponse): unknown {
-    const obj: any = {};
-    if (message.blob !== undefined) {
-      obj.blob = base64FromBytes(message.blob);
-    }
-    if (message.ledgerIndex !== 0) {
-      obj.ledgerIndex = Math.round(message.ledgerIndex);
-    }
-    if (message.ledgerHash.length !== 0) {
-      obj.ledgerHash = base64FromBytes(message.ledgerHash);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<GetStateObjectResponse>, I>>(base?: I): GetStateObjectResponse {
-    return GetStateObjectResponse.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<GetStateObjectResponse>, I>>(object: I): GetStateObjectResponse {
-    const message = createBaseGetStateObjectResponse();
-    message.blob = object.blob ?? undefined;
-    message.ledgerIndex = object.ledgerIndex ?? 0;
-    message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
-    return message;
-  },
-};
-
 function createBaseGetAccountTransactionsRequest(): GetAccountTransactionsRequest {
   return {
     accountId: Buffer.alloc(0),
@@ -5510,19 +4696,10 @@ export const TransactionOutcome: MessageFns<TransactionOutcome> = {
 export type LedgerStoreServiceService = typeof LedgerStoreServiceService;
 export const LedgerStoreServiceService = {
   /**
-   * Stores one verified ledger with its transactions, index data and state changes in one atomic
-   * batch. Idempotent for an identical ledger; ALREADY_EXISTS when another hash is stored at that index.
+   * Stores verified ledgers in the order given, each with its transactions, index data and state
+   * changes in one atomic batch of its own. Idempotent for an identical ledger; ALREADY_EXISTS when
+   * another hash is stored at a ledger's index (the ledgers before it in the call stay stored).
    */
-  putLedger: {
-    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutLedger" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: PutLedgerRequest): Buffer => Buffer.from(PutLedgerRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): PutLedgerRequest => PutLedgerRequest.decode(value),
-    responseSerialize: (value: PutLedgerResponse): Buffer => Buffer.from(PutLedgerResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): PutLedgerResponse => PutLedgerResponse.decode(value),
-  },
-  /** Stores several verified ledgers, each in its own atomic batch, in the order given. */
   putLedgers: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutLedgers" as const,
     requestStream: false as const,
@@ -5577,26 +4754,6 @@ export const LedgerStoreServiceService = {
       Buffer.from(DeleteLedgerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteLedgerResponse => DeleteLedgerResponse.decode(value),
   },
-  /** Stores one small sync metadata value (the anchor, checkpoints) under a key. */
-  setSyncMeta: {
-    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/SetSyncMeta" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: SetSyncMetaRequest): Buffer => Buffer.from(SetSyncMetaRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SetSyncMetaRequest => SetSyncMetaRequest.decode(value),
-    responseSerialize: (value: SetSyncMetaResponse): Buffer => Buffer.from(SetSyncMetaResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SetSyncMetaResponse => SetSyncMetaResponse.decode(value),
-  },
-  /** Reads one sync metadata value. */
-  getSyncMeta: {
-    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetSyncMeta" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetSyncMetaRequest): Buffer => Buffer.from(GetSyncMetaRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetSyncMetaRequest => GetSyncMetaRequest.decode(value),
-    responseSerialize: (value: GetSyncMetaResponse): Buffer => Buffer.from(GetSyncMetaResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetSyncMetaResponse => GetSyncMetaResponse.decode(value),
-  },
   /** Reads one ledger by index, hash or tag, with no transactions, their hashes, or full records. */
   getLedger: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetLedger" as const,
@@ -5606,18 +4763,6 @@ export const LedgerStoreServiceService = {
     requestDeserialize: (value: Buffer): GetLedgerRequest => GetLedgerRequest.decode(value),
     responseSerialize: (value: GetLedgerResponse): Buffer => Buffer.from(GetLedgerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLedgerResponse => GetLedgerResponse.decode(value),
-  },
-  /** Reads the stored headers of a range of ledgers, for chain-of-trust checks. */
-  getLedgerHeaders: {
-    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetLedgerHeaders" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetLedgerHeadersRequest): Buffer =>
-      Buffer.from(GetLedgerHeadersRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetLedgerHeadersRequest => GetLedgerHeadersRequest.decode(value),
-    responseSerialize: (value: GetLedgerHeadersResponse): Buffer =>
-      Buffer.from(GetLedgerHeadersResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetLedgerHeadersResponse => GetLedgerHeadersResponse.decode(value),
   },
   /** Reads one transaction by hash. */
   getTransaction: {
@@ -5665,19 +4810,10 @@ export const LedgerStoreServiceService = {
     responseSerialize: (value: GetStatusResponse): Buffer => Buffer.from(GetStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStatusResponse => GetStatusResponse.decode(value),
   },
-  /** Reads an account's root object and trust lines as of a ledger. */
-  getAccountState: {
-    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetAccountState" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetAccountStateRequest): Buffer =>
-      Buffer.from(GetAccountStateRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetAccountStateRequest => GetAccountStateRequest.decode(value),
-    responseSerialize: (value: GetAccountStateResponse): Buffer =>
-      Buffer.from(GetAccountStateResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetAccountStateResponse => GetAccountStateResponse.decode(value),
-  },
-  /** Reads several accounts' states in one call, each answered or refused on its own as GetAccountState would. */
+  /**
+   * Reads accounts' root objects and trust lines as of a ledger, several in one call, each read
+   * answered or refused on its own.
+   */
   getAccountStates: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetAccountStates" as const,
     requestStream: false as const,
@@ -5688,18 +4824,6 @@ export const LedgerStoreServiceService = {
     responseSerialize: (value: GetAccountStatesResponse): Buffer =>
       Buffer.from(GetAccountStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetAccountStatesResponse => GetAccountStatesResponse.decode(value),
-  },
-  /** Reads one state object (by its 32-byte key) as of a ledger. */
-  getStateObject: {
-    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetStateObject" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetStateObjectRequest): Buffer =>
-      Buffer.from(GetStateObjectRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetStateObjectRequest => GetStateObjectRequest.decode(value),
-    responseSerialize: (value: GetStateObjectResponse): Buffer =>
-      Buffer.from(GetStateObjectResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetStateObjectResponse => GetStateObjectResponse.decode(value),
   },
   /** Pages through the transactions that touch an account. */
   getAccountTransactions: {
@@ -5755,11 +4879,10 @@ export const LedgerStoreServiceService = {
 
 export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   /**
-   * Stores one verified ledger with its transactions, index data and state changes in one atomic
-   * batch. Idempotent for an identical ledger; ALREADY_EXISTS when another hash is stored at that index.
+   * Stores verified ledgers in the order given, each with its transactions, index data and state
+   * changes in one atomic batch of its own. Idempotent for an identical ledger; ALREADY_EXISTS when
+   * another hash is stored at a ledger's index (the ledgers before it in the call stay stored).
    */
-  putLedger: handleUnaryCall<PutLedgerRequest, PutLedgerResponse>;
-  /** Stores several verified ledgers, each in its own atomic batch, in the order given. */
   putLedgers: handleUnaryCall<PutLedgersRequest, PutLedgersResponse>;
   /** Stores one page of the full state download at a ledger together with the marker reached, atomically. */
   putStateObjects: handleUnaryCall<PutStateObjectsRequest, PutStateObjectsResponse>;
@@ -5777,14 +4900,8 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT for a ledger whose account state is stored (that state proves it).
    */
   deleteLedger: handleUnaryCall<DeleteLedgerRequest, DeleteLedgerResponse>;
-  /** Stores one small sync metadata value (the anchor, checkpoints) under a key. */
-  setSyncMeta: handleUnaryCall<SetSyncMetaRequest, SetSyncMetaResponse>;
-  /** Reads one sync metadata value. */
-  getSyncMeta: handleUnaryCall<GetSyncMetaRequest, GetSyncMetaResponse>;
   /** Reads one ledger by index, hash or tag, with no transactions, their hashes, or full records. */
   getLedger: handleUnaryCall<GetLedgerRequest, GetLedgerResponse>;
-  /** Reads the stored headers of a range of ledgers, for chain-of-trust checks. */
-  getLedgerHeaders: handleUnaryCall<GetLedgerHeadersRequest, GetLedgerHeadersResponse>;
   /** Reads one transaction by hash. */
   getTransaction: handleUnaryCall<GetTransactionRequest, GetTransactionResponse>;
   /** Reads several transactions by hash in one call (a caller's concurrent lookups gathered together). */
@@ -5793,12 +4910,11 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getTransactionByIndex: handleUnaryCall<GetTransactionByIndexRequest, GetTransactionByIndexResponse>;
   /** Reports what the database holds: complete ranges, counts, size, state download progress. */
   getStatus: handleUnaryCall<GetStatusRequest, GetStatusResponse>;
-  /** Reads an account's root object and trust lines as of a ledger. */
-  getAccountState: handleUnaryCall<GetAccountStateRequest, GetAccountStateResponse>;
-  /** Reads several accounts' states in one call, each answered or refused on its own as GetAccountState would. */
+  /**
+   * Reads accounts' root objects and trust lines as of a ledger, several in one call, each read
+   * answered or refused on its own.
+   */
   getAccountStates: handleUnaryCall<GetAccountStatesRequest, GetAccountStatesResponse>;
-  /** Reads one state object (by its 32-byte key) as of a ledger. */
-  getStateObject: handleUnaryCall<GetStateObjectRequest, GetStateObjectResponse>;
   /** Pages through the transactions that touch an account. */
   getAccountTransactions: handleUnaryCall<GetAccountTransactionsRequest, GetAccountTransactionsResponse>;
   /** Counts the transactions an account sent up to and including a ledger (jt_getTransactionCount). */
@@ -5811,25 +4927,10 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
 
 export interface LedgerStoreServiceClient extends Client {
   /**
-   * Stores one verified ledger with its transactions, index data and state changes in one atomic
-   * batch. Idempotent for an identical ledger; ALREADY_EXISTS when another hash is stored at that index.
+   * Stores verified ledgers in the order given, each with its transactions, index data and state
+   * changes in one atomic batch of its own. Idempotent for an identical ledger; ALREADY_EXISTS when
+   * another hash is stored at a ledger's index (the ledgers before it in the call stay stored).
    */
-  putLedger(
-    request: PutLedgerRequest,
-    callback: (error: ServiceError | null, response: PutLedgerResponse) => void,
-  ): ClientUnaryCall;
-  putLedger(
-    request: PutLedgerRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: PutLedgerResponse) => void,
-  ): ClientUnaryCall;
-  putLedger(
-    request: PutLedgerRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: PutLedgerResponse) => void,
-  ): ClientUnaryCall;
-  /** Stores several verified ledgers, each in its own atomic batch, in the order given. */
   putLedgers(
     request: PutLedgersRequest,
     callback: (error: ServiceError | null, response: PutLedgersResponse) => void,
@@ -5903,38 +5004,6 @@ export interface LedgerStoreServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteLedgerResponse) => void,
   ): ClientUnaryCall;
-  /** Stores one small sync metadata value (the anchor, checkpoints) under a key. */
-  setSyncMeta(
-    request: SetSyncMetaRequest,
-    callback: (error: ServiceError | null, response: SetSyncMetaResponse) => void,
-  ): ClientUnaryCall;
-  setSyncMeta(
-    request: SetSyncMetaRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: SetSyncMetaResponse) => void,
-  ): ClientUnaryCall;
-  setSyncMeta(
-    request: SetSyncMetaRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: SetSyncMetaResponse) => void,
-  ): ClientUnaryCall;
-  /** Reads one sync metadata value. */
-  getSyncMeta(
-    request: GetSyncMetaRequest,
-    callback: (error: ServiceError | null, response: GetSyncMetaResponse) => void,
-  ): ClientUnaryCall;
-  getSyncMeta(
-    request: GetSyncMetaRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetSyncMetaResponse) => void,
-  ): ClientUnaryCall;
-  getSyncMeta(
-    request: GetSyncMetaRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetSyncMetaResponse) => void,
-  ): ClientUnaryCall;
   /** Reads one ledger by index, hash or tag, with no transactions, their hashes, or full records. */
   getLedger(
     request: GetLedgerRequest,
@@ -5950,22 +5019,6 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLedgerResponse) => void,
-  ): ClientUnaryCall;
-  /** Reads the stored headers of a range of ledgers, for chain-of-trust checks. */
-  getLedgerHeaders(
-    request: GetLedgerHeadersRequest,
-    callback: (error: ServiceError | null, response: GetLedgerHeadersResponse) => void,
-  ): ClientUnaryCall;
-  getLedgerHeaders(
-    request: GetLedgerHeadersRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetLedgerHeadersResponse) => void,
-  ): ClientUnaryCall;
-  getLedgerHeaders(
-    request: GetLedgerHeadersRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetLedgerHeadersResponse) => void,
   ): ClientUnaryCall;
   /** Reads one transaction by hash. */
   getTransaction(
@@ -6031,23 +5084,10 @@ export interface LedgerStoreServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStatusResponse) => void,
   ): ClientUnaryCall;
-  /** Reads an account's root object and trust lines as of a ledger. */
-  getAccountState(
-    request: GetAccountStateRequest,
-    callback: (error: ServiceError | null, response: GetAccountStateResponse) => void,
-  ): ClientUnaryCall;
-  getAccountState(
-    request: GetAccountStateRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetAccountStateResponse) => void,
-  ): ClientUnaryCall;
-  getAccountState(
-    request: GetAccountStateRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetAccountStateResponse) => void,
-  ): ClientUnaryCall;
-  /** Reads several accounts' states in one call, each answered or refused on its own as GetAccountState would. */
+  /**
+   * Reads accounts' root objects and trust lines as of a ledger, several in one call, each read
+   * answered or refused on its own.
+   */
   getAccountStates(
     request: GetAccountStatesRequest,
     callback: (error: ServiceError | null, response: GetAccountStatesResponse) => void,
@@ -6062,22 +5102,6 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAccountStatesResponse) => void,
-  ): ClientUnaryCall;
-  /** Reads one state object (by its 32-byte key) as of a ledger. */
-  getStateObject(
-    request: GetStateObjectRequest,
-    callback: (error: ServiceError | null, response: GetStateObjectResponse) => void,
-  ): ClientUnaryCall;
-  getStateObject(
-    request: GetStateObjectRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetStateObjectResponse) => void,
-  ): ClientUnaryCall;
-  getStateObject(
-    request: GetStateObjectRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetStateObjectResponse) => void,
   ): ClientUnaryCall;
   /** Pages through the transactions that touch an account. */
   getAccountTransactions(
