@@ -204,9 +204,11 @@ export class LedgerStore {
 
     const senders = sendersOf(write);
     const blockKeys = senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)));
-    const [stored, state] = await Promise.all([this.kv.getMany([headerKey, ...blockKeys]), this.stateChangeOperations(ledgerIndex, write.stateChanges)]);
-
-    const existing = stored[0];
+    const [existing, blockTotals, state] = await Promise.all([
+      this.kv.get(headerKey),
+      this.kv.getMany(blockKeys),
+      this.stateChangeOperations(ledgerIndex, write.stateChanges),
+    ]);
     if (existing) {
       const existingHash = decodeHeader(ledgerIndex, existing).ledgerHash;
       if (existingHash.equals(write.ledgerHash)) return false;
@@ -215,7 +217,6 @@ export class LedgerStore {
         { ledger_index: ledgerIndex },
       );
     }
-    const blockTotals = stored.slice(1);
 
     const operations: KvOperation[] = this.ledgers.putOperations({
       ledgerIndex,
@@ -286,11 +287,11 @@ export class LedgerStore {
   private async stateChangeOperations(ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<{ operations: KvOperation[]; newVersions: bigint }> {
     const hasPrevious = (change: StateObjectChange) => change.previousBlob !== undefined && ledgerIndex > 1;
     const withPrevious = changes.filter(hasPrevious);
-    const stored = await this.kv.getMany([
-      ...changes.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex)),
-      ...withPrevious.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex - 1)),
+    const [stored, storedBefore] = await Promise.all([
+      this.kv.getMany(changes.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex))),
+      this.kv.getMany(withPrevious.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex - 1))),
     ]);
-    const previousStored = new Map(withPrevious.map((change, position) => [change, stored[changes.length + position] !== undefined]));
+    const previousStored = new Map(withPrevious.map((change, position) => [change, storedBefore[position] !== undefined]));
     const operations: KvOperation[] = [];
     let newVersions = 0n;
     changes.forEach((change, position) => {

@@ -5,7 +5,7 @@ import type { LedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import { cliEntry, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
 import { rangesOf } from '../src/ledgers/ranges';
-import { Bucket, bucketRange, key, u32 } from '../src/storage/buckets';
+import { Bucket, bucketRange, Keys } from '../src/storage/buckets';
 import { openRocksDb } from '../src/storage/rocksdb';
 import { LedgerStore } from '../src/store';
 import { crashLedgerSize, syntheticLedgerWrite } from './support/ledgerWrites';
@@ -57,7 +57,7 @@ async function expectOnlyWholeLedgers(databasePath: string): Promise<number[]> {
       const records = await store.transactions.getMany(rows.map((row) => row.hash));
       expect(records.every((record) => record?.ledgerIndex === ledgerIndex)).toBe(true);
       const lastTx = expected.transactions.at(-1)!;
-      const senderEntry = await store.kv.get(key(Bucket.accountTransaction, lastTx.senderAccountId, u32(ledgerIndex), u32(lastTx.txIndex)));
+      const senderEntry = await store.kv.get(Keys.accountTransaction.encode({ accountId: lastTx.senderAccountId, ledgerIndex, txIndex: lastTx.txIndex }));
       // Direction OUT (2), then the transaction type, so type filters page through the index alone.
       expect(senderEntry).toEqual(Buffer.concat([Buffer.of(2), Buffer.from(lastTx.transactionType, 'ascii')]));
       expect(await store.stateObjects.at(expected.stateChanges.at(-1)!.key, ledgerIndex)).toMatchObject({ ledgerIndex, deleted: false });

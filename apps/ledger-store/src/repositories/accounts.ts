@@ -1,5 +1,5 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, key, prefixRange, u32 } from '../storage/buckets';
+import { Keys, prefixRange, u32 } from '../storage/buckets';
 
 /** Side of a transaction an index entry records; the numbers are common.v1.Direction's. */
 export const IndexDirection = { in: 1, out: 2 } as const;
@@ -31,13 +31,13 @@ export class AccountTransactionRepository {
   putOperation(entry: AccountTransactionEntry): KvOperation {
     return {
       type: 'put',
-      key: key(Bucket.accountTransaction, entry.accountId, u32(entry.ledgerIndex), u32(entry.txIndex)),
+      key: Keys.accountTransaction.encode(entry),
       value: Buffer.concat([Buffer.of(entry.direction), Buffer.from(entry.transactionType ?? '', 'ascii')]),
     };
   }
 
   deleteOperation(accountId: Buffer, ledgerIndex: number, txIndex: number): KvOperation {
-    return { type: 'del', key: key(Bucket.accountTransaction, accountId, u32(ledgerIndex), u32(txIndex)) };
+    return { type: 'del', key: Keys.accountTransaction.encode({ accountId, ledgerIndex, txIndex }) };
   }
 
   /**
@@ -48,7 +48,7 @@ export class AccountTransactionRepository {
     accountId: Buffer,
     options: { reverse?: boolean; limit?: number; firstLedger?: number; lastLedger?: number; after?: HistoryPosition } = {},
   ): AsyncIterable<AccountTransactionEntry> {
-    const positionKey = (ledgerIndex: number, txIndex: number) => key(Bucket.accountTransaction, accountId, u32(ledgerIndex), u32(txIndex));
+    const positionKey = (ledgerIndex: number, txIndex: number) => Keys.accountTransaction.encode({ accountId, ledgerIndex, txIndex });
     const low = positionKey(options.firstLedger ?? 0, 0);
     const high = positionKey(options.lastLedger ?? 0xffffffff, 0xffffffff);
     const after = options.after && positionKey(options.after.ledgerIndex, options.after.txIndex);
@@ -56,10 +56,11 @@ export class AccountTransactionRepository {
       ? { gte: low, ...(after && Buffer.compare(after, high) <= 0 ? { lt: after } : { lte: high }), reverse: true }
       : { ...(after && Buffer.compare(after, low) >= 0 ? { gt: after } : { gte: low }), lte: high };
     for await (const [entryKey, value] of this.kv.entries({ ...range, limit: options.limit })) {
+      const { ledgerIndex, txIndex } = Keys.accountTransaction.decode(entryKey);
       yield {
         accountId,
-        ledgerIndex: entryKey.readUInt32BE(21),
-        txIndex: entryKey.readUInt32BE(25),
+        ledgerIndex,
+        txIndex,
         direction: value[0] as IndexDirection,
         transactionType: value.length > 1 ? value.toString('ascii', 1) : undefined,
       };
@@ -72,18 +73,18 @@ export class AccountCreationRepository {
   constructor(private readonly kv: KeyValue) {}
 
   putOperation(accountId: Buffer, ledgerIndex: number): KvOperation {
-    return { type: 'put', key: key(Bucket.accountCreation, accountId, u32(ledgerIndex)), value: Buffer.alloc(0) };
+    return { type: 'put', key: Keys.accountCreation.encode({ accountId, ledgerIndex }), value: Buffer.alloc(0) };
   }
 
   /** The newest stored creation of the account at or below `ledgerIndex`. */
   async latestAtOrBelow(accountId: Buffer, ledgerIndex: number): Promise<number | undefined> {
     const entries = this.kv.entries({
-      gte: key(Bucket.accountCreation, accountId, u32(0)),
-      lte: key(Bucket.accountCreation, accountId, u32(ledgerIndex)),
+      gte: Keys.accountCreation.encode({ accountId, ledgerIndex: 0 }),
+      lte: Keys.accountCreation.encode({ accountId, ledgerIndex }),
       reverse: true,
       limit: 1,
     });
-    for await (const [entryKey] of entries) return entryKey.readUInt32BE(21);
+    for await (const [entryKey] of entries) return Keys.accountCreation.decode(entryKey).ledgerIndex;
     return undefined;
   }
 }
@@ -107,7 +108,7 @@ export class AccountSentCountRepository {
   constructor(private readonly kv: KeyValue) {}
 
   static blockKey(accountId: Buffer, block: number): Buffer {
-    return key(Bucket.accountSentBlock, accountId, u32(block));
+    return Keys.accountSentBlock.encode({ accountId, block });
   }
 
   /**
@@ -116,7 +117,7 @@ export class AccountSentCountRepository {
    */
   putOperations(accountId: Buffer, ledgerIndex: number, sentInLedger: number, blockTotalBefore: number): KvOperation[] {
     return [
-      { type: 'put', key: key(Bucket.accountSentCount, accountId, u32(ledgerIndex)), value: u32(sentInLedger) },
+      { type: 'put', key: Keys.accountSentCount.encode({ accountId, ledgerIndex }), value: u32(sentInLedger) },
       { type: 'put', key: AccountSentCountRepository.blockKey(accountId, blockOf(ledgerIndex)), value: u32(blockTotalBefore + sentInLedger) },
     ];
   }
@@ -124,7 +125,7 @@ export class AccountSentCountRepository {
   /** Undoes putOperations: the ledger's entry goes, the block total drops by what it added. */
   deleteOperations(accountId: Buffer, ledgerIndex: number, sentInLedger: number, blockTotal: number): KvOperation[] {
     return [
-      { type: 'del', key: key(Bucket.accountSentCount, accountId, u32(ledgerIndex)) },
+      { type: 'del', key: Keys.accountSentCount.encode({ accountId, ledgerIndex }) },
       { type: 'put', key: AccountSentCountRepository.blockKey(accountId, blockOf(ledgerIndex)), value: u32(Math.max(0, blockTotal - sentInLedger)) },
     ];
   }
@@ -144,8 +145,8 @@ export class AccountSentCountRepository {
       total += BigInt(value.readUInt32BE(0));
     }
     for await (const [, value] of this.kv.entries({
-      gte: key(Bucket.accountSentCount, accountId, u32((block << BLOCK_SHIFT) >>> 0)),
-      lte: key(Bucket.accountSentCount, accountId, u32(ledgerIndex)),
+      gte: Keys.accountSentCount.encode({ accountId, ledgerIndex: (block << BLOCK_SHIFT) >>> 0 }),
+      lte: Keys.accountSentCount.encode({ accountId, ledgerIndex }),
     })) {
       total += BigInt(value.readUInt32BE(0));
     }
@@ -154,8 +155,8 @@ export class AccountSentCountRepository {
 
   /** Stored per-ledger counts of the account, ascending (for checks). */
   async *perLedger(accountId: Buffer): AsyncIterable<{ ledgerIndex: number; sent: number }> {
-    for await (const [entryKey, value] of this.kv.entries(prefixRange(key(Bucket.accountSentCount, accountId)))) {
-      yield { ledgerIndex: entryKey.readUInt32BE(21), sent: value.readUInt32BE(0) };
+    for await (const [entryKey, value] of this.kv.entries(prefixRange(Keys.accountSentCount.prefix({ accountId })))) {
+      yield { ledgerIndex: Keys.accountSentCount.decode(entryKey).ledgerIndex, sent: value.readUInt32BE(0) };
     }
   }
 }

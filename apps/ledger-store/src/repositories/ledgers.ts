@@ -1,5 +1,5 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, bucketRange, key, u32 } from '../storage/buckets';
+import { Bucket, bucketRange, Keys, u32 } from '../storage/buckets';
 
 export interface StoredHeader {
   ledgerIndex: number;
@@ -24,7 +24,7 @@ export class LedgerRepository {
   constructor(private readonly kv: KeyValue) {}
 
   static headerKey(ledgerIndex: number): Buffer {
-    return key(Bucket.ledgerHeader, u32(ledgerIndex));
+    return Keys.ledgerHeader.encode({ ledgerIndex });
   }
 
   /** The operations that store one header; the caller adds them to the ledger's batch. */
@@ -35,14 +35,14 @@ export class LedgerRepository {
         key: LedgerRepository.headerKey(stored.ledgerIndex),
         value: Buffer.concat([stored.header, stored.ledgerHash, u32(stored.transactionCount)]),
       },
-      { type: 'put', key: key(Bucket.ledgerHashIndex, stored.ledgerHash), value: u32(stored.ledgerIndex) },
+      { type: 'put', key: Keys.ledgerHashIndex.encode({ ledgerHash: stored.ledgerHash }), value: u32(stored.ledgerIndex) },
     ];
   }
 
   deleteOperations(stored: StoredHeader): KvOperation[] {
     return [
       { type: 'del', key: LedgerRepository.headerKey(stored.ledgerIndex) },
-      { type: 'del', key: key(Bucket.ledgerHashIndex, stored.ledgerHash) },
+      { type: 'del', key: Keys.ledgerHashIndex.encode({ ledgerHash: stored.ledgerHash }) },
     ];
   }
 
@@ -59,7 +59,7 @@ export class LedgerRepository {
   }
 
   async indexOfHash(ledgerHash: Buffer): Promise<number | undefined> {
-    const value = await this.kv.get(key(Bucket.ledgerHashIndex, ledgerHash));
+    const value = await this.kv.get(Keys.ledgerHashIndex.encode({ ledgerHash }));
     return value?.readUInt32BE(0);
   }
 
@@ -67,19 +67,19 @@ export class LedgerRepository {
   async range(first: number, last: number, limit?: number): Promise<StoredHeader[]> {
     const headers: StoredHeader[] = [];
     const entries = this.kv.entries({ gte: LedgerRepository.headerKey(first), lte: LedgerRepository.headerKey(last), limit });
-    for await (const [entryKey, value] of entries) headers.push(decodeHeader(entryKey.readUInt32BE(1), value));
+    for await (const [entryKey, value] of entries) headers.push(decodeHeader(Keys.ledgerHeader.decode(entryKey).ledgerIndex, value));
     return headers;
   }
 
   /** Every stored ledger index, ascending (consistency checks and rebuilding bookkeeping). */
   async *indexes(): AsyncIterable<number> {
-    for await (const [entryKey] of this.kv.entries(bucketRange(Bucket.ledgerHeader))) yield entryKey.readUInt32BE(1);
+    for await (const [entryKey] of this.kv.entries(bucketRange(Bucket.ledgerHeader))) yield Keys.ledgerHeader.decode(entryKey).ledgerIndex;
   }
 
   /** The highest (or, with `lowest`, the lowest) stored ledger index. */
   async edge(which: 'highest' | 'lowest'): Promise<number | undefined> {
     for await (const [entryKey] of this.kv.entries({ ...bucketRange(Bucket.ledgerHeader), reverse: which === 'highest', limit: 1 })) {
-      return entryKey.readUInt32BE(1);
+      return Keys.ledgerHeader.decode(entryKey).ledgerIndex;
     }
     return undefined;
   }

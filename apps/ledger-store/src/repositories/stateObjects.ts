@@ -1,12 +1,9 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, bucketRange, key, prefixRange, u32 } from '../storage/buckets';
+import { Bucket, bucketRange, Keys, namedKey, prefixRange } from '../storage/buckets';
 import type { LedgerRange } from '../ledgers/ranges';
 
 /** A state object as of some ledger: its bytes, or `deleted` (a tombstone). */
 export type StateObjectVersion = { ledgerIndex: number; deleted: false; blob: Buffer } | { ledgerIndex: number; deleted: true };
-
-const OBJECT_KEY_LENGTH = 32;
-const VERSION_OFFSET = 1 + OBJECT_KEY_LENGTH;
 
 /**
  * Versioned state objects: (object key, ledger index) → the object as it is after that ledger, or
@@ -41,7 +38,7 @@ export class StateObjectRepository {
   constructor(private readonly kv: KeyValue) {}
 
   static versionKey(objectKey: Buffer, ledgerIndex: number): Buffer {
-    return key(Bucket.stateObjectVersion, objectKey, u32(ledgerIndex));
+    return Keys.stateObjectVersion.encode({ objectKey, ledgerIndex });
   }
 
   /** `blob` undefined (or empty) stores a tombstone. */
@@ -58,7 +55,7 @@ export class StateObjectRepository {
       reverse: true,
       limit: 1,
     });
-    for await (const [entryKey, value] of entries) return decodeVersion(entryKey.readUInt32BE(VERSION_OFFSET), value);
+    for await (const [entryKey, value] of entries) return decodeVersion(Keys.stateObjectVersion.decode(entryKey).ledgerIndex, value);
     return undefined;
   }
 
@@ -70,7 +67,7 @@ export class StateObjectRepository {
       lte: StateObjectRepository.versionKey(objectKey, upTo),
       limit: 1,
     });
-    for await (const [entryKey, value] of entries) return decodeVersion(entryKey.readUInt32BE(VERSION_OFFSET), value);
+    for await (const [entryKey, value] of entries) return decodeVersion(Keys.stateObjectVersion.decode(entryKey).ledgerIndex, value);
     return undefined;
   }
 
@@ -103,12 +100,11 @@ export class StateObjectRepository {
       if (blob !== undefined && blob.length > 0) objects.push({ key: current.key, blob });
     };
     for await (const [entryKey, value] of this.kv.entries(range)) {
-      const objectKey = entryKey.subarray(1, VERSION_OFFSET);
-      const versionLedger = entryKey.readUInt32BE(VERSION_OFFSET);
+      const { objectKey, ledgerIndex: versionLedger } = Keys.stateObjectVersion.decode(entryKey);
       if (!current || !current.key.equals(objectKey)) {
         finish();
         if (objects.length >= limit) return { objects, nextAfterKey: objects.at(-1)!.key };
-        current = { key: Buffer.from(objectKey), seenBelow: false, seenAbove: false };
+        current = { key: objectKey, seenBelow: false, seenAbove: false };
       }
       if (versionLedger >= window.low && versionLedger <= ledgerIndex) {
         current.newestAtOrBelow = value;
@@ -124,8 +120,8 @@ export class StateObjectRepository {
 
   /** Every stored version of an object, ascending. */
   async *versions(objectKey: Buffer): AsyncIterable<StateObjectVersion> {
-    for await (const [entryKey, value] of this.kv.entries(prefixRange(key(Bucket.stateObjectVersion, objectKey)))) {
-      yield decodeVersion(entryKey.readUInt32BE(VERSION_OFFSET), value);
+    for await (const [entryKey, value] of this.kv.entries(prefixRange(Keys.stateObjectVersion.prefix({ objectKey })))) {
+      yield decodeVersion(Keys.stateObjectVersion.decode(entryKey).ledgerIndex, value);
     }
   }
 }
@@ -165,12 +161,12 @@ export class TrustLineRepository {
   constructor(private readonly kv: KeyValue) {}
 
   putOperation(accountId: Buffer, objectKey: Buffer): KvOperation {
-    return { type: 'put', key: key(Bucket.accountTrustLine, accountId, objectKey), value: Buffer.alloc(0) };
+    return { type: 'put', key: Keys.accountTrustLine.encode({ accountId, objectKey }), value: Buffer.alloc(0) };
   }
 
   async keysOf(accountId: Buffer): Promise<Buffer[]> {
     const keys: Buffer[] = [];
-    for await (const [entryKey] of this.kv.entries(prefixRange(key(Bucket.accountTrustLine, accountId)))) keys.push(entryKey.subarray(21));
+    for await (const [entryKey] of this.kv.entries(prefixRange(Keys.accountTrustLine.prefix({ accountId })))) keys.push(Keys.accountTrustLine.decode(entryKey).objectKey);
     return keys;
   }
 }
@@ -184,18 +180,18 @@ export class StagedStateRepository {
   constructor(private readonly kv: KeyValue) {}
 
   putOperation(objectKey: Buffer, blob: Buffer): KvOperation {
-    return { type: 'put', key: key(Bucket.stateStage, objectKey), value: blob };
+    return { type: 'put', key: Keys.stateStage.encode({ objectKey }), value: blob };
   }
 
   deleteOperation(objectKey: Buffer): KvOperation {
-    return { type: 'del', key: key(Bucket.stateStage, objectKey) };
+    return { type: 'del', key: Keys.stateStage.encode({ objectKey }) };
   }
 
   /** Staged objects ascending by key, after `afterKey`, at most `limit`. */
   async page(afterKey: Buffer | undefined, limit: number): Promise<{ key: Buffer; blob: Buffer }[]> {
-    const range = afterKey ? { gt: key(Bucket.stateStage, afterKey), lt: bucketRange(Bucket.stateStage).lt, limit } : { ...bucketRange(Bucket.stateStage), limit };
+    const range = afterKey ? { gt: Keys.stateStage.encode({ objectKey: afterKey }), lt: bucketRange(Bucket.stateStage).lt, limit } : { ...bucketRange(Bucket.stateStage), limit };
     const objects: { key: Buffer; blob: Buffer }[] = [];
-    for await (const [entryKey, value] of this.kv.entries(range)) objects.push({ key: Buffer.from(entryKey.subarray(1)), blob: value });
+    for await (const [entryKey, value] of this.kv.entries(range)) objects.push({ key: Keys.stateStage.decode(entryKey).objectKey, blob: value });
     return objects;
   }
 }
@@ -211,8 +207,8 @@ export interface StateDownloadRecord {
 
 export const NO_DOWNLOAD: StateDownloadRecord = { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
 
-const DOWNLOAD = key(Bucket.stateMeta, Buffer.from('download', 'ascii'));
-const STATE_RANGES = key(Bucket.stateMeta, Buffer.from('state_ranges', 'ascii'));
+const DOWNLOAD = namedKey(Bucket.stateMeta, 'download');
+const STATE_RANGES = namedKey(Bucket.stateMeta, 'state_ranges');
 
 /**
  * State bookkeeping: the download record (u32 ledger, u8 complete, u64 object count, marker) and

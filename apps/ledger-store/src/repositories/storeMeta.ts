@@ -1,11 +1,11 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, key, u32, u64 } from '../storage/buckets';
+import { Bucket, namedKey, u32, u64 } from '../storage/buckets';
 import type { LedgerRange } from '../ledgers/ranges';
 
-const COMPLETE_RANGES = key(Bucket.storeMeta, Buffer.from('complete_ranges', 'ascii'));
-const COUNTERS = key(Bucket.storeMeta, Buffer.from('counters', 'ascii'));
+const COMPLETE_RANGES = namedKey(Bucket.storeMeta, 'complete_ranges');
+const COUNTERS = namedKey(Bucket.storeMeta, 'counters');
 /** Where the store's format version is recorded (its own key: tests write other versions there). */
-export const FORMAT_VERSION_KEY = key(Bucket.storeMeta, Buffer.from('format_version', 'ascii'));
+export const FORMAT_VERSION_KEY = namedKey(Bucket.storeMeta, 'format_version');
 
 /** Totals kept in every ledger's batch, so that they are exact after any crash. */
 export interface StoreCounters {

@@ -1,5 +1,5 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
-import { Bucket, key, prefixRange, u32 } from '../storage/buckets';
+import { Keys, prefixRange } from '../storage/buckets';
 
 /**
  * One stored transaction. The ledger hash and close time are not repeated per transaction: they
@@ -64,22 +64,22 @@ export class TransactionRepository {
   constructor(private readonly kv: KeyValue) {}
 
   putOperation(tx: StoredTransaction): KvOperation {
-    return { type: 'put', key: key(Bucket.transaction, tx.hash), value: encodeTransaction(tx) };
+    return { type: 'put', key: Keys.transaction.encode({ hash: tx.hash }), value: encodeTransaction(tx) };
   }
 
   deleteOperation(hash: Buffer): KvOperation {
-    return { type: 'del', key: key(Bucket.transaction, hash) };
+    return { type: 'del', key: Keys.transaction.encode({ hash }) };
   }
 
   async get(hash: Buffer): Promise<StoredTransaction | undefined> {
-    const value = await this.kv.get(key(Bucket.transaction, hash));
+    const value = await this.kv.get(Keys.transaction.encode({ hash }));
     return value && decodeTransaction(hash, value);
   }
 
   /** Several transactions in one read; absent ones are undefined, in the order asked. */
   async getMany(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
     if (hashes.length === 0) return [];
-    const values = await this.kv.getMany(hashes.map((hash) => key(Bucket.transaction, hash)));
+    const values = await this.kv.getMany(hashes.map((hash) => Keys.transaction.encode({ hash })));
     return values.map((value, position) => value && decodeTransaction(hashes[position], value));
   }
 }
@@ -89,22 +89,22 @@ export class LedgerTransactionRepository {
   constructor(private readonly kv: KeyValue) {}
 
   putOperation(ledgerIndex: number, txIndex: number, hash: Buffer): KvOperation {
-    return { type: 'put', key: key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)), value: hash };
+    return { type: 'put', key: Keys.ledgerTransaction.encode({ ledgerIndex, txIndex }), value: hash };
   }
 
   deleteOperation(ledgerIndex: number, txIndex: number): KvOperation {
-    return { type: 'del', key: key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)) };
+    return { type: 'del', key: Keys.ledgerTransaction.encode({ ledgerIndex, txIndex }) };
   }
 
   async hashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
-    return this.kv.get(key(Bucket.ledgerTransaction, u32(ledgerIndex), u32(txIndex)));
+    return this.kv.get(Keys.ledgerTransaction.encode({ ledgerIndex, txIndex }));
   }
 
   /** The ledger's transactions as [tx index, hash], in tx index order. */
   async ofLedger(ledgerIndex: number): Promise<{ txIndex: number; hash: Buffer }[]> {
     const rows: { txIndex: number; hash: Buffer }[] = [];
-    for await (const [entryKey, hash] of this.kv.entries(prefixRange(key(Bucket.ledgerTransaction, u32(ledgerIndex))))) {
-      rows.push({ txIndex: entryKey.readUInt32BE(5), hash });
+    for await (const [entryKey, hash] of this.kv.entries(prefixRange(Keys.ledgerTransaction.prefix({ ledgerIndex })))) {
+      rows.push({ txIndex: Keys.ledgerTransaction.decode(entryKey).txIndex, hash });
     }
     return rows;
   }

@@ -1,8 +1,11 @@
 /**
  * One byte per column at the front of every key; numbers in keys are big-endian so that
  * key order is numeric order. A retired id stays listed (commented) and is never reused.
- * Each bucket is read and written by exactly one repository under `src/repositories/`.
+ * Each bucket is read and written by exactly one repository under `src/repositories/`, through its
+ * key codec (`Keys` below, storage/keys.ts).
  */
+import { accountIdPart, hashPart, KeyCodec, u32Part } from './keys';
+
 export const Bucket = {
   // 0x00 is never a bucket: the RocksDB layer probes whether the database takes writes again after a
   // full disk by deleting the key 0x00 (storage/rocksdb.ts).
@@ -37,8 +40,24 @@ export const Bucket = {
 
 export type BucketId = (typeof Bucket)[keyof typeof Bucket];
 
-export function key(bucket: BucketId, ...parts: (Buffer | Uint8Array)[]): Buffer {
-  return Buffer.concat([Buffer.of(bucket), ...parts]);
+/** The key layout of each bucket of keyed records (the values are described at the bucket ids above). */
+export const Keys = {
+  ledgerHeader: new KeyCodec(Bucket.ledgerHeader, { ledgerIndex: u32Part }),
+  ledgerHashIndex: new KeyCodec(Bucket.ledgerHashIndex, { ledgerHash: hashPart }),
+  transaction: new KeyCodec(Bucket.transaction, { hash: hashPart }),
+  ledgerTransaction: new KeyCodec(Bucket.ledgerTransaction, { ledgerIndex: u32Part, txIndex: u32Part }),
+  accountTransaction: new KeyCodec(Bucket.accountTransaction, { accountId: accountIdPart, ledgerIndex: u32Part, txIndex: u32Part }),
+  accountSentCount: new KeyCodec(Bucket.accountSentCount, { accountId: accountIdPart, ledgerIndex: u32Part }),
+  stateObjectVersion: new KeyCodec(Bucket.stateObjectVersion, { objectKey: hashPart, ledgerIndex: u32Part }),
+  accountTrustLine: new KeyCodec(Bucket.accountTrustLine, { accountId: accountIdPart, objectKey: hashPart }),
+  accountSentBlock: new KeyCodec(Bucket.accountSentBlock, { accountId: accountIdPart, block: u32Part }),
+  accountCreation: new KeyCodec(Bucket.accountCreation, { accountId: accountIdPart, ledgerIndex: u32Part }),
+  stateStage: new KeyCodec(Bucket.stateStage, { objectKey: hashPart }),
+} as const;
+
+/** A bookkeeping record of the store (storeMeta, stateMeta): the bucket byte and its ASCII name. */
+export function namedKey(bucket: BucketId, name: string): Buffer {
+  return Buffer.concat([Buffer.of(bucket), Buffer.from(name, 'ascii')]);
 }
 
 export function u32(value: number): Buffer {

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, sta
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Bucket, key, u32 } from './buckets';
+import { Keys } from './buckets';
 import type { KeyValue } from './kv';
 import { openRocksDb, TEST_WRITE_BUFFER_ENV } from './rocksdb';
 
@@ -41,7 +41,7 @@ function mount(dir: string, ...args: string[]): void {
   });
 }
 
-const headerKey = (ledgerIndex: number) => key(Bucket.ledgerHeader, u32(ledgerIndex));
+const headerKey = (ledgerIndex: number) => Keys.ledgerHeader.encode({ ledgerIndex });
 const value = (ledgerIndex: number, bytes: number) => Buffer.from(Array.from({ length: bytes }, (_, position) => (ledgerIndex * 7 + position * 13) % 251));
 
 /** Writes ledgerIndex from..to-1 one batch each; returns the first that failed, or `to`. */

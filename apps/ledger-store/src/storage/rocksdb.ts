@@ -102,7 +102,7 @@ export async function openRocksDb(location: string): Promise<KeyValue> {
           throw error;
         }
       }),
-    getMany: (keys) => gate.shared(() => promised((cb) => db.getMany(keys, { asBuffer: true }, cb))),
+    getMany: (keys) => (keys.length === 0 ? Promise.resolve([]) : gate.shared(() => promised((cb) => db.getMany(keys, { asBuffer: true }, cb)))),
     async batch(operations) {
       if (writeFailed !== undefined) await reopen(operations.reduce((sum, op) => sum + op.key.length + (op.type === 'put' ? op.value.length : 0), 0));
       await gate.shared(() => promised<void>((cb) => db.batch(operations, {}, cb))).catch((error: unknown) => {
