@@ -20,15 +20,20 @@ if (![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].som
 // OpenTelemetry (only when OTEL_* asks for it) starts before the CLI imports @grpc/grpc-js, so
 // that this import is the instrumented one.
 const { tracingRequested, startTelemetry } = await import('@ledger-node/telemetry/start');
-if (tracingRequested(process.env)) {
-  const telemetry = await startTelemetry(await tracedProcessName(process.argv.slice(2)));
+const processName = tracingRequested(process.env) ? await tracedProcessName(process.argv.slice(2)) : undefined;
+if (processName !== undefined) {
+  const telemetry = await startTelemetry(processName);
   // Spans still buffered are exported before a clean exit.
   process.once('beforeExit', () => void telemetry.shutdown());
 }
 await import('./main');
 
-/** `serve <service>` and `devnet` are named after the service; the supervisor and the account commands as such. */
-async function tracedProcessName(argv: string[]): Promise<string> {
+/**
+ * `serve <service>` and `devnet` are named after the service; the supervisor and the account
+ * commands as such. `probe` is not traced: a Kubernetes exec probe runs it every few seconds with
+ * the pod's OTEL_* environment, and its only call (grpc.health.v1 Check) is never traced anyway.
+ */
+async function tracedProcessName(argv: string[]): Promise<string | undefined> {
   const { allFlags, FlagError, parseFlags } = await import('@ledger-node/config');
   let positionals: string[];
   try {
@@ -39,6 +44,7 @@ async function tracedProcessName(argv: string[]): Promise<string> {
     throw error;
   }
   const [command, service] = positionals;
+  if (command === 'probe') return undefined;
   if (command === 'serve' && service) return service;
   if (command === 'devnet') return 'devnet';
   return command === undefined ? 'supervisor' : 'cli';

@@ -57,3 +57,18 @@ describe('ledger-node with bad input', () => {
     expect(stdout).toBe('');
   });
 });
+
+describe('ledger-node probe under a pod\'s OTEL_* environment', () => {
+  // OTEL_LOG_LEVEL=debug makes a starting OpenTelemetry SDK say so on the console.
+  const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_LOG_LEVEL: 'debug' };
+  const runWith = (env: NodeJS.ProcessEnv, ...args: string[]) => spawnSync(process.execPath, [cliEntry(), ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
+
+  it('starts no tracing SDK (a Kubernetes exec probe runs it every few seconds), where other commands do', () => {
+    const probe = runWith(traced, 'probe', 'ledger-store', '-ledger_store_addr', 'unix:/nonexistent/ledger-store.sock');
+    expect(probe.status).toBe(1);
+    expect(probe.stdout).toContain('ledger-store UNREACHABLE');
+    expect(`${probe.stdout}${probe.stderr}`).not.toContain('@opentelemetry/api');
+    const help = runWith(traced, '--help');
+    expect(`${help.stdout}${help.stderr}`).toContain('@opentelemetry/api: Registered a global');
+  });
+});
