@@ -2,6 +2,7 @@ import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
 import { counter, createLogger, observedGauge } from '@ledger-node/telemetry';
+import { KvLedgerBackend } from './backend/kv-backend';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
 import { openRocksDb } from './storage/rocksdb';
@@ -16,7 +17,7 @@ const WRITE_METHODS = new Set<keyof typeof LedgerStoreServiceService>(['putLedge
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
-  const store = await LedgerStore.open(await openRocksDb(config.databasePath), `the database at ${config.databasePath}`);
+  const store = await LedgerStore.open(new KvLedgerBackend(await openRocksDb(config.databasePath), `the database at ${config.databasePath}`));
   logger.info({ database: config.databasePath, completeRanges: store.ranges }, 'database open');
   // Open WatchLedgers streams never end by themselves: stopping ends them so shutdown need not wait.
   const stopping = new AbortController();

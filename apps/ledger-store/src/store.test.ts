@@ -8,6 +8,7 @@ import { memoryKeyValue } from './storage/memory';
 import { openRocksDb } from './storage/rocksdb';
 import type { KeyValue } from './storage/kv';
 import { FORMAT_VERSION_KEY } from './repositories/storeMeta';
+import { KvLedgerBackend } from './backend/kv-backend';
 import { LedgerStore, STORE_FORMAT_VERSION } from './store';
 import type { LedgerEvent } from './ledgers/events';
 
@@ -43,14 +44,14 @@ const accountId = (address: string) => Buffer.from(profile.codec.decodeAccountId
 const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
 
 describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
-  async function openStore(): Promise<LedgerStore & { reopen(): Promise<LedgerStore> }> {
+  async function openStore(): Promise<LedgerStore<KvLedgerBackend> & { reopen(): Promise<LedgerStore<KvLedgerBackend>> }> {
     const backend = await openBackend();
-    let current = await LedgerStore.open(backend.kv);
+    let current = await LedgerStore.open(new KvLedgerBackend(backend.kv));
     cleanups.push(() => current.close());
     return Object.assign(current, {
       async reopen() {
         await current.close();
-        current = await LedgerStore.open(await backend.reopen());
+        current = await LedgerStore.open(new KvLedgerBackend(await backend.reopen()));
         return current;
       },
     });
@@ -61,21 +62,21 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
   describe('store format version', () => {
     it('records the format version in a new store', async () => {
       const backend = await openBackend();
-      const store = await LedgerStore.open(backend.kv);
+      const store = await LedgerStore.open(new KvLedgerBackend(backend.kv));
       cleanups.push(() => store.close());
       expect(await backend.kv.get(FORMAT_VERSION_KEY)).toEqual(Buffer.from([0, 0, 0, STORE_FORMAT_VERSION]));
     });
 
     it('takes a store written before versions were recorded as format 1, its ledgers kept', async () => {
       const backend = await openBackend();
-      const first = await LedgerStore.open(backend.kv);
+      const first = await LedgerStore.open(new KvLedgerBackend(backend.kv));
       await first.putLedger(mainnetLedgerWrite(11119599));
       await backend.kv.batch([{ type: 'del', key: FORMAT_VERSION_KEY }]);
       await first.close();
-      const reopened = await LedgerStore.open(await backend.reopen());
+      const reopened = await LedgerStore.open(new KvLedgerBackend(await backend.reopen()));
       cleanups.push(() => reopened.close());
       expect(reopened.ranges).toEqual([{ first: 11119599, last: 11119599 }]);
-      expect(await reopened.storeMeta.formatVersion()).toBe(1);
+      expect(await reopened.backend.storeMeta.formatVersion()).toBe(1);
     });
 
     it.each([
@@ -83,12 +84,12 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
       ['an unreadable version', Buffer.from('two'), 'in store format (unreadable)'],
     ])('refuses a store of %s, naming it, and writes nothing', async (_case, recorded, named) => {
       const backend = await openBackend();
-      const first = await LedgerStore.open(backend.kv);
+      const first = await LedgerStore.open(new KvLedgerBackend(backend.kv));
       await first.putLedger(mainnetLedgerWrite(11119599));
       await backend.kv.batch([{ type: 'put', key: FORMAT_VERSION_KEY, value: recorded }]);
       await first.close();
       const kv = await backend.reopen();
-      const refusal = await rejectionOf<Error>(LedgerStore.open(kv, 'the database at /data/node.db'));
+      const refusal = await rejectionOf<Error>(LedgerStore.open(new KvLedgerBackend(kv, 'the database at /data/node.db')));
       expect(refusal.message).toContain(`the database at /data/node.db is ${named}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only`);
       const again = await backend.reopen();
       cleanups.push(() => again.close());
@@ -259,7 +260,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     const fixture = mainnetFixture(11119600);
     const offer = fixture.ledger.transactions!.find((tx) => tx.hash === '03128CBC03531F13C024D6C864434894D3191A9887A6FFBE95E6C5AC43420B22')!;
     const entries = [];
-    for await (const entry of store.accountTransactions.entries(accountId(offer.Account))) entries.push(entry);
+    for await (const entry of store.backend.accountTransactions.entries(accountId(offer.Account))) entries.push(entry);
     expect(entries).toContainEqual({ accountId: accountId(offer.Account), ledgerIndex: 11119600, txIndex: 12, direction: 2, transactionType: 'OfferCreate' });
     // Every entry is in (ledger, position) order.
     const positions = entries.map((entry) => entry.ledgerIndex * 1000 + entry.txIndex);
@@ -267,7 +268,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
 
     const payment = fixture.ledger.transactions!.find((tx) => tx.TransactionType === 'Payment' && tx.Destination !== tx.Account)!;
     const received = [];
-    for await (const entry of store.accountTransactions.entries(accountId(payment.Destination), { reverse: true })) received.push(entry);
+    for await (const entry of store.backend.accountTransactions.entries(accountId(payment.Destination), { reverse: true })) received.push(entry);
     expect(received).toContainEqual({
       accountId: accountId(payment.Destination),
       ledgerIndex: 11119600,
@@ -287,7 +288,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     expect(sent.size).toBeGreaterThan(10);
     for (const [address, ledgers] of sent) {
       for (const upTo of [11119598, 11119599, 11119601, 11119604]) {
-        expect(await store.sentCounts.sentUpTo(accountId(address), upTo)).toBe(BigInt(ledgers.filter((ledgerIndex) => ledgerIndex <= upTo).length));
+        expect(await store.backend.sentCounts.sentUpTo(accountId(address), upTo)).toBe(BigInt(ledgers.filter((ledgerIndex) => ledgerIndex <= upTo).length));
       }
     }
   });
@@ -301,7 +302,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
       syntheticLedgerWrite(ledgerIndex, { transactionCount: 5 }).transactions.filter((tx) => tx.senderAccountId.equals(account)).length;
     for (const upTo of [0, 1, 65534, 65535, 65536, 65537, 131071, 131072, 131073, 199999, 200000, 0xffffffff]) {
       const expected = indexes.filter((ledgerIndex) => ledgerIndex <= upTo).reduce((sum, ledgerIndex) => sum + sentIn(ledgerIndex), 0);
-      expect(await store.sentCounts.sentUpTo(account, upTo)).toBe(BigInt(expected));
+      expect(await store.backend.sentCounts.sentUpTo(account, upTo)).toBe(BigInt(expected));
     }
   });
 
@@ -310,15 +311,15 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     const write = mainnetLedgerWrite(11119601);
     await store.putLedger(write);
     const deleted = write.stateChanges.find((change) => change.kind === StateChangeKind.DELETED && change.previousBlob)!;
-    expect(await store.stateObjects.at(deleted.key, 11119601)).toEqual({ ledgerIndex: 11119601, deleted: true });
-    expect(await store.stateObjects.at(deleted.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: deleted.previousBlob });
-    expect(await store.stateObjects.at(deleted.key, 11119599)).toBeUndefined();
+    expect(await store.backend.stateObjects.at(deleted.key, 11119601)).toEqual({ ledgerIndex: 11119601, deleted: true });
+    expect(await store.backend.stateObjects.at(deleted.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: deleted.previousBlob });
+    expect(await store.backend.stateObjects.at(deleted.key, 11119599)).toBeUndefined();
 
     const trustLine = write.stateChanges.find((change) => change.ledgerEntryType === 'RippleState' && change.kind === StateChangeKind.MODIFIED)!;
-    expect(await store.stateObjects.at(trustLine.key, 0xffffffff)).toEqual({ ledgerIndex: 11119601, deleted: false, blob: trustLine.blob });
+    expect(await store.backend.stateObjects.at(trustLine.key, 0xffffffff)).toEqual({ ledgerIndex: 11119601, deleted: false, blob: trustLine.blob });
     expect(trustLine.ownerAccountIds).toHaveLength(2);
     for (const owner of trustLine.ownerAccountIds) {
-      expect((await store.trustLines.keysOf(owner)).map((objectKey) => objectKey.toString('hex'))).toContain(trustLine.key.toString('hex'));
+      expect((await store.backend.trustLines.keysOf(owner)).map((objectKey) => objectKey.toString('hex'))).toContain(trustLine.key.toString('hex'));
     }
     const versions = write.stateChanges.length + write.stateChanges.filter((change) => change.previousBlob).length;
     expect((await store.status()).counters.stateObjectVersionCount).toBe(BigInt(versions));
@@ -328,7 +329,7 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     const earlier = mainnetLedgerWrite(11119600);
     await store.putLedger(earlier);
     const touchedByBoth = earlier.stateChanges.find((change) => write.stateChanges.some((later) => later.key.equals(change.key) && later.previousBlob))!;
-    expect(await store.stateObjects.at(touchedByBoth.key, 11119600)).toEqual({
+    expect(await store.backend.stateObjects.at(touchedByBoth.key, 11119600)).toEqual({
       ledgerIndex: 11119600,
       deleted: touchedByBoth.kind === StateChangeKind.DELETED,
       ...(touchedByBoth.kind === StateChangeKind.DELETED ? {} : { blob: touchedByBoth.blob }),
@@ -340,18 +341,18 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     const full = mainnetLedgerWrite(11119601);
     await store.putLedger({ ...full, stateChanges: [], stateChangesComplete: false });
     const changed = full.stateChanges.find((change) => change.kind === StateChangeKind.MODIFIED && change.previousBlob)!;
-    expect(await store.stateObjects.at(changed.key, 0xffffffff)).toBeUndefined();
+    expect(await store.backend.stateObjects.at(changed.key, 0xffffffff)).toBeUndefined();
 
     await store.putStateChanges({ ledgerIndex: 11119601, ledgerHash: full.ledgerHash, stateChanges: full.stateChanges });
-    expect(await store.stateObjects.at(changed.key, 0xffffffff)).toEqual({ ledgerIndex: 11119601, deleted: false, blob: changed.blob });
-    expect(await store.stateObjects.at(changed.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: changed.previousBlob });
+    expect(await store.backend.stateObjects.at(changed.key, 0xffffffff)).toEqual({ ledgerIndex: 11119601, deleted: false, blob: changed.blob });
+    expect(await store.backend.stateObjects.at(changed.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: changed.previousBlob });
     const versions = full.stateChanges.length + full.stateChanges.filter((change) => change.previousBlob).length;
     expect((await store.status()).counters.stateObjectVersionCount).toBe(BigInt(versions));
     // Sent again (a call cut by a crash): the same versions, counted once.
     await store.putStateChanges({ ledgerIndex: 11119601, ledgerHash: full.ledgerHash, stateChanges: full.stateChanges });
     expect((await store.status()).counters.stateObjectVersionCount).toBe(BigInt(versions));
     const reopened = await store.reopen();
-    expect(await reopened.stateObjects.at(changed.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: changed.previousBlob });
+    expect(await reopened.backend.stateObjects.at(changed.key, 11119600)).toEqual({ ledgerIndex: 11119600, deleted: false, blob: changed.previousBlob });
 
     const notStored = await failure(reopened.putStateChanges({ ledgerIndex: 11119602, ledgerHash: full.ledgerHash, stateChanges: [] }));
     expect([notStored.kind, notStored.message]).toEqual(['not_found', 'ledger 11119602 is not stored; its state changes are not taken']);
@@ -370,8 +371,8 @@ describe.each(backends)('LedgerStore %s', (_name, openBackend) => {
     const sender = removed.transactions[0]!.senderAccountId;
     const snapshot = async () => {
       const entries: number[] = [];
-      for await (const entry of store.accountTransactions.entries(sender)) entries.push(entry.ledgerIndex);
-      return { status: await store.status(), sent: await store.sentCounts.sentUpTo(sender, 11119601), entries };
+      for await (const entry of store.backend.accountTransactions.entries(sender)) entries.push(entry.ledgerIndex);
+      return { status: await store.status(), sent: await store.backend.sentCounts.sentUpTo(sender, 11119601), entries };
     };
     const before = await snapshot();
 

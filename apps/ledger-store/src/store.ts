@@ -1,35 +1,18 @@
 import {
-  Direction,
   LedgerTag,
-  StateChangeKind,
   TxDetail,
   type LedgerRecord,
   type LedgerSelector,
   type LedgerWrite,
   type PutStateChangesRequest,
   type PutStateObjectsRequest,
-  type StateObjectChange,
-  type TransactionWrite,
   type StateDownload,
   type TransactionRecord,
 } from '@ledger-node/contracts';
 import { Conflict, Internal, InvalidParams, NotFound } from '@ledger-node/errors';
-import type { KeyValue, KvOperation } from './storage/kv';
-import { closeTimeOf, decodeHeader, LedgerRepository, type StoredHeader } from './repositories/ledgers';
-import { LedgerTransactionRepository, TransactionRepository, type StoredTransaction } from './repositories/transactions';
-import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, IndexDirection, blockOf } from './repositories/accounts';
-import {
-  NO_DOWNLOAD,
-  StateMetaRepository,
-  StagedStateRepository,
-  StateObjectRepository,
-  TrustLineRepository,
-  stateWindow,
-  type StateDownloadRecord,
-  type StateWindow,
-} from './repositories/stateObjects';
+import type { LedgerBackend } from './backend/backend';
+import { closeTimeOf, NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type StateDownloadRecord, type StateWindow, type StoreCounters, type StoredHeader, type StoredTransaction } from './backend/records';
 import { validateStateObjectsPage } from './state/validate';
-import { StoreMetaRepository, type StoreCounters } from './repositories/storeMeta';
 import { addToRanges, rangesContain, removeFromRanges, type LedgerRange } from './ledgers/ranges';
 import { LedgerEvents, type LedgerEvent } from './ledgers/events';
 import { validateLedgerWrite, validateStateChanges } from './ledgers/validate';
@@ -59,102 +42,48 @@ export interface StoreStatus {
 }
 
 /**
- * The typed repositories over one open database, and the operations of the LedgerStore contract
- * on them. One process owns the database; within it every write goes through one queue so that
- * the complete ranges and counters, kept in memory and written in each ledger's batch, never race.
+ * The operations of the LedgerStore contract over one backend (backend/backend.ts). One process
+ * owns the store; within it every write goes through one queue so that the complete ranges and
+ * counters, kept in memory and written with each ledger, never race.
  */
-/** Staged state objects moved or removed per batch. */
-const STAGE_BATCH = 4096;
-
-/** The accounts a transaction's write indexes it under, one entry each; the sender's side wins when it is also listed as IN. */
-function accountSides(tx: TransactionWrite): { accountId: Buffer; direction: IndexDirection }[] {
-  const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
-  directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
-  for (const affected of tx.affectedAccounts) {
-    const hex = affected.accountId.toString('hex');
-    const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
-    if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
-  }
-  return [...directions.values()];
-}
-
-/** Transactions each sender sent in the write. */
-function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number }[] {
-  const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
-  for (const tx of write.transactions) {
-    const hex = tx.senderAccountId.toString('hex');
-    const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
-    entry.sent++;
-    sentByAccount.set(hex, entry);
-  }
-  return [...sentByAccount.values()];
-}
-
-export class LedgerStore {
-  readonly ledgers: LedgerRepository;
-  readonly transactions: TransactionRepository;
-  readonly ledgerTransactions: LedgerTransactionRepository;
-  readonly accountTransactions: AccountTransactionRepository;
-  readonly sentCounts: AccountSentCountRepository;
-  readonly stateObjects: StateObjectRepository;
-  readonly stagedState: StagedStateRepository;
-  readonly trustLines: TrustLineRepository;
-  readonly accountCreations: AccountCreationRepository;
-  readonly stateMeta: StateMetaRepository;
-  readonly storeMeta: StoreMetaRepository;
+export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   readonly events = new LedgerEvents();
 
   private completeRanges: LedgerRange[] = [];
   /** Runs of ledgers stored with complete state changes (kept like completeRanges). */
   private stateRanges: LedgerRange[] = [];
   private download: StateDownloadRecord = NO_DOWNLOAD;
-  private counters: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
+  private counters: StoreCounters = ZERO_COUNTERS;
   private writeQueue: Promise<unknown> = Promise.resolve();
   private measuredSize: { at: number; bytes: Promise<number> } | undefined;
 
-  private constructor(readonly kv: KeyValue) {
-    this.ledgers = new LedgerRepository(kv);
-    this.transactions = new TransactionRepository(kv);
-    this.ledgerTransactions = new LedgerTransactionRepository(kv);
-    this.accountTransactions = new AccountTransactionRepository(kv);
-    this.sentCounts = new AccountSentCountRepository(kv);
-    this.stateObjects = new StateObjectRepository(kv);
-    this.stagedState = new StagedStateRepository(kv);
-    this.trustLines = new TrustLineRepository(kv);
-    this.accountCreations = new AccountCreationRepository(kv);
-    this.stateMeta = new StateMetaRepository(kv);
-    this.storeMeta = new StoreMetaRepository(kv);
-  }
+  private constructor(readonly backend: Backend) {}
 
   /**
-   * Opens the store over `kv` (named `location` in errors), loading the bookkeeping every ledger's
-   * batch updates. A store of another format version is refused, and `kv` closed.
+   * Opens the store over `backend`, loading the bookkeeping every ledger's write updates. A store
+   * of another format version is refused, and the backend closed.
    */
-  static async open(kv: KeyValue, location = 'the database'): Promise<LedgerStore> {
-    const store = new LedgerStore(kv);
-    const version = await store.storeMeta.formatVersion();
+  static async open<Backend extends LedgerBackend>(backend: Backend): Promise<LedgerStore<Backend>> {
+    const store = new LedgerStore(backend);
+    const bookkeeping = await backend.bookkeeping();
+    const version = bookkeeping.formatVersion;
     if (version !== STORE_FORMAT_VERSION) {
       if (version !== undefined) {
-        await kv.close();
+        await backend.close();
         throw new Error(
-          `${location} is in store format ${Number.isNaN(version) ? '(unreadable)' : version}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only: ` +
+          `${backend.location} is in store format ${Number.isNaN(version) ? '(unreadable)' : version}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only: ` +
             'run the ledger-node release that wrote it, or move it aside and sync again',
         );
       }
       // A new store, or one written before the version was recorded, whose layout is format 1.
-      await kv.batch([store.storeMeta.formatVersionOperation(STORE_FORMAT_VERSION)]);
+      await backend.recordFormatVersion(STORE_FORMAT_VERSION);
     }
-    [store.completeRanges, store.counters, store.stateRanges, store.download] = await Promise.all([
-      store.storeMeta.ranges(),
-      store.storeMeta.counters(),
-      store.stateMeta.stateRanges(),
-      store.stateMeta.download(),
-    ]);
+    ({ completeRanges: store.completeRanges, counters: store.counters, stateRanges: store.stateRanges, download: store.download } = bookkeeping);
     return store;
   }
 
   close(): Promise<void> {
-    return this.exclusive(() => this.kv.close());
+    return this.exclusive(() => this.backend.close());
   }
 
   /** Runs `task` after every write queued before it and before any queued after it. */
@@ -200,72 +129,20 @@ export class LedgerStore {
 
   private async writeValidated(write: LedgerWrite): Promise<boolean> {
     const ledgerIndex = write.ledgerIndex;
-    const headerKey = LedgerRepository.headerKey(ledgerIndex);
-
-    const senders = sendersOf(write);
-    const blockKeys = senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)));
-    const [existing, blockTotals, state] = await Promise.all([
-      this.kv.get(headerKey),
-      this.kv.getMany(blockKeys),
-      this.stateChangeOperations(ledgerIndex, write.stateChanges),
-    ]);
+    const existing = await this.backend.header(ledgerIndex);
     if (existing) {
-      const existingHash = decodeHeader(ledgerIndex, existing).ledgerHash;
-      if (existingHash.equals(write.ledgerHash)) return false;
+      if (existing.ledgerHash.equals(write.ledgerHash)) return false;
       throw new Conflict(
-        `ledger ${ledgerIndex} is stored with hash ${existingHash.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`,
+        `ledger ${ledgerIndex} is stored with hash ${existing.ledgerHash.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`,
         { ledger_index: ledgerIndex },
       );
     }
-
-    const operations: KvOperation[] = this.ledgers.putOperations({
-      ledgerIndex,
-      header: write.headerBlob,
-      ledgerHash: write.ledgerHash,
-      transactionCount: write.transactions.length,
-    });
-    for (const tx of write.transactions) {
-      operations.push(
-        this.transactions.putOperation({
-          hash: tx.hash,
-          ledgerIndex,
-          txIndex: tx.txIndex,
-          engineResult: tx.engineResult,
-          transactionType: tx.transactionType,
-          txBlob: tx.txBlob,
-          metaBlob: tx.metaBlob,
-        }),
-        this.ledgerTransactions.putOperation(ledgerIndex, tx.txIndex, tx.hash),
-      );
-      for (const { accountId, direction } of accountSides(tx)) {
-        operations.push(
-          this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction, transactionType: tx.transactionType }),
-        );
-      }
-    }
-    senders.forEach((sender, position) =>
-      operations.push(
-        ...this.sentCounts.putOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position])),
-      ),
-    );
-
-    operations.push(...state.operations);
-    const stateRanges = write.stateChangesComplete ? addToRanges(this.stateRanges, ledgerIndex) : this.stateRanges;
-    if (write.stateChangesComplete) operations.push(this.stateMeta.stateRangesOperation(stateRanges));
-
     const highestBefore = this.highest();
     const ranges = addToRanges(this.completeRanges, ledgerIndex);
-    const counters: StoreCounters = {
-      ledgerCount: this.counters.ledgerCount + 1n,
-      transactionCount: this.counters.transactionCount + BigInt(write.transactions.length),
-      stateObjectVersionCount: this.counters.stateObjectVersionCount + state.newVersions,
-    };
-    operations.push(this.storeMeta.rangesOperation(ranges), this.storeMeta.countersOperation(counters));
-
-    await this.kv.batch(operations);
+    const stateRanges = write.stateChangesComplete ? addToRanges(this.stateRanges, ledgerIndex) : undefined;
+    this.counters = await this.backend.addLedger(write, { completeRanges: ranges, stateRanges }, this.counters);
     this.completeRanges = ranges;
-    this.stateRanges = stateRanges;
-    this.counters = counters;
+    if (stateRanges) this.stateRanges = stateRanges;
 
     this.events.publish({
       ledgerIndex,
@@ -280,36 +157,6 @@ export class LedgerStore {
   }
 
   /**
-   * The versions, trust-line memberships and account creations of a ledger's state changes: each
-   * object after the ledger at its index, and before it at the previous index unless a version is
-   * stored there (that ledger's own after-image is the same object and is never overwritten).
-   */
-  private async stateChangeOperations(ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<{ operations: KvOperation[]; newVersions: bigint }> {
-    const hasPrevious = (change: StateObjectChange) => change.previousBlob !== undefined && ledgerIndex > 1;
-    const withPrevious = changes.filter(hasPrevious);
-    const [stored, storedBefore] = await Promise.all([
-      this.kv.getMany(changes.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex))),
-      this.kv.getMany(withPrevious.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex - 1))),
-    ]);
-    const previousStored = new Map(withPrevious.map((change, position) => [change, storedBefore[position] !== undefined]));
-    const operations: KvOperation[] = [];
-    let newVersions = 0n;
-    changes.forEach((change, position) => {
-      operations.push(this.stateObjects.putOperation(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob));
-      if (stored[position] === undefined) newVersions++;
-      if (hasPrevious(change) && !previousStored.get(change)) {
-        operations.push(this.stateObjects.putOperation(change.key, ledgerIndex - 1, change.previousBlob));
-        newVersions++;
-      }
-      for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
-      if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
-        operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
-      }
-    });
-    return { operations, newVersions };
-  }
-
-  /**
    * Removes a stored ledger that is not the network's with every entry its write made, in one
    * batch (see DeleteLedger); `write` is the ledger as its writer derives it from the stored bytes.
    */
@@ -318,7 +165,7 @@ export class LedgerStore {
     if (write.stateChanges.length > 0) throw new InvalidParams('ledger.state_changes must be empty: a ledger is removed without state', 'ledger.state_changes');
     return this.exclusive(async () => {
       const { ledgerIndex } = write;
-      const stored = await this.ledgers.get(ledgerIndex);
+      const stored = await this.backend.header(ledgerIndex);
       if (!stored) throw new NotFound(`ledger ${ledgerIndex} is not stored`);
       if (!stored.ledgerHash.equals(write.ledgerHash)) {
         throw new Conflict(`ledger ${ledgerIndex} is stored with hash ${stored.ledgerHash.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`, {
@@ -328,31 +175,9 @@ export class LedgerStore {
       if (rangesContain(this.stateRanges, ledgerIndex)) {
         throw new InvalidParams(`ledger ${ledgerIndex} has its account state stored, which proves it; it is not removed`, 'ledger.ledger_index');
       }
-      const senders = sendersOf(write);
-      const [records, blockTotals] = await Promise.all([
-        this.transactions.getMany(write.transactions.map((tx) => tx.hash)),
-        this.kv.getMany(senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)))),
-      ]);
-      const operations: KvOperation[] = this.ledgers.deleteOperations(stored);
-      write.transactions.forEach((tx, position) => {
-        // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
-        if (records[position]?.ledgerIndex === ledgerIndex) operations.push(this.transactions.deleteOperation(tx.hash));
-        operations.push(this.ledgerTransactions.deleteOperation(ledgerIndex, tx.txIndex));
-        for (const { accountId } of accountSides(tx)) operations.push(this.accountTransactions.deleteOperation(accountId, ledgerIndex, tx.txIndex));
-      });
-      senders.forEach((sender, position) =>
-        operations.push(...this.sentCounts.deleteOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
-      );
       const ranges = removeFromRanges(this.completeRanges, ledgerIndex);
-      const counters: StoreCounters = {
-        ...this.counters,
-        ledgerCount: this.counters.ledgerCount - 1n,
-        transactionCount: this.counters.transactionCount - BigInt(write.transactions.length),
-      };
-      operations.push(this.storeMeta.rangesOperation(ranges), this.storeMeta.countersOperation(counters));
-      await this.kv.batch(operations);
+      this.counters = await this.backend.removeLedger(write, stored, { completeRanges: ranges }, this.counters);
       this.completeRanges = ranges;
-      this.counters = counters;
     });
   }
 
@@ -366,7 +191,7 @@ export class LedgerStore {
     validateStateChanges(request.stateChanges, 'state_changes');
     return this.exclusive(async () => {
       const { ledgerIndex } = request;
-      const stored = await this.ledgers.get(ledgerIndex);
+      const stored = await this.backend.header(ledgerIndex);
       if (!stored) throw new NotFound(`ledger ${ledgerIndex} is not stored; its state changes are not taken`);
       if (!stored.ledgerHash.equals(request.ledgerHash)) {
         throw new Conflict(
@@ -374,12 +199,9 @@ export class LedgerStore {
           { ledger_index: ledgerIndex },
         );
       }
-      const state = await this.stateChangeOperations(ledgerIndex, request.stateChanges);
       const stateRanges = addToRanges(this.stateRanges, ledgerIndex);
-      const counters: StoreCounters = { ...this.counters, stateObjectVersionCount: this.counters.stateObjectVersionCount + state.newVersions };
-      await this.kv.batch([...state.operations, this.stateMeta.stateRangesOperation(stateRanges), this.storeMeta.countersOperation(counters)]);
+      this.counters = await this.backend.addStateChanges(ledgerIndex, request.stateChanges, { stateRanges }, this.counters);
       this.stateRanges = stateRanges;
-      this.counters = counters;
       return this.stateRangeAnswered();
     });
   }
@@ -404,65 +226,28 @@ export class LedgerStore {
         });
       }
       if (request.abandon || current.ledgerIndex !== request.ledgerIndex) {
-        await this.clearStagedState();
+        await this.backend.clearStagedState();
         if (request.abandon) {
-          await this.kv.batch([this.stateMeta.downloadOperation(NO_DOWNLOAD)]);
+          await this.backend.recordDownload(NO_DOWNLOAD);
           this.download = NO_DOWNLOAD;
           return this.stateDownload;
         }
       }
       const base: StateDownloadRecord = current.ledgerIndex !== request.ledgerIndex ? { ...NO_DOWNLOAD, ledgerIndex: request.ledgerIndex } : current;
-      const operations: KvOperation[] = [];
-      for (const object of request.objects) {
-        operations.push(this.stagedState.putOperation(object.key, object.blob));
-        for (const owner of object.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, object.key));
-      }
       const record: StateDownloadRecord = {
         ledgerIndex: request.ledgerIndex,
         marker: request.complete ? Buffer.alloc(0) : Buffer.from(request.marker),
         complete: false,
         objectCount: base.objectCount + BigInt(request.objects.length),
       };
-      operations.push(this.stateMeta.downloadOperation(record));
-      await this.kv.batch(operations);
+      await this.backend.stageStateObjects(request.objects, record);
       this.download = record;
-      if (request.complete) await this.promoteStagedState(record);
+      if (request.complete) {
+        this.counters = await this.backend.promoteStagedState(record, this.counters);
+        this.download = { ...record, complete: true };
+      }
       return this.stateDownload;
     });
-  }
-
-  /** Every staged object becomes its version at the download's ledger; the last batch marks the download complete. */
-  private async promoteStagedState(record: StateDownloadRecord): Promise<void> {
-    for (;;) {
-      const page = await this.stagedState.page(undefined, STAGE_BATCH);
-      const versionKeys = page.map((object) => StateObjectRepository.versionKey(object.key, record.ledgerIndex));
-      const existing = page.length > 0 ? await this.kv.getMany(versionKeys) : [];
-      const operations: KvOperation[] = page.flatMap((object) => [
-        this.stateObjects.putOperation(object.key, record.ledgerIndex, object.blob),
-        this.stagedState.deleteOperation(object.key),
-      ]);
-      const newVersions = BigInt(existing.filter((version) => version === undefined).length);
-      const counters: StoreCounters = { ...this.counters, stateObjectVersionCount: this.counters.stateObjectVersionCount + newVersions };
-      const last = page.length < STAGE_BATCH;
-      const completed: StateDownloadRecord = { ...record, complete: true };
-      operations.push(this.storeMeta.countersOperation(counters));
-      if (last) operations.push(this.stateMeta.downloadOperation(completed));
-      await this.kv.batch(operations);
-      this.counters = counters;
-      if (last) {
-        this.download = completed;
-        return;
-      }
-    }
-  }
-
-  /** Removes every staged object of an unfinished download. */
-  private async clearStagedState(): Promise<void> {
-    for (;;) {
-      const page = await this.stagedState.page(undefined, STAGE_BATCH);
-      if (page.length === 0) return;
-      await this.kv.batch(page.map((object) => this.stagedState.deleteOperation(object.key)));
-    }
   }
 
   // ---- reads ----
@@ -473,15 +258,15 @@ export class LedgerStore {
     if (!choice) throw new InvalidParams(`${field} must name a ledger by index, hash or tag`, field);
     switch (choice.$case) {
       case 'index':
-        return this.ledgers.get(choice.index);
+        return this.backend.header(choice.index);
       case 'hash': {
         if (choice.hash.length !== 32) throw new InvalidParams(`${field}.hash must be 32 bytes, got ${choice.hash.length}`, `${field}.hash`);
-        const ledgerIndex = await this.ledgers.indexOfHash(choice.hash);
-        return ledgerIndex === undefined ? undefined : this.ledgers.get(ledgerIndex);
+        const ledgerIndex = await this.backend.ledgerIndexOfHash(choice.hash);
+        return ledgerIndex === undefined ? undefined : this.backend.header(ledgerIndex);
       }
       case 'tag': {
         const ledgerIndex = this.indexOfTag(choice.tag, `${field}.tag`);
-        return ledgerIndex === undefined ? undefined : this.ledgers.get(ledgerIndex);
+        return ledgerIndex === undefined ? undefined : this.backend.header(ledgerIndex);
       }
     }
   }
@@ -515,9 +300,9 @@ export class LedgerStore {
       transactions: [],
     };
     if (detail !== TxDetail.HASHES && detail !== TxDetail.FULL) return record;
-    const hashes = (await this.ledgerTransactions.ofLedger(header.ledgerIndex)).map((row) => row.hash);
+    const hashes = await this.backend.ledgerTransactionHashes(header.ledgerIndex);
     if (detail === TxDetail.HASHES) return { ...record, transactionHashes: hashes };
-    const transactions = await this.transactions.getMany(hashes);
+    const transactions = await this.backend.transactions(hashes);
     return { ...record, transactions: transactions.map((tx) => transactionRecord(requireStored(tx, header.ledgerIndex), header)) };
   }
 
@@ -540,8 +325,8 @@ export class LedgerStore {
     hashes.forEach((hash, position) => {
       if (hash.length !== 32) throw new InvalidParams(`hashes[${position}] must be 32 bytes, got ${hash.length}`, `hashes[${position}]`);
     });
-    const stored = (await this.transactions.getMany(hashes)).filter((tx): tx is StoredTransaction => tx !== undefined);
-    const headers = await this.ledgers.getMany([...new Set(stored.map((tx) => tx.ledgerIndex))]);
+    const stored = (await this.backend.transactions(hashes)).filter((tx): tx is StoredTransaction => tx !== undefined);
+    const headers = await this.backend.headers([...new Set(stored.map((tx) => tx.ledgerIndex))]);
     const headerByIndex = new Map(headers.map((header) => [header.ledgerIndex, header]));
     return stored.flatMap((tx) => {
       const header = headerByIndex.get(tx.ledgerIndex);
@@ -552,9 +337,9 @@ export class LedgerStore {
   async getTransactionByIndex(selector: LedgerSelector | undefined, txIndex: number): Promise<TransactionRecord | undefined> {
     const header = await this.resolve(selector);
     if (!header) return undefined;
-    const hash = await this.ledgerTransactions.hashAt(header.ledgerIndex, txIndex);
+    const hash = await this.backend.transactionHashAt(header.ledgerIndex, txIndex);
     if (!hash) return undefined;
-    const tx = await this.transactions.get(hash);
+    const [tx] = await this.backend.transactions([hash]);
     return transactionRecord(requireStored(tx, header.ledgerIndex), header);
   }
 
@@ -583,7 +368,7 @@ export class LedgerStore {
   private async sizeOnDisk(): Promise<number> {
     const now = Date.now();
     if (!this.measuredSize || now - this.measuredSize.at >= SIZE_REFRESH_MS) {
-      const measured = { at: now, bytes: this.kv.sizeOnDisk() };
+      const measured = { at: now, bytes: this.backend.sizeOnDisk() };
       this.measuredSize = measured;
       // A failed measurement is not kept: the next call measures again (and this one reports the failure).
       measured.bytes.catch(() => {
@@ -596,8 +381,7 @@ export class LedgerStore {
   // ---- watching ----
 
   private async eventOfStored(header: StoredHeader): Promise<LedgerEvent> {
-    const rows = await this.ledgerTransactions.ofLedger(header.ledgerIndex);
-    const transactions = await this.transactions.getMany(rows.map((row) => row.hash));
+    const transactions = await this.backend.transactions(await this.backend.ledgerTransactionHashes(header.ledgerIndex));
     return {
       ledgerIndex: header.ledgerIndex,
       ledgerHash: header.ledgerHash,
@@ -631,7 +415,7 @@ export class LedgerStore {
       while (cursor !== undefined && !signal.aborted) {
         const from = cursor;
         const page = await this.exclusive(async () => {
-          const headers = await this.ledgers.range(from, MAX_LEDGER_INDEX, REPLAY_PAGE);
+          const headers = await this.backend.headersBetween(from, MAX_LEDGER_INDEX, REPLAY_PAGE);
           const coveredLast = headers.length < REPLAY_PAGE ? MAX_LEDGER_INDEX : headers[headers.length - 1].ledgerIndex;
           // Every write before this read has published its event: those the page covers are in it.
           for (let position = pending.length - 1; position >= 0; position--) {

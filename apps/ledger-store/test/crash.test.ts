@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { KvLedgerBackend } from '../src/backend/kv-backend';
 import { LedgerStoreServiceService, type LedgerWrite } from '@ledger-node/contracts';
 import type { LedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
@@ -39,35 +40,35 @@ function expectedWrite(ledgerIndex: number): LedgerWrite {
  * stored indexes.
  */
 async function expectOnlyWholeLedgers(databasePath: string): Promise<number[]> {
-  const store = await LedgerStore.open(await openRocksDb(databasePath));
+  const store = await LedgerStore.open(new KvLedgerBackend(await openRocksDb(databasePath)));
   try {
     const indexes: number[] = [];
-    for await (const ledgerIndex of store.ledgers.indexes()) indexes.push(ledgerIndex);
+    for await (const ledgerIndex of store.backend.ledgers.indexes()) indexes.push(ledgerIndex);
     expect(store.ranges).toEqual(rangesOf(indexes));
 
     let transactionCount = 0n;
     for (const ledgerIndex of indexes) {
       const expected = expectedWrite(ledgerIndex);
-      const header = (await store.ledgers.get(ledgerIndex))!;
+      const header = (await store.backend.ledgers.get(ledgerIndex))!;
       expect(header.ledgerHash.equals(expected.ledgerHash)).toBe(true);
-      expect(await store.ledgers.indexOfHash(expected.ledgerHash)).toBe(ledgerIndex);
+      expect(await store.backend.ledgers.indexOfHash(expected.ledgerHash)).toBe(ledgerIndex);
       expect(header.transactionCount).toBe(expected.transactions.length);
-      const rows = await store.ledgerTransactions.ofLedger(ledgerIndex);
+      const rows = await store.backend.ledgerTransactions.ofLedger(ledgerIndex);
       expect(rows.map((row) => row.hash.toString('hex'))).toEqual(expected.transactions.map((tx) => tx.hash.toString('hex')));
-      const records = await store.transactions.getMany(rows.map((row) => row.hash));
+      const records = await store.backend.transactionRecords.getMany(rows.map((row) => row.hash));
       expect(records.every((record) => record?.ledgerIndex === ledgerIndex)).toBe(true);
       const lastTx = expected.transactions.at(-1)!;
-      const senderEntry = await store.kv.get(Keys.accountTransaction.encode({ accountId: lastTx.senderAccountId, ledgerIndex, txIndex: lastTx.txIndex }));
+      const senderEntry = await store.backend.kv.get(Keys.accountTransaction.encode({ accountId: lastTx.senderAccountId, ledgerIndex, txIndex: lastTx.txIndex }));
       // Direction OUT (2), then the transaction type, so type filters page through the index alone.
       expect(senderEntry).toEqual(Buffer.concat([Buffer.of(2), Buffer.from(lastTx.transactionType, 'ascii')]));
-      expect(await store.stateObjects.at(expected.stateChanges.at(-1)!.key, ledgerIndex)).toMatchObject({ ledgerIndex, deleted: false });
+      expect(await store.backend.stateObjects.at(expected.stateChanges.at(-1)!.key, ledgerIndex)).toMatchObject({ ledgerIndex, deleted: false });
       transactionCount += BigInt(expected.transactions.length);
     }
 
     // Nothing of a ledger whose header is missing: every transaction belongs to a stored ledger.
     const stored = new Set(indexes);
     let transactionRecords = 0n;
-    for await (const [, value] of store.kv.entries(bucketRange(Bucket.transaction))) {
+    for await (const [, value] of store.backend.kv.entries(bucketRange(Bucket.transaction))) {
       expect(stored.has(value.readUInt32BE(0))).toBe(true);
       transactionRecords++;
     }

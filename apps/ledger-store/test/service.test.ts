@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledger-node/chain';
+import { KvLedgerBackend } from '../src/backend/kv-backend';
 import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient, fromItemError, useTlsIdentity } from '@ledger-node/grpc';
@@ -29,7 +30,7 @@ function freshDataDir(): string {
 /** A data dir whose database already holds (synthetic) ledgers at `indexes`. */
 async function dataDirWithLedgers(indexes: number[]): Promise<string> {
   const dir = freshDataDir();
-  const store = await LedgerStore.open(await openRocksDb(`${dir}/node.db`));
+  const store = await LedgerStore.open(new KvLedgerBackend(await openRocksDb(`${dir}/node.db`)));
   for (const ledgerIndex of indexes) await store.putLedger(syntheticLedgerWrite(ledgerIndex));
   await store.close();
   return dir;

@@ -7,8 +7,7 @@ import { decodeLedgerHeader, ZERO_HASH } from '@ledger-node/chain';
 import { Direction, type GetAccountTransactionsRequest, type LedgerSelector, type TransactionRecord } from '@ledger-node/contracts';
 import { Internal, InvalidParams, OutOfRange } from '@ledger-node/errors';
 import { throwIfCancelled } from '@ledger-node/grpc';
-import { IndexDirection, type HistoryPosition } from '../repositories/accounts';
-import type { StoredHeader } from '../repositories/ledgers';
+import { IndexDirection, type HistoryPosition, type StoredHeader } from '../backend/records';
 import { transactionRecord, type LedgerStore } from '../store';
 import { requireAccountId } from '../state/reads';
 
@@ -71,7 +70,7 @@ export async function accountTransactions(
 
   const page: HistoryPosition[] = [];
   let more = false;
-  const entries = store.accountTransactions.entries(request.accountId, {
+  const entries = store.backend.accountTransactionEntries(request.accountId, {
     reverse: !request.forward,
     firstLedger: range?.first,
     lastLedger: range?.last,
@@ -99,21 +98,21 @@ export async function accountTransactions(
 }
 
 async function typeOfStored(store: LedgerStore, ledgerIndex: number, txIndex: number): Promise<string | undefined> {
-  const hash = await store.ledgerTransactions.hashAt(ledgerIndex, txIndex);
-  return hash && (await store.transactions.get(hash))?.transactionType;
+  const hash = await store.backend.transactionHashAt(ledgerIndex, txIndex);
+  return hash && (await store.backend.transactions([hash]))[0]?.transactionType;
 }
 
 async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Promise<TransactionRecord[]> {
-  const hashes = await Promise.all(positions.map((position) => store.ledgerTransactions.hashAt(position.ledgerIndex, position.txIndex)));
+  const hashes = await Promise.all(positions.map((position) => store.backend.transactionHashAt(position.ledgerIndex, position.txIndex)));
   const present = hashes.map((hash, position) => {
     // The index entry and the ledger's rows are written in one batch: a missing row is corruption.
     if (!hash) throw new Internal(`the account index lists ledger ${positions[position].ledgerIndex} tx ${positions[position].txIndex}, which is not stored`);
     return hash;
   });
-  const transactions = await store.transactions.getMany(present);
+  const transactions = await store.backend.transactions(present);
   const headers = new Map<number, StoredHeader>();
   for (const ledgerIndex of new Set(positions.map((position) => position.ledgerIndex))) {
-    const header = await store.ledgers.get(ledgerIndex);
+    const header = await store.backend.header(ledgerIndex);
     if (!header) throw new Internal(`ledger ${ledgerIndex} holds indexed transactions but its header is not stored`);
     headers.set(ledgerIndex, header);
   }
@@ -147,9 +146,9 @@ export async function accountTransactionCount(store: LedgerStore, accountId: Buf
   }
   const range = ranges.find((candidate) => candidate.first <= header.ledgerIndex && header.ledgerIndex <= candidate.last)!;
   const [sentCount, createdAt, firstHeader] = await Promise.all([
-    store.sentCounts.sentUpTo(accountId, header.ledgerIndex),
-    store.accountCreations.latestAtOrBelow(accountId, header.ledgerIndex),
-    store.ledgers.get(range.first),
+    store.backend.sentUpTo(accountId, header.ledgerIndex),
+    store.backend.accountCreatedAtOrBelow(accountId, header.ledgerIndex),
+    store.backend.header(range.first),
   ]);
   const startsAtGenesis = firstHeader !== undefined && decodeLedgerHeader(firstHeader.header).parentHash === ZERO_HASH;
   return {

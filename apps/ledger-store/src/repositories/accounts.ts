@@ -1,24 +1,7 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
 import { Keys, prefixRange, u32 } from '../storage/buckets';
+import { IndexDirection, type AccountTransactionEntry, type HistoryPosition } from '../backend/records';
 
-/** Side of a transaction an index entry records; the numbers are common.v1.Direction's. */
-export const IndexDirection = { in: 1, out: 2 } as const;
-export type IndexDirection = (typeof IndexDirection)[keyof typeof IndexDirection];
-
-export interface AccountTransactionEntry {
-  accountId: Buffer;
-  ledgerIndex: number;
-  txIndex: number;
-  direction: IndexDirection;
-  /** TransactionType by name; undefined in entries written before the index carried it. */
-  transactionType?: string;
-}
-
-/** A position in an account's history: the (ledger, tx index) of one entry. */
-export interface HistoryPosition {
-  ledgerIndex: number;
-  txIndex: number;
-}
 
 /**
  * The transactions that touch each account: (account, ledger index, tx index) → direction (u8)

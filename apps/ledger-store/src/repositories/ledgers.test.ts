@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryKeyValue } from '../storage/memory';
-import { closeTimeOf, LedgerRepository } from './ledgers';
+import { closeTimeOf } from '../backend/records';
+import { LedgerRepository } from './ledgers';
 
 const stored = (ledgerIndex: number) => ({
   ledgerIndex,

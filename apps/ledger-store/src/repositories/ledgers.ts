@@ -1,23 +1,9 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
 import { Bucket, bucketRange, Keys, u32 } from '../storage/buckets';
-
-export interface StoredHeader {
-  ledgerIndex: number;
-  /** The binary header as rippled serializes it (118 bytes, without the 'LWR\0' prefix). */
-  header: Buffer;
-  ledgerHash: Buffer;
-  /** Number of transactions in the ledger. */
-  transactionCount: number;
-}
+import type { StoredHeader } from '../backend/records';
 
 const HASH_LENGTH = 32;
-/** Offset of close_time in the binary header (rippled `addRaw(LedgerInfo)`). */
-const CLOSE_TIME_OFFSET = 112;
 
-/** Close time of a stored header in seconds since the Ripple epoch. */
-export function closeTimeOf(header: Buffer): number {
-  return header.readUInt32BE(CLOSE_TIME_OFFSET);
-}
 
 /** Ledger headers by index, and the hash → index lookup. */
 export class LedgerRepository {

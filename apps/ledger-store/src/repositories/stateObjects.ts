@@ -1,6 +1,7 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
 import { Bucket, bucketRange, Keys, namedKey, prefixRange } from '../storage/buckets';
 import type { LedgerRange } from '../ledgers/ranges';
+import { NO_DOWNLOAD, type StateDownloadRecord, type StateWindow } from '../backend/records';
 
 /** A state object as of some ledger: its bytes, or `deleted` (a tombstone). */
 export type StateObjectVersion = { ledgerIndex: number; deleted: false; blob: Buffer } | { ledgerIndex: number; deleted: true };
@@ -130,29 +131,6 @@ function decodeVersion(ledgerIndex: number, value: Buffer): StateObjectVersion {
   return value.length === 0 ? { ledgerIndex, deleted: true } : { ledgerIndex, deleted: false, blob: value };
 }
 
-/** Where the state is known (see StateObjectRepository): ledgers [low, high] around the snapshot ledger. */
-export interface StateWindow {
-  low: number;
-  high: number;
-  snapshotLedgerIndex: number;
-}
-
-/**
- * The state window given the download, the runs of ledgers stored with complete state changes and
- * the stored ranges; undefined while the download is not complete.
- */
-export function stateWindow(download: StateDownloadRecord, stateRanges: readonly LedgerRange[]): StateWindow | undefined {
-  if (!download.complete || download.ledgerIndex === 0) return undefined;
-  const snapshot = download.ledgerIndex;
-  const runOf = (ledgerIndex: number) => stateRanges.find((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
-  const above = runOf(snapshot + 1);
-  const high = above ? above.last : snapshot;
-  const through = runOf(snapshot);
-  // The run's lowest ledger may lack before-images its own parent would have given: it is the floor.
-  const low = through ? through.first : snapshot;
-  return { low, high, snapshotLedgerIndex: snapshot };
-}
-
 /**
  * Which trust lines each account is a side of: (account, object key) → nothing. Membership is
  * never removed; whether the line exists at a ledger is answered by its versions.
@@ -195,17 +173,6 @@ export class StagedStateRepository {
     return objects;
   }
 }
-
-/** Progress of the one-time state download (ledgerstore.proto StateDownload). */
-export interface StateDownloadRecord {
-  /** 0 when no download started. */
-  ledgerIndex: number;
-  marker: Buffer;
-  complete: boolean;
-  objectCount: bigint;
-}
-
-export const NO_DOWNLOAD: StateDownloadRecord = { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
 
 const DOWNLOAD = namedKey(Bucket.stateMeta, 'download');
 const STATE_RANGES = namedKey(Bucket.stateMeta, 'state_ranges');

@@ -1,20 +1,13 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
 import { Bucket, namedKey, u32, u64 } from '../storage/buckets';
 import type { LedgerRange } from '../ledgers/ranges';
+import { ZERO_COUNTERS, type StoreCounters } from '../backend/records';
 
 const COMPLETE_RANGES = namedKey(Bucket.storeMeta, 'complete_ranges');
 const COUNTERS = namedKey(Bucket.storeMeta, 'counters');
 /** Where the store's format version is recorded (its own key: tests write other versions there). */
 export const FORMAT_VERSION_KEY = namedKey(Bucket.storeMeta, 'format_version');
 
-/** Totals kept in every ledger's batch, so that they are exact after any crash. */
-export interface StoreCounters {
-  ledgerCount: bigint;
-  transactionCount: bigint;
-  stateObjectVersionCount: bigint;
-}
-
-export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
 
 /**
  * The store's own bookkeeping, one key each: the format version of its keys and values (u32), the

@@ -1,21 +1,7 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
 import { Keys, prefixRange } from '../storage/buckets';
+import type { StoredTransaction } from '../backend/records';
 
-/**
- * One stored transaction. The ledger hash and close time are not repeated per transaction: they
- * are read from the ledger's header, which every transaction's ledger has (same batch).
- */
-export interface StoredTransaction {
-  hash: Buffer;
-  ledgerIndex: number;
-  txIndex: number;
-  /** Metadata TransactionResult by name, e.g. "tesSUCCESS" (kept so outcome streams need no decoding). */
-  engineResult: string;
-  /** TransactionType by name, e.g. "Payment" (kept for type filters on account history). */
-  transactionType: string;
-  txBlob: Buffer;
-  metaBlob: Buffer;
-}
 
 /**
  * Value layout: u32 ledger index, u32 tx index, u8 length + engine result (ASCII), u8 length +

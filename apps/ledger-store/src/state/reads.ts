@@ -5,8 +5,7 @@
 import { keylet } from '@ledger-node/chain';
 import type { LedgerSelector } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
-import type { StoredHeader } from '../repositories/ledgers';
-import type { StateWindow } from '../repositories/stateObjects';
+import type { StateWindow, StoredHeader } from '../backend/records';
 import type { LedgerStore } from '../store';
 
 const ACCOUNT_ID_LENGTH = 20;
@@ -60,9 +59,9 @@ export async function accountState(store: LedgerStore, accountId: Buffer, select
   requireAccountId(accountId);
   const { header, window } = await stateLedger(store, selector);
   const rootKey = Buffer.from(keylet.account(accountId), 'hex');
-  const accountRootBlob = await store.stateObjects.objectAt(rootKey, header.ledgerIndex, window);
-  const lineKeys = await store.trustLines.keysOf(accountId);
-  const lines = await Promise.all(lineKeys.map((lineKey) => store.stateObjects.objectAt(lineKey, header.ledgerIndex, window)));
+  const accountRootBlob = await store.backend.stateObjectAt(rootKey, header.ledgerIndex, window);
+  const lineKeys = await store.backend.trustLineKeys(accountId);
+  const lines = await Promise.all(lineKeys.map((lineKey) => store.backend.stateObjectAt(lineKey, header.ledgerIndex, window)));
   return { accountRootBlob, trustLineBlobs: lines.filter((blob): blob is Buffer => blob !== undefined), header };
 }
 
@@ -78,7 +77,7 @@ export async function listStateObjects(store: LedgerStore, ledgerIndex: number, 
   const after = afterKey.length === 0 ? undefined : afterKey;
   const download = store.stateDownload;
   if (download.ledgerIndex !== 0 && ledgerIndex === download.ledgerIndex && !download.complete) {
-    const objects = await store.stagedState.page(after, pageSize);
+    const objects = await store.backend.stagedStateObjects(after, pageSize);
     return { objects, nextAfterKey: objects.length === pageSize ? objects.at(-1)!.key : undefined };
   }
   const window = store.stateWindow();
@@ -90,5 +89,5 @@ export async function listStateObjects(store: LedgerStore, ledgerIndex: number, 
       state_download_ledger_index: download.ledgerIndex,
     });
   }
-  return store.stateObjects.listAt(ledgerIndex, window, after, pageSize);
+  return store.backend.stateObjectsAt(ledgerIndex, window, after, pageSize);
 }

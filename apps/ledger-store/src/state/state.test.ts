@@ -7,6 +7,7 @@ import { ledgerWriteFromJson, syntheticAccount, syntheticLedgerWrite, type Ledge
 import { accountTransactionCount, accountTransactions, MAX_ACCOUNT_TRANSACTIONS_PER_PAGE } from '../accounts/history';
 import { Bucket } from '../storage/buckets';
 import { memoryKeyValue } from '../storage/memory';
+import { KvLedgerBackend } from '../backend/kv-backend';
 import { LedgerStore } from '../store';
 import { accountState, listStateObjects } from './reads';
 
@@ -39,7 +40,7 @@ describe('the full-state fixture (mainnet ledger 38129) through PutStateObjects'
   const entries: Record<string, any>[] = fixture.ledger.accountState;
 
   async function loadedStore(pageSize: number) {
-    const store = await LedgerStore.open(memoryKeyValue());
+    const store = await LedgerStore.open(new KvLedgerBackend(memoryKeyValue()));
     await store.putLedger({ ...ledgerWriteFromJson(fixture), stateChanges: [] });
     for (let start = 0; start < entries.length; start += pageSize) {
       const page = entries.slice(start, start + pageSize);
@@ -135,8 +136,8 @@ const withState = (ledgerIndex: number, stateChanges: StateObjectChange[], compl
  * 11, v1 from 12, v2 from 17. C: created at 13 (v1). D: deleted at 18. E: created at 11, deleted at
  * 14 (never in the snapshot). Ledger 20 is stored without complete state changes.
  */
-async function versionedStore(): Promise<LedgerStore> {
-  const store = await LedgerStore.open(memoryKeyValue());
+async function versionedStore(): Promise<LedgerStore<KvLedgerBackend>> {
+  const store = await LedgerStore.open(new KvLedgerBackend(memoryKeyValue()));
   const ledgers: Record<number, StateObjectChange[]> = {
     11: [change('E', StateChangeKind.CREATED, 'absent', 1)],
     12: [change('B', StateChangeKind.MODIFIED, 0, 1)],
@@ -193,7 +194,7 @@ describe('versioned state', () => {
   it('keeps a before-image from backfill without overwriting a version the ledger below wrote itself', async () => {
     const store = await versionedStore();
     const versions = [];
-    for await (const version of store.stateObjects.versions(object('B'))) versions.push([version.ledgerIndex, version.deleted ? null : version.blob.subarray(2).toString()]);
+    for await (const version of store.backend.stateObjects.versions(object('B'))) versions.push([version.ledgerIndex, version.deleted ? null : version.blob.subarray(2).toString()]);
     expect(versions).toEqual([
       [11, 'B0'],
       [12, 'B1'],
@@ -215,16 +216,16 @@ describe('a state download whose root does not verify', () => {
     ...extra,
   });
 
-  async function storeWithLedgers(): Promise<LedgerStore> {
-    const store = await LedgerStore.open(memoryKeyValue());
+  async function storeWithLedgers(): Promise<LedgerStore<KvLedgerBackend>> {
+    const store = await LedgerStore.open(new KvLedgerBackend(memoryKeyValue()));
     for (let ledgerIndex = 10; ledgerIndex <= 20; ledgerIndex++) await store.putLedger(withState(ledgerIndex, []));
     return store;
   }
 
   /** Every stored key but the download record's. */
-  async function storedKeys(store: LedgerStore): Promise<string[]> {
+  async function storedKeys(store: LedgerStore<KvLedgerBackend>): Promise<string[]> {
     const keys: string[] = [];
-    for await (const [entryKey] of store.kv.entries({})) if (entryKey[0] !== Bucket.stateMeta) keys.push(entryKey.toString('hex'));
+    for await (const [entryKey] of store.backend.kv.entries({})) if (entryKey[0] !== Bucket.stateMeta) keys.push(entryKey.toString('hex'));
     return keys;
   }
 
@@ -236,7 +237,7 @@ describe('a state download whose root does not verify', () => {
     expect((await listStateObjects(store, 15, Buffer.alloc(0), 0)).objects.map((entry) => hex(entry.blob))).toEqual(['X', 'Y'].map((name) => hex(image(name, 9))));
     expect((await failure(accountState(store, account('X'), atIndex(15)))).kind).toBe('out_of_range');
     const versions = [];
-    for await (const version of store.stateObjects.versions(object('X'))) versions.push(version);
+    for await (const version of store.backend.stateObjects.versions(object('X'))) versions.push(version);
     expect(versions).toEqual([]);
 
     await store.putStateObjects(page(15, [], { abandon: true }));
@@ -253,7 +254,7 @@ describe('a state download whose root does not verify', () => {
       expect((await accountState(store, account('X'), atIndex(ledgerIndex))).accountRootBlob).toBeUndefined();
       expect(hex((await accountState(store, account('A'), atIndex(ledgerIndex))).accountRootBlob)).toBe(hex(image('A', 9)));
     }
-    expect(await store.stagedState.page(undefined, 10)).toEqual([]);
+    expect(await store.backend.stagedState.page(undefined, 10)).toEqual([]);
   });
 
   it('refuses to abandon with objects or while completing', async () => {
@@ -277,7 +278,7 @@ describe('account history pages', () => {
   }
 
   async function historyStore() {
-    const store = await LedgerStore.open(memoryKeyValue());
+    const store = await LedgerStore.open(new KvLedgerBackend(memoryKeyValue()));
     const writes = historyWrites();
     for (const write of writes) await store.putLedger(write);
     const all = writes.flatMap((write) =>
@@ -356,7 +357,7 @@ describe('account history pages', () => {
 
 describe('GetAccountTransactionCount', () => {
   it('counts sent transactions up to the ledger and covers the lifetime only from a stored creation on', async () => {
-    const store = await LedgerStore.open(memoryKeyValue());
+    const store = await LedgerStore.open(new KvLedgerBackend(memoryKeyValue()));
     const created = syntheticAccount(77);
     const writes = Array.from({ length: 10 }, (_, position) => syntheticLedgerWrite(position + 101, { transactionCount: 2 }));
     // Ledger 104 creates `created`'s AccountRoot; it then sends one transaction in each later ledger.

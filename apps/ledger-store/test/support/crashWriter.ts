@@ -4,6 +4,7 @@
  * as it can, until it is killed or done. Usage: node --import tsx crashWriter.ts PATH FIRST COUNT SEED
  */
 import { openRocksDb } from '../../src/storage/rocksdb';
+import { KvLedgerBackend } from '../../src/backend/kv-backend';
 import { LedgerStore } from '../../src/store';
 import { crashLedgerSize, syntheticLedgerWrite } from './ledgerWrites';
 
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     const other = seed % (position + 1);
     [order[position], order[other]] = [order[other], order[position]];
   }
-  const store = await LedgerStore.open(await openRocksDb(path));
+  const store = await LedgerStore.open(new KvLedgerBackend(await openRocksDb(path)));
   process.stdout.write('writing\n');
   for (const ledgerIndex of order) {
     await store.putLedger(syntheticLedgerWrite(ledgerIndex, { transactionCount: crashLedgerSize(ledgerIndex) }));

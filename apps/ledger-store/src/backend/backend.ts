@@ -1,0 +1,101 @@
+/**
+ * The storage engine under the LedgerStore contract. LedgerStore (store.ts) owns what the contract
+ * means — validation, conflicts, the complete and state ranges, one writer queue, the event stream;
+ * a backend owns how ledgers, their indexes and the versioned state are kept, and keeps each write
+ * atomic: a ledger with every index entry and the bookkeeping after it, or nothing.
+ *
+ * KvLedgerBackend (kv-backend.ts) keeps them in an ordered key-value store (RocksDB, or memory in
+ * unit tests).
+ */
+import type { LedgerWrite, StateObject, StateObjectChange } from '@ledger-node/contracts';
+import type { LedgerRange } from '../ledgers/ranges';
+import type {
+  AccountTransactionEntry,
+  HistoryPosition,
+  KeyedObject,
+  StateDownloadRecord,
+  StateWindow,
+  StoreCounters,
+  StoredHeader,
+  StoredTransaction,
+} from './records';
+
+/** What a store keeps beside the ledgers, as last written. */
+export interface Bookkeeping {
+  /** The store format the data was written in; undefined in a new store (or one from before versions were recorded). */
+  formatVersion: number | undefined;
+  completeRanges: LedgerRange[];
+  /** Runs of ledgers stored with complete state changes. */
+  stateRanges: LedgerRange[];
+  counters: StoreCounters;
+  download: StateDownloadRecord;
+}
+
+export interface AccountHistoryScan {
+  reverse?: boolean;
+  limit?: number;
+  firstLedger?: number;
+  lastLedger?: number;
+  /** Continue strictly after this position, in the direction of travel. */
+  after?: HistoryPosition;
+}
+
+export interface LedgerBackend {
+  /** The store's name in errors and logs (e.g. `the database at /data/node.db`). */
+  readonly location: string;
+
+  bookkeeping(): Promise<Bookkeeping>;
+  recordFormatVersion(version: number): Promise<void>;
+
+  // ---- writes: each call is one atomic write; each answers the counters after it ----
+
+  /**
+   * Stores a ledger not stored before (LedgerStore checked), its transactions, their account index
+   * entries and sent counts, and its state changes, with `completeRanges` (and `stateRanges` when
+   * given) as the bookkeeping after it.
+   */
+  addLedger(write: LedgerWrite, after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /** Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made. */
+  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /** Adds the state changes of a stored ledger written without them. */
+  addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /** Stages one page of the state download (read by nothing but the downloader) with the download's progress. */
+  stageStateObjects(objects: readonly StateObject[], download: StateDownloadRecord): Promise<void>;
+  /** Records the download's progress alone (an abandoned download). */
+  recordDownload(download: StateDownloadRecord): Promise<void>;
+  /** Removes every staged object of an unfinished download. */
+  clearStagedState(): Promise<void>;
+  /** Makes every staged object its version at the download's ledger; the last write marks the download complete. */
+  promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters>;
+
+  // ---- reads ----
+
+  header(ledgerIndex: number): Promise<StoredHeader | undefined>;
+  /** The stored headers among `ledgerIndexes`, in the order asked; absent ones are left out. */
+  headers(ledgerIndexes: number[]): Promise<StoredHeader[]>;
+  ledgerIndexOfHash(ledgerHash: Buffer): Promise<number | undefined>;
+  /** Stored headers with `first <= index <= last`, ascending, at most `limit`. */
+  headersBetween(first: number, last: number, limit?: number): Promise<StoredHeader[]>;
+  /** The ledger's transaction hashes in tx index order. */
+  ledgerTransactionHashes(ledgerIndex: number): Promise<Buffer[]>;
+  transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined>;
+  /** Transactions by hash, in the order asked; absent ones undefined. */
+  transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]>;
+  /** The account's index entries in (ledger, tx index) order, or reverse. */
+  accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry>;
+  /** Transactions the account sent in stored ledgers up to and including `ledgerIndex`. */
+  sentUpTo(accountId: Buffer, ledgerIndex: number): Promise<bigint>;
+  /** The newest stored ledger at or below `ledgerIndex` that created the account's AccountRoot. */
+  accountCreatedAtOrBelow(accountId: Buffer, ledgerIndex: number): Promise<number | undefined>;
+  /** Keys of the trust lines the account is a side of (whether each exists at a ledger is its versions' answer). */
+  trustLineKeys(accountId: Buffer): Promise<Buffer[]>;
+  /** The state object at `ledgerIndex` inside `window`; undefined when it does not exist there. */
+  stateObjectAt(objectKey: Buffer, ledgerIndex: number, window: StateWindow): Promise<Buffer | undefined>;
+  /** Objects existing at `ledgerIndex`, ascending by key, after `afterKey`, at most `limit`, and the key to continue after. */
+  stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }>;
+  /** The running download's staged objects ascending by key, after `afterKey`, at most `limit`. */
+  stagedStateObjects(afterKey: Buffer | undefined, limit: number): Promise<KeyedObject[]>;
+  /** Approximate bytes on disk. */
+  sizeOnDisk(): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,314 @@
+/**
+ * The LedgerStore backend over an ordered key-value store (RocksDB; memory in unit tests): typed
+ * repositories, one per bucket (storage/buckets.ts), and every write one atomic batch.
+ */
+import { Direction, StateChangeKind, type LedgerWrite, type StateObject, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
+import type { KeyValue, KvOperation } from '../storage/kv';
+import type { LedgerRange } from '../ledgers/ranges';
+import { LedgerRepository } from '../repositories/ledgers';
+import { LedgerTransactionRepository, TransactionRepository } from '../repositories/transactions';
+import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, blockOf } from '../repositories/accounts';
+import { StagedStateRepository, StateMetaRepository, StateObjectRepository, TrustLineRepository } from '../repositories/stateObjects';
+import { StoreMetaRepository } from '../repositories/storeMeta';
+import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
+import {
+  IndexDirection,
+  type AccountTransactionEntry,
+  type KeyedObject,
+  type StateDownloadRecord,
+  type StateWindow,
+  type StoreCounters,
+  type StoredHeader,
+  type StoredTransaction,
+} from './records';
+
+/** Staged state objects moved or removed per batch. */
+const STAGE_BATCH = 4096;
+
+/** The accounts a transaction's write indexes it under, one entry each; the sender's side wins when it is also listed as IN. */
+function accountSides(tx: TransactionWrite): { accountId: Buffer; direction: IndexDirection }[] {
+  const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
+  directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
+  for (const affected of tx.affectedAccounts) {
+    const hex = affected.accountId.toString('hex');
+    const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
+    if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
+  }
+  return [...directions.values()];
+}
+
+/** Transactions each sender sent in the write. */
+function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number }[] {
+  const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
+  for (const tx of write.transactions) {
+    const hex = tx.senderAccountId.toString('hex');
+    const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
+    entry.sent++;
+    sentByAccount.set(hex, entry);
+  }
+  return [...sentByAccount.values()];
+}
+
+export class KvLedgerBackend implements LedgerBackend {
+  readonly ledgers: LedgerRepository;
+  readonly transactionRecords: TransactionRepository;
+  readonly ledgerTransactions: LedgerTransactionRepository;
+  readonly accountTransactions: AccountTransactionRepository;
+  readonly sentCounts: AccountSentCountRepository;
+  readonly stateObjects: StateObjectRepository;
+  readonly stagedState: StagedStateRepository;
+  readonly trustLines: TrustLineRepository;
+  readonly accountCreations: AccountCreationRepository;
+  readonly stateMeta: StateMetaRepository;
+  readonly storeMeta: StoreMetaRepository;
+
+  constructor(
+    readonly kv: KeyValue,
+    readonly location = 'the database',
+  ) {
+    this.ledgers = new LedgerRepository(kv);
+    this.transactionRecords = new TransactionRepository(kv);
+    this.ledgerTransactions = new LedgerTransactionRepository(kv);
+    this.accountTransactions = new AccountTransactionRepository(kv);
+    this.sentCounts = new AccountSentCountRepository(kv);
+    this.stateObjects = new StateObjectRepository(kv);
+    this.stagedState = new StagedStateRepository(kv);
+    this.trustLines = new TrustLineRepository(kv);
+    this.accountCreations = new AccountCreationRepository(kv);
+    this.stateMeta = new StateMetaRepository(kv);
+    this.storeMeta = new StoreMetaRepository(kv);
+  }
+
+  async bookkeeping(): Promise<Bookkeeping> {
+    const [formatVersion, completeRanges, counters, stateRanges, download] = await Promise.all([
+      this.storeMeta.formatVersion(),
+      this.storeMeta.ranges(),
+      this.storeMeta.counters(),
+      this.stateMeta.stateRanges(),
+      this.stateMeta.download(),
+    ]);
+    return { formatVersion, completeRanges, counters, stateRanges, download };
+  }
+
+  recordFormatVersion(version: number): Promise<void> {
+    return this.kv.batch([this.storeMeta.formatVersionOperation(version)]);
+  }
+
+  // ---- writes ----
+
+  async addLedger(write: LedgerWrite, after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    const { ledgerIndex } = write;
+    const senders = sendersOf(write);
+    const [blockTotals, state] = await Promise.all([
+      this.kv.getMany(senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)))),
+      this.stateChangeOperations(ledgerIndex, write.stateChanges),
+    ]);
+    const operations: KvOperation[] = this.ledgers.putOperations({
+      ledgerIndex,
+      header: write.headerBlob,
+      ledgerHash: write.ledgerHash,
+      transactionCount: write.transactions.length,
+    });
+    for (const tx of write.transactions) {
+      operations.push(
+        this.transactionRecords.putOperation({
+          hash: tx.hash,
+          ledgerIndex,
+          txIndex: tx.txIndex,
+          engineResult: tx.engineResult,
+          transactionType: tx.transactionType,
+          txBlob: tx.txBlob,
+          metaBlob: tx.metaBlob,
+        }),
+        this.ledgerTransactions.putOperation(ledgerIndex, tx.txIndex, tx.hash),
+      );
+      for (const { accountId, direction } of accountSides(tx)) {
+        operations.push(this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction, transactionType: tx.transactionType }));
+      }
+    }
+    senders.forEach((sender, position) =>
+      operations.push(...this.sentCounts.putOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
+    );
+    operations.push(...state.operations);
+    if (after.stateRanges) operations.push(this.stateMeta.stateRangesOperation(after.stateRanges));
+    const next: StoreCounters = {
+      ledgerCount: counters.ledgerCount + 1n,
+      transactionCount: counters.transactionCount + BigInt(write.transactions.length),
+      stateObjectVersionCount: counters.stateObjectVersionCount + state.newVersions,
+    };
+    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    await this.kv.batch(operations);
+    return next;
+  }
+
+  async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    const { ledgerIndex } = write;
+    const senders = sendersOf(write);
+    const [records, blockTotals] = await Promise.all([
+      this.transactionRecords.getMany(write.transactions.map((tx) => tx.hash)),
+      this.kv.getMany(senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)))),
+    ]);
+    const operations: KvOperation[] = this.ledgers.deleteOperations(stored);
+    write.transactions.forEach((tx, position) => {
+      // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
+      if (records[position]?.ledgerIndex === ledgerIndex) operations.push(this.transactionRecords.deleteOperation(tx.hash));
+      operations.push(this.ledgerTransactions.deleteOperation(ledgerIndex, tx.txIndex));
+      for (const { accountId } of accountSides(tx)) operations.push(this.accountTransactions.deleteOperation(accountId, ledgerIndex, tx.txIndex));
+    });
+    senders.forEach((sender, position) =>
+      operations.push(...this.sentCounts.deleteOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
+    );
+    const next: StoreCounters = {
+      ...counters,
+      ledgerCount: counters.ledgerCount - 1n,
+      transactionCount: counters.transactionCount - BigInt(write.transactions.length),
+    };
+    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    await this.kv.batch(operations);
+    return next;
+  }
+
+  async addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    const state = await this.stateChangeOperations(ledgerIndex, changes);
+    const next: StoreCounters = { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + state.newVersions };
+    await this.kv.batch([...state.operations, this.stateMeta.stateRangesOperation(after.stateRanges), this.storeMeta.countersOperation(next)]);
+    return next;
+  }
+
+  /**
+   * The versions, trust-line memberships and account creations of a ledger's state changes: each
+   * object after the ledger at its index, and before it at the previous index unless a version is
+   * stored there (that ledger's own after-image is the same object and is never overwritten).
+   */
+  private async stateChangeOperations(ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<{ operations: KvOperation[]; newVersions: bigint }> {
+    const hasPrevious = (change: StateObjectChange) => change.previousBlob !== undefined && ledgerIndex > 1;
+    const withPrevious = changes.filter(hasPrevious);
+    const [stored, storedBefore] = await Promise.all([
+      this.kv.getMany(changes.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex))),
+      this.kv.getMany(withPrevious.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex - 1))),
+    ]);
+    const previousStored = new Map(withPrevious.map((change, position) => [change, storedBefore[position] !== undefined]));
+    const operations: KvOperation[] = [];
+    let newVersions = 0n;
+    changes.forEach((change, position) => {
+      operations.push(this.stateObjects.putOperation(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob));
+      if (stored[position] === undefined) newVersions++;
+      if (hasPrevious(change) && !previousStored.get(change)) {
+        operations.push(this.stateObjects.putOperation(change.key, ledgerIndex - 1, change.previousBlob));
+        newVersions++;
+      }
+      for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
+      if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
+        operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
+      }
+    });
+    return { operations, newVersions };
+  }
+
+  stageStateObjects(objects: readonly StateObject[], download: StateDownloadRecord): Promise<void> {
+    const operations: KvOperation[] = [];
+    for (const object of objects) {
+      operations.push(this.stagedState.putOperation(object.key, object.blob));
+      for (const owner of object.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, object.key));
+    }
+    operations.push(this.stateMeta.downloadOperation(download));
+    return this.kv.batch(operations);
+  }
+
+  recordDownload(download: StateDownloadRecord): Promise<void> {
+    return this.kv.batch([this.stateMeta.downloadOperation(download)]);
+  }
+
+  async clearStagedState(): Promise<void> {
+    for (;;) {
+      const page = await this.stagedState.page(undefined, STAGE_BATCH);
+      if (page.length === 0) return;
+      await this.kv.batch(page.map((object) => this.stagedState.deleteOperation(object.key)));
+    }
+  }
+
+  async promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters> {
+    let current = counters;
+    for (;;) {
+      const page = await this.stagedState.page(undefined, STAGE_BATCH);
+      const existing = await this.kv.getMany(page.map((object) => StateObjectRepository.versionKey(object.key, download.ledgerIndex)));
+      const operations: KvOperation[] = page.flatMap((object) => [
+        this.stateObjects.putOperation(object.key, download.ledgerIndex, object.blob),
+        this.stagedState.deleteOperation(object.key),
+      ]);
+      const newVersions = BigInt(existing.filter((version) => version === undefined).length);
+      current = { ...current, stateObjectVersionCount: current.stateObjectVersionCount + newVersions };
+      const last = page.length < STAGE_BATCH;
+      operations.push(this.storeMeta.countersOperation(current));
+      if (last) operations.push(this.stateMeta.downloadOperation({ ...download, complete: true }));
+      await this.kv.batch(operations);
+      if (last) return current;
+    }
+  }
+
+  // ---- reads ----
+
+  header(ledgerIndex: number): Promise<StoredHeader | undefined> {
+    return this.ledgers.get(ledgerIndex);
+  }
+
+  headers(ledgerIndexes: number[]): Promise<StoredHeader[]> {
+    return this.ledgers.getMany(ledgerIndexes);
+  }
+
+  ledgerIndexOfHash(ledgerHash: Buffer): Promise<number | undefined> {
+    return this.ledgers.indexOfHash(ledgerHash);
+  }
+
+  headersBetween(first: number, last: number, limit?: number): Promise<StoredHeader[]> {
+    return this.ledgers.range(first, last, limit);
+  }
+
+  async ledgerTransactionHashes(ledgerIndex: number): Promise<Buffer[]> {
+    return (await this.ledgerTransactions.ofLedger(ledgerIndex)).map((row) => row.hash);
+  }
+
+  transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
+    return this.ledgerTransactions.hashAt(ledgerIndex, txIndex);
+  }
+
+  transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
+    return this.transactionRecords.getMany(hashes);
+  }
+
+  accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry> {
+    return this.accountTransactions.entries(accountId, scan);
+  }
+
+  sentUpTo(accountId: Buffer, ledgerIndex: number): Promise<bigint> {
+    return this.sentCounts.sentUpTo(accountId, ledgerIndex);
+  }
+
+  accountCreatedAtOrBelow(accountId: Buffer, ledgerIndex: number): Promise<number | undefined> {
+    return this.accountCreations.latestAtOrBelow(accountId, ledgerIndex);
+  }
+
+  trustLineKeys(accountId: Buffer): Promise<Buffer[]> {
+    return this.trustLines.keysOf(accountId);
+  }
+
+  stateObjectAt(objectKey: Buffer, ledgerIndex: number, window: StateWindow): Promise<Buffer | undefined> {
+    return this.stateObjects.objectAt(objectKey, ledgerIndex, window);
+  }
+
+  stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }> {
+    return this.stateObjects.listAt(ledgerIndex, window, afterKey, limit);
+  }
+
+  stagedStateObjects(afterKey: Buffer | undefined, limit: number): Promise<KeyedObject[]> {
+    return this.stagedState.page(afterKey, limit);
+  }
+
+  sizeOnDisk(): Promise<number> {
+    return this.kv.sizeOnDisk();
+  }
+
+  close(): Promise<void> {
+    return this.kv.close();
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * What the LedgerStore contract keeps, as every backend reads and writes it: ledger headers,
+ * transactions, account index entries, the state download and window, the counters. Nothing here
+ * depends on how a backend lays them out.
+ */
+import type { LedgerRange } from '../ledgers/ranges';
+
+export interface StoredHeader {
+  ledgerIndex: number;
+  /** The binary header as rippled serializes it (118 bytes, without the 'LWR\0' prefix). */
+  header: Buffer;
+  ledgerHash: Buffer;
+  /** Number of transactions in the ledger. */
+  transactionCount: number;
+}
+
+/** Offset of close_time in the binary header (rippled `addRaw(LedgerInfo)`). */
+const CLOSE_TIME_OFFSET = 112;
+
+/** Close time of a stored header in seconds since the Ripple epoch. */
+export function closeTimeOf(header: Buffer): number {
+  return header.readUInt32BE(CLOSE_TIME_OFFSET);
+}
+
+/**
+ * One stored transaction. The ledger hash and close time are not repeated per transaction: they
+ * are read from the ledger's header, which every transaction's ledger has (same batch).
+ */
+export interface StoredTransaction {
+  hash: Buffer;
+  ledgerIndex: number;
+  txIndex: number;
+  /** Metadata TransactionResult by name, e.g. "tesSUCCESS" (kept so outcome streams need no decoding). */
+  engineResult: string;
+  /** TransactionType by name, e.g. "Payment" (kept for type filters on account history). */
+  transactionType: string;
+  txBlob: Buffer;
+  metaBlob: Buffer;
+}
+
+/** Side of a transaction an index entry records; the numbers are common.v1.Direction's. */
+export const IndexDirection = { in: 1, out: 2 } as const;
+export type IndexDirection = (typeof IndexDirection)[keyof typeof IndexDirection];
+
+export interface AccountTransactionEntry {
+  accountId: Buffer;
+  ledgerIndex: number;
+  txIndex: number;
+  direction: IndexDirection;
+  /** TransactionType by name; undefined in entries written before the index carried it. */
+  transactionType?: string;
+}
+
+/** A position in an account's history: the (ledger, tx index) of one entry. */
+export interface HistoryPosition {
+  ledgerIndex: number;
+  txIndex: number;
+}
+
+/** Where the state is known (see repositories/stateObjects.ts for the model): ledgers [low, high] around the snapshot ledger. */
+export interface StateWindow {
+  low: number;
+  high: number;
+  snapshotLedgerIndex: number;
+}
+
+/**
+ * The state window given the download, the runs of ledgers stored with complete state changes and
+ * the stored ranges; undefined while the download is not complete.
+ */
+export function stateWindow(download: StateDownloadRecord, stateRanges: readonly LedgerRange[]): StateWindow | undefined {
+  if (!download.complete || download.ledgerIndex === 0) return undefined;
+  const snapshot = download.ledgerIndex;
+  const runOf = (ledgerIndex: number) => stateRanges.find((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
+  const above = runOf(snapshot + 1);
+  const high = above ? above.last : snapshot;
+  const through = runOf(snapshot);
+  // The run's lowest ledger may lack before-images its own parent would have given: it is the floor.
+  const low = through ? through.first : snapshot;
+  return { low, high, snapshotLedgerIndex: snapshot };
+}
+
+/** Progress of the one-time state download (ledgerstore.proto StateDownload). */
+export interface StateDownloadRecord {
+  /** 0 when no download started. */
+  ledgerIndex: number;
+  marker: Buffer;
+  complete: boolean;
+  objectCount: bigint;
+}
+
+export const NO_DOWNLOAD: StateDownloadRecord = { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
+
+/** Totals kept in every ledger's batch, so that they are exact after any crash. */
+export interface StoreCounters {
+  ledgerCount: bigint;
+  transactionCount: bigint;
+  stateObjectVersionCount: bigint;
+}
+
+export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
+
+/** A state object's key and bytes. */
+export interface KeyedObject {
+  key: Buffer;
+  blob: Buffer;
+}
