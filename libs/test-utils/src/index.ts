@@ -10,3 +10,4 @@ export * from './certificates';
 export * from './tcp-proxy';
 export * from './kubernetes';
 export * from './otlp';
+export * from './postgres';

@@ -5,7 +5,7 @@
  * atomic: a ledger with every index entry and the bookkeeping after it, or nothing.
  *
  * KvLedgerBackend (kv-backend.ts) keeps them in an ordered key-value store (RocksDB, or memory in
- * unit tests).
+ * unit tests); PgLedgerBackend (pg-backend.ts) in PostgreSQL tables, one per key bucket.
  */
 import type { LedgerWrite, StateObject, StateObjectChange } from '@ledger-node/contracts';
 import type { LedgerRange } from '../ledgers/ranges';

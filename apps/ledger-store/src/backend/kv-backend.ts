@@ -2,7 +2,7 @@
  * The LedgerStore backend over an ordered key-value store (RocksDB; memory in unit tests): typed
  * repositories, one per bucket (storage/buckets.ts), and every write one atomic batch.
  */
-import { Direction, StateChangeKind, type LedgerWrite, type StateObject, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
+import { StateChangeKind, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import type { KeyValue, KvOperation } from '../storage/kv';
 import type { LedgerRange } from '../ledgers/ranges';
 import { LedgerRepository } from '../repositories/ledgers';
@@ -12,7 +12,8 @@ import { StagedStateRepository, StateMetaRepository, StateObjectRepository, Trus
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
-  IndexDirection,
+  accountSides,
+  sendersOf,
   type AccountTransactionEntry,
   type KeyedObject,
   type StateDownloadRecord,
@@ -24,30 +25,6 @@ import {
 
 /** Staged state objects moved or removed per batch. */
 const STAGE_BATCH = 4096;
-
-/** The accounts a transaction's write indexes it under, one entry each; the sender's side wins when it is also listed as IN. */
-function accountSides(tx: TransactionWrite): { accountId: Buffer; direction: IndexDirection }[] {
-  const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
-  directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
-  for (const affected of tx.affectedAccounts) {
-    const hex = affected.accountId.toString('hex');
-    const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
-    if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
-  }
-  return [...directions.values()];
-}
-
-/** Transactions each sender sent in the write. */
-function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number }[] {
-  const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
-  for (const tx of write.transactions) {
-    const hex = tx.senderAccountId.toString('hex');
-    const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
-    entry.sent++;
-    sentByAccount.set(hex, entry);
-  }
-  return [...sentByAccount.values()];
-}
 
 export class KvLedgerBackend implements LedgerBackend {
   readonly ledgers: LedgerRepository;

@@ -3,6 +3,7 @@
  * transactions, account index entries, the state download and window, the counters. Nothing here
  * depends on how a backend lays them out.
  */
+import { Direction, type LedgerWrite, type TransactionWrite } from '@ledger-node/contracts';
 import type { LedgerRange } from '../ledgers/ranges';
 
 export interface StoredHeader {
@@ -105,3 +106,28 @@ export interface KeyedObject {
   key: Buffer;
   blob: Buffer;
 }
+
+/** The accounts a transaction's write indexes it under, one entry each; the sender's side wins when it is also listed as IN. */
+export function accountSides(tx: TransactionWrite): { accountId: Buffer; direction: IndexDirection }[] {
+  const directions = new Map<string, { accountId: Buffer; direction: IndexDirection }>();
+  directions.set(tx.senderAccountId.toString('hex'), { accountId: tx.senderAccountId, direction: IndexDirection.out });
+  for (const affected of tx.affectedAccounts) {
+    const hex = affected.accountId.toString('hex');
+    const direction = affected.direction === Direction.OUT ? IndexDirection.out : IndexDirection.in;
+    if (directions.get(hex)?.direction !== IndexDirection.out) directions.set(hex, { accountId: affected.accountId, direction });
+  }
+  return [...directions.values()];
+}
+
+/** Transactions each sender sent in the write. */
+export function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number }[] {
+  const sentByAccount = new Map<string, { accountId: Buffer; sent: number }>();
+  for (const tx of write.transactions) {
+    const hex = tx.senderAccountId.toString('hex');
+    const entry = sentByAccount.get(hex) ?? { accountId: tx.senderAccountId, sent: 0 };
+    entry.sent++;
+    sentByAccount.set(hex, entry);
+  }
+  return [...sentByAccount.values()];
+}
+

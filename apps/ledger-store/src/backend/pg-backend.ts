@@ -1,0 +1,744 @@
+/**
+ * The LedgerStore backend over PostgreSQL (the `pg` client, one pool): one table per key bucket of
+ * the key-value layout (schema in pg/, applied at open), the same semantics as KvLedgerBackend, and
+ * every write one transaction: a ledger with all its rows and the bookkeeping after it, or nothing.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { StateChangeKind, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
+import { Internal, isLedgerNodeError, Unavailable } from '@ledger-node/errors';
+import type { KeyValue, KvOperation } from '../storage/kv';
+import type { LedgerRange } from '../ledgers/ranges';
+import { blockOf } from '../repositories/accounts';
+import { StateMetaRepository } from '../repositories/stateObjects';
+import { StoreMetaRepository } from '../repositories/storeMeta';
+import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
+import {
+  accountSides,
+  sendersOf,
+  type AccountTransactionEntry,
+  type HistoryPosition,
+  type IndexDirection,
+  type KeyedObject,
+  type StateDownloadRecord,
+  type StateWindow,
+  type StoreCounters,
+  type StoredHeader,
+  type StoredTransaction,
+} from './records';
+
+/**
+ * The schema, one file per migration, applied in order at open and recorded in schema_migrations;
+ * a released migration is never edited (a change is the next file). Each file is named here so
+ * that the build copies it beside the bundle (tools/build/build.mjs).
+ */
+const MIGRATIONS: readonly { version: number; file: URL }[] = [{ version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) }];
+
+const MAX_U32 = 0xffffffff;
+/** A block of sent counts is 2^16 ledgers (repositories/accounts.ts): block B starts at ledger B << 16. */
+const BLOCK_SHIFT = 16;
+/** Account index entries read per query while a history scan runs (the scan stops when its caller does). */
+const HISTORY_PAGE = 500;
+/** Object keys looked at per query while a state listing fills its page (most exist: about one query per page). */
+const LISTING_BATCH_MIN = 64;
+
+/** A statement prepared once per connection under its name (pg prepares it at its first use there). */
+interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * The state lookup rule (repositories/stateObjects.ts) for the object whose key the SQL `key`
+ * gives, at ledger Q = $3 in the window from low = $2 to the snapshot ledger $4: the newest version
+ * in [low, Q], else the oldest in (Q, snapshot]. One row or none; a NULL blob is a tombstone.
+ */
+const lookupRule = (key: string) => `
+  SELECT blob FROM (
+    (SELECT blob, 0 AS preference FROM state_versions
+      WHERE object_key = ${key} AND ledger_index >= $2 AND ledger_index <= $3 ORDER BY ledger_index DESC LIMIT 1)
+    UNION ALL
+    (SELECT blob, 1 AS preference FROM state_versions
+      WHERE object_key = ${key} AND ledger_index > $3 AND ledger_index <= $4 ORDER BY ledger_index LIMIT 1)
+  ) AS candidates ORDER BY preference LIMIT 1`;
+
+const SQL = {
+  header: { name: 'header', text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index = $1' },
+  headers: { name: 'headers', text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index = ANY($1::bigint[])' },
+  headersBetween: {
+    name: 'headers_between',
+    text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index >= $1 AND ledger_index <= $2 ORDER BY ledger_index LIMIT $3',
+  },
+  ledgerIndexOfHash: { name: 'ledger_index_of_hash', text: 'SELECT ledger_index FROM ledgers WHERE ledger_hash = $1' },
+  ledgerTransactionHashes: { name: 'ledger_transaction_hashes', text: 'SELECT hash FROM ledger_transactions WHERE ledger_index = $1 ORDER BY tx_index' },
+  transactionHashAt: { name: 'transaction_hash_at', text: 'SELECT hash FROM ledger_transactions WHERE ledger_index = $1 AND tx_index = $2' },
+  transactions: {
+    name: 'transactions',
+    text: 'SELECT hash, ledger_index, tx_index, engine_result, transaction_type, tx_blob, meta_blob FROM transactions WHERE hash = ANY($1::bytea[])',
+  },
+  // Entries between two positions (inclusive), as row comparisons over the primary key's columns.
+  historyForward: {
+    name: 'history_forward',
+    text: `SELECT ledger_index, tx_index, direction, transaction_type FROM account_transactions
+      WHERE (account_id, ledger_index, tx_index) >= ($1, $2, $3) AND (account_id, ledger_index, tx_index) <= ($1, $4, $5)
+      ORDER BY account_id, ledger_index, tx_index LIMIT $6`,
+  },
+  historyBackward: {
+    name: 'history_backward',
+    text: `SELECT ledger_index, tx_index, direction, transaction_type FROM account_transactions
+      WHERE (account_id, ledger_index, tx_index) >= ($1, $2, $3) AND (account_id, ledger_index, tx_index) <= ($1, $4, $5)
+      ORDER BY account_id DESC, ledger_index DESC, tx_index DESC LIMIT $6`,
+  },
+  sentUpTo: {
+    name: 'sent_up_to',
+    text: `SELECT ((SELECT coalesce(sum(sent), 0) FROM account_sent_blocks WHERE account_id = $1 AND block < $2)
+      + (SELECT coalesce(sum(sent), 0) FROM account_sent WHERE account_id = $1 AND ledger_index >= $3 AND ledger_index <= $4))::bigint AS sent`,
+  },
+  accountCreatedAtOrBelow: {
+    name: 'account_created_at_or_below',
+    text: 'SELECT ledger_index FROM account_creations WHERE account_id = $1 AND ledger_index <= $2 ORDER BY ledger_index DESC LIMIT 1',
+  },
+  trustLineKeys: { name: 'trust_line_keys', text: 'SELECT object_key FROM trust_lines WHERE account_id = $1 ORDER BY object_key' },
+  stateObjectAt: { name: 'state_object_at', text: lookupRule('$1') },
+  // The next object keys after $1, each with its object at $3 (NULL: it does not exist there).
+  stateObjectsAt: {
+    name: 'state_objects_at',
+    text: `SELECT keys.object_key, found.blob
+      FROM (SELECT DISTINCT object_key FROM state_versions WHERE object_key > $1 ORDER BY object_key LIMIT $5) AS keys
+      LEFT JOIN LATERAL (${lookupRule('keys.object_key')}) AS found ON true
+      ORDER BY keys.object_key`,
+  },
+  anyObjectAfter: { name: 'any_object_after', text: 'SELECT EXISTS (SELECT 1 FROM state_versions WHERE object_key > $1) AS found' },
+  stagedStateObjects: { name: 'staged_state_objects', text: 'SELECT object_key, blob FROM staged_state WHERE object_key > $1 ORDER BY object_key LIMIT $2' },
+  storeMeta: { name: 'store_meta', text: 'SELECT name, value FROM store_meta' },
+  sizeOnDisk: { name: 'size_on_disk', text: 'SELECT pg_database_size(current_database()) AS bytes' },
+
+  // ---- writes: one statement per table per write, its rows as arrays ----
+
+  putLedger: {
+    name: 'put_ledger',
+    text: `INSERT INTO ledgers (ledger_index, ledger_hash, header, transaction_count) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (ledger_index) DO UPDATE SET ledger_hash = EXCLUDED.ledger_hash, header = EXCLUDED.header, transaction_count = EXCLUDED.transaction_count`,
+  },
+  putTransactions: {
+    name: 'put_transactions',
+    text: `INSERT INTO transactions (hash, ledger_index, tx_index, engine_result, transaction_type, tx_blob, meta_blob)
+      SELECT hash, $2, tx_index, engine_result, transaction_type, tx_blob, meta_blob
+      FROM unnest($1::bytea[], $3::bigint[], $4::text[], $5::text[], $6::bytea[], $7::bytea[]) AS rows (hash, tx_index, engine_result, transaction_type, tx_blob, meta_blob)
+      ON CONFLICT (hash) DO UPDATE SET ledger_index = EXCLUDED.ledger_index, tx_index = EXCLUDED.tx_index, engine_result = EXCLUDED.engine_result,
+        transaction_type = EXCLUDED.transaction_type, tx_blob = EXCLUDED.tx_blob, meta_blob = EXCLUDED.meta_blob`,
+  },
+  putLedgerTransactions: {
+    name: 'put_ledger_transactions',
+    text: `INSERT INTO ledger_transactions (ledger_index, tx_index, hash) SELECT $1, tx_index, hash FROM unnest($2::bigint[], $3::bytea[]) AS rows (tx_index, hash)
+      ON CONFLICT (ledger_index, tx_index) DO UPDATE SET hash = EXCLUDED.hash`,
+  },
+  putAccountTransactions: {
+    name: 'put_account_transactions',
+    text: `INSERT INTO account_transactions (account_id, ledger_index, tx_index, direction, transaction_type)
+      SELECT account_id, $2, tx_index, direction, nullif(transaction_type, '')
+      FROM unnest($1::bytea[], $3::bigint[], $4::smallint[], $5::text[]) AS rows (account_id, tx_index, direction, transaction_type)
+      ON CONFLICT (account_id, ledger_index, tx_index) DO UPDATE SET direction = EXCLUDED.direction, transaction_type = EXCLUDED.transaction_type`,
+  },
+  putSent: {
+    name: 'put_sent',
+    text: `INSERT INTO account_sent (account_id, ledger_index, sent) SELECT account_id, $2, sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent)
+      ON CONFLICT (account_id, ledger_index) DO UPDATE SET sent = EXCLUDED.sent`,
+  },
+  addSentToBlocks: {
+    name: 'add_sent_to_blocks',
+    text: `INSERT INTO account_sent_blocks (account_id, block, sent) SELECT account_id, $2, sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent)
+      ON CONFLICT (account_id, block) DO UPDATE SET sent = account_sent_blocks.sent + EXCLUDED.sent`,
+  },
+  versionsStoredAt: {
+    name: 'versions_stored_at',
+    text: 'SELECT count(*) AS stored FROM state_versions WHERE ledger_index = $2 AND object_key = ANY($1::bytea[])',
+  },
+  putVersions: {
+    name: 'put_versions',
+    text: `INSERT INTO state_versions (object_key, ledger_index, blob) SELECT object_key, $2, blob FROM unnest($1::bytea[], $3::bytea[]) AS rows (object_key, blob)
+      ON CONFLICT (object_key, ledger_index) DO UPDATE SET blob = EXCLUDED.blob`,
+  },
+  // A before-image is never written over a version stored at its ledger (that ledger's own after-image).
+  putVersionsUnlessStored: {
+    name: 'put_versions_unless_stored',
+    text: `INSERT INTO state_versions (object_key, ledger_index, blob) SELECT object_key, $2, blob FROM unnest($1::bytea[], $3::bytea[]) AS rows (object_key, blob)
+      ON CONFLICT (object_key, ledger_index) DO NOTHING`,
+  },
+  putTrustLines: {
+    name: 'put_trust_lines',
+    text: `INSERT INTO trust_lines (account_id, object_key) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (account_id, object_key) DO NOTHING`,
+  },
+  putAccountCreations: {
+    name: 'put_account_creations',
+    text: `INSERT INTO account_creations (account_id, ledger_index) SELECT account_id, $2 FROM unnest($1::bytea[]) AS rows (account_id)
+      ON CONFLICT (account_id, ledger_index) DO NOTHING`,
+  },
+  putStoreMeta: {
+    name: 'put_store_meta',
+    text: `INSERT INTO store_meta (name, value) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
+  },
+  deleteLedger: { name: 'delete_ledger', text: 'DELETE FROM ledgers WHERE ledger_index = $1' },
+  // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
+  deleteTransactions: { name: 'delete_transactions', text: 'DELETE FROM transactions WHERE hash = ANY($1::bytea[]) AND ledger_index = $2' },
+  deleteLedgerTransactions: { name: 'delete_ledger_transactions', text: 'DELETE FROM ledger_transactions WHERE ledger_index = $1 AND tx_index = ANY($2::bigint[])' },
+  deleteAccountTransactions: {
+    name: 'delete_account_transactions',
+    text: `DELETE FROM account_transactions AS entries USING unnest($1::bytea[], $3::bigint[]) AS gone (account_id, tx_index)
+      WHERE entries.account_id = gone.account_id AND entries.ledger_index = $2 AND entries.tx_index = gone.tx_index`,
+  },
+  deleteSent: { name: 'delete_sent', text: 'DELETE FROM account_sent WHERE account_id = ANY($1::bytea[]) AND ledger_index = $2' },
+  subtractSentFromBlocks: {
+    name: 'subtract_sent_from_blocks',
+    text: `UPDATE account_sent_blocks AS blocks SET sent = greatest(0, blocks.sent - gone.sent) FROM unnest($1::bytea[], $3::bigint[]) AS gone (account_id, sent)
+      WHERE blocks.account_id = gone.account_id AND blocks.block = $2`,
+  },
+  putStaged: {
+    name: 'put_staged',
+    text: `INSERT INTO staged_state (object_key, blob) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (object_key) DO UPDATE SET blob = EXCLUDED.blob`,
+  },
+  clearStaged: { name: 'clear_staged', text: 'DELETE FROM staged_state' },
+  stagedNotStoredAt: {
+    name: 'staged_not_stored_at',
+    text: `SELECT count(*) AS new_versions FROM staged_state AS staged
+      WHERE NOT EXISTS (SELECT 1 FROM state_versions AS stored WHERE stored.object_key = staged.object_key AND stored.ledger_index = $1)`,
+  },
+  promoteStaged: {
+    name: 'promote_staged',
+    text: `INSERT INTO state_versions (object_key, ledger_index, blob) SELECT object_key, $1, blob FROM staged_state
+      ON CONFLICT (object_key, ledger_index) DO UPDATE SET blob = EXCLUDED.blob`,
+  },
+} satisfies Record<string, Statement>;
+
+interface HeaderRow {
+  ledger_index: string;
+  header: Buffer;
+  ledger_hash: Buffer;
+  transaction_count: string;
+}
+
+interface TransactionRow {
+  hash: Buffer;
+  ledger_index: string;
+  tx_index: string;
+  engine_result: string;
+  transaction_type: string;
+  tx_blob: Buffer;
+  meta_blob: Buffer;
+}
+
+const headerOf = (row: HeaderRow): StoredHeader => ({
+  ledgerIndex: Number(row.ledger_index),
+  header: row.header,
+  ledgerHash: row.ledger_hash,
+  transactionCount: Number(row.transaction_count),
+});
+
+/**
+ * The rows of an overwriting put, the last of each key kept: a key-value batch applies puts in
+ * order, and one INSERT … ON CONFLICT DO UPDATE may not touch a row twice.
+ */
+function lastPerKey<Row>(rows: readonly Row[], keyOf: (row: Row) => Buffer): Row[] {
+  return [...new Map(rows.map((row) => [keyOf(row).toString('hex'), row])).values()];
+}
+
+/** A tombstone (no bytes) is NULL. */
+const blobOrNull = (blob: Buffer | undefined): Buffer | null => (blob === undefined || blob.length === 0 ? null : blob);
+
+// ---- bookkeeping: store_meta rows in the key-value layout's record encoding ----
+
+/** A bookkeeping record's row name: its key's name (storage/buckets.ts namedKey: the bucket byte, then the ASCII name). */
+const metaName = (key: Buffer) => key.subarray(1).toString('ascii');
+
+/**
+ * The repositories that encode and decode the bookkeeping records, over the store_meta rows read
+ * (a record is read by its key; nothing else is asked), so that the encodings stay defined once.
+ */
+function metaRecords(rows: ReadonlyMap<string, Buffer>): { storeMeta: StoreMetaRepository; stateMeta: StateMetaRepository } {
+  const byNameOnly = (): never => {
+    throw new Internal('store_meta rows are read by name only');
+  };
+  const records: KeyValue = {
+    get: async (key) => rows.get(metaName(key)),
+    getMany: async (keys) => keys.map((key) => rows.get(metaName(key))),
+    batch: byNameOnly,
+    entries: byNameOnly,
+    sizeOnDisk: byNameOnly,
+    close: async () => undefined,
+  };
+  return { storeMeta: new StoreMetaRepository(records), stateMeta: new StateMetaRepository(records) };
+}
+
+/** The encoders of the bookkeeping records (they read nothing). */
+const META = metaRecords(new Map());
+
+function metaRow(operation: KvOperation): { name: string; value: Buffer } {
+  if (operation.type !== 'put') throw new Internal('a bookkeeping record is put, never deleted');
+  return { name: metaName(operation.key), value: operation.value };
+}
+
+// ---- errors and names ----
+
+/**
+ * A failure as the caller should hear it: a full disk, or a server that cannot be reached or
+ * ended the session, is Unavailable (retried; it passes once the operator fixed it); anything
+ * else is passed on as it is. Messages name the store by its location, which holds no password.
+ */
+function storeFailure(error: unknown, location: string): unknown {
+  if (isLedgerNodeError(error) || !(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === '53100') return new Unavailable(`disk full: ${location} cannot write (${error.message})`);
+  const unreachable =
+    (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || ['53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) ||
+    /Connection terminated|not queryable|timeout exceeded when trying to connect/i.test(error.message);
+  return unreachable ? new Unavailable(`${location} cannot be reached: ${error.message}`) : error;
+}
+
+/** `the PostgreSQL database at postgres://user:***@host:port/name`: the target, never its password. */
+export function describeTarget(connection: pg.PoolConfig | string): string {
+  const target = typeof connection === 'string' ? connection : connection.connectionString;
+  if (target === undefined) {
+    const config = connection as pg.PoolConfig;
+    const user = config.user ?? '';
+    const credentials = `${user}${config.password === undefined ? '' : ':***'}`;
+    return `the PostgreSQL database at postgres://${credentials}${credentials ? '@' : ''}${config.host ?? 'localhost'}:${config.port ?? 5432}/${config.database ?? user}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    // Not a URL (pg also takes a socket path): none of its text is shown, as it may hold a password.
+    return 'the PostgreSQL database its connection string names';
+  }
+  if (url.password !== '') url.password = '***';
+  // Query parameters may carry a password too (`?password=…`): they are left out.
+  url.search = '';
+  url.hash = '';
+  return `the PostgreSQL database at ${url.toString()}`;
+}
+
+export class PgLedgerBackend implements LedgerBackend {
+  private closed: Promise<void> | undefined;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    readonly location: string,
+  ) {}
+
+  /**
+   * Connects and brings the schema up to date (the migrations not yet applied, in order, under an
+   * advisory lock: several processes may open one database at once). A database that cannot be
+   * reached or migrated is refused with the reason, the pool ended.
+   */
+  static async open(connection: pg.PoolConfig | string, location = describeTarget(connection)): Promise<PgLedgerBackend> {
+    const pool = new pg.Pool(typeof connection === 'string' ? { connectionString: connection } : connection);
+    // An idle connection that breaks (the server restarted, an administrator ended it) leaves the
+    // pool by itself and the next query opens another; unheard, its error would end the process.
+    pool.on('error', () => undefined);
+    try {
+      await inTransaction(pool, migrate);
+    } catch (error) {
+      await pool.end();
+      throw new Error(`cannot open ${location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    return new PgLedgerBackend(pool, location);
+  }
+
+  /** Runs `work` in one transaction: committed whole, or rolled back and thrown as the caller should hear it. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    try {
+      return await inTransaction(this.pool, work);
+    } catch (error) {
+      throw storeFailure(error, this.location);
+    }
+  }
+
+  private async read<Row extends pg.QueryResultRow>(statement: Statement, values: unknown[]): Promise<Row[]> {
+    try {
+      return (await this.pool.query<Row>({ ...statement, values })).rows;
+    } catch (error) {
+      throw storeFailure(error, this.location);
+    }
+  }
+
+  async bookkeeping(): Promise<Bookkeeping> {
+    const rows = await this.read<{ name: string; value: Buffer }>(SQL.storeMeta, []);
+    const { storeMeta, stateMeta } = metaRecords(new Map(rows.map((row) => [row.name, row.value])));
+    const [formatVersion, completeRanges, counters, stateRanges, download] = await Promise.all([
+      storeMeta.formatVersion(),
+      storeMeta.ranges(),
+      storeMeta.counters(),
+      stateMeta.stateRanges(),
+      stateMeta.download(),
+    ]);
+    return { formatVersion, completeRanges, counters, stateRanges, download };
+  }
+
+  recordFormatVersion(version: number): Promise<void> {
+    return this.transaction((client) => putMeta(client, [META.storeMeta.formatVersionOperation(version)]));
+  }
+
+  // ---- writes ----
+
+  addLedger(write: LedgerWrite, after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    const { ledgerIndex } = write;
+    return this.transaction(async (client) => {
+      await client.query({ ...SQL.putLedger, values: [ledgerIndex, write.ledgerHash, write.headerBlob, write.transactions.length] });
+      if (write.transactions.length > 0) {
+        const transactions = lastPerKey(write.transactions, (tx) => tx.hash);
+        await client.query({
+          ...SQL.putTransactions,
+          values: [
+            transactions.map((tx) => tx.hash),
+            ledgerIndex,
+            transactions.map((tx) => tx.txIndex),
+            transactions.map((tx) => tx.engineResult),
+            transactions.map((tx) => tx.transactionType),
+            transactions.map((tx) => tx.txBlob),
+            transactions.map((tx) => tx.metaBlob),
+          ],
+        });
+        await client.query({ ...SQL.putLedgerTransactions, values: [ledgerIndex, write.transactions.map((tx) => tx.txIndex), write.transactions.map((tx) => tx.hash)] });
+        const entries = write.transactions.flatMap((tx) => accountSides(tx).map((side) => ({ ...side, txIndex: tx.txIndex, transactionType: tx.transactionType })));
+        await client.query({
+          ...SQL.putAccountTransactions,
+          values: [
+            entries.map((entry) => entry.accountId),
+            ledgerIndex,
+            entries.map((entry) => entry.txIndex),
+            entries.map((entry) => entry.direction),
+            entries.map((entry) => entry.transactionType),
+          ],
+        });
+        const senders = sendersOf(write);
+        const senderIds = senders.map((sender) => sender.accountId);
+        const sentCounts = senders.map((sender) => sender.sent);
+        await client.query({ ...SQL.putSent, values: [senderIds, ledgerIndex, sentCounts] });
+        await client.query({ ...SQL.addSentToBlocks, values: [senderIds, blockOf(ledgerIndex), sentCounts] });
+      }
+      const newVersions = await putStateChanges(client, ledgerIndex, write.stateChanges);
+      const next: StoreCounters = {
+        ledgerCount: counters.ledgerCount + 1n,
+        transactionCount: counters.transactionCount + BigInt(write.transactions.length),
+        stateObjectVersionCount: counters.stateObjectVersionCount + newVersions,
+      };
+      await putMeta(client, [
+        META.storeMeta.rangesOperation(after.completeRanges),
+        META.storeMeta.countersOperation(next),
+        ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : []),
+      ]);
+      return next;
+    });
+  }
+
+  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    const { ledgerIndex } = write;
+    return this.transaction(async (client) => {
+      await client.query({ ...SQL.deleteLedger, values: [stored.ledgerIndex] });
+      if (write.transactions.length > 0) {
+        await client.query({ ...SQL.deleteTransactions, values: [write.transactions.map((tx) => tx.hash), ledgerIndex] });
+        await client.query({ ...SQL.deleteLedgerTransactions, values: [ledgerIndex, write.transactions.map((tx) => tx.txIndex)] });
+        const entries = write.transactions.flatMap((tx) => accountSides(tx).map((side) => ({ accountId: side.accountId, txIndex: tx.txIndex })));
+        await client.query({ ...SQL.deleteAccountTransactions, values: [entries.map((entry) => entry.accountId), ledgerIndex, entries.map((entry) => entry.txIndex)] });
+        const senders = sendersOf(write);
+        await client.query({ ...SQL.deleteSent, values: [senders.map((sender) => sender.accountId), ledgerIndex] });
+        await client.query({ ...SQL.subtractSentFromBlocks, values: [senders.map((sender) => sender.accountId), blockOf(ledgerIndex), senders.map((sender) => sender.sent)] });
+      }
+      const next: StoreCounters = {
+        ...counters,
+        ledgerCount: counters.ledgerCount - 1n,
+        transactionCount: counters.transactionCount - BigInt(write.transactions.length),
+      };
+      await putMeta(client, [META.storeMeta.rangesOperation(after.completeRanges), META.storeMeta.countersOperation(next)]);
+      return next;
+    });
+  }
+
+  addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    return this.transaction(async (client) => {
+      const newVersions = await putStateChanges(client, ledgerIndex, changes);
+      const next: StoreCounters = { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + newVersions };
+      await putMeta(client, [META.stateMeta.stateRangesOperation(after.stateRanges), META.storeMeta.countersOperation(next)]);
+      return next;
+    });
+  }
+
+  stageStateObjects(objects: readonly StateObject[], download: StateDownloadRecord): Promise<void> {
+    return this.transaction(async (client) => {
+      if (objects.length > 0) {
+        const staged = lastPerKey(objects, (object) => object.key);
+        await client.query({ ...SQL.putStaged, values: [staged.map((object) => object.key), staged.map((object) => object.blob)] });
+        await putTrustLines(client, objects);
+      }
+      await putMeta(client, [META.stateMeta.downloadOperation(download)]);
+    });
+  }
+
+  recordDownload(download: StateDownloadRecord): Promise<void> {
+    return this.transaction((client) => putMeta(client, [META.stateMeta.downloadOperation(download)]));
+  }
+
+  async clearStagedState(): Promise<void> {
+    await this.transaction((client) => client.query(SQL.clearStaged));
+  }
+
+  /**
+   * One transaction for the whole download (where the key-value backend writes pages of 4096):
+   * the server moves the rows itself, and the download is complete exactly when its versions are in.
+   */
+  promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters> {
+    return this.transaction(async (client) => {
+      const [{ new_versions: newVersions }] = (await client.query<{ new_versions: string }>({ ...SQL.stagedNotStoredAt, values: [download.ledgerIndex] })).rows;
+      await client.query({ ...SQL.promoteStaged, values: [download.ledgerIndex] });
+      await client.query(SQL.clearStaged);
+      const next: StoreCounters = { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + BigInt(newVersions) };
+      await putMeta(client, [META.storeMeta.countersOperation(next), META.stateMeta.downloadOperation({ ...download, complete: true })]);
+      return next;
+    });
+  }
+
+  // ---- reads ----
+
+  async header(ledgerIndex: number): Promise<StoredHeader | undefined> {
+    const [row] = await this.read<HeaderRow>(SQL.header, [ledgerIndex]);
+    return row && headerOf(row);
+  }
+
+  async headers(ledgerIndexes: number[]): Promise<StoredHeader[]> {
+    if (ledgerIndexes.length === 0) return [];
+    const rows = await this.read<HeaderRow>(SQL.headers, [ledgerIndexes]);
+    const byIndex = new Map(rows.map((row) => [Number(row.ledger_index), headerOf(row)]));
+    return ledgerIndexes.flatMap((ledgerIndex) => byIndex.get(ledgerIndex) ?? []);
+  }
+
+  async ledgerIndexOfHash(ledgerHash: Buffer): Promise<number | undefined> {
+    const [row] = await this.read<{ ledger_index: string }>(SQL.ledgerIndexOfHash, [ledgerHash]);
+    return row && Number(row.ledger_index);
+  }
+
+  async headersBetween(first: number, last: number, limit?: number): Promise<StoredHeader[]> {
+    return (await this.read<HeaderRow>(SQL.headersBetween, [first, last, limit ?? null])).map(headerOf);
+  }
+
+  async ledgerTransactionHashes(ledgerIndex: number): Promise<Buffer[]> {
+    return (await this.read<{ hash: Buffer }>(SQL.ledgerTransactionHashes, [ledgerIndex])).map((row) => row.hash);
+  }
+
+  async transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
+    const [row] = await this.read<{ hash: Buffer }>(SQL.transactionHashAt, [ledgerIndex, txIndex]);
+    return row?.hash;
+  }
+
+  async transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
+    if (hashes.length === 0) return [];
+    const rows = await this.read<TransactionRow>(SQL.transactions, [hashes]);
+    const byHash = new Map(
+      rows.map((row) => [
+        row.hash.toString('hex'),
+        {
+          hash: row.hash,
+          ledgerIndex: Number(row.ledger_index),
+          txIndex: Number(row.tx_index),
+          engineResult: row.engine_result,
+          transactionType: row.transaction_type,
+          txBlob: row.tx_blob,
+          metaBlob: row.meta_blob,
+        },
+      ]),
+    );
+    return hashes.map((hash) => byHash.get(hash.toString('hex')));
+  }
+
+  /**
+   * The entries page by page (keyset: each page continues after the last position read), so that
+   * a scan its caller stops early reads little more than it used.
+   */
+  async *accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry> {
+    let low: HistoryPosition = { ledgerIndex: scan.firstLedger ?? 0, txIndex: 0 };
+    let high: HistoryPosition = { ledgerIndex: scan.lastLedger ?? MAX_U32, txIndex: MAX_U32 };
+    // Strictly after `after` in the direction of travel is at or beyond the position next to it.
+    if (scan.after) {
+      const next = scan.reverse ? positionBefore(scan.after) : positionAfter(scan.after);
+      if (!next) return;
+      if (scan.reverse && comparePositions(next, high) < 0) high = next;
+      if (!scan.reverse && comparePositions(next, low) > 0) low = next;
+    }
+    let remaining = scan.limit ?? Number.POSITIVE_INFINITY;
+    while (remaining > 0) {
+      const pageSize = Math.min(remaining, HISTORY_PAGE);
+      const rows = await this.read<{ ledger_index: string; tx_index: string; direction: number; transaction_type: string | null }>(
+        scan.reverse ? SQL.historyBackward : SQL.historyForward,
+        [accountId, low.ledgerIndex, low.txIndex, high.ledgerIndex, high.txIndex, pageSize],
+      );
+      for (const row of rows) {
+        yield {
+          accountId,
+          ledgerIndex: Number(row.ledger_index),
+          txIndex: Number(row.tx_index),
+          direction: row.direction as IndexDirection,
+          transactionType: row.transaction_type ?? undefined,
+        };
+      }
+      if (rows.length < pageSize) return;
+      remaining -= rows.length;
+      const last = { ledgerIndex: Number(rows.at(-1)!.ledger_index), txIndex: Number(rows.at(-1)!.tx_index) };
+      const next = scan.reverse ? positionBefore(last) : positionAfter(last);
+      if (!next) return;
+      if (scan.reverse) high = next;
+      else low = next;
+    }
+  }
+
+  async sentUpTo(accountId: Buffer, ledgerIndex: number): Promise<bigint> {
+    const block = blockOf(ledgerIndex);
+    const [row] = await this.read<{ sent: string }>(SQL.sentUpTo, [accountId, block, block * 2 ** BLOCK_SHIFT, ledgerIndex]);
+    return BigInt(row.sent);
+  }
+
+  async accountCreatedAtOrBelow(accountId: Buffer, ledgerIndex: number): Promise<number | undefined> {
+    const [row] = await this.read<{ ledger_index: string }>(SQL.accountCreatedAtOrBelow, [accountId, ledgerIndex]);
+    return row && Number(row.ledger_index);
+  }
+
+  async trustLineKeys(accountId: Buffer): Promise<Buffer[]> {
+    return (await this.read<{ object_key: Buffer }>(SQL.trustLineKeys, [accountId])).map((row) => row.object_key);
+  }
+
+  async stateObjectAt(objectKey: Buffer, ledgerIndex: number, window: StateWindow): Promise<Buffer | undefined> {
+    const [row] = await this.read<{ blob: Buffer | null }>(SQL.stateObjectAt, [objectKey, window.low, ledgerIndex, window.snapshotLedgerIndex]);
+    return row?.blob ?? undefined;
+  }
+
+  /**
+   * As StateObjectRepository.listAt: the first `limit` objects existing at the ledger after
+   * `afterKey`, and the last one's key to continue after when any object key follows it.
+   */
+  async stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }> {
+    const objects: KeyedObject[] = [];
+    let cursor = afterKey ?? Buffer.alloc(0);
+    for (;;) {
+      const batch = Math.max(limit - objects.length, LISTING_BATCH_MIN);
+      const rows = await this.read<{ object_key: Buffer; blob: Buffer | null }>(SQL.stateObjectsAt, [cursor, window.low, ledgerIndex, window.snapshotLedgerIndex, batch]);
+      for (const [position, row] of rows.entries()) {
+        if (row.blob === null) continue;
+        objects.push({ key: row.object_key, blob: row.blob });
+        if (objects.length < limit) continue;
+        const keysFollow = position < rows.length - 1 || (rows.length === batch && (await this.read<{ found: boolean }>(SQL.anyObjectAfter, [row.object_key]))[0].found);
+        return { objects, nextAfterKey: keysFollow ? row.object_key : undefined };
+      }
+      if (rows.length < batch) return { objects, nextAfterKey: undefined };
+      cursor = rows.at(-1)!.object_key;
+    }
+  }
+
+  async stagedStateObjects(afterKey: Buffer | undefined, limit: number): Promise<KeyedObject[]> {
+    const rows = await this.read<{ object_key: Buffer; blob: Buffer }>(SQL.stagedStateObjects, [afterKey ?? Buffer.alloc(0), limit]);
+    return rows.map((row) => ({ key: row.object_key, blob: row.blob }));
+  }
+
+  async sizeOnDisk(): Promise<number> {
+    const [row] = await this.read<{ bytes: string }>(SQL.sizeOnDisk, []);
+    return Number(row.bytes);
+  }
+
+  close(): Promise<void> {
+    this.closed ??= this.pool.end();
+    return this.closed;
+  }
+}
+
+/** Runs `work` in one transaction on one connection of the pool: committed whole, or rolled back and thrown. */
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A connection lost between two statements is reported here rather than to nobody (which ends the process).
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A failed ROLLBACK means the connection is gone, and the server rolls back the transaction itself.
+    broken ??= await client.query('ROLLBACK').then(
+      () => undefined,
+      (rollbackFailure: Error) => rollbackFailure,
+    );
+    throw error;
+  } finally {
+    client.off('error', onError);
+    // A broken connection is closed, not given back to the pool.
+    client.release(broken);
+  }
+}
+
+/** Applies the migrations the database lacks, in order, in the caller's transaction, under the schema lock. */
+async function migrate(client: pg.PoolClient): Promise<void> {
+  // Taken before anything is read: a second process opening a new database waits, then finds it migrated.
+  await client.query(`SELECT pg_advisory_xact_lock(hashtext('ledger-node schema_migrations'))`);
+  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+  const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version));
+  // A version this release does not know (a later release's) is left as it is: the store format
+  // version, checked at open, says whether this release can read the store.
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    await client.query(readFileSync(migration.file, 'utf8'));
+    await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, path.basename(fileURLToPath(migration.file))]);
+  }
+}
+
+/** Puts bookkeeping records (an overwrite each). */
+async function putMeta(client: pg.PoolClient, operations: KvOperation[]): Promise<void> {
+  const rows = operations.map(metaRow);
+  await client.query({ ...SQL.putStoreMeta, values: [rows.map((row) => row.name), rows.map((row) => row.value)] });
+}
+
+async function putTrustLines(client: pg.PoolClient, objects: readonly { key: Buffer; ownerAccountIds: Buffer[] }[]): Promise<void> {
+  const members = objects.flatMap((object) => object.ownerAccountIds.map((owner) => ({ owner, key: object.key })));
+  if (members.length === 0) return;
+  await client.query({ ...SQL.putTrustLines, values: [members.map((member) => member.owner), members.map((member) => member.key)] });
+}
+
+/**
+ * A ledger's state changes as kv-backend.ts writes them: each object after the ledger at its index,
+ * and before it at the previous index unless a version is stored there; trust-line memberships and
+ * account creations. Answers the versions not stored before.
+ */
+async function putStateChanges(client: pg.PoolClient, ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<bigint> {
+  if (changes.length === 0) return 0n;
+  const keys = changes.map((change) => change.key);
+  const [{ stored }] = (await client.query<{ stored: string }>({ ...SQL.versionsStoredAt, values: [keys, ledgerIndex] })).rows;
+  await client.query({ ...SQL.putVersions, values: [keys, ledgerIndex, changes.map((change) => blobOrNull(change.blob))] });
+  let newVersions = BigInt(changes.length) - BigInt(stored);
+  const withPrevious = changes.filter((change) => change.previousBlob !== undefined && ledgerIndex > 1);
+  if (withPrevious.length > 0) {
+    const before = await client.query({
+      ...SQL.putVersionsUnlessStored,
+      values: [withPrevious.map((change) => change.key), ledgerIndex - 1, withPrevious.map((change) => blobOrNull(change.previousBlob))],
+    });
+    newVersions += BigInt(before.rowCount ?? 0);
+  }
+  await putTrustLines(client, changes.map((change) => ({ key: change.key, ownerAccountIds: change.ownerAccountIds })));
+  const created = changes.filter((change) => change.kind === StateChangeKind.CREATED && change.accountId.length === 20).map((change) => change.accountId);
+  if (created.length > 0) await client.query({ ...SQL.putAccountCreations, values: [created, ledgerIndex] });
+  return newVersions;
+}
+
+/** The position right after `position` in (ledger, tx index) order; undefined after the last one. */
+function positionAfter(position: HistoryPosition): HistoryPosition | undefined {
+  if (position.txIndex < MAX_U32) return { ledgerIndex: position.ledgerIndex, txIndex: position.txIndex + 1 };
+  return position.ledgerIndex < MAX_U32 ? { ledgerIndex: position.ledgerIndex + 1, txIndex: 0 } : undefined;
+}
+
+/** The position right before `position`; undefined before the first one. */
+function positionBefore(position: HistoryPosition): HistoryPosition | undefined {
+  if (position.txIndex > 0) return { ledgerIndex: position.ledgerIndex, txIndex: position.txIndex - 1 };
+  return position.ledgerIndex > 0 ? { ledgerIndex: position.ledgerIndex - 1, txIndex: MAX_U32 } : undefined;
+}
+
+function comparePositions(a: HistoryPosition, b: HistoryPosition): number {
+  return a.ledgerIndex - b.ledgerIndex || a.txIndex - b.txIndex;
+}

