@@ -409,6 +409,7 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     ['a 19-byte sender', (write) => (write.transactions[0].senderAccountId = Buffer.alloc(19)), 'ledger.transactions[0].sender_account_id'],
     ['an affected account without a side', (write) => (write.transactions[1].affectedAccounts[0].direction = 0), 'ledger.transactions[1].affected_accounts[0].direction'],
     ['two transactions at one position', (write) => (write.transactions[3].txIndex = write.transactions[4].txIndex), 'ledger.transactions[4].tx_index'],
+    ['one transaction twice', (write) => (write.transactions[4] = { ...write.transactions[3], txIndex: write.transactions[4].txIndex }), 'ledger.transactions[4].hash'],
     ['an empty metadata blob', (write) => (write.transactions[5].metaBlob = Buffer.alloc(0)), 'ledger.transactions[5].meta_blob'],
     ['no engine result', (write) => (write.transactions[5].engineResult = ''), 'ledger.transactions[5].engine_result'],
     ['a deleted object with bytes', (write) => (write.stateChanges[0] = { ...write.stateChanges[0], kind: StateChangeKind.DELETED }), 'ledger.state_changes[0].blob'],

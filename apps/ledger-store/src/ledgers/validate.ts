@@ -52,9 +52,13 @@ export function validateLedgerWrite(write: LedgerWrite | undefined, path: string
   }
 
   const positions = new Set<number>();
+  const hashes = new Set<string>();
   write.transactions.forEach((tx, position) => {
     const field = `${path}.transactions[${position}]`;
     requireLength(tx.hash, HASH_LENGTH, `${field}.hash`);
+    // A transaction is in a ledger's transaction tree once (keyed by its hash).
+    if (hashes.has(tx.hash.toString('hex'))) throw new InvalidParams(`${field}.hash appears twice in the ledger`, `${field}.hash`);
+    hashes.add(tx.hash.toString('hex'));
     requireBytes(tx.txBlob, `${field}.tx_blob`);
     requireBytes(tx.metaBlob, `${field}.meta_blob`);
     if (positions.has(tx.txIndex)) throw new InvalidParams(`${field}.tx_index ${tx.txIndex} appears twice in the ledger`, `${field}.tx_index`);

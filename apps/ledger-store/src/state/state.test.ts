@@ -262,6 +262,13 @@ describe('a state download whose root does not verify', () => {
     expect((await failure(store.putStateObjects(page(15, ['X'], { abandon: true })))).message).toMatch(/abandon ends a download/);
     expect((await failure(store.putStateObjects(page(15, [], { abandon: true, complete: true })))).kind).toBe('invalid_params');
   });
+
+  it('refuses a page that holds one object twice, staging nothing', async () => {
+    const store = await storeWithLedgers();
+    const twice = await failure(store.putStateObjects(page(15, ['X', 'Y', 'X'])));
+    expect([twice.kind, twice.message, twice.details.param]).toEqual(['invalid_params', 'objects[2].key appears twice in the page', 'objects[2].key']);
+    expect(await store.backend.stagedState.page(undefined, 10)).toEqual([]);
+  });
 });
 
 describe('account history pages', () => {

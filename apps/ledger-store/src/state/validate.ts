@@ -19,9 +19,13 @@ export function validateStateObjectsPage(request: PutStateObjectsRequest): void 
   if (request.marker.length > MAX_MARKER_BYTES) throw new InvalidParams(`marker must be at most ${MAX_MARKER_BYTES} bytes`, 'marker');
   if (request.complete && request.marker.length > 0) throw new InvalidParams('marker must be empty on the last page (complete)', 'marker');
   if (request.abandon && (request.complete || request.objects.length > 0)) throw new InvalidParams('abandon ends a download: it takes no objects and is not complete', 'abandon');
+  const keys = new Set<string>();
   request.objects.forEach((object, position) => {
     const field = `objects[${position}]`;
     if (object.key.length !== KEY_LENGTH) throw new InvalidParams(`${field}.key must be ${KEY_LENGTH} bytes, got ${object.key.length}`, `${field}.key`);
+    // A state holds each key once: ledger_data never pages an object twice.
+    if (keys.has(object.key.toString('hex'))) throw new InvalidParams(`${field}.key appears twice in the page`, `${field}.key`);
+    keys.add(object.key.toString('hex'));
     if (object.blob.length === 0) throw new InvalidParams(`${field}.blob must not be empty`, `${field}.blob`);
     object.ownerAccountIds.forEach((owner, ownerPosition) => {
       if (owner.length !== ACCOUNT_ID_LENGTH) {
