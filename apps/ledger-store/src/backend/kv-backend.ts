@@ -13,6 +13,9 @@ import { StoreMetaRepository } from '../repositories/storeMeta';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
+  countersAfterAdding,
+  countersAfterRemoving,
+  countersWithNewVersions,
   sendersOf,
   type AccountTransactionEntry,
   type KeyedObject,
@@ -108,11 +111,7 @@ export class KvLedgerBackend implements LedgerBackend {
     );
     operations.push(...state.operations);
     if (after.stateRanges) operations.push(this.stateMeta.stateRangesOperation(after.stateRanges));
-    const next: StoreCounters = {
-      ledgerCount: counters.ledgerCount + 1n,
-      transactionCount: counters.transactionCount + BigInt(write.transactions.length),
-      stateObjectVersionCount: counters.stateObjectVersionCount + state.newVersions,
-    };
+    const next = countersAfterAdding(counters, write, state.newVersions);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
@@ -135,11 +134,7 @@ export class KvLedgerBackend implements LedgerBackend {
     senders.forEach((sender, position) =>
       operations.push(...this.sentCounts.deleteOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
     );
-    const next: StoreCounters = {
-      ...counters,
-      ledgerCount: counters.ledgerCount - 1n,
-      transactionCount: counters.transactionCount - BigInt(write.transactions.length),
-    };
+    const next = countersAfterRemoving(counters, write);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
@@ -147,7 +142,7 @@ export class KvLedgerBackend implements LedgerBackend {
 
   async addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     const state = await this.stateChangeOperations(ledgerIndex, changes);
-    const next: StoreCounters = { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + state.newVersions };
+    const next = countersWithNewVersions(counters, state.newVersions);
     await this.kv.batch([...state.operations, this.stateMeta.stateRangesOperation(after.stateRanges), this.storeMeta.countersOperation(next)]);
     return next;
   }
@@ -214,7 +209,7 @@ export class KvLedgerBackend implements LedgerBackend {
         this.stagedState.deleteOperation(object.key),
       ]);
       const newVersions = BigInt(existing.filter((version) => version === undefined).length);
-      current = { ...current, stateObjectVersionCount: current.stateObjectVersionCount + newVersions };
+      current = countersWithNewVersions(current, newVersions);
       const last = page.length < STAGE_BATCH;
       operations.push(this.storeMeta.countersOperation(current));
       if (last) operations.push(this.stateMeta.downloadOperation({ ...download, complete: true }));

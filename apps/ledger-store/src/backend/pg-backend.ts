@@ -11,12 +11,15 @@ import { StateChangeKind, type LedgerWrite, type StateObject, type StateObjectCh
 import { Internal, isLedgerNodeError, Unavailable } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from '../storage/kv';
 import type { LedgerRange } from '../ledgers/ranges';
-import { blockOf } from '../repositories/accounts';
+import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
+  countersAfterAdding,
+  countersAfterRemoving,
+  countersWithNewVersions,
   sendersOf,
   type AccountTransactionEntry,
   type HistoryPosition,
@@ -37,8 +40,6 @@ import {
 const MIGRATIONS: readonly { version: number; file: URL }[] = [{ version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) }];
 
 const MAX_U32 = 0xffffffff;
-/** A block of sent counts is 2^16 ledgers (repositories/accounts.ts): block B starts at ledger B << 16. */
-const BLOCK_SHIFT = 16;
 /** Account index entries read per query while a history scan runs (the scan stops when its caller does). */
 const HISTORY_PAGE = 500;
 /** Object keys looked at per query while a state listing fills its page (most exist: about one query per page). */
@@ -419,11 +420,7 @@ export class PgLedgerBackend implements LedgerBackend {
         await client.query({ ...SQL.addSentToBlocks, values: [senderIds, blockOf(ledgerIndex), sentCounts] });
       }
       const newVersions = await putStateChanges(client, ledgerIndex, write.stateChanges);
-      const next: StoreCounters = {
-        ledgerCount: counters.ledgerCount + 1n,
-        transactionCount: counters.transactionCount + BigInt(write.transactions.length),
-        stateObjectVersionCount: counters.stateObjectVersionCount + newVersions,
-      };
+      const next = countersAfterAdding(counters, write, newVersions);
       await putMeta(client, [
         META.storeMeta.rangesOperation(after.completeRanges),
         META.storeMeta.countersOperation(next),
@@ -446,11 +443,7 @@ export class PgLedgerBackend implements LedgerBackend {
         await client.query({ ...SQL.deleteSent, values: [senders.map((sender) => sender.accountId), ledgerIndex] });
         await client.query({ ...SQL.subtractSentFromBlocks, values: [senders.map((sender) => sender.accountId), blockOf(ledgerIndex), senders.map((sender) => sender.sent)] });
       }
-      const next: StoreCounters = {
-        ...counters,
-        ledgerCount: counters.ledgerCount - 1n,
-        transactionCount: counters.transactionCount - BigInt(write.transactions.length),
-      };
+      const next = countersAfterRemoving(counters, write);
       await putMeta(client, [META.storeMeta.rangesOperation(after.completeRanges), META.storeMeta.countersOperation(next)]);
       return next;
     });
@@ -459,7 +452,7 @@ export class PgLedgerBackend implements LedgerBackend {
   addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     return this.transaction(async (client) => {
       const newVersions = await putStateChanges(client, ledgerIndex, changes);
-      const next: StoreCounters = { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + newVersions };
+      const next = countersWithNewVersions(counters, newVersions);
       await putMeta(client, [META.stateMeta.stateRangesOperation(after.stateRanges), META.storeMeta.countersOperation(next)]);
       return next;
     });
@@ -493,7 +486,7 @@ export class PgLedgerBackend implements LedgerBackend {
       const [{ new_versions: newVersions }] = (await client.query<{ new_versions: string }>({ ...SQL.stagedNotStoredAt, values: [download.ledgerIndex] })).rows;
       await client.query({ ...SQL.promoteStaged, values: [download.ledgerIndex] });
       await client.query(SQL.clearStaged);
-      const next: StoreCounters = { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + BigInt(newVersions) };
+      const next = countersWithNewVersions(counters, BigInt(newVersions));
       await putMeta(client, [META.storeMeta.countersOperation(next), META.stateMeta.downloadOperation({ ...download, complete: true })]);
       return next;
     });
@@ -593,7 +586,7 @@ export class PgLedgerBackend implements LedgerBackend {
 
   async sentUpTo(accountId: Buffer, ledgerIndex: number): Promise<bigint> {
     const block = blockOf(ledgerIndex);
-    const [row] = await this.read<{ sent: string }>(SQL.sentUpTo, [accountId, block, block * 2 ** BLOCK_SHIFT, ledgerIndex]);
+    const [row] = await this.read<{ sent: string }>(SQL.sentUpTo, [accountId, block, firstLedgerOfBlock(block), ledgerIndex]);
     return BigInt(row.sent);
   }
 

@@ -101,6 +101,25 @@ export interface StoreCounters {
 
 export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
 
+/** The counters after a ledger was stored, `newVersions` of its state versions not stored before. */
+export function countersAfterAdding(counters: StoreCounters, write: LedgerWrite, newVersions: bigint): StoreCounters {
+  return {
+    ledgerCount: counters.ledgerCount + 1n,
+    transactionCount: counters.transactionCount + BigInt(write.transactions.length),
+    stateObjectVersionCount: counters.stateObjectVersionCount + newVersions,
+  };
+}
+
+/** The counters after a stored ledger was removed (its state versions stay: a ledger with state is never removed). */
+export function countersAfterRemoving(counters: StoreCounters, write: LedgerWrite): StoreCounters {
+  return { ...counters, ledgerCount: counters.ledgerCount - 1n, transactionCount: counters.transactionCount - BigInt(write.transactions.length) };
+}
+
+/** The counters after `newVersions` state versions not stored before were written. */
+export function countersWithNewVersions(counters: StoreCounters, newVersions: bigint): StoreCounters {
+  return { ...counters, stateObjectVersionCount: counters.stateObjectVersionCount + newVersions };
+}
+
 /** A state object's key and bytes. */
 export interface KeyedObject {
   key: Buffer;

@@ -83,6 +83,11 @@ export function blockOf(ledgerIndex: number): number {
   return ledgerIndex >>> BLOCK_SHIFT;
 }
 
+/** The lowest ledger of a block. */
+export function firstLedgerOfBlock(block: number): number {
+  return (block << BLOCK_SHIFT) >>> 0;
+}
+
 /**
  * Transactions sent per account: (account, ledger) → sent in that ledger, and
  * (account, block) → sent in that block, both updated in the ledger's batch.
@@ -128,7 +133,7 @@ export class AccountSentCountRepository {
       total += BigInt(value.readUInt32BE(0));
     }
     for await (const [, value] of this.kv.entries({
-      gte: Keys.accountSentCount.encode({ accountId, ledgerIndex: (block << BLOCK_SHIFT) >>> 0 }),
+      gte: Keys.accountSentCount.encode({ accountId, ledgerIndex: firstLedgerOfBlock(block) }),
       lte: Keys.accountSentCount.encode({ accountId, ledgerIndex }),
     })) {
       total += BigInt(value.readUInt32BE(0));
