@@ -75,14 +75,24 @@ for (const tier of tiers) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Every failure again at the end, with the first lines of its message, so that the tail of a long log names it.
+const failures = [];
+const firstLines = (text) => String(text ?? '').split('\n').slice(0, 6).join('\n    ');
 if (existsSync(outputDir)) {
   for (const file of readdirSync(outputDir).filter((name) => name.endsWith('.json'))) {
     const report = JSON.parse(readFileSync(path.join(outputDir, file), 'utf8'));
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    for (const suite of report.testResults ?? []) {
+      const where = path.relative(root, suite.name ?? '');
+      const failedTests = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
+      for (const test of failedTests) failures.push(`${where} > ${test.fullName}\n    ${firstLines(test.failureMessages?.[0])}`);
+      if (suite.status === 'failed' && failedTests.length === 0) failures.push(`${where}\n    ${firstLines(suite.message)}`);
+    }
   }
 }
+if (failures.length > 0) process.stdout.write(`\nfailures:\n${failures.map((failure) => `- ${failure}`).join('\n')}\n`);
 // The fault suites' figures (libs/test-utils printFigures), together.
 const figuresFile = path.join(outputDir, 'figures.txt');
 if (existsSync(figuresFile)) process.stdout.write(`\n${readFileSync(figuresFile, 'utf8')}`);

@@ -1,10 +1,9 @@
-import path from 'node:path';
-import { dataDir, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { serviceAddress, storeTarget, type ParsedFlags, type StoreTarget } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface LedgerStoreConfig {
-  /** `<data_dir>/<database_name>`. */
-  databasePath: string;
+  /** RocksDB in `<data_dir>/<database_name>`, or PostgreSQL (-store, -store_read). */
+  store: StoreTarget;
   /** gRPC address the service listens on. */
   address: string;
   logLevel: LogLevel;
@@ -12,7 +11,7 @@ export interface LedgerStoreConfig {
 
 export function ledgerStoreConfig(flags: ParsedFlags): LedgerStoreConfig {
   return {
-    databasePath: path.join(dataDir(flags), flags.string('database_name')!),
+    store: storeTarget(flags),
     address: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,
   };

@@ -2,10 +2,9 @@ import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
 import { counter, createLogger, observedGauge } from '@ledger-node/telemetry';
-import { KvLedgerBackend } from './backend/kv-backend';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
-import { openRocksDb } from './storage/rocksdb';
+import { openBackend } from './open';
 import { LedgerStore } from './store';
 
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
@@ -13,12 +12,12 @@ export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 /** The methods that change the store (typed by the contract, so a removed method cannot stay listed). */
 const WRITE_METHODS = new Set<keyof typeof LedgerStoreServiceService>(['putLedgers', 'putStateObjects', 'putStateChanges', 'deleteLedger']);
 
-/** The ledger-store service: sole owner of the RocksDB database, served over gRPC. */
+/** The ledger-store service: the ledger database (RocksDB, or PostgreSQL), served over gRPC. */
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
-  const store = await LedgerStore.open(new KvLedgerBackend(await openRocksDb(config.databasePath), `the database at ${config.databasePath}`));
-  logger.info({ database: config.databasePath, completeRanges: store.ranges }, 'database open');
+  const store = await LedgerStore.open(await openBackend(config.store));
+  logger.info({ database: store.backend.location, completeRanges: store.ranges }, 'database open');
   // Open WatchLedgers streams never end by themselves: stopping ends them so shutdown need not wait.
   const stopping = new AbortController();
   const ledgersWritten = counter('ledger_node_store_ledgers_written_total', 'Ledgers written by this process, at the tip or below it (backfill)', ['position']);
@@ -27,7 +26,7 @@ export async function start(flags: ParsedFlags) {
     ledgersWritten.inc({ position: event.extendsTip ? 'tip' : 'backfill' });
     transactionsWritten.inc(event.transactions.length);
   });
-  observedGauge('ledger_node_store_db_size_bytes', 'Size of the RocksDB database on disk', async () => (await store.status()).dbSizeBytes);
+  observedGauge('ledger_node_store_db_size_bytes', 'Size of the ledger database on disk', async () => (await store.status()).dbSizeBytes);
   observedGauge('ledger_node_store_ledgers', 'Ledgers stored', async () => Number((await store.status()).counters.ledgerCount));
   observedGauge('ledger_node_store_highest_ledger_index', 'Highest stored ledger', async () => (await store.status()).highestLedgerIndex);
   const served = await serveGrpc({

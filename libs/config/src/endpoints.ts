@@ -41,6 +41,20 @@ export function shownUrl(url: string): string {
   return `${parsed.protocol}//${hidden ? '***@' : ''}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}`;
 }
 
+/** Comma-separated URLs as an error may show them: credentials as `***`, a part that is no URL as `(not a URL)`. */
+export function shownUrlList(value: string): string {
+  return value
+    .split(',')
+    .map((part) => {
+      try {
+        return shownUrl(part.trim());
+      } catch {
+        return '(not a URL)';
+      }
+    })
+    .join(',');
+}
+
 /** The lines of an -endpoint_file: one URL each; blank lines and `#` comments skipped. */
 export function readEndpointFile(file: string): string[] {
   const urls = readFlagFile(file, 'endpoint_file')

@@ -19,6 +19,8 @@ export interface StringFlag extends FlagBase<string | undefined> {
   readonly choices?: readonly string[];
   /** Returns an error message when the value is not acceptable. */
   readonly check?: (value: string) => string | undefined;
+  /** The value as an error may show it (a URL with its credentials as `***`); the value itself by default. */
+  readonly shown?: (value: string) => string;
   readonly valueName?: string;
 }
 

@@ -5,3 +5,4 @@ export * from './options/index';
 export * from './paths';
 export * from './secrets';
 export * from './endpoints';
+export * from './store';

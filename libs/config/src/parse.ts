@@ -133,7 +133,8 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
 }
 
 function convert(spec: Exclude<FlagSpec, { type: 'boolean' }>, raw: string): FlagValue {
-  const bad = (expected: string) => new FlagError(`invalid value "${raw}" for flag -${spec.name}: ${expected}`);
+  const shown = spec.type === 'string' && spec.shown ? spec.shown(raw) : raw;
+  const bad = (expected: string) => new FlagError(`invalid value "${shown}" for flag -${spec.name}: ${expected}`);
   if (spec.type === 'integer') {
     if (!/^-?\d+$/.test(raw.trim())) throw bad(`expected an integer from ${spec.min} to ${spec.max}`);
     const value = Number(raw);

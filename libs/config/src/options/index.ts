@@ -6,12 +6,13 @@ import { apiOptions, nodeOptions, syncOptions } from './node';
 import { observabilityOptions } from './observability';
 import { securityOptions } from './security';
 import { serviceOptions } from './services';
+import { storageOptions } from './storage';
 import { verifyOptions } from './verify';
 
 export { chainIdChoices } from './shared';
 export { metricsListener, metricsPortOffsets, type MetricsService } from './observability';
 
 /** Every flag of every command, in the order --help shows them. */
-export const flagGroups: readonly FlagGroup[] = [nodeOptions, syncOptions, apiOptions, securityOptions, limitOptions, observabilityOptions, serviceOptions, accountOptions, devnetOptions, verifyOptions];
+export const flagGroups: readonly FlagGroup[] = [nodeOptions, storageOptions, syncOptions, apiOptions, securityOptions, limitOptions, observabilityOptions, serviceOptions, accountOptions, devnetOptions, verifyOptions];
 
 export const allFlags: readonly FlagSpec[] = flagGroups.flatMap((group) => group.flags);

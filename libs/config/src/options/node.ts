@@ -1,6 +1,6 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
 import { readValidatorList } from '@ledger-node/chain';
-import { endpointProblem, hasCredentials, readEndpointFile } from '../endpoints';
+import { endpointProblem, hasCredentials, readEndpointFile, shownUrlList } from '../endpoints';
 import { chainFlag, definitionsFlag, fileCheck, logLevelFlag } from './shared';
 
 export const nodeOptions: FlagGroup = {
@@ -52,6 +52,7 @@ export const syncOptions: FlagGroup = {
         if (urls.some(hasCredentials)) return 'holds credentials (user:password@ or a query string): give such URLs in -endpoint_file';
         return undefined;
       },
+      shown: shownUrlList,
     }),
     stringFlag({
       name: 'endpoint_file',

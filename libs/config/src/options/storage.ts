@@ -1,0 +1,39 @@
+import { stringFlag, type FlagGroup } from '../flag';
+import { shownUrlList } from '../endpoints';
+import { readSecretFile } from '../secrets';
+import { storeUrlProblem } from '../store';
+import { fileCheck } from './shared';
+
+export const storageOptions: FlagGroup = {
+  title: 'Storage',
+  flags: [
+    stringFlag({
+      name: 'store',
+      description:
+        'PostgreSQL database the ledger-store writes, instead of RocksDB in -data_dir: postgres://[USER@]HOST[:PORT]/DATABASE (password from -store_password_file or PGPASSWORD/PGPASSFILE, never in the URL); one writer at a time holds its writer lock, a second waits as a standby and takes over',
+      default: undefined,
+      defaultLabel: 'RocksDB in -data_dir/-database_name',
+      valueName: 'URL',
+      check: storeUrlProblem,
+      shown: shownUrlList,
+    }),
+    stringFlag({
+      name: 'store_read',
+      description:
+        'PostgreSQL database (typically a replica) this ledger-store only reads: it takes no writes and reports the ledgers that database holds',
+      default: undefined,
+      defaultLabel: 'none',
+      valueName: 'URL',
+      check: storeUrlProblem,
+      shown: shownUrlList,
+    }),
+    stringFlag({
+      name: 'store_password_file',
+      description: 'File whose first line is the password for -store or -store_read',
+      default: undefined,
+      defaultLabel: 'PGPASSWORD or PGPASSFILE',
+      valueName: 'FILE',
+      check: fileCheck((file) => readSecretFile(file, 'store_password_file')),
+    }),
+  ],
+};

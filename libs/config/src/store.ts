@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { InvalidParams } from '@ledger-node/errors';
+import type { ParsedFlags } from './parse';
+import { dataDir } from './paths';
+import { readSecretFile } from './secrets';
+
+/**
+ * Where the ledger-store keeps the ledgers: RocksDB in `<data_dir>/<database_name>` (the default),
+ * or a PostgreSQL database, written by one writer (`-store`) and read by any number of readers
+ * (`-store_read`, typically on replicas).
+ */
+export type StoreTarget =
+  | { kind: 'rocksdb'; path: string }
+  | {
+      kind: 'postgres';
+      /** A writer takes the writer lock and writes; a reader takes no writes and follows what its database holds. */
+      role: 'writer' | 'reader';
+      /** The URL without a password (the flags refuse one). */
+      url: string;
+      /** From -store_password_file; otherwise PGPASSWORD or PGPASSFILE, which the pg client reads itself. */
+      password?: string;
+    };
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
+/**
+ * Why a -store or -store_read value is unusable, or undefined. A password in the URL is refused
+ * (a command line is public: ps, /proc); the password comes from -store_password_file or the
+ * standard PG* environment (PGPASSWORD, PGPASSFILE).
+ */
+export function storeUrlProblem(value: string): string | undefined {
+  if (!POSTGRES_URL.test(value)) return 'must be postgres://[USER@]HOST[:PORT]/DATABASE';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (url.password !== '' || url.searchParams.has('password')) {
+    return 'holds a password: give it in -store_password_file or the PGPASSWORD or PGPASSFILE environment, which stay off the command line';
+  }
+  if (url.hostname === '' && !url.searchParams.has('host')) return 'names no host';
+  return undefined;
+}
+
+/** The store the flags select: -store or -store_read (not both), else RocksDB under -data_dir. */
+export function storeTarget(flags: ParsedFlags): StoreTarget {
+  const writerUrl = flags.string('store');
+  const readerUrl = flags.string('store_read');
+  if (writerUrl !== undefined && readerUrl !== undefined) {
+    throw new InvalidParams('-store and -store_read select a writer and a reader: give one of them', 'store_read');
+  }
+  const url = writerUrl ?? readerUrl;
+  const passwordFile = flags.string('store_password_file');
+  if (url === undefined) {
+    if (passwordFile !== undefined) throw new InvalidParams('-store_password_file is for a PostgreSQL store: give -store or -store_read too', 'store_password_file');
+    return { kind: 'rocksdb', path: path.join(dataDir(flags), flags.string('database_name')!) };
+  }
+  const problem = storeUrlProblem(url);
+  if (problem) throw new InvalidParams(`-${writerUrl ? 'store' : 'store_read'}: ${problem}`, writerUrl ? 'store' : 'store_read');
+  return {
+    kind: 'postgres',
+    role: writerUrl ? 'writer' : 'reader',
+    url,
+    ...(passwordFile === undefined ? {} : { password: readSecretFile(passwordFile, 'store_password_file') }),
+  };
+}
