@@ -1,14 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeNodePublicKey, getProfile } from '@ledger-node/chain';
-import { stopAll, storedHeaders, waitUntil } from '@ledger-node/test-utils';
-import { decodeLedgerHeader, encodeLedgerHeader, hashLedgerHeader } from '@ledger-node/chain';
+import { decodeLedgerHeader, encodeLedgerHeader, encodeNodePublicKey, getProfile, hashLedgerHeader, verifyLedger } from '@ledger-node/chain';
+import { stopAll, STORE_KINDS, storedHeaders, storeServer, waitUntil } from '@ledger-node/test-utils';
 import { createLogger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../src/index/ledger-write';
 import { SyncHealth } from '../src/sync-health';
-import { verifyLedger } from '../src/verify/verify-ledger';
-import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, WsClient } from './support/cluster';
+import { clientsFor, opened, scratchDir, serving, startDevnet, startLedgerStore, startStoreAndSync, startSync, WsClient } from './support/cluster';
 import { TcpProxy } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
@@ -17,75 +15,84 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-describe('sync from a live devnet under load', () => {
-  it('stores every ledger from genesis to the tip with exactly the header and hash the devnet serves', async () => {
-    const devnet = await startDevnet(['-load', '20', '-load_accounts', '5', '-close_ms', '250']);
-    const dataDir = scratchDir(cleanups);
-    const { clients } = await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '4'], cleanups);
-    const upstream = await WsClient.open(devnet.url);
-    cleanups.push(() => upstream.close());
+// Following, storing and replacing ledgers on each ledger-store backend.
+describe.each(STORE_KINDS)('on %s', (kind) => {
+  const stores = storeServer(kind);
+  afterAll(() => stores.stop());
 
-    // Let the load generator fill some ledgers while sync follows.
-    const status = await waitUntil(async () => {
-      const current = await clients.sync.getSyncStatus({});
-      const range = current.completeRanges[0];
-      return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 25 && !current.syncing ? current : undefined;
-    }, 60_000, 'sync level with the devnet, genesis included', 200);
-    const tip = status.currentLedgerIndex;
-    expect(status.verificationFailureCount).toBe(0n);
+  describe('sync from a live devnet under load', () => {
+    it('stores every ledger from genesis to the tip with exactly the header and hash the devnet serves', async () => {
+      const devnet = await startDevnet(['-load', '20', '-load_accounts', '5', '-close_ms', '250']);
+      const dataDir = scratchDir(cleanups);
+      const { clients } = await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '4'], cleanups, await stores.fresh());
+      const upstream = await WsClient.open(devnet.url);
+      cleanups.push(() => upstream.close());
 
-    const headers = await storedHeaders(clients.store, 1, tip);
-    expect(headers.map((header) => header.ledgerIndex)).toEqual(Array.from({ length: tip }, (_, position) => position + 1));
-    let transactionCount = 0;
-    for (const header of headers) {
-      const served = await upstream.request('ledger', { ledger_index: header.ledgerIndex, binary: true, transactions: true, expand: false });
-      expect(served.status).toBe('success');
-      expect(header.ledgerHash.toString('hex').toUpperCase()).toBe(served.result.ledger_hash);
-      expect(header.headerBlob.toString('hex').toUpperCase()).toBe(served.result.ledger.ledger_data.toUpperCase());
-      expect(header.transactionCount).toBe(served.result.ledger.transactions.length);
-      transactionCount += header.transactionCount;
-    }
-    // The load generator's payments are in the stored ledgers, not only empty closes.
-    expect(transactionCount).toBeGreaterThan(20);
-  });
-});
+      // Let the load generator fill some ledgers while sync follows.
+      const status = await waitUntil(async () => {
+        const current = await clients.sync.getSyncStatus({});
+        const range = current.completeRanges[0];
+        return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 25 && !current.syncing ? current : undefined;
+      }, 60_000, 'sync level with the devnet, genesis included', 200);
+      const tip = status.currentLedgerIndex;
+      expect(status.verificationFailureCount).toBe(0n);
 
-describe('a stored ledger that is not the network\'s', () => {
-  it('is found when the proven chain reaches it, removed and fetched again: the store ends equal to the devnet', async () => {
-    const devnet = await startDevnet(['-load', '10', '-load_accounts', '4', '-close_ms', '200']);
-    const upstream = await WsClient.open(devnet.url);
-    cleanups.push(() => upstream.close());
-    await waitUntil(async () => ((await upstream.request('ledger_closed')).result.ledger_index >= 15 ? true : undefined), 60_000, 'devnet history', 200);
-
-    // Ledger 10 as a forger would have had it stored: its close time moved, the header re-hashed.
-    const served = await upstream.request('ledger', { ledger_index: 10, binary: true, transactions: true, expand: true });
-    const header = decodeLedgerHeader(Buffer.from(served.result.ledger.ledger_data, 'hex'));
-    const forgedHeader = { ...header, closeTime: header.closeTime + 10 };
-    const forged = verifyLedger({
-      ledgerIndex: 10,
-      headerHex: Buffer.from(encodeLedgerHeader(forgedHeader)).toString('hex'),
-      ledgerHash: hashLedgerHeader(forgedHeader),
-      transactions: served.result.ledger.transactions.map((tx: { tx_blob: string; meta: string }) => ({ txBlobHex: tx.tx_blob, metaBlobHex: tx.meta })),
+      const headers = await storedHeaders(clients.store, 1, tip);
+      expect(headers.map((header) => header.ledgerIndex)).toEqual(Array.from({ length: tip }, (_, position) => position + 1));
+      let transactionCount = 0;
+      for (const header of headers) {
+        const served = await upstream.request('ledger', { ledger_index: header.ledgerIndex, binary: true, transactions: true, expand: false });
+        expect(served.status).toBe('success');
+        expect(header.ledgerHash.toString('hex').toUpperCase()).toBe(served.result.ledger_hash);
+        expect(header.headerBlob.toString('hex').toUpperCase()).toBe(served.result.ledger.ledger_data.toUpperCase());
+        expect(header.transactionCount).toBe(served.result.ledger.transactions.length);
+        transactionCount += header.transactionCount;
+      }
+      // The load generator's payments are in the stored ledgers, not only empty closes.
+      expect(transactionCount).toBeGreaterThan(20);
     });
-    if (!forged.ok) throw new Error(forged.failure.message);
-    const dataDir = scratchDir(cleanups);
-    await serving(startLedgerStore(dataDir));
-    const clients = clientsFor(dataDir);
-    cleanups.push(() => clients.close());
-    const profile = getProfile('xrpl');
-    await clients.store.putLedgers({ ledgers: [ledgerWriteOf(forged.ledger, profile, new SyncHealth(createLogger('sync', 'silent')))] });
+  });
 
-    await serving(startSync(dataDir, devnet.url, ['-thread_count', '2']));
-    const status = await waitUntil(async () => {
-      const current = await clients.sync.getSyncStatus({});
-      const range = current.completeRanges[0];
-      return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 20 ? current : undefined;
-    }, 60_000, 'one range from genesis', 200);
-    expect(status.verificationFailuresByReason.stored_ledger_unproven).toBe(1n);
-    for (const stored of await storedHeaders(clients.store, 1, status.completeRanges[0]!.last)) {
-      const hash = (await upstream.request('ledger', { ledger_index: stored.ledgerIndex })).result.ledger_hash;
-      expect([stored.ledgerIndex, stored.ledgerHash.toString('hex').toUpperCase()]).toEqual([stored.ledgerIndex, hash]);
-    }
+  describe('a stored ledger that is not the network\'s', () => {
+    it('is found when the proven chain reaches it, removed and fetched again: the store ends equal to the devnet', async () => {
+      const devnet = await startDevnet(['-load', '10', '-load_accounts', '4', '-close_ms', '200']);
+      const upstream = await WsClient.open(devnet.url);
+      cleanups.push(() => upstream.close());
+      await waitUntil(async () => ((await upstream.request('ledger_closed')).result.ledger_index >= 15 ? true : undefined), 60_000, 'devnet history', 200);
+
+      // Ledger 10 as a forger would have had it stored: its close time moved, the header re-hashed.
+      const served = await upstream.request('ledger', { ledger_index: 10, binary: true, transactions: true, expand: true });
+      const header = decodeLedgerHeader(Buffer.from(served.result.ledger.ledger_data, 'hex'));
+      const forgedHeader = { ...header, closeTime: header.closeTime + 10 };
+      const forged = verifyLedger({
+        ledgerIndex: 10,
+        headerHex: Buffer.from(encodeLedgerHeader(forgedHeader)).toString('hex'),
+        ledgerHash: hashLedgerHeader(forgedHeader),
+        transactions: served.result.ledger.transactions.map((tx: { tx_blob: string; meta: string }) => ({ txBlobHex: tx.tx_blob, metaBlobHex: tx.meta })),
+      });
+      if (!forged.ok) throw new Error(forged.failure.message);
+      const dataDir = scratchDir(cleanups);
+      const store = await stores.fresh();
+      const storeProcess = startLedgerStore(dataDir, store);
+      await serving(storeProcess);
+      await opened(storeProcess, store);
+      const clients = clientsFor(dataDir);
+      cleanups.push(() => clients.close());
+      const profile = getProfile('xrpl');
+      await clients.store.putLedgers({ ledgers: [ledgerWriteOf(forged.ledger, profile, new SyncHealth(createLogger('sync', 'silent')))] });
+
+      await serving(startSync(dataDir, devnet.url, ['-thread_count', '2']));
+      const status = await waitUntil(async () => {
+        const current = await clients.sync.getSyncStatus({});
+        const range = current.completeRanges[0];
+        return current.completeRanges.length === 1 && range!.first === 1 && range!.last >= 20 ? current : undefined;
+      }, 60_000, 'one range from genesis', 200);
+      expect(status.verificationFailuresByReason.stored_ledger_unproven).toBe(1n);
+      for (const stored of await storedHeaders(clients.store, 1, status.completeRanges[0]!.last)) {
+        const hash = (await upstream.request('ledger', { ledger_index: stored.ledgerIndex })).result.ledger_hash;
+        expect([stored.ledgerIndex, stored.ledgerHash.toString('hex').toUpperCase()]).toEqual([stored.ledgerIndex, hash]);
+      }
+    });
   });
 });
 

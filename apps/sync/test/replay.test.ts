@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getProfile, hashLedgerHeader, ledgerHeaderFromJson, transactionFromLedgerJson, transactionTreeRoot } from '@ledger-node/chain';
-import { fixturesDir, stopAll, storedHeaders, waitUntil } from '@ledger-node/test-utils';
+import { fixturesDir, stopAll, STORE_KINDS, storedHeaders, storeServer, waitUntil, type StoreUnderTest } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
 import { scratchDir, startDevnet, startStoreAndSync, storedLedger, type Clients } from './support/cluster';
 
@@ -30,121 +30,127 @@ function replayFolder(change?: { ledgerIndex: number; edit(file: Record<string, 
   return folder;
 }
 
-async function syncFromReplay(folder: string): Promise<Clients> {
+async function syncFromReplay(folder: string, store: StoreUnderTest): Promise<Clients> {
   const devnet = await startDevnet(['-replay', folder, '-replay_rate', '5']);
   const dataDir = scratchDir(cleanups);
-  return (await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3'], cleanups)).clients;
+  return (await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3'], cleanups, store)).clients;
 }
 
-describe('sync from a replay of the recorded mainnet run 11119599..11119604', () => {
-  it('stores every ledger with the recorded hashes, linked from the anchor 11119604 down to 11119599', async () => {
-    const clients = await syncFromReplay(replayFolder());
-    const status = await waitUntil(async () => {
-      const current = await clients.sync.getSyncStatus({});
-      return current.completeRanges.length === 1 && current.completeRanges[0]!.first === 11119599 ? current : undefined;
-    }, 30_000, 'the whole run stored');
-    expect(status).toMatchObject({
-      syncing: false,
-      currentLedgerIndex: 11119604,
-      highestLedgerIndex: 11119604,
-      completeRanges: [{ first: 11119599, last: 11119604 }],
-      verificationFailureCount: 0n,
-      backfillRemainingLedgers: 0n,
-      upstreamConnected: true,
+// The same run and the same forgeries on each ledger-store backend.
+describe.each(STORE_KINDS)('on %s', (kind) => {
+  const stores = storeServer(kind);
+  afterAll(() => stores.stop());
+
+  describe('sync from a replay of the recorded mainnet run 11119599..11119604', () => {
+    it('stores every ledger with the recorded hashes, linked from the anchor 11119604 down to 11119599', async () => {
+      const clients = await syncFromReplay(replayFolder(), await stores.fresh());
+      const status = await waitUntil(async () => {
+        const current = await clients.sync.getSyncStatus({});
+        return current.completeRanges.length === 1 && current.completeRanges[0]!.first === 11119599 ? current : undefined;
+      }, 30_000, 'the whole run stored');
+      expect(status).toMatchObject({
+        syncing: false,
+        currentLedgerIndex: 11119604,
+        highestLedgerIndex: 11119604,
+        completeRanges: [{ first: 11119599, last: 11119604 }],
+        verificationFailureCount: 0n,
+        backfillRemainingLedgers: 0n,
+        upstreamConnected: true,
+      });
+      const headers = await storedHeaders(clients.store, 11119599, 11119604);
+      expect(headers.map((header) => [header.ledgerIndex, header.ledgerHash.toString('hex').toUpperCase()])).toEqual(
+        recordedRun.map((ledgerIndex) => [ledgerIndex, recordedLedgerFile(ledgerIndex).ledger_hash]),
+      );
+      const ledger = await storedLedger(clients, 11119603);
+      expect(ledger?.transactionHashes.map((hash) => hash.toString('hex').toUpperCase()).sort()).toEqual(
+        recordedLedgerFile(11119603).ledger.transactions.map((tx) => tx.hash as string).sort(),
+      );
+      expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119599, last: 11119604 }]);
     });
-    const headers = await storedHeaders(clients.store, 11119599, 11119604);
-    expect(headers.map((header) => [header.ledgerIndex, header.ledgerHash.toString('hex').toUpperCase()])).toEqual(
-      recordedRun.map((ledgerIndex) => [ledgerIndex, recordedLedgerFile(ledgerIndex).ledger_hash]),
-    );
-    const ledger = await storedLedger(clients, 11119603);
-    expect(ledger?.transactionHashes.map((hash) => hash.toString('hex').toUpperCase()).sort()).toEqual(
-      recordedLedgerFile(11119603).ledger.transactions.map((tx) => tx.hash as string).sort(),
-    );
-    expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119599, last: 11119604 }]);
+
+    it.each([
+      [
+        'one transaction with its Fee changed',
+        (file: Record<string, any>) => {
+          const tx = file.ledger.transactions[0];
+          tx.Fee = String(BigInt(tx.Fee) + 1n);
+        },
+        'transaction_tree_mismatch',
+      ],
+      [
+        'a transaction listed twice, the extra copy first with forged metadata',
+        (file: Record<string, any>) => {
+          const real = file.ledger.transactions[1];
+          file.ledger.transactions.unshift({ ...real, metaData: { ...real.metaData, TransactionResult: 'tecPATH_DRY' } });
+        },
+        'duplicate_transaction',
+      ],
+      [
+        'a wrong parent_hash (the ledger_hash recomputed, so the header is self-consistent)',
+        (file: Record<string, any>) => {
+          file.ledger.parent_hash = 'AB'.repeat(32);
+          const rehashed = hashLedgerHeader(ledgerHeaderFromJson(file.ledger));
+          file.ledger.ledger_hash = rehashed;
+          file.ledger_hash = rehashed;
+        },
+        'child_link_mismatch',
+      ],
+      [
+        'a wrong parent_hash (the recorded ledger_hash kept)',
+        (file: Record<string, any>) => {
+          file.ledger.parent_hash = 'CD'.repeat(32);
+        },
+        'header_hash_mismatch',
+      ],
+    ])('never stores ledger 11119602 served with %s, nor anything below it, and counts the failure by its reason', async (_label, edit, reason) => {
+      const clients = await syncFromReplay(replayFolder({ ledgerIndex: 11119602, edit }), await stores.fresh());
+      const rejected = await waitUntil(async () => {
+        const current = await clients.sync.getSyncStatus({});
+        return current.verificationFailureCount >= 1n && current.completeRanges[0]?.first === 11119603 ? current : undefined;
+      }, 30_000, 'the ledgers above the tampered one stored and the tampered one rejected');
+      // Fetched again and rejected again: a rejected ledger is retried, never stored.
+      const status = await waitUntil(async () => {
+        const current = await clients.sync.getSyncStatus({});
+        return current.verificationFailureCount > rejected.verificationFailureCount ? current : undefined;
+      }, 30_000, 'the tampered ledger refetched and rejected again');
+      expect(status.completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
+      expect(status.verificationFailuresByReason[reason]).toBe(status.verificationFailureCount);
+      expect(await storedLedger(clients, 11119602)).toBeUndefined();
+      expect(await storedLedger(clients, 11119601)).toBeUndefined();
+      expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
+      expect((await storedLedger(clients, 11119603))?.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119603).ledger_hash);
+    });
   });
 
-  it.each([
-    [
-      'one transaction with its Fee changed',
-      (file: Record<string, any>) => {
-        const tx = file.ledger.transactions[0];
-        tx.Fee = String(BigInt(tx.Fee) + 1n);
-      },
-      'transaction_tree_mismatch',
-    ],
-    [
-      'a transaction listed twice, the extra copy first with forged metadata',
-      (file: Record<string, any>) => {
-        const real = file.ledger.transactions[1];
-        file.ledger.transactions.unshift({ ...real, metaData: { ...real.metaData, TransactionResult: 'tecPATH_DRY' } });
-      },
-      'duplicate_transaction',
-    ],
-    [
-      'a wrong parent_hash (the ledger_hash recomputed, so the header is self-consistent)',
-      (file: Record<string, any>) => {
-        file.ledger.parent_hash = 'AB'.repeat(32);
-        const rehashed = hashLedgerHeader(ledgerHeaderFromJson(file.ledger));
-        file.ledger.ledger_hash = rehashed;
-        file.ledger_hash = rehashed;
-      },
-      'child_link_mismatch',
-    ],
-    [
-      'a wrong parent_hash (the recorded ledger_hash kept)',
-      (file: Record<string, any>) => {
-        file.ledger.parent_hash = 'CD'.repeat(32);
-      },
-      'header_hash_mismatch',
-    ],
-  ])('never stores ledger 11119602 served with %s, nor anything below it, and counts the failure by its reason', async (_label, edit, reason) => {
-    const clients = await syncFromReplay(replayFolder({ ledgerIndex: 11119602, edit }));
-    const rejected = await waitUntil(async () => {
-      const current = await clients.sync.getSyncStatus({});
-      return current.verificationFailureCount >= 1n && current.completeRanges[0]?.first === 11119603 ? current : undefined;
-    }, 30_000, 'the ledgers above the tampered one stored and the tampered one rejected');
-    // Fetched again and rejected again: a rejected ledger is retried, never stored.
-    const status = await waitUntil(async () => {
-      const current = await clients.sync.getSyncStatus({});
-      return current.verificationFailureCount > rejected.verificationFailureCount ? current : undefined;
-    }, 30_000, 'the tampered ledger refetched and rejected again');
-    expect(status.completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
-    expect(status.verificationFailuresByReason[reason]).toBe(status.verificationFailureCount);
-    expect(await storedLedger(clients, 11119602)).toBeUndefined();
-    expect(await storedLedger(clients, 11119601)).toBeUndefined();
-    expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119603, last: 11119604 }]);
-    expect((await storedLedger(clients, 11119603))?.ledgerHash.toString('hex').toUpperCase()).toBe(recordedLedgerFile(11119603).ledger_hash);
-  });
-});
-
-describe('a verified ledger holding a transaction the node cannot index', () => {
-  it('is stored whole; the failure is counted and told in the status; sync goes on below it', async () => {
-    const profile = getProfile('xrpl');
-    let brokenHash = '';
-    // The anchor 11119604 with one transaction's metadata lacking TransactionResult, its tree and header
-    // recomputed: self-consistent, so it verifies, but indexing that transaction fails.
-    const folder = replayFolder({
-      ledgerIndex: 11119604,
-      edit(file) {
-        const tx = file.ledger.transactions[2];
-        delete tx.metaData.TransactionResult;
-        brokenHash = tx.hash;
-        file.ledger.transaction_hash = transactionTreeRoot(file.ledger.transactions.map((recorded: Record<string, any>) => transactionFromLedgerJson(recorded, profile)));
-        const rehashed = hashLedgerHeader(ledgerHeaderFromJson(file.ledger));
-        file.ledger.ledger_hash = rehashed;
-        file.ledger_hash = rehashed;
-      },
+  describe('a verified ledger holding a transaction the node cannot index', () => {
+    it('is stored whole; the failure is counted and told in the status; sync goes on below it', async () => {
+      const profile = getProfile('xrpl');
+      let brokenHash = '';
+      // The anchor 11119604 with one transaction's metadata lacking TransactionResult, its tree and header
+      // recomputed: self-consistent, so it verifies, but indexing that transaction fails.
+      const folder = replayFolder({
+        ledgerIndex: 11119604,
+        edit(file) {
+          const tx = file.ledger.transactions[2];
+          delete tx.metaData.TransactionResult;
+          brokenHash = tx.hash;
+          file.ledger.transaction_hash = transactionTreeRoot(file.ledger.transactions.map((recorded: Record<string, any>) => transactionFromLedgerJson(recorded, profile)));
+          const rehashed = hashLedgerHeader(ledgerHeaderFromJson(file.ledger));
+          file.ledger.ledger_hash = rehashed;
+          file.ledger_hash = rehashed;
+        },
+      });
+      const clients = await syncFromReplay(folder, await stores.fresh());
+      const status = await waitUntil(async () => {
+        const current = await clients.sync.getSyncStatus({});
+        return current.completeRanges[0]?.first === 11119599 ? current : undefined;
+      }, 30_000, 'the whole run stored, the broken anchor included');
+      expect(status).toMatchObject({ completeRanges: [{ first: 11119599, last: 11119604 }], indexFailureCount: 1n, verificationFailureCount: 0n });
+      expect(status.lastIndexFailure).toBe(`ledger 11119604, transaction ${brokenHash}: the metadata has no TransactionResult`);
+      expect(status.stopped).toBeUndefined();
+      const anchor = await storedLedger(clients, 11119604);
+      expect(anchor?.transactionHashes.map((hash) => hash.toString('hex').toUpperCase())).toContain(brokenHash);
+      expect(anchor?.transactionHashes).toHaveLength(recordedLedgerFile(11119604).ledger.transactions.length);
     });
-    const clients = await syncFromReplay(folder);
-    const status = await waitUntil(async () => {
-      const current = await clients.sync.getSyncStatus({});
-      return current.completeRanges[0]?.first === 11119599 ? current : undefined;
-    }, 30_000, 'the whole run stored, the broken anchor included');
-    expect(status).toMatchObject({ completeRanges: [{ first: 11119599, last: 11119604 }], indexFailureCount: 1n, verificationFailureCount: 0n });
-    expect(status.lastIndexFailure).toBe(`ledger 11119604, transaction ${brokenHash}: the metadata has no TransactionResult`);
-    expect(status.stopped).toBeUndefined();
-    const anchor = await storedLedger(clients, 11119604);
-    expect(anchor?.transactionHashes.map((hash) => hash.toString('hex').toUpperCase())).toContain(brokenHash);
-    expect(anchor?.transactionHashes).toHaveLength(recordedLedgerFile(11119604).ledger.transactions.length);
   });
 });

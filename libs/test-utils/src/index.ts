@@ -11,3 +11,4 @@ export * from './tcp-proxy';
 export * from './kubernetes';
 export * from './otlp';
 export * from './postgres';
+export * from './stores';

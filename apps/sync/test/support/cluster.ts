@@ -1,7 +1,7 @@
 /** Real processes for the end-to-end tests: a devnet, a ledger-store and a sync service, each its own process. */
 import { LedgerStoreServiceService, SyncServiceService, TxDetail } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { cliEntry, devnetValidatorsFile, startProcess, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, startProcess, tempDir, type RunningProcess, type StoreUnderTest } from '@ledger-node/test-utils';
 import WebSocket from 'ws';
 
 export interface Devnet {
@@ -16,8 +16,9 @@ export async function startDevnet(args: string[], history?: string): Promise<Dev
   return { process: devnet, url: match[1]! };
 }
 
-export function startLedgerStore(dataDir: string): RunningProcess {
-  return startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dataDir]);
+/** A ledger-store on `dataDir`'s RocksDB, or on the store `store` names (storeServer().fresh()). */
+export function startLedgerStore(dataDir: string, store?: StoreUnderTest): RunningProcess {
+  return startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dataDir, ...(store?.flags ?? [])], { env: store?.env });
 }
 
 /** Sync from `endpoint`, trusting the devnet's validator unless `extra` says otherwise (-validators, or `-validators=` for none). */
@@ -35,10 +36,16 @@ export function serving(service: RunningProcess): Promise<RegExpMatchArray> {
   return service.waitFor(/"msg":"serving"/, 30_000);
 }
 
+/** Waits for the ledger-store's "database open" line naming the backend `store` selected. */
+export function opened(store: RunningProcess, storeUnderTest?: StoreUnderTest): Promise<RegExpMatchArray> {
+  return store.waitFor(storeUnderTest?.kind === 'postgres' ? /"database":"the PostgreSQL database at postgres:\/\/[^"]*","completeRanges"/ : /"database":"the database at [^"]*","completeRanges"/, 30_000);
+}
+
 /** A ledger-store and a sync service on `dataDir`, both serving, and clients of both (closed by `cleanups`). */
-export async function startStoreAndSync(dataDir: string, endpoint: EndpointFlag, extra: string[], cleanups: (() => void)[]) {
-  const store = startLedgerStore(dataDir);
+export async function startStoreAndSync(dataDir: string, endpoint: EndpointFlag, extra: string[], cleanups: (() => void)[], storeUnderTest?: StoreUnderTest) {
+  const store = startLedgerStore(dataDir, storeUnderTest);
   await serving(store);
+  await opened(store, storeUnderTest);
   const sync = startSync(dataDir, endpoint, extra);
   await serving(sync);
   const clients = clientsFor(dataDir);
