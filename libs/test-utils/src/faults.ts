@@ -20,12 +20,12 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The seed of this run: LEDGER_NODE_SEED when set (to replay a failure), else a new one; printed either way. */
+/** The seed of this run: LEDGER_NODE_SEED when set (to replay a failure), else a new one; printed (and kept with the figures) either way. */
 export function runSeed(suite: string): number {
   const configured = process.env.LEDGER_NODE_SEED;
   const seed = configured !== undefined && configured !== '' ? Number(configured) : Math.floor(Math.random() * 2 ** 31);
   if (!Number.isInteger(seed)) throw new Error(`LEDGER_NODE_SEED must be an integer, got ${configured}`);
-  process.stdout.write(`seed ${suite}: ${seed} (LEDGER_NODE_SEED=${seed} replays it)\n`);
+  report(`seed ${suite}: ${seed} (LEDGER_NODE_SEED=${seed} replays it)\n`);
   return seed;
 }
 
@@ -49,7 +49,11 @@ export function printFigures(suite: string, figures: Record<string, number | str
   const text = Object.entries(figures)
     .map(([name, value]) => `${name}=${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(1) : value}`)
     .join(' ');
-  const line = `figures ${suite}: ${text}\n`;
+  report(`figures ${suite}: ${text}\n`);
+}
+
+/** Prints a line and appends it to test-output/figures.txt (a seed too: the end of a failed run names it). */
+function report(line: string): void {
   process.stdout.write(line);
   const outputDir = path.join(workspaceRoot(), 'test-output');
   mkdirSync(outputDir, { recursive: true });
