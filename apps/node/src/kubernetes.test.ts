@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
-import { allFlags, metricsListener, parseFlags, serviceAddress } from '@ledger-node/config';
+import { allFlags, metricsListener, parseFlags, serviceAddress, storeTarget } from '@ledger-node/config';
 import {
   connectionAllowed,
   containerLaunch,
@@ -28,7 +28,7 @@ import {
   type Workload,
 } from '@ledger-node/test-utils';
 
-const overlays = ['dev', 'prod'] as const;
+const overlays = ['dev', 'prod', 'postgres'] as const;
 const rendered = Object.fromEntries(overlays.map((overlay) => [overlay, renderManifests(`overlays/${overlay}`)])) as Record<(typeof overlays)[number], KubeObject[]>;
 const GRPC_SERVICES = ['ledger-store', 'keystore', 'submission', 'sync'] as const;
 const NODE_SERVICES = [...GRPC_SERVICES, 'facade'] as const;
@@ -37,6 +37,8 @@ const containersOf = (workload: Workload): any[] => [...(workload.pod.initContai
 const isNodeImage = (image: string) => /(^|\/)ledger-node(:|@|$)/.test(image);
 const component = (workload: Workload) => workload.labels['app.kubernetes.io/component'];
 const nodeWorkload = (objects: KubeObject[], service: string) => workloadsOf(objects).find((workload) => component(workload) === service)!;
+/** The service a ledger-node container runs: its workload's, or the ledger-store for a facade's reader beside it (postgres overlay). */
+const serviceOf = (workload: Workload, container: { name: string }) => (container.name === 'ledger-store-reader' ? 'ledger-store' : workload.name);
 
 const volumes = tempDir('kubernetes-');
 afterAll(() => volumes.remove());
@@ -46,6 +48,18 @@ const uncheckedFlags = allFlags.map((spec) => ({ ...spec, check: undefined }));
 /** The flags a ledger-node container's arguments give, paths as the container sees them. */
 function parsedLaunch(objects: KubeObject[], workload: Workload) {
   return parseFlags(containerLaunch(objects, workload).args, uncheckedFlags);
+}
+
+/** The database password the tests give the store Secrets (a value no manifest may show). */
+const STORE_PASSWORD = 'pg-test-password-never-in-a-manifest';
+
+/** The Secrets a pod's volumes name, as the operator would create them: a password for the database's, nothing in the others. */
+function operatorSecrets(workload: Workload): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    (workload.pod.volumes ?? [])
+      .filter((volume: { secret?: unknown }) => volume.secret)
+      .map((volume: { secret: { secretName: string } }) => [volume.secret.secretName, volume.secret.secretName.startsWith('ledger-store-db-') ? { password: STORE_PASSWORD } : {}]),
+  );
 }
 
 /** Secret volumes a pod mounts, by mount path: the Secret's name. */
@@ -65,7 +79,8 @@ describe.each(overlays)('the %s overlay', (overlay) => {
 
   it('renders one workload per service, each of its own kind', () => {
     const kinds = Object.fromEntries(NODE_SERVICES.map((service) => [service, nodeWorkload(objects, service)?.kind]));
-    expect(kinds).toEqual({ 'ledger-store': 'StatefulSet', keystore: 'StatefulSet', submission: 'Deployment', sync: 'Deployment', facade: 'Deployment' });
+    // With PostgreSQL the ledger-store holds no data of its own: a Deployment.
+    expect(kinds).toEqual({ 'ledger-store': overlay === 'postgres' ? 'Deployment' : 'StatefulSet', keystore: 'StatefulSet', submission: 'Deployment', sync: 'Deployment', facade: 'Deployment' });
     for (const service of NODE_SERVICES) expect(nodeWorkload(objects, service).name).toBe(service);
   });
 
@@ -81,19 +96,21 @@ describe.each(overlays)('the %s overlay', (overlay) => {
 
   it('gives every ledger-node container a command line the CLI accepts, every $(VAR) defined', () => {
     for (const workload of workloads.filter((each) => isNodeImage(each.pod.containers[0].image))) {
-      const { args } = containerLaunch(objects, workload);
-      expect(args.filter((arg) => arg.includes('$(')), workload.name).toEqual([]);
-      // Files its ConfigMap volumes hold (-validators) are read and checked where the container reads them.
-      const mounts = mountVolumes(objects, workload, path.join(volumes.dir, overlay));
-      const { positionals } = parseFlags(args.map((arg) => onHost(arg, mounts)), allFlags);
-      expect(positionals, workload.name).toEqual(workload.name === 'devnet' ? ['devnet'] : ['serve', workload.name]);
-      // The exec probes are CLI command lines too.
-      for (const container of containersOf(workload)) {
+      for (const container of workload.pod.containers.filter((each: { image: string }) => isNodeImage(each.image))) {
+        const where = `${workload.name}/${container.name}`;
+        const { args } = containerLaunch(objects, workload, container.name);
+        expect(args.filter((arg) => arg.includes('$(')), where).toEqual([]);
+        // Files its ConfigMap volumes hold (-validators) are read and checked where the container reads them.
+        // The operator's Secrets, as files: the database passwords (checked by -store_password_file), the others empty.
+        const mounts = mountVolumes(objects, workload, path.join(volumes.dir, overlay, container.name), operatorSecrets(workload), container.name);
+        const { positionals } = parseFlags(args.map((arg) => onHost(arg, mounts)), allFlags);
+        expect(positionals, where).toEqual(workload.name === 'devnet' ? ['devnet'] : ['serve', serviceOf(workload, container)]);
+        // The exec probes are CLI command lines too.
         for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
           if (!probe?.exec) continue;
           const [program, ...probeArgs] = probe.exec.command as string[];
           expect(program).toBe('ledger-node');
-          expect(parseFlags(probeArgs, allFlags).positionals, workload.name).toEqual(['probe', workload.name]);
+          expect(parseFlags(probeArgs, allFlags).positionals, where).toEqual(['probe', serviceOf(workload, container)]);
         }
       }
     }
@@ -154,6 +171,12 @@ describe.each(overlays)('the %s overlay', (overlay) => {
       for (const target of GRPC_SERVICES) {
         const address = flags.string(`${target.replace('-', '_')}_addr`);
         if (address === undefined) continue;
+        if (address.startsWith('unix:')) {
+          // A store reader beside the facade (postgres overlay): a container of the same pod listens there.
+          const listener = workload.pod.containers.find((container: { name: string }) => container.name !== workload.pod.containers[0].name && parseFlags(containerLaunch(objects, workload, container.name).args, uncheckedFlags).flags.string(`${target.replace('-', '_')}_addr`) === address);
+          expect(listener?.name, `${workload.name} -> ${address}`).toBe(`${target}-reader`);
+          continue;
+        }
         const [host, port] = address.split(':');
         const targetWorkload = nodeWorkload(objects, target);
         const grpcPort = targetWorkload.pod.containers[0].ports.find((each: { name: string }) => each.name === 'grpc').containerPort;
@@ -192,7 +215,7 @@ describe.each(overlays)('the %s overlay', (overlay) => {
         for (const { backend } of rule.http.paths) expect(backend.service.name).toBe('facade');
       }
     }
-    expect(objects.some((object) => object.kind === 'Ingress')).toBe(overlay === 'prod');
+    expect(objects.some((object) => object.kind === 'Ingress')).toBe(overlay !== 'dev');
   });
 
   it('keeps key material in the keystore: its passphrase and each service certificate are mounted by their own workload only, none in an environment', () => {
@@ -208,6 +231,8 @@ describe.each(overlays)('the %s overlay', (overlay) => {
       'keystore-passphrase': ['keystore'],
       'facade-rpc-token': ['facade'],
       ...Object.fromEntries(NODE_SERVICES.map((service) => [`${service}-tls`, [service]])),
+      // The database passwords: the writer's, and the read-only role's in each facade pod (its reader container alone mounts it).
+      ...(overlay === 'postgres' ? { 'ledger-store-db-writer': ['ledger-store'], 'ledger-store-db-reader': ['facade'] } : {}),
     });
     const keystore = parsedLaunch(objects, nodeWorkload(objects, 'keystore')).flags;
     expect(mountedSecrets(nodeWorkload(objects, 'keystore')).get(path.dirname(keystore.string('password_file')!))).toBe('keystore-passphrase');
@@ -231,16 +256,25 @@ describe.each(overlays)('the %s overlay', (overlay) => {
       expect(workload.object.spec.replicas, service).toBe(1);
       expect(workload.object.spec.strategy?.type, service).toBe('Recreate');
     }
-    for (const service of ['ledger-store', 'keystore']) {
+    for (const service of overlay === 'postgres' ? ['keystore'] : ['ledger-store', 'keystore']) {
       const workload = nodeWorkload(objects, service);
       expect(workload.object.spec.replicas, service).toBe(1);
       expect(workload.object.spec.volumeClaimTemplates.map((claim: KubeObject) => claim.metadata.name), service).toEqual(['data']);
       const dataMount = workload.pod.containers[0].volumeMounts.find((mount: { name: string }) => mount.name === 'data');
       expect(parsedLaunch(objects, workload).flags.string('data_dir'), service).toBe(dataMount.mountPath);
     }
+    if (overlay === 'postgres') {
+      // The database's writer lock admits one writer; the ledger-store keeps nothing on a volume.
+      const store = nodeWorkload(objects, 'ledger-store');
+      expect(store.object.spec.replicas).toBe(1);
+      expect(store.object.spec.strategy?.type).toBe('Recreate');
+      expect(store.object.spec.volumeClaimTemplates).toBeUndefined();
+      expect((store.pod.volumes ?? []).filter((volume: { persistentVolumeClaim?: unknown }) => volume.persistentVolumeClaim)).toEqual([]);
+      expect(objects.filter((object) => object.kind === 'PersistentVolumeClaim').map((claim) => claim.metadata.name)).toEqual(['submission-data']);
+    }
     const submission = nodeWorkload(objects, 'submission');
     const journal = submission.pod.volumes.find((volume: { name: string }) => volume.name === 'data').persistentVolumeClaim.claimName;
-    expect(objectNamed(objects, 'PersistentVolumeClaim', journal).spec.accessModes).toEqual([overlay === 'prod' ? 'ReadWriteOncePod' : 'ReadWriteOnce']);
+    expect(objectNamed(objects, 'PersistentVolumeClaim', journal).spec.accessModes).toEqual([overlay === 'dev' ? 'ReadWriteOnce' : 'ReadWriteOncePod']);
     const scaled = objects.filter((object) => object.kind === 'HorizontalPodAutoscaler').map((hpa) => `${hpa.spec.scaleTargetRef.kind}/${hpa.spec.scaleTargetRef.name}`);
     expect(scaled).toEqual(['Deployment/facade']);
   });
@@ -262,6 +296,9 @@ describe('the NetworkPolicies', () => {
     { kind: 'pod', name: 'ingress-controller', namespace: 'ingress-nginx', namespaceLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' }, labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, ports: [{ containerPort: 443 }], ip: '10.244.9.2' },
     { kind: 'pod', name: 'observability/otel-collector', namespace: 'observability', namespaceLabels: { 'kubernetes.io/metadata.name': 'observability' }, labels: { 'app.kubernetes.io/name': 'otel-collector' }, ports: [{ name: 'otlp-http', containerPort: 4318 }], ip: '10.244.9.3' },
     { kind: 'outside', name: 'internet', ip: '203.0.113.7' },
+    // The postgres overlay's database (CloudNativePG Cluster ledger-db), and another database beside it.
+    { kind: 'pod', name: 'databases/ledger-db', namespace: 'databases', namespaceLabels: { 'kubernetes.io/metadata.name': 'databases' }, labels: { 'cnpg.io/cluster': 'ledger-db' }, ports: [{ containerPort: 5432 }], ip: '10.244.9.4' },
+    { kind: 'pod', name: 'databases/other-db', namespace: 'databases', namespaceLabels: { 'kubernetes.io/metadata.name': 'databases' }, labels: { 'cnpg.io/cluster': 'other-db' }, ports: [{ containerPort: 5432 }], ip: '10.244.9.5' },
   ];
 
   /** The pods of the rendered workloads, each at an address of the cluster's pod network. */
@@ -303,14 +340,19 @@ describe('the NetworkPolicies', () => {
     'facade -> submission:50053',
     'facade -> sync:50054',
   ];
-  function intended(nodePods: string[], extra: string[]): string[] {
+  /** With PostgreSQL the facade reads its pod's own reader ledger-store, over a unix socket: no connection. */
+  const graphOf = (overlay: (typeof overlays)[number]) => (overlay === 'postgres' ? callGraph.filter((edge) => edge !== 'facade -> ledger-store:50051') : callGraph);
+  function intended(nodePods: string[], extra: string[], graph = callGraph): string[] {
     const metricsPort = { 'ledger-store': 9400, keystore: 9401, submission: 9402, sync: 9403, facade: 9404 } as Record<string, number>;
     return [
-      ...callGraph,
+      ...graph,
       'sync -> internet:443', 'submission -> internet:443',
       ...nodePods.flatMap((pod) => [`${pod} -> kube-dns:53`, `${pod} -> kube-dns:53/udp`]),
       ...NODE_SERVICES.map((service) => `prometheus -> ${service}:${metricsPort[service]}`),
-      ...['kube-dns', 'prometheus', 'ingress-controller', 'observability/otel-collector', 'internet'].flatMap((client) => [`${client} -> facade:7545`, `${client} -> facade:7544`]),
+      ...['kube-dns', 'prometheus', 'ingress-controller', 'observability/otel-collector', 'internet', 'databases/ledger-db', 'databases/other-db'].flatMap((client) => [
+        `${client} -> facade:7545`,
+        `${client} -> facade:7544`,
+      ]),
       ...extra,
     ].sort();
   }
@@ -329,11 +371,61 @@ describe('the NetworkPolicies', () => {
     expect(connections(rendered.prod, connectionAllowed)).toEqual(intended([...NODE_SERVICES], NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`)));
   });
 
+  it('admit exactly the node\'s call graph in the postgres overlay: the database on 5432 from the ledger-store writer and each facade pod\'s reader, and from nothing else', () => {
+    expect(connections(rendered.postgres, connectionAllowed)).toEqual(
+      intended(
+        [...NODE_SERVICES],
+        [...NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`), 'ledger-store -> databases/ledger-db:5432', 'facade -> databases/ledger-db:5432'],
+        graphOf('postgres'),
+      ),
+    );
+  });
+
   it.each(overlays)('repeat the call graph on both sides in the %s overlay: egress alone and ingress alone admit exactly it between the node\'s services', (overlay) => {
     const services = podsOf(rendered[overlay]).filter((pod) => (NODE_SERVICES as readonly string[]).includes(pod.name));
     const grpcOnly = (edges: string[]) => edges.filter((edge) => /:5005\d$/.test(edge));
-    expect(grpcOnly(connections(rendered[overlay], egressAllows, services))).toEqual([...callGraph].sort());
-    expect(grpcOnly(connections(rendered[overlay], ingressAllows, services))).toEqual([...callGraph].sort());
+    expect(grpcOnly(connections(rendered[overlay], egressAllows, services))).toEqual([...graphOf(overlay)].sort());
+    expect(grpcOnly(connections(rendered[overlay], ingressAllows, services))).toEqual([...graphOf(overlay)].sort());
+  });
+});
+
+describe('the postgres overlay', () => {
+  const objects = rendered.postgres;
+  const storeFlags = (workload: Workload, containerName: string) => {
+    const mounts = mountVolumes(objects, workload, path.join(volumes.dir, 'postgres-store', containerName), operatorSecrets(workload), containerName);
+    return parseFlags(containerLaunch(objects, workload, containerName).args.map((arg) => onHost(arg, mounts)), allFlags).flags;
+  };
+
+  it('runs the ledger-store writer on the database\'s primary and a reader beside each facade on its replicas, the facade calling its reader', () => {
+    const writer = storeTarget(storeFlags(nodeWorkload(objects, 'ledger-store'), 'ledger-store'));
+    expect(writer).toEqual({ kind: 'postgres', role: 'writer', url: 'postgres://ledger_node@ledger-db-rw.databases.svc:5432/ledger_node', password: STORE_PASSWORD });
+    const facade = nodeWorkload(objects, 'facade');
+    expect(facade.pod.containers.map((container: { name: string }) => container.name)).toEqual(['facade', 'ledger-store-reader']);
+    const reader = storeFlags(facade, 'ledger-store-reader');
+    expect(storeTarget(reader)).toEqual({ kind: 'postgres', role: 'reader', url: 'postgres://ledger_node_reader@ledger-db-ro.databases.svc:5432/ledger_node', password: STORE_PASSWORD });
+    const facadeFlags = parsedLaunch(objects, facade).flags;
+    expect(serviceAddress(facadeFlags, 'ledger-store')).toBe(serviceAddress(reader, 'ledger-store'));
+    expect(serviceAddress(reader, 'ledger-store')).toMatch(/^unix:\//);
+    // Facade replicas scale, each with its reader.
+    expect(objects.filter((object) => object.kind === 'HorizontalPodAutoscaler').map((hpa) => hpa.spec.scaleTargetRef.name)).toEqual(['facade']);
+  });
+
+  it('keeps the database passwords in files of the ledger-store containers only: none in an argument, an environment or a ConfigMap', () => {
+    for (const workload of workloadsOf(objects)) {
+      const secretVolumes = new Map<string, string>((workload.pod.volumes ?? []).filter((volume: { secret?: unknown }) => volume.secret).map((volume: any) => [volume.name, volume.secret.secretName]));
+      for (const container of containersOf(workload)) {
+        const where = `${workload.name}/${container.name}`;
+        const mounted = (container.volumeMounts ?? []).map((mount: { name: string }) => secretVolumes.get(mount.name)).filter((name: string | undefined) => name?.startsWith('ledger-store-db-'));
+        const runsStore = isNodeImage(container.image) && serviceOf(workload, container) === 'ledger-store';
+        expect(mounted, where).toEqual(runsStore ? [workload.name === 'facade' ? 'ledger-store-db-reader' : 'ledger-store-db-writer'] : []);
+        if (!isNodeImage(container.image)) continue;
+        const { args, env } = containerLaunch(objects, workload, container.name);
+        for (const text of [...args, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)]) {
+          expect(text, where).not.toMatch(/PGPASSWORD|PGPASSFILE|password=|postgres(ql)?:\/\/[^/@\s]*:[^/@\s]*@/i);
+        }
+      }
+    }
+    for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) expect(JSON.stringify(configMap.data)).not.toMatch(/postgres(ql)?:\/\/[^/@"]*:[^/@"]*@/);
   });
 });
 

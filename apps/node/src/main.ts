@@ -2,7 +2,9 @@ import { allFlags, FlagError, parseFlags, readTlsFiles } from '@ledger-node/conf
 import { useTlsIdentity } from '@ledger-node/grpc';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { runAccountCommand } from './commands/account';
+import { exportHelp, runExportCommand } from './commands/export';
 import { helpText } from './commands/help';
+import { importHelp, runImportCommand } from './commands/import';
 import { serve } from './commands/serve';
 import { runProbe } from './commands/probe';
 import { runVerifyState } from './commands/verify-state';
@@ -14,7 +16,9 @@ const program = 'ledger-node';
 async function main(argv: string[]): Promise<number> {
   const { flags, positionals, help } = parseFlags(argv, allFlags);
   if (help || positionals[0] === 'help') {
-    process.stdout.write(helpText());
+    // `ledger-node export --help`, `ledger-node help import`: the command's own page.
+    const topic = positionals[0] === 'help' ? positionals[1] : positionals[0];
+    process.stdout.write(topic === 'export' ? exportHelp : topic === 'import' ? importHelp : helpText());
     return 0;
   }
   const [command, ...rest] = positionals;
@@ -40,6 +44,10 @@ async function main(argv: string[]): Promise<number> {
       return runVerifyState(rest, flags);
     case 'probe':
       return runProbe(rest, flags);
+    case 'export':
+      return runExportCommand(rest, flags);
+    case 'import':
+      return runImportCommand(rest, flags);
     default:
       throw new FlagError(`unknown command "${command}" (see --help)`);
   }

@@ -38,8 +38,16 @@ const modules: Record<ServiceName, () => Promise<ServiceModule>> = {
   facade: () => import('@ledger-node/facade/main'),
   devnet: () => import('@ledger-node/devnet/main'),
 };
+/** The ledger-store's export and import (`ledger-node export`, `ledger-node import`), which open the store in this process. */
+const transfer = () => import('@ledger-node/ledger-store/transfer');
 /* eslint-enable @nx/enforce-module-boundaries */
 
 export function loadService(name: ServiceName): Promise<ServiceModule> {
   return modules[name]();
+}
+
+export type TransferModule = Awaited<ReturnType<typeof transfer>>;
+
+export function loadTransfer(): Promise<TransferModule> {
+  return transfer();
 }

@@ -36,7 +36,7 @@ describe('ledger-node --help', () => {
   });
 
   it('names the commands', () => {
-    for (const command of ['account list', 'account generate', 'serve <service>', 'devnet']) expect(stdout).toContain(command);
+    for (const command of ['account list', 'account generate', 'serve <service>', 'devnet', 'export FILE|-', 'import FILE']) expect(stdout).toContain(command);
   });
 });
 

@@ -32,3 +32,36 @@ export {
   type ValidatorList,
 } from './validation';
 export { SUBMISSION_STATES, SUBMIT_OUTCOMES, submitOutcome, type SubmissionStateName, type SubmitClass, type SubmitOutcome } from './outcomes';
+export {
+  checkExtendsTip,
+  checkIsParentOf,
+  checkParentLink,
+  linkOf,
+  verifyLedger,
+  type FetchedLedger,
+  type StoredLink,
+  type Verification,
+  type VerificationFailure,
+  type VerificationFailureReason,
+  type VerifiedLedger,
+  type VerifiedTransaction,
+} from './verify-ledger';
+export {
+  amountIssuer,
+  fixedField,
+  issueIssuer,
+  readObjectFields,
+  serializeFields,
+  visitFields,
+  type FieldVisitor,
+  type RawField,
+} from './binary-fields';
+export {
+  indexDecodedTransaction,
+  indexTransaction,
+  indexTransactionOrPlaceholder,
+  MalformedTransaction,
+  type AffectedAccountEntry,
+  type TransactionIndexData,
+} from './transaction-index';
+export { verifiedLedgerWrite, type IndexFailure } from './ledger-write';

@@ -113,9 +113,15 @@ export function expand(text: string, env: Record<string, string>): string {
  * A pod's volumes as directories under `root`, as the kubelet mounts them: a ConfigMap's or a
  * Secret's keys as files (the Secrets' values from `secrets`, by name and key, since the manifests
  * hold none; without `secrets`, Secret volumes stay empty), everything else an empty directory.
- * Answers each mount path of the container with its directory.
+ * Answers each mount path of the container (the first, or `containerName`) with its directory.
  */
-export function mountVolumes(objects: readonly KubeObject[], workload: Workload, root: string, secrets?: Record<string, Record<string, string>>): Map<string, string> {
+export function mountVolumes(
+  objects: readonly KubeObject[],
+  workload: Workload,
+  root: string,
+  secrets?: Record<string, Record<string, string>>,
+  containerName: string = workload.pod.containers[0].name,
+): Map<string, string> {
   const directories = new Map<string, string>();
   const claims = (workload.object.spec.volumeClaimTemplates ?? []).map((claim: KubeObject) => ({ name: claim.metadata.name }));
   for (const volume of [...(workload.pod.volumes ?? []), ...claims]) {
@@ -131,8 +137,10 @@ export function mountVolumes(objects: readonly KubeObject[], workload: Workload,
     for (const [key, text] of Object.entries(files)) writeFileSync(path.join(directory, key), text, { mode: volume.secret ? 0o400 : 0o644 });
     directories.set(volume.name, directory);
   }
+  const container = workload.pod.containers.find((each: any) => each.name === containerName);
+  if (!container) throw new Error(`${workload.name} has no container ${containerName}`);
   const mounts = new Map<string, string>();
-  for (const mount of workload.pod.containers[0].volumeMounts ?? []) {
+  for (const mount of container.volumeMounts ?? []) {
     const directory = directories.get(mount.name);
     if (directory === undefined) throw new Error(`${workload.name} mounts ${mount.name}, which is no volume of its pod`);
     mounts.set(mount.mountPath, directory);

@@ -14,6 +14,10 @@ Usage:
                                          compare it with the ledger's account_hash (exit 1 if not equal)
   ledger-node probe <service>            ask ledger-store, keystore, submission or sync for its health
                                          (gRPC, over mutual TLS on TCP); exit 0 when SERVING
+  ledger-node export FILE|-              write every ledger of the store (the node stopped) to FILE or
+                                         stdout as a ledger stream (see ledger-node export --help)
+  ledger-node import FILE                verify every ledger of a ledger stream and store it, e.g. to move
+                                         RocksDB to PostgreSQL (see ledger-node import --help)
 
 Flags take one dash or two: -flag value, -flag=value; booleans -sync, -sync=false.
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '@ledger-node/test-utils';
-import { decodeLedgerHeader, devnetValidatorKeypair, encodeLedgerHeader, getProfile, hashLedgerHeader, signValidation } from '@ledger-node/chain';
+import { decodeLedgerHeader, devnetValidatorKeypair, encodeLedgerHeader, type FetchedLedger, getProfile, hashLedgerHeader, signValidation, verifyLedger } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { MemoryLedgerStore, RecordedUpstream } from '../../test/support/fakes';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
@@ -11,8 +11,6 @@ import { SyncHealth } from '../sync-health';
 import { Refusals } from '../refusals';
 import { VerificationCounter } from '../verify/verified-fetch';
 import { ledgerWriteOf } from '../index/ledger-write';
-import { verifyLedger } from '../verify/verify-ledger';
-import type { FetchedLedger } from '../verify/verify-ledger';
 import { Backfill } from './backfill';
 
 /** The endpoint every announcement here comes from. */

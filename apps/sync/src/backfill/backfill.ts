@@ -12,7 +12,7 @@ import type { Refusals } from '../refusals';
 import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
-import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '../verify/verify-ledger';
+import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '@ledger-node/chain';
 import { BackfillProgress } from './progress';
 import { gapLedgerCount, planGaps, type BackfillGap } from './ranges';
 

@@ -14,7 +14,7 @@ import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
 import { fetchVerifiedLedger, LedgerAbandoned } from '../verify/verified-fetch';
 import type { AnchorProof } from '../verify/anchor-proof';
-import { checkExtendsTip, linkOf } from '../verify/verify-ledger';
+import { checkExtendsTip, linkOf } from '@ledger-node/chain';
 
 export interface LiveFollowerOptions extends LedgerPipeline {
   /** A ledger was stored above a gap: backfill has new work. */

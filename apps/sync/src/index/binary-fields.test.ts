@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getProfile, transactionFromLedgerJson, UnreadableBinary } from '@ledger-node/chain';
+import { fixedField, getProfile, readObjectFields, serializeFields, transactionFromLedgerJson, UnreadableBinary } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
-import { fixedField, readObjectFields, serializeFields } from './binary-fields';
 
 const xrpl = getProfile('xrpl');
 const jingtum = getProfile('jingtum');

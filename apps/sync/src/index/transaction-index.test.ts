@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { getProfile, transactionFromLedgerJson } from '@ledger-node/chain';
+import { getProfile, indexDecodedTransaction, indexTransaction, indexTransactionOrPlaceholder, transactionFromLedgerJson, type TransactionIndexData, verifyLedger } from '@ledger-node/chain';
 import { Direction } from '@ledger-node/contracts';
 import { readFixture } from '@ledger-node/test-utils';
 import { recordedFetchedLedger, recordedLedgerFile } from '../../test/support/recorded-ledgers';
 import { createLogger } from '@ledger-node/telemetry';
 import { SyncHealth } from '../sync-health';
-import { verifyLedger } from '../verify/verify-ledger';
-import { indexDecodedTransaction, indexTransaction, indexTransactionOrPlaceholder, type TransactionIndexData } from './transaction-index';
 import { ledgerWriteOf } from './ledger-write';
 
 const xrpl = getProfile('xrpl');

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { encodeLedgerHeader, getProfile, StateTree, ledgerHeaderFromJson, stateEntryFromLedgerJson, transactionFromLedgerJson } from '@ledger-node/chain';
+import { encodeLedgerHeader, type FetchedLedger, getProfile, ledgerHeaderFromJson, stateEntryFromLedgerJson, StateTree, transactionFromLedgerJson, type VerifiedLedger, verifyLedger } from '@ledger-node/chain';
 import { StateChangeKind } from '@ledger-node/contracts';
 import { createLogger } from '@ledger-node/telemetry';
 import { readFixture, rejectionOf } from '@ledger-node/test-utils';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun, type RecordedLedgerFile } from '../../test/support/recorded-ledgers';
 import { UpstreamRequestError } from '../upstream/connection';
-import { verifyLedger, type FetchedLedger, type VerifiedLedger } from '../verify/verify-ledger';
 import { deriveStateChanges, historicSkipListKey, skipListKeysChangedBy, type DerivedChange } from './derive';
 import { provenStateChanges, StateNotProven } from './state-changes';
 

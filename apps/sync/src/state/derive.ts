@@ -25,10 +25,8 @@
  * before-image when an optional field of FinalFields may have been added by the transaction
  * (PreviousFields lists only fields the original had).
  */
-import { keylet, sha512Half, type ChainProfile } from '@ledger-node/chain';
+import { amountIssuer, type ChainProfile, fixedField, keylet, type RawField, readObjectFields, serializeFields, sha512Half, type VerifiedLedger } from '@ledger-node/chain';
 import { StateChangeKind } from '@ledger-node/contracts';
-import { amountIssuer, fixedField, readObjectFields, serializeFields, type RawField } from '../index/binary-fields';
-import type { VerifiedLedger } from '../verify/verify-ledger';
 
 /** An image: the object's bytes, `absent` (it does not exist), or `unknown` (read it from the upstream). */
 export type Image = { state: 'object'; blob: Buffer } | { state: 'absent' } | { state: 'unknown' };

@@ -7,13 +7,12 @@
  * `account_hash`: then every image of both sides is the network's, whoever served it, and nothing
  * else is ever stored as state.
  */
-import { UnreadableBinary, type ChainProfile, type StateTree } from '@ledger-node/chain';
+import { type ChainProfile, type StateTree, UnreadableBinary, type VerifiedLedger } from '@ledger-node/chain';
 import { StateChangeKind, type StateObjectChange } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerEntryResult } from '../upstream/messages';
-import type { VerifiedLedger } from '../verify/verify-ledger';
 import { deriveStateChanges, withThreading, type DerivedChange, type Image } from './derive';
 
 export interface StateObjectReader {

@@ -14,14 +14,13 @@
  * A proof that fails is counted (`state_root_mismatch`), nothing of it is stored, and the ledger
  * is tried again after a pause with its images read from another endpoint where there is one.
  */
-import type { ChainProfile, LedgerHeader, StateTree } from '@ledger-node/chain';
+import type { ChainProfile, LedgerHeader, StateTree, VerifiedLedger } from '@ledger-node/chain';
 import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
 import type { StoredChain } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
-import type { VerifiedLedger } from '../verify/verify-ledger';
 import { storedStateTree } from './download';
 import { provenStateChanges, StateNotProven, type ProvenSide, type StateObjectReader } from './state-changes';
 

@@ -3,7 +3,7 @@
  * retried with backoff while the store is unreachable (it may be restarting), so a store outage
  * pauses sync instead of failing it.
  */
-import { decodeLedgerHeader, type LedgerHeader } from '@ledger-node/chain';
+import { decodeLedgerHeader, type LedgerHeader, type StoredLink, type VerifiedLedger } from '@ledger-node/chain';
 import { LedgerStoreServiceService, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
@@ -11,7 +11,6 @@ import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { StateStorePort } from '../state/download';
-import type { StoredLink, VerifiedLedger } from '../verify/verify-ledger';
 
 /** What sync needs from the store; the tests of the planner give a fake. */
 export interface LedgerStorePort {

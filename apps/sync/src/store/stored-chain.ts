@@ -6,7 +6,7 @@
 import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet } from '../backfill/ranges';
 import type { SyncHealth } from '../sync-health';
-import type { StoredLink, VerifiedLedger } from '../verify/verify-ledger';
+import type { StoredLink, VerifiedLedger } from '@ledger-node/chain';
 import type { LedgerStorePort } from './ledger-store';
 
 /** Verified ledgers the store did not take (refused, full, unreachable); told to SyncHealth already. */

@@ -8,7 +8,7 @@ import { Refusals } from '../refusals';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerResult } from '../upstream/messages';
-import { verifyLedger, type FetchedLedger, type VerificationFailure, type VerifiedLedger } from './verify-ledger';
+import { verifyLedger, type FetchedLedger, type VerificationFailure, type VerifiedLedger } from '@ledger-node/chain';
 
 export interface LedgerFetcher {
   fetchLedger(ledgerIndex: number, options?: { preferOtherEndpoint?: boolean }): Promise<BinaryLedgerResult>;

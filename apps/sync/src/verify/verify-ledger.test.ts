@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getProfile } from '@ledger-node/chain';
+import { checkExtendsTip, checkIsParentOf, type FetchedLedger, getProfile, linkOf, type VerifiedLedger, verifyLedger } from '@ledger-node/chain';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
-import { checkExtendsTip, checkIsParentOf, linkOf, verifyLedger, type FetchedLedger, type VerifiedLedger } from './verify-ledger';
 
 function verified(fetched: FetchedLedger): VerifiedLedger {
   const result = verifyLedger(fetched);

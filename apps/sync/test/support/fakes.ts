@@ -1,12 +1,11 @@
 /** In-memory stand-ins for the ledger-store and the upstream, for unit tests of one module. */
-import { decodeLedgerHeader } from '@ledger-node/chain';
+import { decodeLedgerHeader, type FetchedLedger, type StoredLink, type VerifiedLedger } from '@ledger-node/chain';
 import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet, type LedgerRange } from '../../src/backfill/ranges';
 import type { LedgerStorePort } from '../../src/store/ledger-store';
 import { UpstreamRequestError } from '../../src/upstream/connection';
 import type { BinaryLedgerResult } from '../../src/upstream/messages';
 import type { LedgerFetcher } from '../../src/verify/verified-fetch';
-import type { FetchedLedger, StoredLink, VerifiedLedger } from '../../src/verify/verify-ledger';
 
 export class MemoryLedgerStore implements LedgerStorePort {
   readonly ledgers = new Map<number, LedgerWrite>();

@@ -1,7 +1,6 @@
 /** The recorded mainnet run 11119599..11119604 (fixtures/) in the shape the upstream serves in binary. */
-import { encodeLedgerHeader, getProfile, ledgerHeaderFromJson, transactionFromLedgerJson } from '@ledger-node/chain';
+import { encodeLedgerHeader, type FetchedLedger, getProfile, ledgerHeaderFromJson, transactionFromLedgerJson } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
-import type { FetchedLedger } from '../../src/verify/verify-ledger';
 
 export const recordedRun = [11119599, 11119600, 11119601, 11119602, 11119603, 11119604] as const;
 

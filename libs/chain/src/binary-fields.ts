@@ -4,13 +4,7 @@
  * fields exactly as serialized, so this reader hands out raw bytes: no address or amount is
  * rendered as text only to be parsed or encoded back.
  */
-import {
-  ARRAY_END_MARKER,
-  BinaryCursor,
-  OBJECT_END_MARKER,
-  readFieldValue,
-  UnreadableBinary,
-} from '@ledger-node/chain';
+import { ARRAY_END_MARKER, BinaryCursor, OBJECT_END_MARKER, readFieldValue, UnreadableBinary } from './binary-reader';
 import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 
 /** Called for each field; `path` names the enclosing objects and array members, outermost first. */

@@ -6,14 +6,9 @@
  * and served in is their metadata's TransactionIndex, which the tree covers, never the list's order.
  * A validated header hash covers all of these, so a ledger that passes is the one the network validated.
  */
-import {
-  decodeLedgerHeader,
-  hashLedgerHeader,
-  hashTransaction,
-  LEDGER_HEADER_LENGTH,
-  transactionTreeRoot,
-  type LedgerHeader,
-} from '@ledger-node/chain';
+import { hashTransaction } from './hash';
+import { decodeLedgerHeader, hashLedgerHeader, LEDGER_HEADER_LENGTH, type LedgerHeader } from './header';
+import { transactionTreeRoot } from './shamap';
 
 /** A ledger as the upstream served it (binary `ledger` answer), not yet trusted. */
 export interface FetchedLedger {

@@ -2,7 +2,8 @@
  * Index data of one transaction for the account transaction index: who sent it, which accounts it
  * touches and on which side, its type, result and position in the ledger.
  */
-import { UnreadableBinary, type ChainProfile } from '@ledger-node/chain';
+import { UnreadableBinary } from './binary-reader';
+import type { ChainProfile } from './profiles';
 import { Direction } from '@ledger-node/contracts';
 import { amountIssuer, issueIssuer, visitFields } from './binary-fields';
 

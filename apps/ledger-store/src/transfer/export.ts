@@ -1,0 +1,79 @@
+/**
+ * `ledger-node export`: every stored ledger, ascending, with its transactions and metadata, as a
+ * ledger stream (format.ts). What the stream does not carry — the account state (the state
+ * download and each ledger's state changes) and the account index, which import derives again —
+ * is described in the README's "Moving a store".
+ */
+import type { Writable } from 'node:stream';
+import type { GetStatusResponse, LedgerWrite } from '@ledger-node/contracts';
+import type { StoredHeader } from '../backend/records';
+import type { LedgerStore } from '../store';
+import { StreamWriter, type StreamTotals } from './format';
+import type { Progress } from './progress';
+
+/** Headers read per step; their transactions are read ledger by ledger. */
+const HEADER_PAGE = 256;
+const MAX_LEDGER_INDEX = 0xffffffff;
+
+/** The store's status as GetStatus answers it (the stream's SOURCE record). */
+export async function statusResponse(store: LedgerStore): Promise<GetStatusResponse> {
+  const status = await store.status();
+  return {
+    completeRanges: status.completeRanges,
+    lowestLedgerIndex: status.lowestLedgerIndex,
+    highestLedgerIndex: status.highestLedgerIndex,
+    ledgerCount: status.counters.ledgerCount,
+    transactionCount: status.counters.transactionCount,
+    stateObjectVersionCount: status.counters.stateObjectVersionCount,
+    dbSizeBytes: BigInt(status.dbSizeBytes),
+    stateDownload: status.stateDownload,
+    stateRange: status.stateRange,
+  };
+}
+
+/** One stored ledger as its LEDGER record carries it. */
+async function ledgerRecordOf(store: LedgerStore, header: StoredHeader): Promise<LedgerWrite> {
+  const hashes = await store.backend.ledgerTransactionHashes(header.ledgerIndex);
+  const transactions = await store.backend.transactions(hashes);
+  return {
+    ledgerIndex: header.ledgerIndex,
+    ledgerHash: header.ledgerHash,
+    headerBlob: header.header,
+    transactions: transactions.map((tx, position) => {
+      // A ledger's transactions are written in its batch: a missing one is a damaged store.
+      if (!tx) throw new Error(`ledger ${header.ledgerIndex} lists transaction ${hashes[position]!.toString('hex').toUpperCase()}, which is not stored: the store is damaged`);
+      return {
+        hash: tx.hash,
+        txBlob: tx.txBlob,
+        metaBlob: tx.metaBlob,
+        txIndex: tx.txIndex,
+        senderAccountId: Buffer.alloc(0),
+        affectedAccounts: [],
+        transactionType: tx.transactionType,
+        engineResult: tx.engineResult,
+      };
+    }),
+    stateChanges: [],
+    stateChangesComplete: false,
+  };
+}
+
+/** Writes every stored ledger of `store` to `output` as a stream of `chain`'s ledgers. */
+export async function exportStore(store: LedgerStore, output: Writable, chain: string, progress: Progress): Promise<StreamTotals> {
+  const source = await statusResponse(store);
+  const writer = await StreamWriter.start(output, chain, source);
+  progress.begin('exporting', Number(source.ledgerCount));
+  let from: number | undefined = store.lowest() ?? undefined;
+  while (from !== undefined) {
+    const headers = await store.backend.headersBetween(from, MAX_LEDGER_INDEX, HEADER_PAGE);
+    for (const header of headers) {
+      await writer.ledger(await ledgerRecordOf(store, header));
+      progress.tick();
+    }
+    const last = headers.at(-1)?.ledgerIndex;
+    from = headers.length < HEADER_PAGE || last === undefined || last === MAX_LEDGER_INDEX ? undefined : last + 1;
+  }
+  const totals = await writer.end();
+  progress.finish(`${totals.transactionCount} transactions`);
+  return totals;
+}

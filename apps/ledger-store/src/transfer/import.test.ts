@@ -1,0 +1,186 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, verifiedLedgerWrite, verifyLedger } from '@ledger-node/chain';
+import { TxDetail, type LedgerWrite } from '@ledger-node/contracts';
+import { MAINNET_RUN, mainnetLedgerWrite, syntheticLedgerWrite } from '../../test/support/ledgerWrites';
+import { KvLedgerBackend } from '../backend/kv-backend';
+import { memoryKeyValue } from '../storage/memory';
+import { LedgerStore } from '../store';
+import { exportStore } from './export';
+import { StreamWriter } from './format';
+import { ImportRefused, importStream } from './import';
+import { Progress } from './progress';
+
+const xrpl = getProfile('xrpl');
+/** The recorded mainnet run and a ledger far below it: two runs, the second starting after a gap. */
+const RECORDED = [7501326, ...MAINNET_RUN];
+
+async function memoryStore(): Promise<LedgerStore> {
+  return LedgerStore.open(new KvLedgerBackend(memoryKeyValue(), 'the database in memory'));
+}
+
+const quiet = () => new Progress('test', { write: () => undefined });
+
+/** A stream of `ledgers` as export writes them (stored fields only, no index data, no state). */
+async function streamOf(ledgers: LedgerWrite[], chain = 'xrpl'): Promise<Buffer> {
+  const output = new PassThrough();
+  const chunks: Buffer[] = [];
+  output.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const writer = await StreamWriter.start(output, chain, { completeRanges: [], ledgerCount: BigInt(ledgers.length), transactionCount: 0n, stateObjectVersionCount: 0n, dbSizeBytes: 0n });
+  for (const ledger of ledgers) {
+    await writer.ledger({
+      ...ledger,
+      transactions: ledger.transactions.map((tx) => ({ ...tx, senderAccountId: Buffer.alloc(0), affectedAccounts: [] })),
+      stateChanges: [],
+    });
+  }
+  await writer.end();
+  output.end();
+  return Buffer.concat(chunks);
+}
+
+async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
+  yield bytes;
+}
+
+const recorded = () => RECORDED.map((ledgerIndex) => mainnetLedgerWrite(ledgerIndex));
+
+/** The ledger with its header changed by `change` and its ledger_hash recomputed: a forger's careful copy. */
+function withHeader(ledger: LedgerWrite, change: (header: ReturnType<typeof decodeLedgerHeader>) => void): LedgerWrite {
+  const header = decodeLedgerHeader(ledger.headerBlob);
+  change(header);
+  return { ...ledger, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(hashLedgerHeader(header), 'hex') };
+}
+
+async function refusal(store: LedgerStore, bytes: Buffer): Promise<ImportRefused> {
+  const error = await importStream(store, () => once(bytes), xrpl, quiet()).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ImportRefused);
+  return error as ImportRefused;
+}
+
+describe('importStream', () => {
+  it('stores every ledger of the stream with the index data sync derives from the same bytes, and skips them all the second time', async () => {
+    const store = await memoryStore();
+    const bytes = await streamOf(recorded());
+    const first = await importStream(store, () => once(bytes), xrpl, quiet());
+    expect(first).toMatchObject({ ledgerCount: RECORDED.length, written: RECORDED.length, alreadyStored: 0, unindexedTransactions: 0 });
+    expect(store.ranges).toEqual([
+      { first: 7501326, last: 7501326 },
+      { first: MAINNET_RUN[0], last: MAINNET_RUN.at(-1) },
+    ]);
+    // The account index: what sync would have written for the same verified ledger (the stream carried none).
+    const ledger = mainnetLedgerWrite(MAINNET_RUN[2]);
+    const verification = verifyLedger({
+      ledgerIndex: ledger.ledgerIndex,
+      headerHex: ledger.headerBlob.toString('hex'),
+      ledgerHash: ledger.ledgerHash.toString('hex'),
+      transactions: ledger.transactions.map((tx) => ({ txBlobHex: tx.txBlob.toString('hex'), metaBlobHex: tx.metaBlob.toString('hex') })),
+    });
+    if (!verification.ok) throw new Error(verification.failure.message);
+    const expected = verifiedLedgerWrite(verification.ledger, xrpl, () => undefined);
+    const sender = expected.transactions[0]!.senderAccountId;
+    const history = [];
+    for await (const entry of store.backend.accountTransactionEntries(sender, { firstLedger: MAINNET_RUN[2], lastLedger: MAINNET_RUN[2] })) history.push(entry.txIndex);
+    expect(history).toEqual(expected.transactions.filter((tx) => tx.affectedAccounts.some((affected) => affected.accountId.equals(sender))).map((tx) => tx.txIndex).sort((a, b) => a - b));
+    const stored = await store.getLedger({ selector: { $case: 'index', index: MAINNET_RUN[2] } }, TxDetail.FULL);
+    expect(stored?.transactions.map((tx) => tx.txBlob.toString('hex')).sort()).toEqual(ledger.transactions.map((tx) => tx.txBlob.toString('hex')).sort());
+
+    const second = await importStream(store, () => once(bytes), xrpl, quiet());
+    expect(second).toMatchObject({ ledgerCount: RECORDED.length, written: 0, alreadyStored: RECORDED.length });
+  });
+
+  it('refuses a forged transaction (its hash recomputed, the tree root then wrong), naming the ledger, and stores nothing', async () => {
+    const ledgers = recorded();
+    const forged = ledgers[3]!;
+    const tx = forged.transactions[1]!;
+    const txBlob = Buffer.from(tx.txBlob);
+    txBlob[txBlob.length - 1] ^= 0x01;
+    forged.transactions[1] = { ...tx, txBlob, hash: Buffer.from(hashTransaction(txBlob), 'hex') };
+    const store = await memoryStore();
+    const error = await refusal(store, await streamOf(ledgers));
+    expect(error.ledgerIndex).toBe(forged.ledgerIndex);
+    expect(error.message).toMatch(new RegExp(`^ledger ${forged.ledgerIndex} does not verify \\(transaction_tree_mismatch\\): the transactions of ledger ${forged.ledgerIndex} hash to the tree root [0-9A-F]{64}, not the header's transaction_hash`));
+    expect(store.ranges).toEqual([]);
+  });
+
+  it('refuses a transaction whose blob does not hash to the hash it carries', async () => {
+    const ledgers = recorded();
+    const target = ledgers[2]!;
+    const tx = target.transactions[0]!;
+    const txBlob = Buffer.from(tx.txBlob);
+    txBlob[txBlob.length - 1] ^= 0x01;
+    target.transactions[0] = { ...tx, txBlob };
+    const store = await memoryStore();
+    const error = await refusal(store, await streamOf(ledgers));
+    expect(error.message).toMatch(new RegExp(`^ledger ${target.ledgerIndex} does not verify \\(transaction_hash_mismatch\\): a transaction of ledger ${target.ledgerIndex} served as ${tx.hash.toString('hex').toUpperCase()} hashes to`));
+    expect(store.ranges).toEqual([]);
+  });
+
+  it('refuses a broken parent link inside a run (the header re-hashed), naming the ledger and both hashes, and stores nothing', async () => {
+    const ledgers = recorded();
+    const position = 4;
+    ledgers[position] = withHeader(ledgers[position]!, (header) => {
+      header.parentHash = '00'.repeat(32);
+    });
+    const store = await memoryStore();
+    const error = await refusal(store, await streamOf(ledgers));
+    const broken = ledgers[position]!.ledgerIndex;
+    expect(error.ledgerIndex).toBe(broken);
+    expect(error.message).toBe(
+      `ledger ${broken} does not link to ledger ${broken - 1} before it in the stream: its parent_hash is ${'00'.repeat(32)}, ledger ${broken - 1} hashes to ${ledgers[position - 1]!.ledgerHash.toString('hex').toUpperCase()}`,
+    );
+    expect(store.ranges).toEqual([]);
+  });
+
+  it('refuses a header whose fields do not hash to the ledger_hash it carries', async () => {
+    const ledgers = recorded();
+    ledgers[1] = { ...ledgers[1]!, ledgerHash: Buffer.alloc(32, 0xab) };
+    const error = await refusal(await memoryStore(), await streamOf(ledgers));
+    expect(error.message).toMatch(new RegExp(`^ledger ${MAINNET_RUN[0]} does not verify \\(header_hash_mismatch\\)`));
+  });
+
+  it('refuses a store holding another ledger at one of the stream\'s indexes, or neighbours the stream does not link to, writing nothing', async () => {
+    const conflicting = await memoryStore();
+    await conflicting.putLedger(syntheticLedgerWrite(7501326));
+    const conflict = await refusal(conflicting, await streamOf(recorded()));
+    expect(conflict.ledgerIndex).toBe(7501326);
+    expect(conflict.message).toMatch(/^the store holds ledger 7501326 with hash [0-9A-F]{64}, the stream's ledger 7501326 is [0-9A-F]{64}: the store holds another chain/);
+    expect(conflicting.ranges).toEqual([{ first: 7501326, last: 7501326 }]);
+
+    const belowRun = await memoryStore();
+    await belowRun.putLedger(syntheticLedgerWrite(MAINNET_RUN[0] - 1));
+    const parent = await refusal(belowRun, await streamOf(recorded()));
+    expect(parent.message).toMatch(new RegExp(`^ledger ${MAINNET_RUN[0]} of the stream names parent [0-9A-F]{64}, but the store's ledger ${MAINNET_RUN[0] - 1} is [0-9A-F]{64}$`));
+
+    const aboveRun = await memoryStore();
+    await aboveRun.putLedger(syntheticLedgerWrite(MAINNET_RUN.at(-1)! + 1));
+    const child = await refusal(aboveRun, await streamOf(recorded()));
+    expect(child.message).toMatch(new RegExp(`^ledger ${MAINNET_RUN.at(-1)} of the stream is [0-9A-F]{64}, but the store's ledger ${MAINNET_RUN.at(-1)! + 1} names parent [0-9A-F]{64}$`));
+    expect(aboveRun.ranges).toEqual([{ first: MAINNET_RUN.at(-1)! + 1, last: MAINNET_RUN.at(-1)! + 1 }]);
+  });
+
+  it('refuses a stream of another chain than the profile it runs with', async () => {
+    const error = await refusal(await memoryStore(), await streamOf(recorded(), 'jingtum'));
+    expect(error.message).toBe('the stream holds ledgers of the chain "jingtum", and this import runs with -chain xrpl: give -chain jingtum');
+  });
+
+  it('reads back, through export, the same stream it imported', async () => {
+    const source = await memoryStore();
+    const bytes = await streamOf(recorded());
+    await importStream(source, () => once(bytes), xrpl, quiet());
+    const output = new PassThrough();
+    const chunks: Buffer[] = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await exportStore(source, output, 'xrpl', quiet());
+    const target = await memoryStore();
+    const summary = await importStream(target, () => once(Buffer.concat(chunks)), xrpl, quiet());
+    expect(summary.written).toBe(RECORDED.length);
+    for (const ledgerIndex of RECORDED) {
+      const [from, to] = await Promise.all([source, target].map((store) => store.getLedger({ selector: { $case: 'index', index: ledgerIndex } }, TxDetail.FULL)));
+      expect(to).toEqual(from);
+    }
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * `ledger-node import`: a ledger stream (format.ts) into a store, every ledger verified before it
+ * is written, with the code sync verifies fetched ledgers with (libs/chain verifyLedger): the
+ * header's hash recomputed from its fields, every transaction's hash from its blob, the
+ * transaction tree root from the transactions and their metadata; each ledger's parent_hash equal
+ * to the hash of the ledger before it in the stream when that is its parent (a gap starts a new
+ * run, whose top ledger is the run's anchor, as the upstream's validated tip is sync's), and to the
+ * hash of a parent already in the store; and its hash equal to the parent_hash of a child already
+ * in the store. The account index is derived again from the verified bytes with sync's indexer
+ * (libs/chain verifiedLedgerWrite), never taken from the stream.
+ *
+ * The stream is read twice: first every record is verified and checked against the store with
+ * nothing written, so a forged, cut or conflicting stream is refused before the store changes at
+ * all; then it is read again, verified again, and each ledger not already stored is written in one
+ * atomic batch (LedgerStore.putLedger). A ledger stored identically is skipped, so an interrupted
+ * import is resumed by running it again.
+ */
+import {
+  checkParentLink,
+  decodeLedgerHeader,
+  linkOf,
+  verifiedLedgerWrite,
+  verifyLedger,
+  type ChainProfile,
+  type FetchedLedger,
+  type VerifiedLedger,
+} from '@ledger-node/chain';
+import type { LedgerWrite } from '@ledger-node/contracts';
+import type { LedgerStore } from '../store';
+import { readStream, type StreamReading } from './format';
+import type { Progress } from './progress';
+
+const MAX_LEDGER_INDEX = 0xffffffff;
+
+/** A stream whose ledgers do not verify, or conflict with the store's; `ledgerIndex` names the ledger. */
+export class ImportRefused extends Error {
+  constructor(
+    readonly ledgerIndex: number | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImportRefused';
+  }
+}
+
+export interface ImportSummary {
+  /** Ledgers in the stream. */
+  ledgerCount: number;
+  /** Ledgers this import wrote. */
+  written: number;
+  /** Ledgers the store already held, identical (skipped). */
+  alreadyStored: number;
+  transactionCount: bigint;
+  /** Transactions stored without index data (fields this release's definitions do not know). */
+  unindexedTransactions: number;
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
+
+/** A LEDGER record in the shape verifyLedger checks: every hash it carries is a claim to check. */
+function fetchedLedgerOf(record: LedgerWrite): FetchedLedger {
+  return {
+    ledgerIndex: record.ledgerIndex,
+    headerHex: Buffer.from(record.headerBlob).toString('hex'),
+    ledgerHash: hex(record.ledgerHash),
+    transactions: record.transactions.map((tx) => ({
+      txBlobHex: Buffer.from(tx.txBlob).toString('hex'),
+      metaBlobHex: Buffer.from(tx.metaBlob).toString('hex'),
+      hash: hex(tx.hash),
+    })),
+  };
+}
+
+/** The record verified on its own (DESIGN §5), or ImportRefused naming the ledger and what did not match. */
+function verifyRecord(record: LedgerWrite): VerifiedLedger {
+  if (record.ledgerHash.length !== 32) {
+    throw new ImportRefused(record.ledgerIndex, `ledger ${record.ledgerIndex} does not verify: its record carries a ledger_hash of ${record.ledgerHash.length} bytes, not 32`);
+  }
+  const verification = verifyLedger(fetchedLedgerOf(record));
+  if (!verification.ok) {
+    const { reason, message } = verification.failure;
+    throw new ImportRefused(record.ledgerIndex, `ledger ${record.ledgerIndex} does not verify (${reason}): ${message}`);
+  }
+  return verification.ledger;
+}
+
+/** Whether the store holds the ledger (identically); ImportRefused when it holds another, or a neighbour it does not link to. */
+async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Promise<'stored' | 'new'> {
+  const { ledgerIndex } = ledger;
+  const around = [ledgerIndex - 1, ledgerIndex, ledgerIndex + 1].filter((index) => index >= 1 && index <= MAX_LEDGER_INDEX);
+  const stored = new Map((await store.backend.headers(around)).map((header) => [header.ledgerIndex, header]));
+  const own = stored.get(ledgerIndex);
+  if (own && !own.ledgerHash.equals(ledger.ledgerHash)) {
+    throw new ImportRefused(
+      ledgerIndex,
+      `the store holds ledger ${ledgerIndex} with hash ${hex(own.ledgerHash)}, the stream's ledger ${ledgerIndex} is ${hex(ledger.ledgerHash)}: ` +
+        'the store holds another chain (or another network) than the stream; import into an empty store or one of the same chain',
+    );
+  }
+  const parent = stored.get(ledgerIndex - 1);
+  if (parent) {
+    const failure = checkParentLink(ledger, { ledgerIndex: parent.ledgerIndex, ledgerHash: parent.ledgerHash, parentHash: Buffer.alloc(32) });
+    if (failure) {
+      throw new ImportRefused(ledgerIndex, `ledger ${ledgerIndex} of the stream names parent ${failure.actual}, but the store's ledger ${parent.ledgerIndex} is ${failure.expected}`);
+    }
+  }
+  const child = stored.get(ledgerIndex + 1);
+  if (child) {
+    const childParent = decodeLedgerHeader(child.header).parentHash.toUpperCase();
+    if (childParent !== hex(ledger.ledgerHash)) {
+      throw new ImportRefused(ledgerIndex, `ledger ${ledgerIndex} of the stream is ${hex(ledger.ledgerHash)}, but the store's ledger ${child.ledgerIndex} names parent ${childParent}`);
+    }
+  }
+  return own ? 'stored' : 'new';
+}
+
+/**
+ * One pass over the stream: every ledger verified, linked and checked against the store; `write`
+ * (the second pass) stores each one the store does not hold yet.
+ */
+async function pass(
+  store: LedgerStore,
+  reading: StreamReading,
+  profile: ChainProfile,
+  progress: Progress,
+  phase: string,
+  write?: (ledger: VerifiedLedger) => Promise<void>,
+): Promise<{ ledgerCount: number; alreadyStored: number }> {
+  const { header } = reading;
+  if (header.chain !== profile.id) {
+    throw new ImportRefused(undefined, `the stream holds ledgers of the chain "${header.chain}", and this import runs with -chain ${profile.id}: give -chain ${header.chain}`);
+  }
+  progress.begin(phase, Number(header.source.ledgerCount));
+  let previous: VerifiedLedger | undefined;
+  let ledgerCount = 0;
+  let alreadyStored = 0;
+  for await (const record of reading.ledgers()) {
+    const ledger = verifyRecord(record);
+    if (previous && previous.ledgerIndex === ledger.ledgerIndex - 1) {
+      const failure = checkParentLink(ledger, linkOf(previous));
+      if (failure) {
+        throw new ImportRefused(
+          ledger.ledgerIndex,
+          `ledger ${ledger.ledgerIndex} does not link to ledger ${previous.ledgerIndex} before it in the stream: its parent_hash is ${failure.actual}, ledger ${previous.ledgerIndex} hashes to ${failure.expected}`,
+        );
+      }
+    }
+    const inStore = await checkAgainstStore(store, ledger);
+    if (inStore === 'stored') alreadyStored++;
+    else await write?.(ledger);
+    previous = ledger;
+    ledgerCount++;
+    progress.tick();
+  }
+  return { ledgerCount, alreadyStored };
+}
+
+/**
+ * Imports the stream `open` reads (called once per pass; each call reads it from its start) into
+ * `store`. Throws ImportRefused or MalformedStream (format.ts) for a stream that does not verify,
+ * before anything is written; the store is left as it was.
+ */
+export async function importStream(store: LedgerStore, open: () => AsyncIterable<Buffer | string>, profile: ChainProfile, progress: Progress): Promise<ImportSummary> {
+  const checked = await pass(store, await readStream(open()), profile, progress, 'verifying');
+  progress.finish(`${checked.alreadyStored} already stored`);
+
+  let written = 0;
+  let unindexedTransactions = 0;
+  const reading = await readStream(open());
+  const wrote = await pass(store, reading, profile, progress, 'writing', async (ledger) => {
+    const ledgerWrite = verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++);
+    if (await store.putLedger(ledgerWrite)) written++;
+  });
+  if (wrote.ledgerCount !== checked.ledgerCount) {
+    throw new ImportRefused(undefined, `the stream held ${checked.ledgerCount} ledgers when verified and ${wrote.ledgerCount} when written: it changed while it was imported`);
+  }
+  progress.finish(`${written} written, ${wrote.alreadyStored} already stored`);
+  return { ledgerCount: wrote.ledgerCount, written, alreadyStored: wrote.alreadyStored, transactionCount: reading.totals().transactionCount, unindexedTransactions };
+}

@@ -1,0 +1,55 @@
+/**
+ * `ledger-node import FILE`: a ledger stream written by `ledger-node export`, every ledger verified
+ * (as sync verifies what it fetches) before it is stored in the store the flags select. The store
+ * is opened in this process by the ledger-store's transfer module, offline.
+ */
+import { FlagError, type ParsedFlags } from '@ledger-node/config';
+import { loadTransfer } from '../services';
+import { reportFailure } from './transfer-errors';
+
+export const importHelp = `Usage: ledger-node import FILE [store flags] [-chain xrpl|jingtum]
+
+Stores the ledgers of a ledger stream written by \`ledger-node export\`, each verified before it is
+written, as sync verifies the ledgers it fetches: the header's hash recomputed from its fields,
+every transaction's hash from its blob, the transaction tree root from the transactions and their
+metadata, each ledger's parent_hash equal to the hash of the ledger before it (in the stream, or
+already in the store) and its hash to the parent_hash of a child already in the store. The account
+index is derived again from the verified transactions with sync's indexer.
+
+FILE is read twice: first every ledger is verified and checked against the store, with nothing
+written; then each ledger the store does not hold is written, one atomic batch per ledger. A
+ledger that does not verify, a cut or corrupt stream, a stream of another chain than -chain, or a
+store holding another ledger at one of the stream's indexes stops the import before anything is
+written, with an error naming the ledger and what did not match (exit 1). Ledgers the store
+already holds identically are skipped: an interrupted import resumes when run again.
+
+The target store is selected by the flags the node uses:
+  -data_dir DIR [-database_name NAME]      RocksDB (default: the current directory, node.db)
+  -store postgres://[USER@]HOST[:PORT]/DB  PostgreSQL (the writer; -store_read is refused);
+                                           password from -store_password_file, PGPASSWORD or PGPASSFILE
+  -chain xrpl|jingtum                      must be the stream's chain (default: xrpl)
+
+import opens the store itself, offline: stop the node first (a RocksDB store in use is refused).
+The stream carries no account state: the node's sync downloads it once when it first runs on the
+store, then proves it through the imported history (README "Moving a store").
+
+Progress (ledgers done/total, ledgers/s) goes to stderr every few seconds.
+Exit status: 0 imported; 1 the stream was refused or the store could not be written; 2 bad arguments.
+`;
+
+export async function runImportCommand(rest: string[], flags: ParsedFlags): Promise<number> {
+  const [file, ...extra] = rest;
+  if (file === undefined) throw new FlagError('import needs the file to read: ledger-node import FILE');
+  if (extra.length > 0) throw new FlagError(`unexpected argument "${extra[0]}" (see ledger-node import --help)`);
+  const { runImport } = await loadTransfer();
+  try {
+    const summary = await runImport(flags, file, { log: (line) => process.stderr.write(`${line}\n`) });
+    const unindexed = summary.unindexedTransactions > 0 ? `; ${summary.unindexedTransactions} transactions stored without account index data (fields this release does not know)` : '';
+    process.stderr.write(
+      `import: ${summary.ledgerCount} ledgers verified: ${summary.written} written, ${summary.alreadyStored} already stored (skipped); ${summary.transactionCount} transactions${unindexed}\n`,
+    );
+    return 0;
+  } catch (error) {
+    return reportFailure('import', error);
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * Moving a store, end to end: a node syncs a devnet into RocksDB; `ledger-node export` writes its
+ * ledgers to a file (refused while the node runs); `ledger-node import` verifies and stores them
+ * in a real PostgreSQL database; a ledger-store serving that database answers every ledger,
+ * transaction and account history exactly as one serving the RocksDB store does. Forged,
+ * re-linked and cut streams are refused naming the ledger, with nothing stored; a second import
+ * skips everything; an export of the PostgreSQL store holds the same ledger records.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction } from '@ledger-node/chain';
+import { Direction, LedgerStoreServiceService, LedgerWrite, TxDetail, type LedgerRecord } from '@ledger-node/contracts';
+import { createGrpcClient } from '@ledger-node/grpc';
+import {
+  cliEntry,
+  devnetValidatorsFile,
+  startPostgres,
+  startProcess,
+  stopAll,
+  tempDir,
+  waitUntil,
+  type PostgresConnection,
+  type RunningPostgres,
+} from '@ledger-node/test-utils';
+
+/** Ledgers the devnet has built (two payments each) before the node syncs; more close under a light load. */
+const HISTORY = '30x2';
+const AT_LEAST_LEDGERS = 40;
+
+const { dir, remove } = tempDir('export-import-');
+const sourceDir = path.join(dir, 'source');
+const streamFile = path.join(dir, 'ledgers.lnx');
+let postgres: RunningPostgres;
+const clients: { close(): void }[] = [];
+
+afterAll(async () => {
+  for (const client of clients) client.close();
+  await stopAll();
+  await postgres?.stop();
+  remove();
+});
+
+const cli = (args: string[], env: Record<string, string> = {}) => {
+  const result = spawnSync(process.execPath, [cliEntry(), ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+
+/** Flags and environment that point a command at a PostgreSQL database (the password in PGPASSWORD, never on the command line). */
+const pgStore = (db: PostgresConnection) => ({ flags: ['-store', `postgres://${db.user}@${db.host}:${db.port}/${db.database}`], env: { PGPASSWORD: db.password } });
+
+/** A ledger-store process serving a store, and a client to it. */
+async function serveStore(name: string, storeFlags: string[], env: Record<string, string> = {}) {
+  const address = `unix:${path.join(dir, `${name}.sock`)}`;
+  const store = startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', sourceDir, '-ledger_store_addr', address, ...storeFlags], { env });
+  await store.waitFor(/"msg":"serving"/, 60_000);
+  const client = createGrpcClient(LedgerStoreServiceService, address, { serviceLabel: 'ledger-store', deadlineMs: 30_000 });
+  clients.push(client);
+  return { store, client };
+}
+
+// ---------------------------------------------------------------- the stream, as the README documents it
+
+const PREAMBLE_BYTES = 12;
+interface StreamRecord {
+  kind: number;
+  payload: Buffer;
+  /** Offset of the record's kind byte in the file. */
+  offset: number;
+}
+
+function recordsOf(bytes: Buffer): StreamRecord[] {
+  expect(bytes.subarray(0, PREAMBLE_BYTES).toString('hex')).toBe(Buffer.concat([Buffer.from('LNLEDGR\n'), Buffer.from([0, 0, 0, 1])]).toString('hex'));
+  const records: StreamRecord[] = [];
+  for (let offset = PREAMBLE_BYTES; offset < bytes.length; ) {
+    const length = bytes.readUInt32BE(offset + 1);
+    records.push({ kind: bytes[offset]!, payload: bytes.subarray(offset + 5, offset + 5 + length), offset });
+    offset += 5 + length;
+  }
+  return records;
+}
+
+function streamOf(records: StreamRecord[]): Buffer {
+  return Buffer.concat([
+    Buffer.from('LNLEDGR\n'),
+    Buffer.from([0, 0, 0, 1]),
+    ...records.flatMap((record) => {
+      const header = Buffer.alloc(5);
+      header.writeUInt8(record.kind, 0);
+      header.writeUInt32BE(record.payload.length, 1);
+      return [header, record.payload];
+    }),
+  ]);
+}
+
+const LEDGER_KIND = 3;
+const ledgersIn = (records: StreamRecord[]) => records.filter((record) => record.kind === LEDGER_KIND).map((record) => LedgerWrite.decode(record.payload));
+/** The stream with the LEDGER record of `ledgerIndex` replaced by `change`'s. */
+function withLedger(records: StreamRecord[], ledgerIndex: number, change: (ledger: LedgerWrite) => LedgerWrite): Buffer {
+  return streamOf(
+    records.map((record) => {
+      if (record.kind !== LEDGER_KIND) return record;
+      const ledger = LedgerWrite.decode(record.payload);
+      return ledger.ledgerIndex === ledgerIndex ? { ...record, payload: Buffer.from(LedgerWrite.encode(change(ledger)).finish()) } : record;
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- the source store
+
+let ledgerCount = 0;
+
+beforeAll(async () => {
+  const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', '-load', '3', '-load_accounts', '4', '-close_ms', '300'], { env: { LEDGER_NODE_DEVNET_HISTORY: HISTORY } });
+  const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000))[1]!;
+  const node = startProcess([cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-data_dir', sourceDir, '-thread_count', '4']);
+  const status = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(sourceDir, 'run/ledger-store.sock')}`, { serviceLabel: 'ledger-store', deadlineMs: 5_000 });
+  clients.push(status);
+  await waitUntil(
+    async () => {
+      const { completeRanges } = await status.getStatus({});
+      return completeRanges.length === 1 && completeRanges[0]!.first === 1 && completeRanges[0]!.last >= AT_LEAST_LEDGERS;
+    },
+    120_000,
+    `the node to store ledgers 1..${AT_LEAST_LEDGERS}`,
+  );
+  // Export opens the store itself: while the node holds it, RocksDB's lock refuses it, and export says what to do.
+  const whileRunning = cli(['export', path.join(dir, 'while-running.lnx'), '-data_dir', sourceDir]);
+  expect(whileRunning.code).toBe(1);
+  expect(whileRunning.stderr).toMatch(/^export: the RocksDB store at \S+ is in use by another process \(a running ledger-node or ledger-store holds its lock\): export opens the store itself, offline; stop the node/);
+  status.close();
+  expect(await node.stop('SIGTERM', 20_000)).toBe(0);
+  await devnet.stop();
+  postgres = await startPostgres();
+}, 300_000);
+
+describe('ledger-node export', () => {
+  it('writes every ledger of the stopped node\'s RocksDB store to a file, with progress on stderr', () => {
+    const { code, stderr } = cli(['export', streamFile, '-data_dir', sourceDir]);
+    expect(code, stderr).toBe(0);
+    const done = /^export: (\d+) ledgers with (\d+) transactions written to /m.exec(stderr);
+    expect(done, stderr).not.toBeNull();
+    ledgerCount = Number(done![1]);
+    expect(ledgerCount).toBeGreaterThanOrEqual(AT_LEAST_LEDGERS);
+    expect(stderr).toMatch(new RegExp(`^export: exporting ${ledgerCount}/${ledgerCount} ledgers \\([\\d.]+ ledgers/s, \\d+ s\\)`, 'm'));
+    const ledgers = ledgersIn(recordsOf(readFileSync(streamFile)));
+    expect(ledgers.map((ledger) => ledger.ledgerIndex)).toEqual(Array.from({ length: ledgerCount }, (_, offset) => 1 + offset));
+  });
+
+  it('refuses an existing file and a store that is not there, exit 2', () => {
+    expect(cli(['export', streamFile, '-data_dir', sourceDir])).toMatchObject({ code: 2, stderr: expect.stringContaining(`${streamFile} exists: export writes a new file`) });
+    expect(cli(['export', path.join(dir, 'other.lnx'), '-data_dir', path.join(dir, 'nothing')])).toMatchObject({ code: 2, stderr: expect.stringContaining('there is no store at') });
+  });
+});
+
+describe('ledger-node import into PostgreSQL', () => {
+  let target: PostgresConnection;
+
+  it('verifies every ledger, then writes them, with progress on stderr', async () => {
+    target = await postgres.createDatabase();
+    const { flags, env } = pgStore(target);
+    const { code, stderr } = cli(['import', streamFile, ...flags], env);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(new RegExp(`^import: verifying ${ledgerCount}/${ledgerCount} ledgers .*; 0 already stored, done$`, 'm'));
+    expect(stderr).toMatch(new RegExp(`^import: ${ledgerCount} ledgers verified: ${ledgerCount} written, 0 already stored \\(skipped\\)`, 'm'));
+    expect(stderr).not.toContain(target.password);
+  });
+
+  it('serves every ledger, transaction and account history as the RocksDB store does', async () => {
+    const { flags, env } = pgStore(target);
+    const [source, copy] = [await serveStore('source', []), await serveStore('copy', flags, env)];
+    const [sourceStatus, copyStatus] = await Promise.all([source.client.getStatus({}), copy.client.getStatus({})]);
+    expect(copyStatus.completeRanges).toEqual(sourceStatus.completeRanges);
+    expect(copyStatus.ledgerCount).toBe(sourceStatus.ledgerCount);
+    expect(copyStatus.transactionCount).toBe(sourceStatus.transactionCount);
+    // The stream carries no account state: the node's sync downloads it when it first runs on the copy.
+    expect(copyStatus.stateRange).toBeUndefined();
+
+    const codec = getProfile('xrpl').codec;
+    const accounts = new Map<string, Buffer>();
+    let transactionCount = 0;
+    for (let ledgerIndex = 1; ledgerIndex <= ledgerCount; ledgerIndex++) {
+      const request = { ledger: { selector: { $case: 'index' as const, index: ledgerIndex } }, txDetail: TxDetail.FULL };
+      const [fromSource, fromCopy] = await Promise.all([source.client.getLedger(request), copy.client.getLedger(request)]);
+      expect(fromCopy.ledger, `ledger ${ledgerIndex}`).toEqual(fromSource.ledger);
+      for (const tx of (fromSource.ledger as LedgerRecord).transactions) {
+        transactionCount++;
+        const [one, other] = await Promise.all([source.client.getTransaction({ hash: tx.hash }), copy.client.getTransaction({ hash: tx.hash })]);
+        expect(other.transaction).toEqual(one.transaction);
+        const sender = codec.decode(Buffer.from(tx.txBlob).toString('hex')).Account as string;
+        accounts.set(sender, Buffer.from(codec.decodeAccountId(sender)));
+      }
+    }
+    expect(BigInt(transactionCount)).toBe(sourceStatus.transactionCount);
+    expect(accounts.size).toBeGreaterThan(1);
+    // The account index, which import derived again from the verified bytes.
+    for (const [address, accountId] of accounts) {
+      for (const direction of [Direction.UNSPECIFIED, Direction.IN, Direction.OUT]) {
+        const request = { accountId, direction, forward: true, limit: 1000, ledgerRange: undefined, transactionType: '' };
+        const [one, other] = await Promise.all([source.client.getAccountTransactions(request), copy.client.getAccountTransactions(request)]);
+        expect(other.transactions.map((tx) => Buffer.from(tx.hash).toString('hex')), `${address} ${direction}`).toEqual(one.transactions.map((tx) => Buffer.from(tx.hash).toString('hex')));
+      }
+      const countRequest = { accountId, ledger: { selector: { $case: 'index' as const, index: ledgerCount } } };
+      expect(await copy.client.getAccountTransactionCount(countRequest)).toEqual(await source.client.getAccountTransactionCount(countRequest));
+    }
+    await Promise.all([source.store.stop(), copy.store.stop()]);
+  });
+
+  it('skips every ledger the second time (resumable), writing nothing', () => {
+    const { flags, env } = pgStore(target);
+    const { code, stderr } = cli(['import', streamFile, ...flags], env);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toMatch(new RegExp(`^import: ${ledgerCount} ledgers verified: 0 written, ${ledgerCount} already stored \\(skipped\\)`, 'm'));
+  });
+
+  it('exports the PostgreSQL store to the same ledger records', () => {
+    const { flags, env } = pgStore(target);
+    const again = path.join(dir, 'from-postgres.lnx');
+    const { code, stderr } = cli(['export', again, ...flags], env);
+    expect(code, stderr).toBe(0);
+    const ledgerRecords = (file: string) => recordsOf(readFileSync(file)).filter((record) => record.kind !== 2);
+    expect(ledgerRecords(again).map((record) => record.payload.toString('hex'))).toEqual(ledgerRecords(streamFile).map((record) => record.payload.toString('hex')));
+  });
+});
+
+describe('ledger-node import of a bad stream', () => {
+  /** A ledger in the middle of the stream with transactions. */
+  const victim = () => ledgersIn(recordsOf(readFileSync(streamFile))).find((ledger) => ledger.ledgerIndex > 5 && ledger.transactions.length > 0)!;
+
+  /** Imports `bytes` into a fresh database: refused (exit 1) naming the ledger; then the good stream writes every ledger, so nothing of the bad one was stored. */
+  async function refusedWithNothingStored(bytes: Buffer, ledgerIndex: number, reason: RegExp) {
+    const db = await postgres.createDatabase();
+    const { flags, env } = pgStore(db);
+    const bad = path.join(dir, `bad-${ledgerIndex}-${Date.now()}.lnx`);
+    writeFileSync(bad, bytes);
+    const refused = cli(['import', bad, ...flags], env);
+    expect(refused.code, refused.stderr).toBe(1);
+    const lastLine = refused.stderr.trim().split('\n').at(-1)!;
+    expect(lastLine).toMatch(new RegExp(`^import: .*ledger ${ledgerIndex}\\b`));
+    expect(lastLine).toMatch(reason);
+    expect(refused.stderr).not.toMatch(/^\s+at /m);
+    const good = cli(['import', streamFile, ...flags], env);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toMatch(new RegExp(`^import: ${ledgerCount} ledgers verified: ${ledgerCount} written, 0 already stored`, 'm'));
+  }
+
+  it('refuses a forged transaction (its hash recomputed): the ledger\'s transaction tree does not match its header', async () => {
+    const { ledgerIndex } = victim();
+    const forged = withLedger(recordsOf(readFileSync(streamFile)), ledgerIndex, (ledger) => {
+      const tx = ledger.transactions[0]!;
+      const txBlob = Buffer.from(tx.txBlob);
+      txBlob[txBlob.length - 1]! ^= 0x01;
+      return { ...ledger, transactions: [{ ...tx, txBlob, hash: Buffer.from(hashTransaction(txBlob), 'hex') }, ...ledger.transactions.slice(1)] };
+    });
+    await refusedWithNothingStored(forged, ledgerIndex, /does not verify \(transaction_tree_mismatch\): the transactions of ledger \d+ hash to the tree root [0-9A-F]{64}, not the header's transaction_hash [0-9A-F]{64}$/);
+  });
+
+  it('refuses a broken parent link (the header re-hashed): the ledger does not link to the one before it', async () => {
+    const { ledgerIndex } = victim();
+    const relinked = withLedger(recordsOf(readFileSync(streamFile)), ledgerIndex, (ledger) => {
+      const header = decodeLedgerHeader(ledger.headerBlob);
+      header.parentHash = 'AB'.repeat(32);
+      return { ...ledger, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(hashLedgerHeader(header), 'hex') };
+    });
+    await refusedWithNothingStored(relinked, ledgerIndex, new RegExp(`does not link to ledger ${ledgerIndex - 1} before it in the stream: its parent_hash is ${'AB'.repeat(32)}, ledger ${ledgerIndex - 1} hashes to [0-9A-F]{64}$`));
+  });
+
+  it('refuses a stream cut inside a record, naming the ledger it holds', async () => {
+    const { ledgerIndex } = victim();
+    const bytes = readFileSync(streamFile);
+    const record = recordsOf(bytes).find((each) => each.kind === LEDGER_KIND && LedgerWrite.decode(each.payload).ledgerIndex === ledgerIndex)!;
+    await refusedWithNothingStored(bytes.subarray(0, record.offset + 5 + Math.floor(record.payload.length / 2)), ledgerIndex, /the stream is cut: the LEDGER record of ledger \d+ \(record \d+, after ledger \d+\) of \d+ bytes ends after \d+ of them$/);
+  });
+});
+
+describe('ledger-node export --help and import --help', () => {
+  it('describe each command: the store flags, what is verified, what the stream leaves out', () => {
+    const exportHelp = cli(['export', '--help']);
+    expect(exportHelp.code).toBe(0);
+    expect(exportHelp.stdout).toMatch(/^Usage: ledger-node export FILE\|- \[store flags\]/);
+    for (const text of ['-store postgres://', 'stop the node first', 'Not in the stream: the account state', 'FILE.partial']) expect(exportHelp.stdout).toContain(text);
+    const importHelp = cli(['help', 'import']);
+    expect(importHelp.code).toBe(0);
+    expect(importHelp.stdout).toMatch(/^Usage: ledger-node import FILE \[store flags\]/);
+    for (const text of ['verified before it is', 'FILE is read twice', 'skipped: an interrupted import resumes', '-store_read is refused']) expect(importHelp.stdout).toContain(text);
+    const general = cli(['--help']).stdout;
+    expect(general).toContain('ledger-node export FILE|-');
+    expect(general).toContain('ledger-node import FILE');
+  });
+});
