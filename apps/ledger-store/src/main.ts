@@ -4,25 +4,37 @@ import { bindService, serveGrpc } from '@ledger-node/grpc';
 import { counter, createLogger, observedGauge } from '@ledger-node/telemetry';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
-import { openBackend } from './open';
-import { LedgerStore } from './store';
+import { openLedgerStore } from './open';
 
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 
 /** The methods that change the store (typed by the contract, so a removed method cannot stay listed). */
 const WRITE_METHODS = new Set<keyof typeof LedgerStoreServiceService>(['putLedgers', 'putStateObjects', 'putStateChanges', 'deleteLedger']);
 
+/** The exit code of a ledger-store that lost the PostgreSQL writer lock: restarted, it waits as a standby. */
+const EXIT_LOCK_LOST = 1;
+
 /** The ledger-store service: the ledger database (RocksDB, or PostgreSQL), served over gRPC. */
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
-  const store = await LedgerStore.open(await openBackend(config.store));
-  logger.info({ database: store.backend.location, completeRanges: store.ranges }, 'database open');
+  const opened = await openLedgerStore(config.store, {
+    logger,
+    onFatal(error) {
+      // Another process may write from now on: not one more write from this one (pino writes synchronously).
+      logger.fatal({ reason: error.message }, `${error.message}; stopping so as not to write without the lock (a restart waits as a standby)`);
+      process.exit(EXIT_LOCK_LOST);
+    },
+  });
+  const store = opened.store;
+  logger.info({ database: store.backend.location, role: store.role, completeRanges: store.ranges }, `database open as its ${store.role}`);
   // Open WatchLedgers streams never end by themselves: stopping ends them so shutdown need not wait.
   const stopping = new AbortController();
   const ledgersWritten = counter('ledger_node_store_ledgers_written_total', 'Ledgers written by this process, at the tip or below it (backfill)', ['position']);
   const transactionsWritten = counter('ledger_node_store_transactions_written_total', 'Transactions written by this process');
   const unsubscribe = store.events.subscribe((event) => {
+    // A follower publishes the ledgers another process wrote.
+    if (store.role !== 'writer') return;
     ledgersWritten.inc({ position: event.extendsTip ? 'tip' : 'backfill' });
     transactionsWritten.inc(event.transactions.length);
   });
@@ -37,10 +49,10 @@ export async function start(flags: ParsedFlags) {
     metrics: { service: 'ledger-store', listener: metricsListener(flags, 'ledger-store') },
     onStop: () => {
       unsubscribe();
-      return store.close();
+      return opened.close();
     },
   }).catch(async (error: unknown) => {
-    await store.close();
+    await opened.close();
     throw error;
   });
   return {

@@ -1,11 +1,142 @@
 import type { StoreTarget } from '@ledger-node/config';
+import { connectionConfig, describeDatabase, WriterLock } from '@ledger-node/postgres';
+import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { PgLedgerBackend } from './backend/pg-backend';
 import { openRocksDb } from './storage/rocksdb';
+import { LedgerStore, type FollowOptions } from './store';
 
-/** The backend the flags select (config.ts): RocksDB under -data_dir, or PostgreSQL. */
+/** The writer lock of a PostgreSQL ledger database (libs/postgres): its holder is the one ledger-store that writes it. */
+export const STORE_WRITER_LOCK = 'ledger-store';
+
+/** The backend the flags select (config.ts): RocksDB under -data_dir, or PostgreSQL (read-only for -store_read). */
 export async function openBackend(target: StoreTarget): Promise<LedgerBackend> {
   if (target.kind === 'rocksdb') return new KvLedgerBackend(await openRocksDb(target.path), `the database at ${target.path}`);
-  return PgLedgerBackend.open({ connectionString: target.url, ...(target.password === undefined ? {} : { password: target.password }) });
+  return PgLedgerBackend.open(connectionConfig(target.url, target.password), describeDatabase(target.url), { readOnly: target.role === 'reader' });
+}
+
+/** Why a standby refuses writes (and its status says so). */
+export const standbyRefusal = (location: string) =>
+  `this ledger-store is a standby writer waiting for the writer lock on ${location}: it takes no writes, and takes over when the holder stops`;
+
+/** Why a reader refuses writes (and its status says so). */
+export const readerRefusal = (location: string) =>
+  `this ledger-store reads ${location} (-store_read) and takes no writes; writes go to the ledger-store started with -store`;
+
+export interface OpenedStore {
+  store: LedgerStore;
+  /** Closes the store, then gives the writer lock up (or stops waiting for it). */
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  logger: Logger;
+  /**
+   * The writer lock was lost, or taking over failed: from now on another process may write, and
+   * this one must stop writing at once (main.ts exits, and its supervisor starts it again as a standby).
+   */
+  onFatal(error: Error): void;
+}
+
+/**
+ * Opens the store the flags select in its role. RocksDB: the writer (one process owns the files).
+ * PostgreSQL with -store: the writer once it holds the writer lock; until then a standby that
+ * serves reads, follows the database and takes over when the lock comes. With -store_read: a
+ * reader that follows its database and takes no writes.
+ */
+export async function openLedgerStore(target: StoreTarget, options: OpenOptions): Promise<OpenedStore> {
+  const backend = await openBackend(target);
+  if (target.kind === 'rocksdb') {
+    const store = await LedgerStore.open(backend);
+    return { store, close: () => store.close() };
+  }
+  const { logger } = options;
+  const follow = (role: FollowOptions['role'], refusal: string): FollowOptions => ({ role, refusal, onError: followFailures(logger, backend.location) });
+  if (target.role === 'reader') {
+    const store = await LedgerStore.open(backend, { follow: follow('reader', readerRefusal(backend.location)) });
+    return { store, close: () => store.close() };
+  }
+
+  const stopWaiting = new AbortController();
+  let reportWaiting: () => void = () => undefined;
+  const waiting = new Promise<'waiting'>((resolve) => (reportWaiting = () => resolve('waiting')));
+  const locked = WriterLock.acquire(connectionConfig(target.url, target.password), STORE_WRITER_LOCK, {
+    location: backend.location,
+    signal: stopWaiting.signal,
+    onWaiting: (holder) => {
+      logger.warn(
+        { database: backend.location, holder },
+        `standby: another ledger-store holds the writer lock on ${backend.location}${holder ? ` (server pid ${holder.pid}${holder.clientAddress ? ` from ${holder.clientAddress}` : ''})` : ''}; serving reads and waiting to take over`,
+      );
+      reportWaiting();
+    },
+    onUnreachable: unreachableOnce(logger, backend.location),
+  });
+  // A lock never taken (the wait stopped at close) is nobody's failure.
+  locked.catch(() => undefined);
+  let lock: WriterLock | undefined;
+  const guard = (held: WriterLock) => {
+    lock = held;
+    held.onLost(options.onFatal);
+  };
+  const first = await Promise.race([locked, waiting]).catch(async (error: unknown) => {
+    await backend.close();
+    throw error;
+  });
+  const close = async (store: LedgerStore) => {
+    stopWaiting.abort();
+    await store.close();
+    await lock?.release();
+  };
+
+  if (first instanceof WriterLock) {
+    guard(first);
+    const store = await LedgerStore.open(backend).catch(async (error: unknown) => {
+      await first.release();
+      throw error;
+    });
+    logger.info({ database: backend.location }, `writer: holds the writer lock on ${backend.location}`);
+    return { store, close: () => close(store) };
+  }
+
+  const store = await LedgerStore.open(backend, { follow: follow('standby', standbyRefusal(backend.location)) });
+  void locked.then(
+    async (held) => {
+      guard(held);
+      try {
+        await store.promote();
+      } catch (error) {
+        options.onFatal(new Error(`took the writer lock on ${backend.location} but could not take over: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+        return;
+      }
+      logger.info({ database: backend.location, completeRanges: store.ranges }, `writer: took over the writer lock on ${backend.location}; writing from now on`);
+    },
+    () => undefined,
+  );
+  return { store, close: () => close(store) };
+}
+
+/** Logs a follower's failed look at its database once per distinct reason, and its recovery. */
+function followFailures(logger: Logger, location: string): (error: unknown) => void {
+  let last: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  return (error) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (reason !== last) logger.warn({ database: location, reason }, `cannot follow ${location}: ${reason}; trying again`);
+    last = reason;
+    // No failure for a while: the next one is logged again.
+    clearTimeout(timer);
+    timer = setTimeout(() => (last = undefined), 60_000);
+    timer.unref();
+  };
+}
+
+function unreachableOnce(logger: Logger, location: string): (error: Error) => void {
+  let logged = false;
+  return (error) => {
+    if (logged) return;
+    logged = true;
+    logger.warn({ database: location, reason: error.message }, `the writer lock on ${location} cannot be asked for: ${error.message}; trying again`);
+  };
 }

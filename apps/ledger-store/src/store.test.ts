@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeLedgerHeader, getProfile, hashLedgerHeader, keylet } from '@ledger-node/chain';
 import { LedgerTag, StateChangeKind, TxDetail, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
-import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
+import { Conflict, InvalidParams, Unavailable, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
 import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
 import { memoryKeyValue } from './storage/memory';
@@ -223,6 +223,34 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
   }
 
   const outOfOrder = [11119602, 11119599, 11119604, 11119601, 11119600, 11119603];
+
+  it('takes a ledger whose write reached the database, though its answer was lost, as stored and in the complete ranges', async () => {
+    const backend = await (await createEngine()).open();
+    let loseAnswer = false;
+    // The write happens; its caller hears Unavailable (as when the connection ends before COMMIT is answered).
+    const losing = new Proxy(backend, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target) as unknown;
+        if (key !== 'addLedger' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          const counters = await value.apply(target, args);
+          if (!loseAnswer) return counters;
+          loseAnswer = false;
+          throw new Unavailable('the connection ended before COMMIT was answered');
+        };
+      },
+    });
+    const store = await LedgerStore.open(losing);
+    cleanups.push(() => store.close());
+    await store.putLedger(mainnetLedgerWrite(11119599));
+    loseAnswer = true;
+    await expect(store.putLedger(mainnetLedgerWrite(11119600))).rejects.toThrow(/before COMMIT was answered/);
+    expect(await store.putLedger(mainnetLedgerWrite(11119600))).toBe(false);
+    expect(store.ranges).toEqual([{ first: 11119599, last: 11119600 }]);
+    await store.putLedger(mainnetLedgerWrite(11119601));
+    expect((await store.backend.bookkeeping()).completeRanges).toEqual([{ first: 11119599, last: 11119601 }]);
+    expect((await store.status()).counters.ledgerCount).toBe(3n);
+  });
 
   describe('store format version', () => {
     it('records the format version in a new store', async () => {
@@ -787,6 +815,7 @@ const PG_TABLES = [
   'account_sent',
   'account_sent_blocks',
   'account_transactions',
+  'ledger_hashes',
   'ledger_transactions',
   'ledgers',
   'schema_migrations',

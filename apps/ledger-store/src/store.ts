@@ -9,12 +9,13 @@ import {
   type StateDownload,
   type TransactionRecord,
 } from '@ledger-node/contracts';
-import { Conflict, Internal, InvalidParams, NotFound } from '@ledger-node/errors';
-import type { LedgerBackend } from './backend/backend';
+import { Conflict, Internal, InvalidParams, NotFound, Unavailable } from '@ledger-node/errors';
+import type { Bookkeeping, LedgerBackend } from './backend/backend';
 import { closeTimeOf, NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type StateDownloadRecord, type StateWindow, type StoreCounters, type StoredHeader, type StoredTransaction } from './backend/records';
 import { validateStateObjectsPage } from './state/validate';
 import { addToRanges, rangesContain, removeFromRanges, type LedgerRange } from './ledgers/ranges';
 import { LedgerEvents, type LedgerEvent } from './ledgers/events';
+import { missingFrom, rangesIntersection } from './ledgers/follow';
 import { validateLedgerWrite, validateStateChanges } from './ledgers/validate';
 
 const MAX_LEDGER_INDEX = 0xffffffff;
@@ -30,8 +31,31 @@ export const MAX_TRANSACTIONS_PER_CALL = 1000;
 const SIZE_REFRESH_MS = 1_000;
 /** Headers read per step while a watch replays stored ledgers. */
 const REPLAY_PAGE = 64;
+/** How often a follower (a standby, a reader) looks at the bookkeeping of the database it reads from. */
+export const FOLLOW_INTERVAL_MS = 200;
+/** New ledgers a follower takes on per look: a large backfill is taken in steps, the next one at once. */
+const FOLLOW_LEDGERS_PER_STEP = 256;
+
+/**
+ * How a store takes part in its database: the writer writes it; a standby (a writer waiting for
+ * the writer lock) and a reader (-store_read) take no writes and follow what the writer stores.
+ */
+export type StoreRole = 'writer' | 'standby' | 'reader';
+
+/** A store that follows a database another process writes. */
+export interface FollowOptions {
+  role: 'standby' | 'reader';
+  /** Why writes are refused, as every write's caller hears it (Unavailable). */
+  refusal: string;
+  intervalMs?: number;
+  /** A look at the database failed (it is unreachable, say); the next look comes after the interval. */
+  onError?: (error: unknown) => void;
+}
 
 export interface StoreStatus {
+  role: StoreRole;
+  /** The role in words, with the database's location (never a password). */
+  roleDetail: string;
   completeRanges: LedgerRange[];
   stateRange?: LedgerRange;
   stateDownload: StateDownload;
@@ -43,8 +67,10 @@ export interface StoreStatus {
 
 /**
  * The operations of the LedgerStore contract over one backend (backend/backend.ts). One process
- * owns the store; within it every write goes through one queue so that the complete ranges and
- * counters, kept in memory and written with each ledger, never race.
+ * writes the store; within it every write goes through one queue so that the complete ranges and
+ * counters, kept in memory and written with each ledger, never race. Other processes may follow a
+ * PostgreSQL store (`follow`): they reload the bookkeeping from the database they read, publish
+ * the ledgers that became complete, and refuse writes until promoted (`promote`).
  */
 export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   readonly events = new LedgerEvents();
@@ -56,6 +82,13 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   private counters: StoreCounters = ZERO_COUNTERS;
   private writeQueue: Promise<unknown> = Promise.resolve();
   private measuredSize: { at: number; bytes: Promise<number> } | undefined;
+  private currentRole: StoreRole = 'writer';
+  /** Why writes are refused while this store is not the writer. */
+  private refusal: string | undefined;
+  private followTimer: NodeJS.Timeout | undefined;
+  private following = false;
+  /** A write failed in a way that leaves unknown whether the database took it. */
+  private bookkeepingUncertain = false;
 
   private constructor(readonly backend: Backend) {}
 
@@ -63,27 +96,146 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * Opens the store over `backend`, loading the bookkeeping every ledger's write updates. A store
    * of another format version is refused, and the backend closed.
    */
-  static async open<Backend extends LedgerBackend>(backend: Backend): Promise<LedgerStore<Backend>> {
+  static async open<Backend extends LedgerBackend>(backend: Backend, options: { follow?: FollowOptions } = {}): Promise<LedgerStore<Backend>> {
     const store = new LedgerStore(backend);
     const bookkeeping = await backend.bookkeeping();
-    const version = bookkeeping.formatVersion;
-    if (version !== STORE_FORMAT_VERSION) {
-      if (version !== undefined) {
-        await backend.close();
-        throw new Error(
-          `${backend.location} is in store format ${Number.isNaN(version) ? '(unreadable)' : version}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only: ` +
-            'run the ledger-node release that wrote it, or move it aside and sync again',
-        );
-      }
-      // A new store, or one written before the version was recorded, whose layout is format 1.
-      await backend.recordFormatVersion(STORE_FORMAT_VERSION);
+    try {
+      // A follower writes nothing: a standby records the version once it is the writer.
+      if (!options.follow) await store.requireFormat(bookkeeping);
+      else if (bookkeeping.formatVersion !== undefined || options.follow.role === 'reader') store.checkFormat(bookkeeping);
+    } catch (error) {
+      await backend.close();
+      throw error;
     }
-    ({ completeRanges: store.completeRanges, counters: store.counters, stateRanges: store.stateRanges, download: store.download } = bookkeeping);
+    store.load(bookkeeping);
+    if (options.follow) store.follow(options.follow);
     return store;
   }
 
+  /** Refuses a store of another format; a reader also one that records none (its writer never opened it, or the replica has not copied it yet). */
+  private checkFormat(bookkeeping: Bookkeeping): void {
+    const version = bookkeeping.formatVersion;
+    if (version === STORE_FORMAT_VERSION) return;
+    if (version === undefined) {
+      throw new Error(`${this.backend.location} records no store format version: its writer (-store) has not opened it yet, or this replica has not copied it yet`);
+    }
+    throw new Error(
+      `${this.backend.location} is in store format ${Number.isNaN(version) ? '(unreadable)' : version}, and this ledger-node reads and writes format ${STORE_FORMAT_VERSION} only: ` +
+        'run the ledger-node release that wrote it, or move it aside and sync again',
+    );
+  }
+
+  /** As checkFormat, for the writer: a store that records no version (new, or written before versions were recorded) is format 1, and recorded so. */
+  private async requireFormat(bookkeeping: Bookkeeping): Promise<void> {
+    if (bookkeeping.formatVersion === undefined) await this.backend.recordFormatVersion(STORE_FORMAT_VERSION);
+    else this.checkFormat(bookkeeping);
+  }
+
+  private load(bookkeeping: Bookkeeping): void {
+    ({ completeRanges: this.completeRanges, counters: this.counters, stateRanges: this.stateRanges, download: this.download } = bookkeeping);
+  }
+
   close(): Promise<void> {
+    this.stopFollowing();
     return this.exclusive(() => this.backend.close());
+  }
+
+  get role(): StoreRole {
+    return this.currentRole;
+  }
+
+  // ---- following a database another process writes ----
+
+  /** Looks at the database every `intervalMs` (FOLLOW_INTERVAL_MS), writes refused, until closed or promoted. */
+  private follow(options: FollowOptions): void {
+    this.currentRole = options.role;
+    this.refusal = options.refusal;
+    this.following = true;
+    const look = async () => {
+      let more = false;
+      try {
+        more = await this.exclusive(() => this.followStep(FOLLOW_LEDGERS_PER_STEP));
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (this.following) this.followTimer = setTimeout(() => void look(), more ? 0 : (options.intervalMs ?? FOLLOW_INTERVAL_MS));
+    };
+    this.followTimer = setTimeout(() => void look(), options.intervalMs ?? FOLLOW_INTERVAL_MS);
+  }
+
+  private stopFollowing(): void {
+    this.following = false;
+    clearTimeout(this.followTimer);
+  }
+
+  /**
+   * One look (in the write queue): the bookkeeping as the database now holds it, the complete
+   * ranges kept inside the database's (a ledger removed there leaves them at once), and up to
+   * `limit` ledgers the database completed since taken on in ascending order, each published as
+   * it is. The ranges only ever hold ledgers read from this database, so they are never ahead of
+   * what it answers. True when more ledgers wait for the next step.
+   */
+  private async followStep(limit: number): Promise<boolean> {
+    const bookkeeping = await this.backend.bookkeeping();
+    if (bookkeeping.formatVersion !== undefined) this.checkFormat(bookkeeping);
+    let ranges = rangesIntersection(this.completeRanges, bookkeeping.completeRanges);
+    const added = missingFrom(ranges, bookkeeping.completeRanges, limit + 1);
+    const more = added.length > limit;
+    this.completeRanges = ranges;
+    for (const header of await this.backend.headers(added.slice(0, limit))) {
+      const event = await this.eventOfStored(header);
+      const highestBefore = ranges.at(-1)?.last;
+      ranges = addToRanges(ranges, header.ledgerIndex);
+      this.completeRanges = ranges;
+      this.events.publish({ ...event, extendsTip: highestBefore === undefined || header.ledgerIndex > highestBefore });
+    }
+    ({ counters: this.counters, stateRanges: this.stateRanges, download: this.download } = bookkeeping);
+    return more;
+  }
+
+  /**
+   * A standby becomes the writer (it holds the writer lock now): it takes on the ledgers the last
+   * writer stored since its last look, then reloads the bookkeeping in the write queue, so the next
+   * write continues from what the database holds.
+   */
+  async promote(): Promise<void> {
+    if (this.currentRole !== 'standby') throw new Internal(`a ${this.currentRole} is not promoted; only a standby is`);
+    this.stopFollowing();
+    await this.exclusive(async () => {
+      while (await this.followStep(FOLLOW_LEDGERS_PER_STEP));
+      const bookkeeping = await this.backend.bookkeeping();
+      await this.requireFormat(bookkeeping);
+      this.load(bookkeeping);
+      this.currentRole = 'writer';
+      this.refusal = undefined;
+    });
+  }
+
+  /** Throws Unavailable, with the reason, unless this store is the writer. */
+  private requireWriter(): void {
+    if (this.currentRole !== 'writer') throw new Unavailable(this.refusal ?? `this ledger-store is a ${this.currentRole} and takes no writes`);
+  }
+
+  /**
+   * Runs a write after every write queued before it, if this store is still the writer then. A
+   * write that failed other than by the contract's refusals may have reached the database all the
+   * same (a PostgreSQL COMMIT whose answer was lost): the next write reloads the bookkeeping first.
+   */
+  private write<T>(task: () => Promise<T>): Promise<T> {
+    this.requireWriter();
+    return this.exclusive(async () => {
+      this.requireWriter();
+      if (this.bookkeepingUncertain) {
+        this.load(await this.backend.bookkeeping());
+        this.bookkeepingUncertain = false;
+      }
+      try {
+        return await task();
+      } catch (error) {
+        if (!(error instanceof InvalidParams || error instanceof Conflict || error instanceof NotFound)) this.bookkeepingUncertain = true;
+        throw error;
+      }
+    });
   }
 
   /** Runs `task` after every write queued before it and before any queued after it. */
@@ -123,8 +275,9 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * its index (nothing is written then).
    */
   async putLedger(write: LedgerWrite | undefined, path = 'ledger'): Promise<boolean> {
+    this.requireWriter();
     validateLedgerWrite(write, path);
-    return this.exclusive(() => this.writeValidated(write));
+    return this.write(() => this.writeValidated(write));
   }
 
   private async writeValidated(write: LedgerWrite): Promise<boolean> {
@@ -161,9 +314,10 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * batch (see DeleteLedger); `write` is the ledger as its writer derives it from the stored bytes.
    */
   async deleteLedger(write: LedgerWrite | undefined): Promise<void> {
+    this.requireWriter();
     validateLedgerWrite(write, 'ledger');
     if (write.stateChanges.length > 0) throw new InvalidParams('ledger.state_changes must be empty: a ledger is removed without state', 'ledger.state_changes');
-    return this.exclusive(async () => {
+    return this.write(async () => {
       const { ledgerIndex } = write;
       const stored = await this.backend.header(ledgerIndex);
       if (!stored) throw new NotFound(`ledger ${ledgerIndex} is not stored`);
@@ -187,9 +341,10 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * ledger is not stored, Conflict when another hash is stored at its index.
    */
   async putStateChanges(request: PutStateChangesRequest): Promise<LedgerRange | undefined> {
+    this.requireWriter();
     if (request.ledgerHash.length !== 32) throw new InvalidParams(`ledger_hash must be 32 bytes, got ${request.ledgerHash.length}`, 'ledger_hash');
     validateStateChanges(request.stateChanges, 'state_changes');
-    return this.exclusive(async () => {
+    return this.write(async () => {
       const { ledgerIndex } = request;
       const stored = await this.backend.header(ledgerIndex);
       if (!stored) throw new NotFound(`ledger ${ledgerIndex} is not stored; its state changes are not taken`);
@@ -216,8 +371,9 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * is never restarted.
    */
   async putStateObjects(request: PutStateObjectsRequest): Promise<StateDownload> {
+    this.requireWriter();
     validateStateObjectsPage(request);
-    return this.exclusive(async () => {
+    return this.write(async () => {
       const current = this.download;
       if (current.complete) {
         if (current.ledgerIndex === request.ledgerIndex && request.objects.length === 0 && request.complete) return this.stateDownload;
@@ -345,6 +501,8 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   async status(): Promise<StoreStatus> {
     return {
+      role: this.currentRole,
+      roleDetail: this.refusal ?? `the writer of ${this.backend.location}`,
       completeRanges: [...this.completeRanges],
       stateRange: this.stateRangeAnswered(),
       stateDownload: this.stateDownload,
@@ -421,14 +579,15 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
           for (let position = pending.length - 1; position >= 0; position--) {
             if (pending[position].ledgerIndex >= from && pending[position].ledgerIndex <= coveredLast) pending.splice(position, 1);
           }
-          return headers;
+          // A follower's database may hold ledgers it has not published yet: they come as live events.
+          return { headers: headers.filter((header) => rangesContain(this.completeRanges, header.ledgerIndex)), read: headers.length, last: headers.at(-1)?.ledgerIndex };
         });
-        for (const header of page) {
+        for (const header of page.headers) {
           if (signal.aborted) return;
           yield await this.eventOfStored(header);
         }
-        const last = page.at(-1)?.ledgerIndex;
-        cursor = page.length < REPLAY_PAGE || last === undefined || last === MAX_LEDGER_INDEX ? undefined : last + 1;
+        const last = page.last;
+        cursor = page.read < REPLAY_PAGE || last === undefined || last === MAX_LEDGER_INDEX ? undefined : last + 1;
       }
       for (;;) {
         while (pending.length > 0) {

@@ -1,7 +1,16 @@
 import path from 'node:path';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { dataDir, readSecretFile, serviceAddress, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { dataDir, readSecretFile, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { connectionConfig, describeDatabase } from '@ledger-node/postgres';
+import type { ClientConfig } from 'pg';
 import type { LogLevel } from '@ledger-node/telemetry';
+
+/** The database whose 'submission' writer lock elects the one sending submission service. */
+export interface SenderLockTarget {
+  connection: ClientConfig;
+  /** The database as messages name it (no password). */
+  location: string;
+}
 
 export interface SubmissionConfig {
   profile: ChainProfile;
@@ -16,12 +25,15 @@ export interface SubmissionConfig {
   /** The persisted pending set. */
   bookFile: string;
   logLevel: LogLevel;
+  /** With -store postgres://…: send only while holding the database's submission writer lock. */
+  senderLock?: SenderLockTarget;
 }
 
 export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
   const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
   const tokenFile = flags.string('keystore_token_file');
   const endpoints = upstreamEndpoints(flags, profile.defaultEndpoint);
+  const store = storeTarget(flags);
   return {
     profile,
     endpoints,
@@ -31,5 +43,8 @@ export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
     keystoreToken: tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file'),
     bookFile: path.join(dataDir(flags), 'submission', 'submissions.jsonl'),
     logLevel: flags.string('log_level') as LogLevel,
+    ...(store.kind === 'postgres' && store.role === 'writer'
+      ? { senderLock: { connection: connectionConfig(store.url, store.password), location: describeDatabase(store.url) } }
+      : {}),
   };
 }

@@ -1,10 +1,11 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService } from '@ledger-node/contracts';
-import { bindService, createGrpcClient, dependenciesServing, serveGrpc, watchReadiness } from '@ledger-node/grpc';
+import { bindService, createGrpcClient, dependenciesServing, serveGrpc, watchReadiness, type ReadinessCheck } from '@ledger-node/grpc';
 import { createLogger, observedGauge } from '@ledger-node/telemetry';
 import { submissionConfig } from './config';
 import { submissionHandlers } from './grpc/handlers';
 import { Payments } from './payments';
+import { SendingGate, takeSenderLock } from './sender-lock';
 import { SubmissionBook } from './tracking/book';
 import { Tracker } from './tracking/tracker';
 import { RippledClient } from './upstream/rippled';
@@ -21,29 +22,51 @@ export async function start(flags: ParsedFlags) {
   const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
   const payments = new Payments(config.profile, upstream, keystore, ledgerStore, book, logger);
   const tracker = new Tracker(book, ledgerStore, logger);
-  const open = book.open();
-  tracker.start();
-  if (open.length > 0) {
-    logger.info({ open: open.length }, 'tracking submissions still open before the restart');
-    void payments.resubmitPending();
-  }
+  const beginSending = () => {
+    const open = book.open();
+    tracker.start();
+    if (open.length > 0) {
+      logger.info({ open: open.length }, 'tracking submissions still open before the restart');
+      void payments.resubmitPending();
+    }
+  };
+  // With -store postgres://…, one submission service sends: the holder of the database's lock.
+  const gate = new SendingGate();
+  const stopWaiting = new AbortController();
+  const senderLock = config.senderLock
+    ? await takeSenderLock(config.senderLock, {
+        gate,
+        logger,
+        signal: stopWaiting.signal,
+        takeOver: beginSending,
+        onLost(error) {
+          // Another process may send from now on: not one more send from this one (pino writes synchronously).
+          logger.fatal({ reason: error.message }, `${error.message}; stopping so as not to send without the lock (a restart waits as a standby)`);
+          process.exit(1);
+        },
+      })
+    : (beginSending(), undefined);
   observedGauge('ledger_node_submission_pending', 'Submitted transactions not yet validated, expired or rejected', () => book.pending().length);
   let stopReadiness = () => {};
   const server = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book))],
+    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, gate))],
     metrics: { service: 'submission', listener: metricsListener(flags, 'submission') },
     onStop: async () => {
+      stopWaiting.abort();
       stopReadiness();
       tracker.stop();
       book.close();
       upstream.close();
       keystore.close();
       ledgerStore.close();
+      await senderLock?.release();
     },
   });
-  // Ready while the keystore (signing) and the ledger-store (tracking) answer.
-  stopReadiness = watchReadiness(server, dependenciesServing({ keystore: config.keystoreAddress, 'ledger-store': config.ledgerStoreAddress }), logger);
+  // Ready while the keystore (signing) and the ledger-store (tracking) answer, and this process is the sender.
+  const dependencies = dependenciesServing({ keystore: config.keystoreAddress, 'ledger-store': config.ledgerStoreAddress });
+  const ready: ReadinessCheck = Object.assign(async () => gate.refusal ?? (await dependencies()), { close: () => dependencies.close?.() });
+  stopReadiness = watchReadiness(server, ready, logger);
   return server;
 }

@@ -81,12 +81,15 @@ export {
   StateDownload,
   StateObject,
   StateObjectChange,
+  StoreRole,
   TransactionOutcome,
   TransactionWrite,
   WatchLedgersRequest,
   WatchLedgersResponse,
   stateChangeKindFromJSON,
   stateChangeKindToJSON,
+  storeRoleFromJSON,
+  storeRoleToJSON,
 } from './gen/ledgernode/ledgerstore/v1/ledgerstore';
 export type {
   LedgerStoreServiceServer,

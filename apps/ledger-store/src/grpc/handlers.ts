@@ -1,12 +1,14 @@
-import type { AccountStateResult, GetAccountStateResponse, LedgerStoreServiceService } from '@ledger-node/contracts';
+import { StoreRole, type AccountStateResult, type GetAccountStateResponse, type LedgerStoreServiceService } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 import { toItemError, type Handlers } from '@ledger-node/grpc';
-import type { LedgerStore } from '../store';
+import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
 import { accountState, listStateObjects, type AccountState } from '../state/reads';
 
 /** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
 const MAX_ACCOUNT_STATES_PER_CALL = 1000;
+
+const ROLES: Record<Role, StoreRole> = { writer: StoreRole.WRITER, standby: StoreRole.STANDBY, reader: StoreRole.READER };
 
 function accountStateResponse(state: AccountState): GetAccountStateResponse {
   return {
@@ -51,6 +53,8 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         dbSizeBytes: BigInt(status.dbSizeBytes),
         stateDownload: status.stateDownload,
         stateRange: status.stateRange,
+        role: ROLES[status.role],
+        roleDetail: status.roleDetail,
       };
     },
     async deleteLedger(request) {

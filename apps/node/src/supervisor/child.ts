@@ -4,12 +4,19 @@ import type { ServiceName } from '../services';
 
 /** Secrets of one service only: the keystore's passphrase reaches no other service's environment. */
 const KEYSTORE_ONLY_ENV = ['LEDGER_NODE_PASSWORD'];
+/**
+ * The services that connect to PostgreSQL (-store, -store_read): the ledger-store, and submission
+ * for its writer lock. Only they get the PG* environment (PGPASSWORD, PGPASSFILE, PGUSER…), which
+ * the pg client reads and which may hold the database's password.
+ */
+const POSTGRES_CLIENTS: readonly ServiceName[] = ['ledger-store', 'submission'];
+const isPostgresEnv = (key: string) => /^PG[A-Z_]+$/.test(key);
 
-/** The environment a service is started with. */
+/** The environment a service is started with: the node's, without the secrets of other services. */
 export function serviceEnv(name: ServiceName, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (name === 'keystore') return { ...env };
   const kept = { ...env };
-  for (const key of KEYSTORE_ONLY_ENV) delete kept[key];
+  if (name !== 'keystore') for (const key of KEYSTORE_ONLY_ENV) delete kept[key];
+  if (!POSTGRES_CLIENTS.includes(name)) for (const key of Object.keys(kept).filter(isPostgresEnv)) delete kept[key];
   return kept;
 }
 

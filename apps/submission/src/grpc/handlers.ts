@@ -2,6 +2,7 @@ import { SubmissionState, type Submission, type SubmissionServiceService } from 
 import { InvalidParams } from '@ledger-node/errors';
 import type { Handlers } from '@ledger-node/grpc';
 import type { Payments, SubmitResult } from '../payments';
+import type { SendingGate } from '../sender-lock';
 import type { SubmissionBook, SubmissionRecord, SubmissionStateName } from '../tracking/book';
 
 const stateOf: Record<SubmissionStateName, SubmissionState> = {
@@ -45,9 +46,11 @@ const paymentRequest = (request: { from: string; to: string; valueDrops: bigint;
   sequence: request.sequence,
 });
 
-export function submissionHandlers(payments: Payments, book: SubmissionBook): Handlers<typeof SubmissionServiceService> {
+/** `gate` refuses signing and sending while this process is a standby (sender-lock.ts). */
+export function submissionHandlers(payments: Payments, book: SubmissionBook, gate?: SendingGate): Handlers<typeof SubmissionServiceService> {
   return {
     async signPayment(request) {
+      gate?.requireSender();
       const signed = await payments.sign(paymentRequest(request));
       return {
         signedBlob: Buffer.from(signed.blob, 'hex'),
@@ -58,9 +61,11 @@ export function submissionHandlers(payments: Payments, book: SubmissionBook): Ha
       };
     },
     async sendPayment(request) {
+      gate?.requireSender();
       return sent(await payments.send(paymentRequest(request)));
     },
     async submitSigned(request) {
+      gate?.requireSender();
       if (request.signedBlob.length === 0) throw new InvalidParams('the signed transaction is empty', 'signedTransaction');
       return sent(await payments.submitSigned(request.signedBlob.toString('hex')));
     },

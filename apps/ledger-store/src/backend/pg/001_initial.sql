@@ -1,35 +1,52 @@
 -- The LedgerStore tables (store format 1), as PgLedgerBackend (../pg-backend.ts) reads and writes them.
--- Each table holds what one key bucket of the key-value layout holds (storage/buckets.ts), with the
--- same key as its primary key. Ledger and transaction indexes are u32: bigint columns. Bytes
--- compare bytewise (bytea), so key order is the key-value layout's order.
+-- They hold what the buckets of the key-value layout hold (storage/buckets.ts), with the same keys.
+-- Ledger and transaction indexes are u32: bigint columns. Bytes compare bytewise (bytea), so key
+-- order is the key-value layout's order.
+--
+-- What grows with history is partitioned by ledger index (RANGE): ledgers, ledger_transactions,
+-- account_transactions, account_sent and state_versions. Each partition holds a fixed run of
+-- ledgers (store_meta 'ledgers_per_partition', recorded when the database is first opened), named
+-- <table>_<first ledger>, and is created by the write that first needs it (ledger_partitions_cover),
+-- so that old history can be detached, archived or moved to other storage a partition at a time,
+-- and every read by ledger touches only the partitions its ledgers are in. A partitioned table's
+-- primary key includes the ledger index: the lookups by hash are small unpartitioned tables
+-- (ledger_hashes, transactions) that point into them.
 
--- Ledger headers; the unique hash is the hash → index lookup.
+-- Ledger headers.
 CREATE TABLE ledgers (
-  ledger_index bigint PRIMARY KEY CHECK (ledger_index BETWEEN 0 AND 4294967295),
-  ledger_hash bytea NOT NULL UNIQUE CHECK (octet_length(ledger_hash) = 32),
+  ledger_index bigint NOT NULL CHECK (ledger_index BETWEEN 0 AND 4294967295),
+  ledger_hash bytea NOT NULL CHECK (octet_length(ledger_hash) = 32),
   -- The binary header as rippled serializes it (118 bytes, without the 'LWR\0' prefix).
   header bytea NOT NULL,
-  transaction_count bigint NOT NULL
+  transaction_count bigint NOT NULL,
+  PRIMARY KEY (ledger_index)
+) PARTITION BY RANGE (ledger_index);
+
+-- Ledger hash → index: one row per stored ledger.
+CREATE TABLE ledger_hashes (
+  ledger_hash bytea PRIMARY KEY,
+  ledger_index bigint NOT NULL
 );
 
--- Transactions by hash; a hash stored again (in another ledger) is overwritten, as in the key-value layout.
+-- Transaction hash → where its record is (a row of ledger_transactions). A hash stored again (in
+-- another ledger) points at the later one, as the key-value layout overwrites its record.
 CREATE TABLE transactions (
   hash bytea PRIMARY KEY CHECK (octet_length(hash) = 32),
   ledger_index bigint NOT NULL,
-  tx_index bigint NOT NULL,
-  engine_result text NOT NULL,
-  transaction_type text NOT NULL,
-  tx_blob bytea NOT NULL,
-  meta_blob bytea NOT NULL
+  tx_index bigint NOT NULL
 );
 
--- The transactions of each ledger in tx index order.
+-- The transactions of each ledger in tx index order, each with its record.
 CREATE TABLE ledger_transactions (
   ledger_index bigint NOT NULL,
   tx_index bigint NOT NULL,
   hash bytea NOT NULL,
+  engine_result text NOT NULL,
+  transaction_type text NOT NULL,
+  tx_blob bytea NOT NULL,
+  meta_blob bytea NOT NULL,
   PRIMARY KEY (ledger_index, tx_index)
-);
+) PARTITION BY RANGE (ledger_index);
 
 -- The transactions that touch each account: direction 1 in, 2 out (common.v1.Direction); the
 -- transaction type so that type filters page through the index alone (NULL: not recorded).
@@ -40,7 +57,7 @@ CREATE TABLE account_transactions (
   direction smallint NOT NULL CHECK (direction IN (1, 2)),
   transaction_type text,
   PRIMARY KEY (account_id, ledger_index, tx_index)
-);
+) PARTITION BY RANGE (ledger_index);
 
 -- Transactions each account sent in each ledger, and per block of 2^16 ledgers (block =
 -- ledger_index >> 16), so that a count up to a ledger sums the blocks below and one block's ledgers
@@ -50,7 +67,7 @@ CREATE TABLE account_sent (
   ledger_index bigint NOT NULL,
   sent bigint NOT NULL,
   PRIMARY KEY (account_id, ledger_index)
-);
+) PARTITION BY RANGE (ledger_index);
 
 CREATE TABLE account_sent_blocks (
   account_id bytea NOT NULL,
@@ -66,7 +83,7 @@ CREATE TABLE state_versions (
   ledger_index bigint NOT NULL,
   blob bytea,
   PRIMARY KEY (object_key, ledger_index)
-);
+) PARTITION BY RANGE (ledger_index);
 
 -- Which trust lines each account is a side of (never removed; the versions say whether a line exists).
 CREATE TABLE trust_lines (
@@ -90,8 +107,33 @@ CREATE TABLE staged_state (
 
 -- The bookkeeping records, one row each, named and encoded as the key-value layout names and
 -- encodes them (repositories/storeMeta.ts, StateMetaRepository in repositories/stateObjects.ts):
--- format_version, complete_ranges, counters, state_ranges, download.
+-- format_version, complete_ranges, counters, state_ranges, download; and ledgers_per_partition
+-- (decimal ASCII), the partitions' size, which a database keeps for its life.
 CREATE TABLE store_meta (
   name text PRIMARY KEY,
   value bytea NOT NULL
 );
+
+-- Creates, in each partitioned table, the partitions of `ledgers_per_partition` ledgers that hold
+-- ledgers first_ledger..last_ledger and are missing. Called inside the write that needs them, so
+-- that a write rolled back leaves none; under a transaction lock, so that two sessions never race
+-- to create one.
+CREATE FUNCTION ledger_partitions_cover(first_ledger bigint, last_ledger bigint, ledgers_per_partition bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  parent text;
+  partition_first bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('ledger-node partitions'));
+  FOR partition_first IN
+    SELECT partition_number * ledgers_per_partition FROM generate_series(first_ledger / ledgers_per_partition, last_ledger / ledgers_per_partition) AS partition_number
+  LOOP
+    FOREACH parent IN ARRAY ARRAY['ledgers', 'ledger_transactions', 'account_transactions', 'account_sent', 'state_versions'] LOOP
+      IF to_regclass(quote_ident(parent || '_' || partition_first)) IS NULL THEN
+        EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%s) TO (%s)',
+          parent || '_' || partition_first, parent, partition_first, partition_first + ledgers_per_partition);
+      END IF;
+    END LOOP;
+  END LOOP;
+END
+$$;

@@ -84,6 +84,65 @@ export function stateChangeKindToJSON(object: StateChangeKind): string {
   }
 }
 
+/**
+ * How a ledger-store takes part in its database. A RocksDB store has one process, its writer; a
+ * PostgreSQL database has one writer (the holder of the writer lock), standbys and readers.
+ */
+export enum StoreRole {
+  /** UNSPECIFIED - Not reported (a ledger-store older than the field). */
+  UNSPECIFIED = 0,
+  /** WRITER - Writes the database: the write methods are taken. */
+  WRITER = 1,
+  /**
+   * STANDBY - Started as a writer (-store) while another process holds the writer lock: serves reads as a
+   * reader, refuses writes with UNAVAILABLE, and becomes the writer when the holder stops.
+   */
+  STANDBY = 2,
+  /**
+   * READER - Reads a database another process writes (-store_read, typically a replica): serves reads,
+   * never reports a ledger its database does not hold, refuses writes with UNAVAILABLE.
+   */
+  READER = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function storeRoleFromJSON(object: any): StoreRole {
+  switch (object) {
+    case 0:
+    case "STORE_ROLE_UNSPECIFIED":
+      return StoreRole.UNSPECIFIED;
+    case 1:
+    case "STORE_ROLE_WRITER":
+      return StoreRole.WRITER;
+    case 2:
+    case "STORE_ROLE_STANDBY":
+      return StoreRole.STANDBY;
+    case 3:
+    case "STORE_ROLE_READER":
+      return StoreRole.READER;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return StoreRole.UNRECOGNIZED;
+  }
+}
+
+export function storeRoleToJSON(object: StoreRole): string {
+  switch (object) {
+    case StoreRole.UNSPECIFIED:
+      return "STORE_ROLE_UNSPECIFIED";
+    case StoreRole.WRITER:
+      return "STORE_ROLE_WRITER";
+    case StoreRole.STANDBY:
+      return "STORE_ROLE_STANDBY";
+    case StoreRole.READER:
+      return "STORE_ROLE_READER";
+    case StoreRole.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** One verified ledger ready to store, with everything the indexes need derived by the writer. */
 export interface LedgerWrite {
   /** Ledger sequence number. */
@@ -336,7 +395,18 @@ export interface GetStatusResponse {
    * Ledgers at which account state (GetAccountStates, ListStateObjects) is answered;
    * absent until the state download is complete.
    */
-  stateRange?: LedgerRange | undefined;
+  stateRange?:
+    | LedgerRange
+    | undefined;
+  /** How this ledger-store takes part in its database; absent from a ledger-store older than the field. */
+  role?:
+    | StoreRole
+    | undefined;
+  /**
+   * The role in words, with the database it concerns (never with a password), e.g. that a standby
+   * waits for the writer lock; absent from a ledger-store older than the field.
+   */
+  roleDetail?: string | undefined;
 }
 
 /** One read of GetAccountStates: an account at a ledger. */
@@ -2782,6 +2852,8 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     dbSizeBytes: 0n,
     stateDownload: undefined,
     stateRange: undefined,
+    role: undefined,
+    roleDetail: undefined,
   };
 }
 
@@ -2825,6 +2897,12 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     }
     if (message.stateRange !== undefined) {
       LedgerRange.encode(message.stateRange, writer.uint32(74).fork()).join();
+    }
+    if (message.role !== undefined) {
+      writer.uint32(80).int32(message.role);
+    }
+    if (message.roleDetail !== undefined) {
+      writer.uint32(90).string(message.roleDetail);
     }
     return writer;
   },
@@ -2914,6 +2992,22 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.stateRange = LedgerRange.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.roleDetail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2973,6 +3067,12 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.state_range)
         ? LedgerRange.fromJSON(object.state_range)
         : undefined,
+      role: isSet(object.role) ? storeRoleFromJSON(object.role) : undefined,
+      roleDetail: isSet(object.roleDetail)
+        ? globalThis.String(object.roleDetail)
+        : isSet(object.role_detail)
+        ? globalThis.String(object.role_detail)
+        : undefined,
     };
   },
 
@@ -3005,6 +3105,12 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.stateRange !== undefined) {
       obj.stateRange = LedgerRange.toJSON(message.stateRange);
     }
+    if (message.role !== undefined) {
+      obj.role = storeRoleToJSON(message.role);
+    }
+    if (message.roleDetail !== undefined) {
+      obj.roleDetail = message.roleDetail;
+    }
     return obj;
   },
 
@@ -3035,6 +3141,8 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     message.stateRange = (object.stateRange !== undefined && object.stateRange !== null)
       ? LedgerRange.fromPartial(object.stateRange)
       : undefined;
+    message.role = object.role ?? undefined;
+    message.roleDetail = object.roleDetail ?? undefined;
     return message;
   },
 };
@@ -4800,7 +4908,10 @@ export const LedgerStoreServiceService = {
       Buffer.from(GetTransactionByIndexResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTransactionByIndexResponse => GetTransactionByIndexResponse.decode(value),
   },
-  /** Reports what the database holds: complete ranges, counts, size, state download progress. */
+  /**
+   * Reports what the database holds: complete ranges, counts, size, state download progress, and
+   * this ledger-store's role (writer, standby or reader).
+   */
   getStatus: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetStatus" as const,
     requestStream: false as const,
@@ -4908,7 +5019,10 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getTransactions: handleUnaryCall<GetTransactionsRequest, GetTransactionsResponse>;
   /** Reads one transaction by its ledger and position in that ledger. */
   getTransactionByIndex: handleUnaryCall<GetTransactionByIndexRequest, GetTransactionByIndexResponse>;
-  /** Reports what the database holds: complete ranges, counts, size, state download progress. */
+  /**
+   * Reports what the database holds: complete ranges, counts, size, state download progress, and
+   * this ledger-store's role (writer, standby or reader).
+   */
   getStatus: handleUnaryCall<GetStatusRequest, GetStatusResponse>;
   /**
    * Reads accounts' root objects and trust lines as of a ledger, several in one call, each read
@@ -5068,7 +5182,10 @@ export interface LedgerStoreServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTransactionByIndexResponse) => void,
   ): ClientUnaryCall;
-  /** Reports what the database holds: complete ranges, counts, size, state download progress. */
+  /**
+   * Reports what the database holds: complete ranges, counts, size, state download progress, and
+   * this ledger-store's role (writer, standby or reader).
+   */
   getStatus(
     request: GetStatusRequest,
     callback: (error: ServiceError | null, response: GetStatusResponse) => void,
