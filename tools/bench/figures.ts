@@ -104,3 +104,38 @@ export function markdownTable(figures: readonly Figure[]): string {
     ...rows.map((row) => `| ${columns.map((column) => (column.key === 'figure' ? `\`${row.figure}\`` : row[column.key])).join(' | ')} |`),
   ].join('\n');
 }
+
+/** One figure measured on each store (`--store postgres`): RocksDB's and PostgreSQL's, same run, same history. */
+export interface StoreComparison {
+  name: string;
+  unit: string;
+  rocksdb: number | undefined;
+  postgres: number | undefined;
+  note?: string;
+}
+
+const comparisonColumns = ['figure', 'rocksdb', 'postgres', 'postgres ÷ rocksdb', 'note'] as const;
+
+function comparisonCells(comparisons: readonly StoreComparison[]): string[][] {
+  return comparisons.map((comparison) => {
+    const ratio = ratioOf(comparison.postgres, comparison.rocksdb);
+    return [comparison.name, formatValue(comparison.rocksdb, comparison.unit), formatValue(comparison.postgres, comparison.unit), ratio === undefined ? '—' : ratio.toFixed(2), comparison.note ?? ''];
+  });
+}
+
+/** The stores side by side, a column each, for the terminal. */
+export function comparisonTextTable(comparisons: readonly StoreComparison[]): string {
+  const rows = comparisonCells(comparisons);
+  const widths = comparisonColumns.map((title, position) => Math.max(title.length, ...rows.map((row) => row[position]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, position) => cell.padEnd(widths[position]!)).join('  ').trimEnd();
+  return [line(comparisonColumns), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+/** The same in Markdown, for the README. */
+export function comparisonMarkdownTable(comparisons: readonly StoreComparison[]): string {
+  return [
+    `| ${comparisonColumns.join(' | ')} |`,
+    `|${comparisonColumns.map(() => '---').join('|')}|`,
+    ...comparisonCells(comparisons).map(([name, ...rest]) => `| \`${name}\` | ${rest.join(' | ')} |`),
+  ].join('\n');
+}
