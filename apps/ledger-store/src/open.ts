@@ -92,10 +92,13 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
 
   if (first instanceof WriterLock) {
     guard(first);
-    const store = await LedgerStore.open(backend).catch(async (error: unknown) => {
-      await first.release();
-      throw error;
-    });
+    const store = await backend
+      .fence()
+      .then(() => LedgerStore.open(backend))
+      .catch(async (error: unknown) => {
+        await first.release();
+        throw error;
+      });
     logger.info({ database: backend.location }, `writer: holds the writer lock on ${backend.location}`);
     return { store, close: () => close(store) };
   }

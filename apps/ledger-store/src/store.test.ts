@@ -824,6 +824,7 @@ const PG_TABLES = [
   'store_meta',
   'transactions',
   'trust_lines',
+  'writer_epoch',
 ];
 
 /** Every row of every table, in a stable order. */
@@ -858,6 +859,45 @@ describe('PgLedgerBackend', () => {
     );
     const refused = await rejectionOf<Error>(PgLedgerBackend.open({ ...database, password: `${database.password}-wrong` }));
     expect(refused.message).toBe(`cannot open ${location}: password authentication failed for user "postgres"`);
+  });
+
+  it('lets a write of an earlier writer in flight at a takeover commit before the new writer reads the bookkeeping, and fails every later one', async () => {
+    const database = await postgres.createSchema();
+    const earlier = await PgLedgerBackend.open(database);
+    await earlier.fence();
+    const earlierStore = await LedgerStore.open(earlier);
+    cleanups.push(() => earlierStore.close());
+    await earlierStore.putLedger(mainnetLedgerWrite(11119599));
+
+    // The earlier writer's next write waits (for the test's lock on the account index) while a new writer takes over.
+    const sql = sqlSession(database);
+    const blocker = await sql.connect();
+    cleanups.push(() => blocker.release());
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE account_transactions IN EXCLUSIVE MODE');
+    const inFlight = earlierStore.putLedger(mainnetLedgerWrite(11119600));
+    await waitUntil(
+      async () => (await sql.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_transactions%'`)).rowCount === 1 || undefined,
+      10_000,
+      'the write to wait for the account index',
+      20,
+    );
+    const next = await PgLedgerBackend.open(database);
+    let fenced = false;
+    const fencing = next.fence().then(() => (fenced = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fenced).toBe(false);
+    await blocker.query('ROLLBACK');
+    expect(await inFlight).toBe(true);
+    await fencing;
+    const nextStore = await LedgerStore.open(next);
+    cleanups.push(() => nextStore.close());
+    expect(nextStore.ranges).toEqual([{ first: 11119599, last: 11119600 }]);
+
+    const refused = await failure(earlierStore.putLedger(mainnetLedgerWrite(11119601)));
+    expect([refused.kind, refused.message]).toEqual(['unavailable', `${earlier.location}: another ledger-store took over as the writer; this ledger-store no longer writes`]);
+    expect(await nextStore.putLedger(mainnetLedgerWrite(11119601))).toBe(true);
+    expect((await next.bookkeeping()).completeRanges).toEqual([{ first: 11119599, last: 11119601 }]);
   });
 
   it('leaves nothing of a ledger whose write was cut half-way, and takes it whole afterwards', async () => {

@@ -202,6 +202,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
     if (this.currentRole !== 'standby') throw new Internal(`a ${this.currentRole} is not promoted; only a standby is`);
     this.stopFollowing();
     await this.exclusive(async () => {
+      await this.backend.fence();
       while (await this.followStep(FOLLOW_LEDGERS_PER_STEP));
       const bookkeeping = await this.backend.bookkeeping();
       await this.requireFormat(bookkeeping);

@@ -46,6 +46,12 @@ export interface LedgerBackend {
 
   bookkeeping(): Promise<Bookkeeping>;
   recordFormatVersion(version: number): Promise<void>;
+  /**
+   * Makes this process the one whose writes the database takes, before it reads the bookkeeping
+   * it will write after: PostgreSQL raises the writer epoch, failing every later write of an
+   * earlier writer; RocksDB's own lock already keeps a second process out.
+   */
+  fence(): Promise<void>;
 
   // ---- writes: each call is one atomic write; each answers the counters after it ----
 

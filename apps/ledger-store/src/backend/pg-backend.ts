@@ -160,6 +160,8 @@ const SQL = {
   // ---- writes: one statement per table per write, its rows as arrays ----
 
   coverPartitions: { name: 'cover_partitions', text: 'SELECT ledger_partitions_cover($1, $2, $3)' },
+  raiseWriterEpoch: { name: 'raise_writer_epoch', text: 'UPDATE writer_epoch SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch::text AS epoch' },
+  checkWriter: { name: 'check_writer', text: 'SELECT ledger_writer_check($1)' },
   putLedger: {
     name: 'put_ledger',
     text: `INSERT INTO ledgers (ledger_index, ledger_hash, header, transaction_count) VALUES ($1, $2, $3, $4)
@@ -341,6 +343,7 @@ function storeFailure(error: unknown, location: string): unknown {
   if (isLedgerNodeError(error) || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   if (code === '53100') return new Unavailable(`disk full: ${location} cannot write (${error.message})`);
+  if (code === 'LN001') return new Unavailable(`${location}: ${error.message}; this ledger-store no longer writes`);
   const unreachable =
     (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || ['53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))) ||
     /Connection terminated|not queryable|timeout exceeded when trying to connect/i.test(error.message);
@@ -358,6 +361,8 @@ export function describeTarget(connection: pg.PoolConfig | string): string {
 
 export class PgLedgerBackend implements LedgerBackend {
   private closed: Promise<void> | undefined;
+  /** The writer epoch this process raised (fence); undefined until it did. */
+  private writerEpoch: string | undefined;
   /** First ledgers of the partitions this process has written or created (each table has them all). */
   private readonly knownPartitions = new Set<number>();
 
@@ -412,7 +417,15 @@ export class PgLedgerBackend implements LedgerBackend {
     try {
       return await inTransaction(this.pool, async (client) => {
         const pipeline = new Pipeline(client);
-        const result = await work(pipeline);
+        if (this.writerEpoch !== undefined) pipeline.query(SQL.checkWriter, [this.writerEpoch]);
+        let result: T;
+        try {
+          result = await work(pipeline);
+        } catch (error) {
+          // A statement `work` awaited failed: the first that failed says why (the rest were aborted).
+          await pipeline.answered();
+          throw error;
+        }
         await pipeline.answered();
         return result;
       });
@@ -426,6 +439,17 @@ export class PgLedgerBackend implements LedgerBackend {
    * holding them are created first in the same transaction where this process has not seen them
    * yet, so that a write rolled back leaves none behind.
    */
+  /**
+   * Makes this process the writer of the database (it holds the writer lock): raises the writer
+   * epoch, after any write of an earlier writer still in flight, and checks it in each write from
+   * now on, so that no write of an earlier writer lands after this one read the bookkeeping.
+   */
+  async fence(): Promise<void> {
+    this.writerEpoch = undefined;
+    const { epoch } = await this.transaction(async (pipeline) => (await pipeline.query<{ epoch: string }>(SQL.raiseWriterEpoch, [])).rows[0]!);
+    this.writerEpoch = epoch;
+  }
+
   private async writeCovering<T>(ledgerIndex: number, work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
     const first = Math.max(0, ledgerIndex - 1);
     const partitions = [...new Set([first, ledgerIndex].map((ledger) => ledger - (ledger % this.ledgersPerPartition)))];

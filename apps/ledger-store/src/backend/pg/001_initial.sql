@@ -137,3 +137,23 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- The writer epoch. A ledger-store that becomes the writer (it holds the writer lock) raises it;
+-- each write of the writer checks, first, that the epoch is still the one it raised, holding the row
+-- until it commits. So a write of an earlier writer still in flight at a takeover either commits
+-- before the new writer raises the epoch (which waits for it) and reads the bookkeeping, or fails.
+CREATE TABLE writer_epoch (
+  id smallint PRIMARY KEY CHECK (id = 1),
+  epoch bigint NOT NULL
+);
+INSERT INTO writer_epoch VALUES (1, 0);
+
+CREATE FUNCTION ledger_writer_check(expected bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM writer_epoch WHERE id = 1 AND epoch = expected FOR SHARE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'another ledger-store took over as the writer' USING ERRCODE = 'LN001';
+  END IF;
+END
+$$;
