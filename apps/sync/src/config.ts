@@ -1,5 +1,6 @@
-import { serviceAddress, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { getProfile, readValidatorList, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
+import { connectionConfig, describeDatabase, type WriterLockTarget } from '@ledger-node/postgres';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface SyncConfig {
@@ -18,6 +19,12 @@ export interface SyncConfig {
   logLevel: LogLevel;
   /** Objects per ledger_data page of the state download. */
   stateDownloadPageSize: number;
+  /**
+   * With -store postgres://… (the node's flags are global): follow and backfill only while holding
+   * the database's 'sync' writer lock. Sync still writes through its ledger-store; the lock makes it
+   * the one sync of that database. Undefined with -store_read or without -store.
+   */
+  writerLock?: WriterLockTarget;
 }
 
 /** rippled serves at most 2048 objects per binary ledger_data page (Tuning::binaryPageLength). */
@@ -43,6 +50,7 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
   const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
   const endpoints = upstreamEndpoints(flags, profile.defaultEndpoint);
   const validatorsFile = flags.string('validators');
+  const store = storeTarget(flags);
   return {
     profile,
     endpoints,
@@ -53,5 +61,8 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,
     stateDownloadPageSize: stateDownloadPageSize(),
+    ...(store.kind === 'postgres' && store.role === 'writer'
+      ? { writerLock: { connection: connectionConfig(store.url, store.password), location: describeDatabase(store.url) } }
+      : {}),
   };
 }

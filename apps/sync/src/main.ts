@@ -7,8 +7,12 @@ import { BackfillProgress } from './backfill/progress';
 import { syncHandlers } from './grpc/handlers';
 import { GrpcLedgerStore } from './store/ledger-store';
 import { SyncEngine } from './sync-engine';
+import { SyncRole, takeSyncLock } from './writer-lock';
 
 export const serviceName = 'ledgernode.sync.v1.SyncService';
+
+/** The exit code of a sync that lost the PostgreSQL sync writer lock: restarted, it waits as a standby. */
+const EXIT_LOCK_LOST = 1;
 
 /**
  * The sync service: follows the upstream's validated ledgers and backfills history, verifying each
@@ -21,30 +25,52 @@ export async function start(flags: ParsedFlags) {
   const store = new GrpcLedgerStore(config.ledgerStoreAddress, logger, storeAbort.signal);
   const engine = new SyncEngine(config, store, logger);
   const stopMetrics = syncMetrics(engine);
+  // With -store postgres://…, one sync follows and backfills: the holder of the database's sync lock.
+  const role = new SyncRole();
+  const stopWaiting = new AbortController();
+  let syncLock: { release(): Promise<void> } | undefined;
   let stopReadiness = () => {};
   const server = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, SyncServiceService, syncHandlers(engine))],
+    services: [bindService(serviceName, SyncServiceService, syncHandlers(engine, role))],
     metrics: { service: 'sync', listener: metricsListener(flags, 'sync') },
     onStop: async () => {
+      stopWaiting.abort();
       stopReadiness();
       stopMetrics();
       storeAbort.abort();
       await engine.stop();
       store.close();
+      await syncLock?.release();
     },
   }).catch((error: unknown) => {
     stopMetrics();
     store.close();
     throw error;
   });
-  engine.start();
-  // Ready while the ledger-store answers and the upstream connection is open.
+  syncLock = config.writerLock
+    ? await takeSyncLock(config.writerLock, {
+        role,
+        logger,
+        signal: stopWaiting.signal,
+        takeOver: () => {
+          // A lock that comes while this process stops starts nothing.
+          if (!stopWaiting.signal.aborted) engine.start();
+        },
+        onLost(error) {
+          // Another sync may write from now on: not one more write from this one (pino writes synchronously).
+          logger.fatal({ reason: error.message }, `${error.message}; stopping so as not to write without the lock (a restart waits as a standby)`);
+          process.exit(EXIT_LOCK_LOST);
+        },
+      })
+    : (engine.start(), undefined);
+  // Ready while this sync is not a standby, the ledger-store answers and the upstream connection is open.
   const storeServing = dependenciesServing({ 'ledger-store': config.ledgerStoreAddress });
-  const readinessCheck = Object.assign(async () => (await storeServing()) ?? engine.health.stopText() ?? (engine.status().upstreamConnected ? undefined : 'not connected to the upstream'), {
-    close: storeServing.close,
-  });
+  const readinessCheck = Object.assign(
+    async () => role.standby ?? (await storeServing()) ?? engine.health.stopText() ?? (engine.status().upstreamConnected ? undefined : 'not connected to the upstream'),
+    { close: storeServing.close },
+  );
   stopReadiness = watchReadiness(server, readinessCheck, logger);
   return server;
 }

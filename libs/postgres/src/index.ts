@@ -1,2 +1,3 @@
 export * from './database';
 export * from './writer-lock';
+export * from './writer-election';

@@ -15,7 +15,7 @@ describe('serviceEnv', () => {
 
   it('gives the PG* environment (the database password) to the services that connect to PostgreSQL only', () => {
     const holding = serviceNames.filter((name) => serviceEnv(name, nodeEnv).PGPASSWORD !== undefined);
-    expect(holding).toEqual(['ledger-store', 'submission']);
+    expect(holding).toEqual(['ledger-store', 'submission', 'sync']);
     for (const name of serviceNames.filter((service) => !holding.includes(service))) {
       expect(Object.keys(serviceEnv(name, nodeEnv)).filter((key) => key.startsWith('PG'))).toEqual([]);
     }

@@ -5,11 +5,11 @@ import type { ServiceName } from '../services';
 /** Secrets of one service only: the keystore's passphrase reaches no other service's environment. */
 const KEYSTORE_ONLY_ENV = ['LEDGER_NODE_PASSWORD'];
 /**
- * The services that connect to PostgreSQL (-store, -store_read): the ledger-store, and submission
- * for its writer lock. Only they get the PG* environment (PGPASSWORD, PGPASSFILE, PGUSER…), which
+ * The services that connect to PostgreSQL (-store, -store_read): the ledger-store, and sync and
+ * submission for their writer locks. Only they get the PG* environment (PGPASSWORD, PGPASSFILE, PGUSER…), which
  * the pg client reads and which may hold the database's password.
  */
-const POSTGRES_CLIENTS: readonly ServiceName[] = ['ledger-store', 'submission'];
+const POSTGRES_CLIENTS: readonly ServiceName[] = ['ledger-store', 'sync', 'submission'];
 const isPostgresEnv = (key: string) => /^PG[A-Z_]+$/.test(key);
 
 /** The environment a service is started with: the node's, without the secrets of other services. */

@@ -38,7 +38,7 @@ export function serving(service: RunningProcess): Promise<RegExpMatchArray> {
 
 /** Waits for the ledger-store's "database open" line naming the backend `store` selected. */
 export function opened(store: RunningProcess, storeUnderTest?: StoreUnderTest): Promise<RegExpMatchArray> {
-  return store.waitFor(storeUnderTest?.kind === 'postgres' ? /"database":"the PostgreSQL database at postgres:\/\/[^"]*","completeRanges"/ : /"database":"the database at [^"]*","completeRanges"/, 30_000);
+  return store.waitFor(storeUnderTest?.kind === 'postgres' ? /"database":"the PostgreSQL database at postgres:\/\/[^"]*".*"msg":"database open as its / : /"database":"the database at [^"]*".*"msg":"database open as its /, 30_000);
 }
 
 /** A ledger-store and a sync service on `dataDir`, both serving, and clients of both (closed by `cleanups`). */

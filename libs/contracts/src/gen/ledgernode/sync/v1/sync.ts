@@ -75,6 +75,11 @@ export interface GetSyncStatusResponse {
    * duplicate_transaction, parent_hash_mismatch, state_root_mismatch, malformed_message, store_refused, ...
    */
   verificationFailuresByReason: { [key: string]: bigint };
+  /**
+   * Why this sync neither follows nor backfills: another sync holds the database's sync writer lock
+   * (-store postgres://…) and this one waits to take over. Absent while it is the writer, or runs without -store.
+   */
+  standby?: string | undefined;
 }
 
 export interface GetSyncStatusResponse_VerificationFailuresByReasonEntry {
@@ -154,6 +159,7 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     stopped: undefined,
     anchorProof: "",
     verificationFailuresByReason: {},
+    standby: undefined,
   };
 }
 
@@ -229,6 +235,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         writer.uint32(146).fork(),
       ).join();
     });
+    if (message.standby !== undefined) {
+      writer.uint32(154).string(message.standby);
+    }
     return writer;
   },
 
@@ -392,6 +401,14 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             }
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.standby = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -510,6 +527,7 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
           {},
         )
         : {},
+      standby: isSet(object.standby) ? globalThis.String(object.standby) : undefined,
     };
   },
 
@@ -575,6 +593,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         });
       }
     }
+    if (message.standby !== undefined) {
+      obj.standby = message.standby;
+    }
     return obj;
   },
 
@@ -618,6 +639,7 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         },
         {},
       );
+    message.standby = object.standby ?? undefined;
     return message;
   },
 };
