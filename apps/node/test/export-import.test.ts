@@ -4,14 +4,17 @@
  * in a real PostgreSQL database; a ledger-store serving that database answers every ledger,
  * transaction and account history exactly as one serving the RocksDB store does. Forged,
  * re-linked and cut streams are refused naming the ledger, with nothing stored; a second import
- * skips everything; an export of the PostgreSQL store holds the same ledger records.
+ * skips everything; an export of the PostgreSQL store holds the same ledger records, through -store
+ * or -store_read. On PostgreSQL, import holds the ledger-store writer lock: it refuses a database a
+ * running ledger-store writes, and a ledger-store started during an import waits as a standby.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction } from '@ledger-node/chain';
-import { Direction, LedgerStoreServiceService, LedgerWrite, TxDetail, type LedgerRecord } from '@ledger-node/contracts';
+import pg from 'pg';
+import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, transactionTreeRoot } from '@ledger-node/chain';
+import { Direction, LedgerStoreServiceService, LedgerWrite, StoreRole, TxDetail, type LedgerRecord } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
 import {
   cliEntry,
@@ -49,6 +52,9 @@ const cli = (args: string[], env: Record<string, string> = {}) => {
 
 /** Flags and environment that point a command at a PostgreSQL database (the password in PGPASSWORD, never on the command line). */
 const pgStore = (db: PostgresConnection) => ({ flags: ['-store', `postgres://${db.user}@${db.host}:${db.port}/${db.database}`], env: { PGPASSWORD: db.password } });
+
+/** The same database for a reader: -store_read in place of -store. */
+const readerFlags = (flags: string[]) => flags.map((flag) => (flag === '-store' ? '-store_read' : flag));
 
 /** A ledger-store process serving a store, and a client to it. */
 async function serveStore(name: string, storeFlags: string[], env: Record<string, string> = {}) {
@@ -94,7 +100,9 @@ function streamOf(records: StreamRecord[]): Buffer {
   ]);
 }
 
+const SOURCE_KIND = 2;
 const LEDGER_KIND = 3;
+const END_KIND = 4;
 const ledgersIn = (records: StreamRecord[]) => records.filter((record) => record.kind === LEDGER_KIND).map((record) => LedgerWrite.decode(record.payload));
 /** The stream with the LEDGER record of `ledgerIndex` replaced by `change`'s. */
 function withLedger(records: StreamRecord[], ledgerIndex: number, change: (ledger: LedgerWrite) => LedgerWrite): Buffer {
@@ -105,6 +113,44 @@ function withLedger(records: StreamRecord[], ledgerIndex: number, change: (ledge
       return ledger.ledgerIndex === ledgerIndex ? { ...record, payload: Buffer.from(LedgerWrite.encode(change(ledger)).finish()) } : record;
     }),
   );
+}
+
+/** Ledgers without transactions the longer stream adds, after a gap above the devnet's (a gap starts a new run). */
+const ADDED_LEDGERS = 2000;
+const ADDED_FROM = 1000;
+
+/**
+ * The devnet's stream followed by ADDED_LEDGERS ledgers of its own that verify (each header hashed,
+ * no transactions, each linked to the one before): an import long enough that it is surely still
+ * running when the test pauses it, right after it says it holds the writer lock.
+ */
+function longerStream(): { file: string; ledgers: number } {
+  const records = recordsOf(readFileSync(streamFile));
+  const template = decodeLedgerHeader(ledgersIn(records).at(-1)!.headerBlob);
+  const added: StreamRecord[] = [];
+  let parentHash = template.parentHash;
+  for (let offset = 0; offset < ADDED_LEDGERS; offset++) {
+    const header = { ...template, ledgerIndex: ADDED_FROM + offset, parentHash, transactionHash: transactionTreeRoot([]) };
+    const ledgerHash = hashLedgerHeader(header);
+    const ledger = LedgerWrite.fromPartial({ ledgerIndex: header.ledgerIndex, ledgerHash: Buffer.from(ledgerHash, 'hex'), headerBlob: encodeLedgerHeader(header) });
+    added.push({ kind: LEDGER_KIND, payload: Buffer.from(LedgerWrite.encode(ledger).finish()), offset: 0 });
+    parentHash = ledgerHash;
+  }
+  const end = records.find((record) => record.kind === END_KIND)!;
+  const totals = Buffer.from(end.payload);
+  totals.writeUInt32BE(totals.readUInt32BE(0) + ADDED_LEDGERS, 0);
+  const file = path.join(dir, `longer-${Date.now()}.lnx`);
+  writeFileSync(file, streamOf([...records.filter((record) => record.kind !== END_KIND), ...added, { ...end, payload: totals }]));
+  return { file, ledgers: ledgerCount + ADDED_LEDGERS };
+}
+
+/** Starts an import, and pauses it (SIGSTOP) as soon as it says it holds the writer lock: a stopped process keeps its sessions, and so the lock. */
+async function pausedImport(file: string, storeFlags: string[], env: Record<string, string>) {
+  const importing = startProcess([cliEntry(), 'import', file, ...storeFlags], { env });
+  await importing.waitFor(/^import: holds the ledger-store writer lock on /m, 60_000);
+  process.kill(importing.pid, 'SIGSTOP');
+  expect(importing.output()).not.toMatch(/^import: writing \d+\/\d+ ledgers .*done$/m);
+  return { importing, resume: () => process.kill(importing.pid, 'SIGCONT') };
 }
 
 // ---------------------------------------------------------------- the source store
@@ -219,8 +265,125 @@ describe('ledger-node import into PostgreSQL', () => {
     const again = path.join(dir, 'from-postgres.lnx');
     const { code, stderr } = cli(['export', again, ...flags], env);
     expect(code, stderr).toBe(0);
-    const ledgerRecords = (file: string) => recordsOf(readFileSync(file)).filter((record) => record.kind !== 2);
+    const ledgerRecords = (file: string) => recordsOf(readFileSync(file)).filter((record) => record.kind !== SOURCE_KIND);
     expect(ledgerRecords(again).map((record) => record.payload.toString('hex'))).toEqual(ledgerRecords(streamFile).map((record) => record.payload.toString('hex')));
+  });
+
+  it('exports through -store_read the same ledger records as through -store, taking no lock: while a ledger-store writes the database', async () => {
+    const { flags, env } = pgStore(target);
+    const writer = await serveStore('export-writer', flags, env);
+    await writer.store.waitFor(/writer: holds the writer lock/);
+    const payloads = (file: string) => recordsOf(readFileSync(file)).filter((record) => record.kind === LEDGER_KIND).map((record) => record.payload.toString('hex'));
+    const throughWriterFlag = path.join(dir, 'through-store.lnx');
+    const throughReaderFlag = path.join(dir, 'through-store-read.lnx');
+    const viaStore = cli(['export', throughWriterFlag, ...flags], env);
+    expect(viaStore.code, viaStore.stderr).toBe(0);
+    const viaStoreRead = cli(['export', throughReaderFlag, ...readerFlags(flags)], env);
+    expect(viaStoreRead.code, viaStoreRead.stderr).toBe(0);
+    expect(viaStoreRead.stderr).toMatch(new RegExp(`^export: ${ledgerCount} ledgers with \\d+ transactions written to ${throughReaderFlag}$`, 'm'));
+    expect(payloads(throughReaderFlag)).toHaveLength(ledgerCount);
+    expect(payloads(throughReaderFlag)).toEqual(payloads(throughWriterFlag));
+    expect(payloads(throughReaderFlag)).toEqual(payloads(streamFile));
+    expect(viaStoreRead.stderr + viaStore.stderr).not.toContain(target.password);
+    // The exports took nothing from the writer: it still holds the lock and takes writes.
+    expect(await writer.client.getStatus({})).toMatchObject({ role: StoreRole.WRITER, ledgerCount: BigInt(ledgerCount) });
+    await writer.store.stop();
+  });
+});
+
+describe('ledger-node import and the PostgreSQL writer lock', () => {
+  it('is refused at once, naming the database and the ledger-store that writes it, while a ledger-store runs on it; nothing is written', async () => {
+    const db = await postgres.createDatabase();
+    const { flags, env } = pgStore(db);
+    const writer = await serveStore('running-writer', flags, env);
+    await writer.store.waitFor(/writer: holds the writer lock/);
+    const started = Date.now();
+    const refused = cli(['import', streamFile, ...flags], env);
+    const tookMs = Date.now() - started;
+    expect(refused.code, refused.stderr).toBe(1);
+    const location = `the PostgreSQL database at postgres://${db.user}@${db.host}:${db.port}/${db.database}`;
+    expect(refused.stderr.trim().split('\n').at(-1)).toBe(
+      `import: a ledger-store writes ${location} (it holds the database's ledger-store writer lock): import does not write beside it; ` +
+        'stop the node first (every ledger-store given this -store, or the other import), run import again, then start the node',
+    );
+    expect(refused.stderr).not.toContain(db.password);
+    // Refused, not waited for: the lock is asked for once.
+    expect(tookMs).toBeLessThan(20_000);
+    expect(refused.stderr).not.toMatch(/import: (verifying|writing)/);
+
+    // Nothing written: the database holds no ledger, as a reader sees it, and its writer still writes it.
+    const empty = cli(['export', path.join(dir, 'refused-target.lnx'), ...readerFlags(flags)], env);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stderr).toMatch(/^export: 0 ledgers with 0 transactions written to /m);
+    expect(await writer.client.getStatus({})).toMatchObject({ role: StoreRole.WRITER, completeRanges: [], ledgerCount: 0n });
+    await writer.store.stop();
+
+    // A reader's flag is refused before anything is opened: import writes.
+    expect(cli(['import', streamFile, ...readerFlags(flags)], env)).toMatchObject({ code: 2, stderr: expect.stringContaining('-store_read opens a PostgreSQL store for reading: import writes, give -store') });
+
+    // Once the node is stopped, the same import writes every ledger.
+    const imported = cli(['import', streamFile, ...flags], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toMatch(new RegExp(`^import: holds the ledger-store writer lock on ${location.replace(/[.]/g, '\\.')}; a ledger-store started on it meanwhile waits as a standby$`, 'm'));
+    expect(imported.stderr).toMatch(new RegExp(`^import: ${ledgerCount} ledgers verified: ${ledgerCount} written`, 'm'));
+  });
+
+  it('holds the lock while it runs: a ledger-store started meanwhile is a standby, and takes over once the import ends', async () => {
+    const db = await postgres.createDatabase();
+    const { flags, env } = pgStore(db);
+    const longer = longerStream();
+    const { importing, resume } = await pausedImport(longer.file, flags, env);
+    let standby: Awaited<ReturnType<typeof serveStore>>;
+    try {
+      standby = await serveStore('during-import', flags, env);
+      await standby.store.waitFor(/standby: another ledger-store holds the writer lock/);
+      expect(await standby.client.getStatus({})).toMatchObject({ role: StoreRole.STANDBY });
+    } finally {
+      resume();
+    }
+    expect(await importing.exited, importing.output()).toBe(0);
+    expect(importing.output()).toMatch(new RegExp(`^import: ${longer.ledgers} ledgers verified: ${longer.ledgers} written, 0 already stored`, 'm'));
+    // The import gave the lock up as it ended: the standby takes over, with every imported ledger.
+    await waitUntil(async () => (await standby.client.getStatus({})).role === StoreRole.WRITER || undefined, 30_000, 'the standby to take over', 100);
+    expect((await standby.client.getStatus({})).completeRanges).toEqual([
+      { first: 1, last: ledgerCount },
+      { first: ADDED_FROM, last: ADDED_FROM + ADDED_LEDGERS - 1 },
+    ]);
+    expect(importing.output() + standby.store.output()).not.toContain(db.password);
+    await standby.store.stop();
+  });
+
+  it('stops writing at once with a clear error when it loses the lock (its lock session ended); run again, it completes the store', async () => {
+    const db = await postgres.createDatabase();
+    const { flags, env } = pgStore(db);
+    const longer = longerStream();
+    const { importing, resume } = await pausedImport(longer.file, flags, env);
+    const sql = new pg.Client(db);
+    await sql.connect();
+    try {
+      const ended = await sql.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'ledger-node ledger-store writer lock'`);
+      expect(ended.rowCount).toBe(1);
+    } finally {
+      resume();
+      await sql.end();
+    }
+    expect(await importing.exited, importing.output()).toBe(1);
+    const location = `the PostgreSQL database at postgres://${db.user}@${db.host}:${db.port}/${db.database}`;
+    expect(importing.output().trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^import: lost the ledger-store writer lock on ${location.replace(/[.]/g, '\\.')}: .+; import stopped writing at once, as another process may write the database from now on: ` +
+          'the ledgers written so far are stored whole; run import again \\(it skips them\\) once no ledger-store writes the database$',
+      ),
+    );
+    expect(importing.output()).not.toMatch(new RegExp(`^import: ${longer.ledgers} ledgers verified`, 'm'));
+    expect(importing.output()).not.toContain(db.password);
+
+    const again = cli(['import', longer.file, ...flags], env);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = new RegExp(`^import: ${longer.ledgers} ledgers verified: (\\d+) written, (\\d+) already stored`, 'm').exec(again.stderr);
+    expect(summary, again.stderr).not.toBeNull();
+    expect(Number(summary![1]) + Number(summary![2])).toBe(longer.ledgers);
+    expect(Number(summary![1])).toBeGreaterThan(0);
   });
 });
 

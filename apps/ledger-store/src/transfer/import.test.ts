@@ -167,6 +167,49 @@ describe('importStream', () => {
     expect(error.message).toBe('the stream holds ledgers of the chain "jingtum", and this import runs with -chain xrpl: give -chain jingtum');
   });
 
+  it('stops writing at once when its signal aborts (the writer lock was lost), with the signal\'s reason, the ledgers written before it stored whole', async () => {
+    const store = await memoryStore();
+    const bytes = await streamOf(recorded());
+    const lockLost = new AbortController();
+    const reason = new Error('lost the ledger-store writer lock on the database in memory: the session ended');
+    const putLedger = store.putLedger.bind(store);
+    let writes = 0;
+    store.putLedger = async (ledger) => {
+      const stored = await putLedger(ledger);
+      // The lock is lost while the second ledger is written: that write completes, no other starts.
+      if (++writes === 2) lockLost.abort(reason);
+      return stored;
+    };
+    const error = await importStream(store, () => once(bytes), xrpl, quiet(), { signal: lockLost.signal }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBe(reason);
+    expect(writes).toBe(2);
+    expect(store.ranges).toEqual([{ first: 7501326, last: 7501326 }, { first: MAINNET_RUN[0], last: MAINNET_RUN[0] }]);
+
+    // Run again with the lock held, it resumes: the two stored ledgers are skipped.
+    const resumed = await importStream(store, () => once(bytes), xrpl, quiet(), { signal: new AbortController().signal });
+    expect(resumed).toMatchObject({ ledgerCount: RECORDED.length, written: RECORDED.length - 2, alreadyStored: 2 });
+  });
+
+  it('writes nothing when its signal aborts during the verifying pass', async () => {
+    const store = await memoryStore();
+    const bytes = await streamOf(recorded());
+    const lockLost = new AbortController();
+    const reason = new Error('lost the lock');
+    const verifying = new Progress('test', { write: () => undefined });
+    let ticks = 0;
+    const tick = verifying.tick.bind(verifying);
+    verifying.tick = () => {
+      tick();
+      if (++ticks === 1) lockLost.abort(reason);
+    };
+    await expect(importStream(store, () => once(bytes), xrpl, verifying, { signal: lockLost.signal })).rejects.toBe(reason);
+    expect(ticks).toBe(1);
+    expect(store.ranges).toEqual([]);
+  });
+
   it('reads back, through export, the same stream it imported', async () => {
     const source = await memoryStore();
     const bytes = await streamOf(recorded());

@@ -124,6 +124,7 @@ async function pass(
   profile: ChainProfile,
   progress: Progress,
   phase: string,
+  signal: AbortSignal | undefined,
   write?: (ledger: VerifiedLedger) => Promise<void>,
 ): Promise<{ ledgerCount: number; alreadyStored: number }> {
   const { header } = reading;
@@ -135,6 +136,7 @@ async function pass(
   let ledgerCount = 0;
   let alreadyStored = 0;
   for await (const record of reading.ledgers()) {
+    signal?.throwIfAborted();
     const ledger = verifyRecord(record);
     if (previous && previous.ledgerIndex === ledger.ledgerIndex - 1) {
       const failure = checkParentLink(ledger, linkOf(previous));
@@ -147,7 +149,11 @@ async function pass(
     }
     const inStore = await checkAgainstStore(store, ledger);
     if (inStore === 'stored') alreadyStored++;
-    else await write?.(ledger);
+    else if (write) {
+      // Checked again just before the write: the store may have stopped being this process's to write while it was read.
+      signal?.throwIfAborted();
+      await write(ledger);
+    }
     previous = ledger;
     ledgerCount++;
     progress.tick();
@@ -155,19 +161,34 @@ async function pass(
   return { ledgerCount, alreadyStored };
 }
 
+export interface ImportOptions {
+  /**
+   * Aborted when the store stops being this process's to write (a PostgreSQL store's writer lock
+   * was lost): no ledger is written from then on, and the import rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+}
+
 /**
  * Imports the stream `open` reads (called once per pass; each call reads it from its start) into
  * `store`. Throws ImportRefused or MalformedStream (format.ts) for a stream that does not verify,
  * before anything is written; the store is left as it was.
  */
-export async function importStream(store: LedgerStore, open: () => AsyncIterable<Buffer | string>, profile: ChainProfile, progress: Progress): Promise<ImportSummary> {
-  const checked = await pass(store, await readStream(open()), profile, progress, 'verifying');
+export async function importStream(
+  store: LedgerStore,
+  open: () => AsyncIterable<Buffer | string>,
+  profile: ChainProfile,
+  progress: Progress,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const { signal } = options;
+  const checked = await pass(store, await readStream(open()), profile, progress, 'verifying', signal);
   progress.finish(`${checked.alreadyStored} already stored`);
 
   let written = 0;
   let unindexedTransactions = 0;
   const reading = await readStream(open());
-  const wrote = await pass(store, reading, profile, progress, 'writing', async (ledger) => {
+  const wrote = await pass(store, reading, profile, progress, 'writing', signal, async (ledger) => {
     const ledgerWrite = verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++);
     if (await store.putLedger(ledgerWrite)) written++;
   });

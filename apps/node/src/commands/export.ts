@@ -20,7 +20,9 @@ The store is selected by the flags the node uses:
   -chain xrpl|jingtum                      the chain the store holds, recorded in the stream (default: xrpl)
 
 export opens the store itself, offline: stop the node first. A RocksDB store in use by a running
-node is refused (RocksDB admits one process), and export says so.
+node is refused (RocksDB admits one process), and export says so. A PostgreSQL store is only read,
+as a -store_read reader reads it, whichever flag names it: export takes no lock, and may read a
+replica, or the database while its ledger-store runs.
 
 Not in the stream: the account state (the state download and each ledger's state changes) and
 the account index. import derives the index again from the verified ledgers; the node's sync

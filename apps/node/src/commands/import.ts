@@ -29,7 +29,10 @@ The target store is selected by the flags the node uses:
                                            password from -store_password_file, PGPASSWORD or PGPASSFILE
   -chain xrpl|jingtum                      must be the stream's chain (default: xrpl)
 
-import opens the store itself, offline: stop the node first (a RocksDB store in use is refused).
+import opens the store itself, offline: stop the node first. A RocksDB store in use is refused; a
+PostgreSQL store is written as its ledger-store writer would, holding the database's writer lock:
+a database whose lock a running ledger-store holds is refused at once, a ledger-store started
+during the import waits as a standby, and an import that loses the lock stops writing at once.
 The stream carries no account state: the node's sync downloads it once when it first runs on the
 store, then proves it through the imported history (README "Moving a store").
 
