@@ -20,6 +20,7 @@ import {
   onHost,
   renderManifests,
   schemaViolation,
+  selects,
   tempDir,
   workloadsOf,
   workspaceRoot,
@@ -50,15 +51,26 @@ function parsedLaunch(objects: KubeObject[], workload: Workload) {
   return parseFlags(containerLaunch(objects, workload).args, uncheckedFlags);
 }
 
-/** The database password the tests give the store Secrets (a value no manifest may show). */
+/** The database passwords the tests give the store Secrets and the lock role's (values no manifest may show). */
 const STORE_PASSWORD = 'pg-test-password-never-in-a-manifest';
+const LOCK_PASSWORD = 'pg-lock-password-never-in-a-manifest';
+/** The postgres overlay's database password Secrets, as the operator creates them. */
+const DATABASE_SECRETS: Record<string, string> = {
+  'ledger-store-db-writer': STORE_PASSWORD,
+  'ledger-store-db-reader': STORE_PASSWORD,
+  // sync's and submission's role for their writer locks, granted CONNECT alone.
+  'ledger-node-db-lock': LOCK_PASSWORD,
+};
 
 /** The Secrets a pod's volumes name, as the operator would create them: a password for the database's, nothing in the others. */
 function operatorSecrets(workload: Workload): Record<string, Record<string, string>> {
   return Object.fromEntries(
     (workload.pod.volumes ?? [])
       .filter((volume: { secret?: unknown }) => volume.secret)
-      .map((volume: { secret: { secretName: string } }) => [volume.secret.secretName, volume.secret.secretName.startsWith('ledger-store-db-') ? { password: STORE_PASSWORD } : {}]),
+      .map((volume: { secret: { secretName: string } }) => {
+        const password = DATABASE_SECRETS[volume.secret.secretName];
+        return [volume.secret.secretName, password === undefined ? {} : { password }];
+      }),
   );
 }
 
@@ -231,8 +243,8 @@ describe.each(overlays)('the %s overlay', (overlay) => {
       'keystore-passphrase': ['keystore'],
       'facade-rpc-token': ['facade'],
       ...Object.fromEntries(NODE_SERVICES.map((service) => [`${service}-tls`, [service]])),
-      // The database passwords: the writer's, and the read-only role's in each facade pod (its reader container alone mounts it).
-      ...(overlay === 'postgres' ? { 'ledger-store-db-writer': ['ledger-store'], 'ledger-store-db-reader': ['facade'] } : {}),
+      // The database passwords: the writer's, the read-only role's in each facade pod (its reader container alone mounts it), and the lock role's in sync and submission.
+      ...(overlay === 'postgres' ? { 'ledger-store-db-writer': ['ledger-store'], 'ledger-store-db-reader': ['facade'], 'ledger-node-db-lock': ['submission', 'sync'] } : {}),
     });
     const keystore = parsedLaunch(objects, nodeWorkload(objects, 'keystore')).flags;
     expect(mountedSecrets(nodeWorkload(objects, 'keystore')).get(path.dirname(keystore.string('password_file')!))).toBe('keystore-passphrase');
@@ -250,12 +262,17 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     }
   });
 
-  it('keeps one writer: sync and submission are single Deployments replaced by Recreate, the stores single StatefulSets with their own volumes, and only the facade scales', () => {
-    for (const service of ['sync', 'submission']) {
-      const workload = nodeWorkload(objects, service);
-      expect(workload.object.spec.replicas, service).toBe(1);
-      expect(workload.object.spec.strategy?.type, service).toBe('Recreate');
-    }
+  it('keeps one writer: one sync, one submission and one ledger-store (with PostgreSQL each also elected by its database lock), the stores on their own volumes, and only the facade scales', () => {
+    const strategyOf = (service: string) => {
+      const { spec } = nodeWorkload(objects, service).object;
+      return { replicas: spec.replicas, strategy: spec.strategy };
+    };
+    const recreated = { replicas: 1, strategy: { type: 'Recreate' } };
+    // With PostgreSQL sync also holds the database's 'sync' lock: a pod cut off from the cluster and its replacement never both write.
+    expect(strategyOf('sync')).toEqual(recreated);
+    // submission's journal admits one pod, lock or not; the ledger-store writer, since a standby one says SERVING.
+    expect(strategyOf('submission')).toEqual(recreated);
+    if (overlay === 'postgres') expect(strategyOf('ledger-store')).toEqual(recreated);
     for (const service of overlay === 'postgres' ? ['keystore'] : ['ledger-store', 'keystore']) {
       const workload = nodeWorkload(objects, service);
       expect(workload.object.spec.replicas, service).toBe(1);
@@ -264,10 +281,8 @@ describe.each(overlays)('the %s overlay', (overlay) => {
       expect(parsedLaunch(objects, workload).flags.string('data_dir'), service).toBe(dataMount.mountPath);
     }
     if (overlay === 'postgres') {
-      // The database's writer lock admits one writer; the ledger-store keeps nothing on a volume.
+      // The ledger-store keeps nothing on a volume.
       const store = nodeWorkload(objects, 'ledger-store');
-      expect(store.object.spec.replicas).toBe(1);
-      expect(store.object.spec.strategy?.type).toBe('Recreate');
       expect(store.object.spec.volumeClaimTemplates).toBeUndefined();
       expect((store.pod.volumes ?? []).filter((volume: { persistentVolumeClaim?: unknown }) => volume.persistentVolumeClaim)).toEqual([]);
       expect(objects.filter((object) => object.kind === 'PersistentVolumeClaim').map((claim) => claim.metadata.name)).toEqual(['submission-data']);
@@ -277,6 +292,12 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     expect(objectNamed(objects, 'PersistentVolumeClaim', journal).spec.accessModes).toEqual([overlay === 'dev' ? 'ReadWriteOnce' : 'ReadWriteOncePod']);
     const scaled = objects.filter((object) => object.kind === 'HorizontalPodAutoscaler').map((hpa) => `${hpa.spec.scaleTargetRef.kind}/${hpa.spec.scaleTargetRef.name}`);
     expect(scaled).toEqual(['Deployment/facade']);
+  });
+
+  it('keeps PodDisruptionBudgets off the writers: a standby is never Ready, so a budget would forbid evicting the holder', () => {
+    const budgeted = (service: string) =>
+      objects.filter((object) => object.kind === 'PodDisruptionBudget' && selects(object.spec.selector, nodeWorkload(objects, service).labels)).map((budget) => budget.metadata.name);
+    expect(Object.fromEntries(NODE_SERVICES.map((service) => [service, budgeted(service)]))).toEqual({ 'ledger-store': [], keystore: [], submission: [], sync: [], facade: ['facade'] });
   });
 
   it('sends every service\'s traces to the collector Service', () => {
@@ -371,11 +392,17 @@ describe('the NetworkPolicies', () => {
     expect(connections(rendered.prod, connectionAllowed)).toEqual(intended([...NODE_SERVICES], NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`)));
   });
 
-  it('admit exactly the node\'s call graph in the postgres overlay: the database on 5432 from the ledger-store writer and each facade pod\'s reader, and from nothing else', () => {
+  it('admit exactly the node\'s call graph in the postgres overlay: the database on 5432 from the ledger-store writer, each facade pod\'s reader, and sync and submission for their locks, and from nothing else', () => {
     expect(connections(rendered.postgres, connectionAllowed)).toEqual(
       intended(
         [...NODE_SERVICES],
-        [...NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`), 'ledger-store -> databases/ledger-db:5432', 'facade -> databases/ledger-db:5432'],
+        [
+          ...NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`),
+          'ledger-store -> databases/ledger-db:5432',
+          'facade -> databases/ledger-db:5432',
+          'sync -> databases/ledger-db:5432',
+          'submission -> databases/ledger-db:5432',
+        ],
         graphOf('postgres'),
       ),
     );
@@ -410,14 +437,38 @@ describe('the postgres overlay', () => {
     expect(objects.filter((object) => object.kind === 'HorizontalPodAutoscaler').map((hpa) => hpa.spec.scaleTargetRef.name)).toEqual(['facade']);
   });
 
-  it('keeps the database passwords in files of the ledger-store containers only: none in an argument, an environment or a ConfigMap', () => {
+  it('elects sync and submission with writer locks on the ledger-store writer\'s database, as a role of their own whose password only their containers read', () => {
+    const databaseOf = (service: string) => {
+      const target = storeTarget(storeFlags(nodeWorkload(objects, service), service));
+      if (target.kind !== 'postgres') throw new Error(`${service} has no PostgreSQL store: ${JSON.stringify(target)}`);
+      return { target, url: new URL(target.url) };
+    };
+    const writer = databaseOf('ledger-store').url;
+    for (const service of ['sync', 'submission']) {
+      const { target, url } = databaseOf(service);
+      // A writer target is what syncConfig and submissionConfig turn into their lock (libs/postgres electWriter).
+      expect(target, service).toEqual({ kind: 'postgres', role: 'writer', url: 'postgres://ledger_node_lock@ledger-db-rw.databases.svc:5432/ledger_node', password: LOCK_PASSWORD });
+      // An advisory lock is per server and database: the primary the writer writes, never a replica.
+      expect([url.host, url.pathname], service).toEqual([writer.host, writer.pathname]);
+      expect(url.username, service).not.toBe(writer.username);
+    }
+  });
+
+  it('keeps the database passwords in files of the ledger-store, sync and submission containers only: none in an argument, an environment or a ConfigMap', () => {
+    /** The database Secret each container reads, by the service it runs: the writer's, a facade pod reader's, the lock role's. */
+    const expectedSecret = (workload: Workload, container: { name: string; image: string }) => {
+      if (!isNodeImage(container.image)) return undefined;
+      const service = serviceOf(workload, container);
+      if (service === 'ledger-store') return workload.name === 'facade' ? 'ledger-store-db-reader' : 'ledger-store-db-writer';
+      return service === 'sync' || service === 'submission' ? 'ledger-node-db-lock' : undefined;
+    };
     for (const workload of workloadsOf(objects)) {
       const secretVolumes = new Map<string, string>((workload.pod.volumes ?? []).filter((volume: { secret?: unknown }) => volume.secret).map((volume: any) => [volume.name, volume.secret.secretName]));
       for (const container of containersOf(workload)) {
         const where = `${workload.name}/${container.name}`;
-        const mounted = (container.volumeMounts ?? []).map((mount: { name: string }) => secretVolumes.get(mount.name)).filter((name: string | undefined) => name?.startsWith('ledger-store-db-'));
-        const runsStore = isNodeImage(container.image) && serviceOf(workload, container) === 'ledger-store';
-        expect(mounted, where).toEqual(runsStore ? [workload.name === 'facade' ? 'ledger-store-db-reader' : 'ledger-store-db-writer'] : []);
+        const mounted = (container.volumeMounts ?? []).map((mount: { name: string }) => secretVolumes.get(mount.name)).filter((name: string | undefined) => name !== undefined && name in DATABASE_SECRETS);
+        const expected = expectedSecret(workload, container);
+        expect(mounted, where).toEqual(expected === undefined ? [] : [expected]);
         if (!isNodeImage(container.image)) continue;
         const { args, env } = containerLaunch(objects, workload, container.name);
         for (const text of [...args, ...Object.entries(env).map(([name, value]) => `${name}=${value}`)]) {
