@@ -10,7 +10,7 @@ export const storageOptions: FlagGroup = {
     stringFlag({
       name: 'store',
       description:
-        'PostgreSQL database the ledger-store writes, instead of RocksDB in -data_dir: postgres://[USER@]HOST[:PORT]/DATABASE (password from -store_password_file or PGPASSWORD/PGPASSFILE, never in the URL); one writer at a time holds its writer lock, a second waits as a standby and takes over',
+        'PostgreSQL database the ledger-store writes, instead of RocksDB in -data_dir: postgres://[USER@]HOST[:PORT]/DATABASE (password from -store_password_file or PGPASSWORD/PGPASSFILE, never in the URL); one ledger-store writes at a time, holding its writer lock, and a second waits as a standby and takes over; sync and submission given it are elected the same way, each by a lock of its own',
       default: undefined,
       defaultLabel: 'RocksDB in -data_dir/-database_name',
       valueName: 'URL',
