@@ -4,7 +4,9 @@
  */
 import { UnreadableBinary } from './binary-reader';
 import type { ChainProfile } from './profiles';
-import { Direction } from '@ledger-node/contracts';
+// The common messages alone: the contracts' index also defines the gRPC services, and loads
+// @grpc/grpc-js, which must load only after OpenTelemetry started (the CLI reads its flags first).
+import { Direction } from '@ledger-node/contracts/common';
 import { amountIssuer, issueIssuer, visitFields } from './binary-fields';
 
 export interface AffectedAccountEntry {
