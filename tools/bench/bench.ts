@@ -4,7 +4,9 @@
  * "Performance".
  *
  * Stages: the Koa echo baseline; a devnet that builds a signed history; a fresh node timed from its
- * start until its store holds that whole range (then the raw RocksDB baseline over the same bytes);
+ * start until its store holds that whole range, with where its time went read from its services'
+ * /metrics (then the same ledgers fetched and dropped as sync fetches them, and the raw RocksDB
+ * baseline over the same bytes);
  * verification alone against SHA-512Half of the same bytes; the node restarted for the JSON-RPC
  * figures and jt_sendTransaction; once more with tracing exported to a local sink. With `--store
  * postgres`, a second fresh node on a PostgreSQL server the run starts syncs the same history and
@@ -21,13 +23,14 @@ import { Client as XrplClient, Wallet } from 'xrpl';
 import { type FetchedLedger, getProfile, HashPrefix, variableLengthPrefix, verifyLedger } from '@ledger-node/chain';
 import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { devnetValidatorsFile, freePort, type PostgresConnection, type RunningProcess, startPostgres, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
+import { devnetValidatorsFile, freePort, freePortBlock, type PostgresConnection, type RunningProcess, startPostgres, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
 import type { BinaryLedgerResult } from '../../apps/sync/src/upstream/messages';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
 import { DevnetClient } from './devnet-client';
 import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadResult } from './http-load';
 import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
+import { parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
 
 // ---------------------------------------------------------------- settings
 
@@ -71,6 +74,8 @@ const settings = {
   batchSize: 100,
   sendAccounts: 10,
   sendSeconds: option('send-seconds', 20),
+  /** Ledgers sync fetches at once: its -thread_count, left at its default by the bench; the upstream baseline fetches as many. */
+  syncThreadCount: 8,
   /** The whole run is stopped (and fails) past this. */
   hardTimeoutMs: option('timeout-seconds', 600) * 1000,
 };
@@ -136,6 +141,8 @@ function loadSummary(name: string, result: LoadResult): string {
 interface NodeRun {
   process: RunningProcess;
   rpcUrl: string;
+  /** One scrape of a service's /metrics (-metrics_port). */
+  metrics(service: 'sync' | 'ledger-store'): Promise<MetricsSample>;
   storeStatus(): Promise<GetStatusResponse>;
   close(): void;
 }
@@ -143,12 +150,13 @@ interface NodeRun {
 /** The node's flags beyond the common ones: where its ledger-store keeps the ledgers (RocksDB in -data_dir by default). */
 async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessEnv = {}, storeArgs: readonly string[] = []): Promise<NodeRun> {
   const rpcPort = await freePort();
+  const metricsPort = await freePortBlock(5);
   const passwordFile = path.join(dataDir, 'password');
   writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
   const node = startCli(
     [
       ...['-endpoint', endpoint, '-validators', devnetValidatorsFile(dataDir), '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort)],
-      ...['-password_file', passwordFile, '-log_level', 'warn', ...storeArgs],
+      ...['-password_file', passwordFile, '-log_level', 'warn', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsPort), ...storeArgs],
     ],
     env,
   );
@@ -160,6 +168,12 @@ async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessE
   return {
     process: node,
     rpcUrl: `http://127.0.0.1:${rpcPort}/v1/jsonrpc`,
+    async metrics(service) {
+      // libs/config observability.ts: the ledger-store serves on the base port, sync on +3.
+      const response = await fetch(`http://127.0.0.1:${metricsPort + (service === 'sync' ? 3 : 0)}/metrics`);
+      if (!response.ok) throw new Error(`${service} /metrics answered ${response.status}`);
+      return parseMetrics(await response.text());
+    },
     storeStatus: () => store.getStatus({}),
     close: () => store.close(),
   };
@@ -290,6 +304,43 @@ async function rawRocksDbBaseline(storePath: string, scratch: string, ledgerCoun
   return { seconds, keys: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.key.length + entry.value.length, 0) };
 }
 
+/**
+ * The devnet's history fetched as sync's backfill fetches it (the same `ledger` command, binary and
+ * expanded, `inFlight` at a time, newest first), each answer parsed as sync parses it (JSON, then
+ * every blob hex-decoded to bytes) and dropped: what sync could reach if fetching were all it did.
+ */
+async function upstreamFetchBaseline(devnetUrl: string, lastLedger: number, inFlight: number): Promise<{ seconds: number; ledgers: number; transactions: number }> {
+  const client = await DevnetClient.connect(devnetUrl);
+  try {
+    const fetchAndDrop = async (ledgerIndex: number) => {
+      const answer = await client.request<BinaryLedgerResult>('ledger', { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 });
+      let bytes = Buffer.from(answer.ledger.ledger_data, 'hex').length;
+      for (const tx of answer.ledger.transactions) bytes += Buffer.from(tx.tx_blob, 'hex').length + Buffer.from((tx.meta ?? tx.meta_blob)!, 'hex').length;
+      if (bytes === 0) throw new Error(`ledger ${ledgerIndex} came back empty`);
+      return answer.ledger.transactions.length;
+    };
+    const fetchAll = async (top: number, bottom: number) => {
+      let next = top;
+      let transactions = 0;
+      const worker = async () => {
+        while (next >= bottom) {
+          const count = await fetchAndDrop(next--);
+          transactions += count;
+        }
+      };
+      await Promise.all(Array.from({ length: inFlight }, worker));
+      return transactions;
+    };
+    // Warm the connection and both JITs up on the newest ledgers first, uncounted.
+    await fetchAll(lastLedger, Math.max(1, lastLedger - 50));
+    const startedAt = performance.now();
+    const transactions = await fetchAll(lastLedger, 1);
+    return { seconds: (performance.now() - startedAt) / 1000, ledgers: lastLedger, transactions };
+  } finally {
+    client.close();
+  }
+}
+
 async function generateAccounts(dataDir: string, count: number): Promise<string[]> {
   const addresses: string[] = [];
   // Two at a time: each is a CLI start and one scrypt derivation in the node's keystore.
@@ -367,12 +418,17 @@ async function syncFreshNode(dataDir: string, devnetUrl: string, lastLedger: num
   const nodeStartedAt = performance.now();
   const node = await startNode(dataDir, devnetUrl, store.env, store.args);
   let firstStoredAt: number | undefined;
+  // The services' histograms and event-loop time at the first stored ledger, to subtract from those at the end.
+  let atFirstStored: { sync: MetricsSample; store: MetricsSample } | undefined;
   const synced = await untilExited(
     node,
     waitUntil(
       async () => {
         const status = await node.storeStatus();
-        if (status.completeRanges.length > 0) firstStoredAt ??= performance.now();
+        if (status.completeRanges.length > 0 && firstStoredAt === undefined) {
+          firstStoredAt = performance.now();
+          atFirstStored = { sync: await node.metrics('sync'), store: await node.metrics('ledger-store') };
+        }
         return covers(status, 1, lastLedger) ? status : undefined;
       },
       300_000,
@@ -381,11 +437,13 @@ async function syncFreshNode(dataDir: string, devnetUrl: string, lastLedger: num
     ),
   );
   const seconds = (performance.now() - firstStoredAt!) / 1000;
+  const atEnd = { sync: await node.metrics('sync'), store: await node.metrics('ledger-store') };
   const startSeconds = (firstStoredAt! - nodeStartedAt) / 1000;
   const transactions = Number(synced.transactionCount);
   log(`sync: ${transactions} transactions in ${lastLedger} ledgers in ${seconds.toFixed(1)} s after the first stored ledger (${startSeconds.toFixed(1)} s from the node's start to it)`);
   await stopNode(node, peaks);
-  return { seconds, startSeconds, transactions };
+  const stages = stageRows({ sync: { before: atFirstStored?.sync, after: atEnd.sync }, store: { before: atFirstStored?.store, after: atEnd.store }, wallSeconds: seconds });
+  return { seconds, startSeconds, transactions, stages };
 }
 
 /** `waiting`'s answer, or the node's last output when it exits first (a service that cannot start stops it). */
@@ -504,6 +562,7 @@ async function main(): Promise<void> {
   const figures: Figure[] = [];
   const comparisons: StoreComparison[] = [];
   let postgres: PostgresRun | undefined;
+  let syncStages: StageRow[] | undefined;
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
 
@@ -529,10 +588,20 @@ async function main(): Promise<void> {
     const syncDir = path.join(scratch, 'node');
     mkdirSync(syncDir);
     log(`sync: a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
-    const { seconds: syncSeconds, transactions: syncedTransactions } = await syncFreshNode(syncDir, devnetUrl, lastLedger, peaks);
+    const { seconds: syncSeconds, transactions: syncedTransactions, stages: stageTable } = await syncFreshNode(syncDir, devnetUrl, lastLedger, peaks);
+    syncStages = stageTable;
     const storePath = path.join(syncDir, 'node.db');
     const storeBytes = directorySize(storePath);
     details.sync = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
+    log(`where sync's time went (the services' histograms over the ${syncSeconds.toFixed(1)} s):\n${stageTextTable(stageTable)}`);
+
+    let upstream: Awaited<ReturnType<typeof upstreamFetchBaseline>> | undefined;
+    if (!settings.only) {
+      log(`upstream_fetch_tx_per_s: the same ledgers fetched from the devnet as sync fetches them (${settings.syncThreadCount} in flight), parsed and dropped`);
+      upstream = await upstreamFetchBaseline(devnetUrl, lastLedger, settings.syncThreadCount);
+      details.upstream_fetch = upstream;
+      log(`upstream: ${upstream.transactions} transactions in ${upstream.ledgers} ledgers in ${upstream.seconds.toFixed(2)} s`);
+    }
 
     // ---- the same sync with the ledger-store on PostgreSQL (a server of the run's own, a new database)
     if (settings.store === 'postgres') {
@@ -623,6 +692,8 @@ async function main(): Promise<void> {
     const rawTxPerSecond = raw && syncedTransactions / raw.seconds;
     const rawLedgersPerSecond = raw && lastLedger / raw.seconds;
     const syncRatio = ratioOf(syncTxPerSecond, rawTxPerSecond);
+    const upstreamTxPerSecond = upstream && upstream.transactions / upstream.seconds;
+    const upstreamLedgersPerSecond = upstream && upstream.ledgers / upstream.seconds;
     const bytesPerTx = storeBytes / syncedTransactions;
     const otelOverhead = (getTx.requestsPerSecond - traced.requestsPerSecond) / getTx.requestsPerSecond;
     figures.push(
@@ -643,6 +714,23 @@ async function main(): Promise<void> {
         baseline: rawLedgersPerSecond,
         ratio: ratioOf(syncLedgersPerSecond, rawLedgersPerSecond),
         goal: { text: 'ratio ≥ 0.30', met: atLeast(ratioOf(syncLedgersPerSecond, rawLedgersPerSecond), 0.3) },
+      },
+      {
+        name: 'sync_tx_per_s',
+        value: syncTxPerSecond,
+        unit: 'tx/s',
+        baselineName: 'upstream_fetch_tx_per_s',
+        baseline: upstreamTxPerSecond,
+        ratio: ratioOf(syncTxPerSecond, upstreamTxPerSecond),
+        note: `the same ledgers fetched as sync fetches them (${settings.syncThreadCount} in flight), parsed and dropped`,
+      },
+      {
+        name: 'sync_ledgers_per_s',
+        value: syncLedgersPerSecond,
+        unit: 'ledgers/s',
+        baselineName: 'upstream_fetch_ledgers_per_s',
+        baseline: upstreamLedgersPerSecond,
+        ratio: ratioOf(syncLedgersPerSecond, upstreamLedgersPerSecond),
       },
       {
         name: 'verify_ledgers_per_s',
@@ -748,17 +836,21 @@ async function main(): Promise<void> {
     settings: { ...settings, json: undefined },
     figures,
     ...(comparisons.length > 0 ? { storeComparison: comparisons } : {}),
+    ...(syncStages ? { syncStages } : {}),
     details,
   };
   const comparedStores = comparisons.length > 0 ? { text: `\n\n${comparisonTextTable(comparisons)}`, markdown: `\n\n${comparisonMarkdownTable(comparisons)}` } : { text: '', markdown: '' };
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}\n`);
+  const stages = syncStages
+    ? { text: `\n\nWhere sync's time goes (the services' own histograms, over sync's wall time):\n\n${stageTextTable(syncStages)}`, markdown: `\n\n${stageMarkdownTable(syncStages)}` }
+    : { text: '', markdown: '' };
+  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}${stages.markdown}\n`);
   if (settings.json) {
     writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
     process.stdout.write(
-      `\n${textTable(figures)}${comparedStores.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`,
+      `\n${textTable(figures)}${comparedStores.text}${stages.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`,
     );
   }
 }

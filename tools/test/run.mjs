@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: lint (module boundaries), type check, contract drift, then every project's vitest
-// suite through Nx in two tiers — unit tests (src/**, files in parallel), then end-to-end tests
+// suite through Nx in two tiers — unit tests (src/**, files in parallel, and tools/**), then end-to-end tests
 // (test/**, real processes, one file at a time) — ending with one summary line
 // `tests: N passed, N failed, N skipped`. `--tier unit` or `--tier e2e` runs one tier
 // (`npm run test:unit`, `npm run test:e2e`); other arguments name projects.
@@ -70,6 +70,8 @@ for (const tier of tiers) {
   if (!step(`${tier} tests`, bin('nx'), ['run-many', '-t', 'test', '--output-style=static', '--parallel=1', ...projects], { LEDGER_NODE_TEST_TIER: tier })) {
     failedSteps.push(`${tier} tests`);
   }
+  // tools/ is no Nx project: its tests (the bench's pure parts) run with the unit tier.
+  if (tier === 'unit' && projects.length === 0 && !step('tools tests', bin('vitest'), ['run', '--config', 'tools/test/vitest.tools.config.ts'])) failedSteps.push('tools tests');
 }
 
 let passed = 0;

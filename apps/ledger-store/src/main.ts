@@ -1,7 +1,7 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
-import { counter, createLogger, observedGauge } from '@ledger-node/telemetry';
+import { counter, createLogger, observedGauge, observeEventLoop } from '@ledger-node/telemetry';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
 import { openLedgerStore } from './open';
@@ -41,6 +41,7 @@ export async function start(flags: ParsedFlags) {
   observedGauge('ledger_node_store_db_size_bytes', 'Size of the ledger database on disk', async () => (await store.status()).dbSizeBytes);
   observedGauge('ledger_node_store_ledgers', 'Ledgers stored', async () => Number((await store.status()).counters.ledgerCount));
   observedGauge('ledger_node_store_highest_ledger_index', 'Highest stored ledger', async () => (await store.status()).highestLedgerIndex);
+  observeEventLoop();
   const served = await serveGrpc({
     address: config.address,
     logger,

@@ -1,7 +1,7 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { SyncServiceService } from '@ledger-node/contracts';
 import { bindService, dependenciesServing, serveGrpc, watchReadiness } from '@ledger-node/grpc';
-import { createLogger, observedGauge } from '@ledger-node/telemetry';
+import { createLogger, observedGauge, observeEventLoop } from '@ledger-node/telemetry';
 import { syncConfig } from './config';
 import { BackfillProgress } from './backfill/progress';
 import { syncHandlers } from './grpc/handlers';
@@ -99,6 +99,7 @@ function syncMetrics(engine: SyncEngine): () => void {
   observedGauge('ledger_node_sync_verification_failures', 'Ledgers that failed hash verification since start (never stored, fetched again)', () =>
     Number(engine.status().verificationFailureCount),
   );
+  observeEventLoop();
   observedGauge('ledger_node_sync_stopped', '1 while a verified ledger cannot be stored (sync retries; /v1/status says why), else 0', () => (engine.health.stop ? 1 : 0));
   return () => clearInterval(sampler);
 }

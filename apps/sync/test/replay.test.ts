@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getProfile, hashLedgerHeader, ledgerHeaderFromJson, transactionFromLedgerJson, transactionTreeRoot } from '@ledger-node/chain';
-import { fixturesDir, stopAll, STORE_KINDS, storedHeaders, storeServer, waitUntil, type StoreUnderTest } from '@ledger-node/test-utils';
+import { fixturesDir, freePort, stopAll, STORE_KINDS, storedHeaders, storeServer, waitUntil, type StoreUnderTest } from '@ledger-node/test-utils';
 import { recordedLedgerFile, recordedRun } from './support/recorded-ledgers';
 import { scratchDir, startDevnet, startStoreAndSync, storedLedger, type Clients } from './support/cluster';
 
@@ -30,10 +30,16 @@ function replayFolder(change?: { ledgerIndex: number; edit(file: Record<string, 
   return folder;
 }
 
-async function syncFromReplay(folder: string, store: StoreUnderTest): Promise<Clients> {
+async function syncFromReplay(folder: string, store: StoreUnderTest, extra: string[] = []): Promise<Clients> {
   const devnet = await startDevnet(['-replay', folder, '-replay_rate', '5']);
   const dataDir = scratchDir(cleanups);
-  return (await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3'], cleanups, store)).clients;
+  return (await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3', ...extra], cleanups, store)).clients;
+}
+
+/** Observations per stage of sync's stage histogram (ledger_node_sync_stage_seconds_count), from its /metrics. */
+async function stageObservations(metricsUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(metricsUrl)).text();
+  return Object.fromEntries([...text.matchAll(/^ledger_node_sync_stage_seconds_count\{[^}]*stage="(\w+)"[^}]*\} (\d+)$/gm)].map(([, stage, count]) => [stage!, Number(count)]));
 }
 
 // The same run and the same forgeries on each ledger-store backend.
@@ -43,7 +49,9 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
 
   describe('sync from a replay of the recorded mainnet run 11119599..11119604', () => {
     it('stores every ledger with the recorded hashes, linked from the anchor 11119604 down to 11119599', async () => {
-      const clients = await syncFromReplay(replayFolder(), await stores.fresh());
+      // Sync serves /metrics on -metrics_port + 3 (libs/config observability.ts).
+      const syncMetricsPort = await freePort();
+      const clients = await syncFromReplay(replayFolder(), await stores.fresh(), ['-metrics_addr', '127.0.0.1', '-metrics_port', String(syncMetricsPort - 3)]);
       const status = await waitUntil(async () => {
         const current = await clients.sync.getSyncStatus({});
         return current.completeRanges.length === 1 && current.completeRanges[0]!.first === 11119599 ? current : undefined;
@@ -66,6 +74,9 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
         recordedLedgerFile(11119603).ledger.transactions.map((tx) => tx.hash as string).sort(),
       );
       expect((await clients.store.getStatus({})).completeRanges).toEqual([{ first: 11119599, last: 11119604 }]);
+      // Each stage of the backfill and follow path timed each ledger (the replay serves no state: no `state` stage).
+      const observations = await stageObservations(`http://127.0.0.1:${syncMetricsPort}/metrics`);
+      for (const stage of ['fetch', 'parse', 'verify', 'link', 'index', 'grpc']) expect(observations[stage], stage).toBeGreaterThanOrEqual(stage === 'link' ? 5 : 6);
     });
 
     it.each([

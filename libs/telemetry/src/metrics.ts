@@ -3,6 +3,7 @@
  * metrics, and helpers that define each metric once however often a service starts in a process.
  */
 import { createServer, type Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 
@@ -49,6 +50,15 @@ export function observedGauge(name: string, help: string, read: () => number | u
       this.set((await read()) ?? Number.NaN);
     },
   });
+}
+
+/**
+ * The event loop's busy and idle seconds since the process started (perf_hooks): over a window,
+ * whether a service was saturated or waiting (the bench's stage table reads them).
+ */
+export function observeEventLoop(): void {
+  observedGauge('ledger_node_event_loop_busy_seconds', 'Seconds the event loop has been busy since the process started', () => performance.eventLoopUtilization().active / 1000);
+  observedGauge('ledger_node_event_loop_idle_seconds', 'Seconds the event loop has been idle since the process started', () => performance.eventLoopUtilization().idle / 1000);
 }
 
 /** Labels every metric of this process with its service and starts the runtime metrics (once). */

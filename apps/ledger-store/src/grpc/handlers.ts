@@ -1,6 +1,7 @@
 import { StoreRole, type AccountStateResult, type GetAccountStateResponse, type LedgerStoreServiceService } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 import { toItemError, type Handlers } from '@ledger-node/grpc';
+import { histogram } from '@ledger-node/telemetry';
 import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
 import { accountState, listStateObjects, type AccountState } from '../state/reads';
@@ -19,13 +20,34 @@ function accountStateResponse(state: AccountState): GetAccountStateResponse {
   };
 }
 
+/** From a small ledger written alone (~1 ms) to a large one behind a queue of writes (seconds). */
+const WRITE_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/**
+ * Seconds per write inside the store, from the handler's call until the write is durable (its turn
+ * in the writer queue included): `ledger` per ledger of PutLedgers, `state_changes` per
+ * PutStateChanges. Sync's `grpc` stage minus the `ledger` writes is the gRPC overhead.
+ */
+function storeWriteSeconds() {
+  return histogram('ledger_node_store_write_seconds', 'Seconds per write inside the store: a ledger of PutLedgers, or one PutStateChanges', ['write'], WRITE_BUCKETS);
+}
+
+async function timedWrite<T>(write: 'ledger' | 'state_changes', run: () => Promise<T>): Promise<T> {
+  const startedAtNs = process.hrtime.bigint();
+  try {
+    return await run();
+  } finally {
+    storeWriteSeconds().observe({ write }, Number(process.hrtime.bigint() - startedAtNs) / 1e9);
+  }
+}
+
 /** gRPC handlers: translate contract messages into store calls. `stopping` ends open watch streams. */
 export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): Handlers<typeof LedgerStoreServiceService> {
   return {
     async putLedgers(request) {
       let storedCount = 0;
       for (const [position, ledger] of request.ledgers.entries()) {
-        if (await store.putLedger(ledger, `ledgers[${position}]`)) storedCount++;
+        if (await timedWrite('ledger', () => store.putLedger(ledger, `ledgers[${position}]`))) storedCount++;
       }
       return { storedCount, completeRanges: [...store.ranges] };
     },
@@ -62,7 +84,7 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       return {};
     },
     async putStateChanges(request) {
-      return { stateRange: await store.putStateChanges(request) };
+      return { stateRange: await timedWrite('state_changes', () => store.putStateChanges(request)) };
     },
     async putStateObjects(request) {
       return { stateDownload: await store.putStateObjects(request) };

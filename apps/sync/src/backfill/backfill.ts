@@ -9,6 +9,7 @@
 import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
 import type { Refusals } from '../refusals';
+import { timedStage } from '../stage-timing';
 import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
@@ -192,7 +193,7 @@ export class Backfill {
         let ledger = await next;
         inFlight.delete(ledgerIndex);
         for (let attempt = 0; ; attempt++) {
-          const broken = checkIsParentOf(ledger, childLink) ?? (below && this.checkLinksBelow(ledger, below));
+          const broken = timedStage('link', () => checkIsParentOf(ledger, childLink) ?? (below && this.checkLinksBelow(ledger, below)));
           if (!broken) break;
           failures.record(broken);
           if (batch.length > 0) await flush();
@@ -209,7 +210,7 @@ export class Backfill {
           if (fillAbort.signal.aborted) break filling;
           ledger = await fetchOne(ledgerIndex, true);
         }
-        batch.push({ write: ledgerWriteOf(ledger, profile, health), link: linkOf(ledger) });
+        batch.push({ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health)), link: linkOf(ledger) });
         batchTransactions += ledger.transactions.length;
         childLink = linkOf(ledger);
         if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {

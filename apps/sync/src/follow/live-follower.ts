@@ -9,6 +9,7 @@ import { ledgerWriteOf } from '../index/ledger-write';
 import type { LedgerPipeline } from '../pipeline';
 import type { Refusals } from '../refusals';
 import type { StateProver } from '../state/state-prover';
+import { timedStage } from '../stage-timing';
 import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
@@ -140,7 +141,7 @@ export class LiveFollower {
     let tip = chain.tip;
     if (tip !== undefined && ledgerIndex === tip + 1) {
       const tipLink = await chain.link(tip);
-      const broken = tipLink && checkExtendsTip(ledger, tipLink);
+      const broken = tipLink && timedStage('link', () => checkExtendsTip(ledger, tipLink));
       if (broken) {
         // The proven ledger is the network's, so the stored tip it does not descend from is not.
         failures.record(broken);
@@ -150,7 +151,9 @@ export class LiveFollower {
         tip = chain.tip;
       }
     }
-    await stateProver.provenWrite(ledger, (stateChanges) => chain.write([{ write: ledgerWriteOf(ledger, profile, health, stateChanges), link: linkOf(ledger) }]));
+    await stateProver.provenWrite(ledger, (stateChanges) =>
+      chain.write([{ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), link: linkOf(ledger) }]),
+    );
     // One line per new validated ledger: an operator sees the chain arrive.
     logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {

@@ -19,6 +19,7 @@ import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
+import { observeStage, secondsSince } from '../stage-timing';
 import type { StoredChain } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
 import { storedStateTree } from './download';
@@ -191,9 +192,13 @@ export class StateProver {
     const forward = this.forward!;
     const up = forward.ledgerIndex + 1;
     if (!chain.ranges.has(up)) return false;
+    const readStartedAtNs = process.hrtime.bigint();
     const ledger = await this.storedLedger(up);
+    const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash, this.failuresOf.get('proving upwards')!.count > 0);
+    const writeStartedAtNs = process.hrtime.bigint();
     await store.putStateChanges(up, ledger.ledgerHash, proof.changes);
+    observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
     this.forward = { tree: proof.tree, ledgerIndex: up };
     return true;
   }
@@ -207,11 +212,15 @@ export class StateProver {
     const downward = this.downward!;
     const down = downward.ledgerIndex;
     if (this.downwardDone || (down > 1 && !chain.ranges.has(down - 1))) return false;
+    const readStartedAtNs = process.hrtime.bigint();
     const ledger = await this.storedLedger(down);
     const parent = down > 1 ? await store.header(down - 1) : undefined;
     if (down > 1 && !parent) return false;
+    const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash, this.failuresOf.get('proving downwards')!.count > 0);
+    const writeStartedAtNs = process.hrtime.bigint();
     await store.putStateChanges(down, ledger.ledgerHash, proof.changes);
+    observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
     if (down > 1) this.downward = { tree: proof.tree, ledgerIndex: down - 1 };
     else this.downwardDone = true;
     return true;
@@ -225,6 +234,7 @@ export class StateProver {
 
   private async prove(ledger: VerifiedLedger, proven: ProvenState, side: ProvenSide, expectedRoot: string | undefined, preferOtherEndpoint = false) {
     const { profile, reader, logger, refusals } = this.options;
+    const startedAtNs = process.hrtime.bigint();
     try {
       return await provenStateChanges(ledger, profile, reader, { side, tree: proven.tree }, expectedRoot, {
         signal: this.abort.signal,
@@ -234,6 +244,8 @@ export class StateProver {
     } catch (error) {
       if (error instanceof StateNotProven && error.reason === 'state_root_mismatch') refusals.count('state_root_mismatch');
       throw error;
+    } finally {
+      observeStage('state', secondsSince(startedAtNs));
     }
   }
 }

@@ -9,6 +9,7 @@ import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
+import { observeStage, secondsSince } from '../stage-timing';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import type { StateStorePort } from '../state/download';
 
@@ -65,7 +66,9 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   async putLedgers(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void> {
     if (ledgers.length === 0) return;
     // An identical re-write is idempotent in the store, so a batch cut by a store crash is simply sent again.
+    const startedAtNs = process.hrtime.bigint();
     await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }), onRetry);
+    observeStage('grpc', secondsSince(startedAtNs), ledgers.length);
   }
 
   async deleteLedger(write: LedgerWrite): Promise<void> {

@@ -43,9 +43,24 @@ export interface ConnectionEvents {
   onClose(reason: string): void;
 }
 
+/** How long one answer took (the sync stage histogram's `fetch` and `parse`, stage-timing.ts). */
+export interface AnswerTiming {
+  /** From sending the request until its answer's message event. */
+  waitedSeconds: number;
+  /** UTF-8 and JSON decoding of the answer and its schema checks. */
+  parsedSeconds: number;
+}
+
+/** An answer's result, with when its message arrived and how long its decoding took (process.hrtime.bigint()). */
+interface Answer {
+  result: Record<string, unknown>;
+  receivedAtNs: bigint;
+  decodedNs: bigint;
+}
+
 interface Pending {
   command: string;
-  resolve(result: Record<string, unknown>): void;
+  resolve(answer: Answer): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
@@ -60,7 +75,7 @@ export class UpstreamConnection {
     private readonly socket: WebSocket,
     private readonly events: ConnectionEvents,
   ) {
-    socket.on('message', (data) => this.receive(data.toString()));
+    socket.on('message', (data) => this.receive(data, process.hrtime.bigint()));
     socket.on('close', (code, reason) => this.finish(`closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`));
     socket.on('error', (error) => this.finish(error.message));
   }
@@ -93,11 +108,18 @@ export class UpstreamConnection {
     return !this.closed && this.socket.readyState === WebSocket.OPEN;
   }
 
-  /** Sends `command` and resolves with the validated `result` of its answer. */
-  request<S extends z.ZodType>(command: string, params: Record<string, unknown>, schema: S, timeoutMs: number): Promise<z.infer<S>> {
+  /** Sends `command` and resolves with the validated `result` of its answer; `onAnswered` hears how long it took. */
+  request<S extends z.ZodType>(
+    command: string,
+    params: Record<string, unknown>,
+    schema: S,
+    timeoutMs: number,
+    onAnswered?: (timing: AnswerTiming) => void,
+  ): Promise<z.infer<S>> {
     if (!this.isOpen) return Promise.reject(new UpstreamUnavailable(`${this.url} is not connected`, { url: this.url }));
     const id = this.nextId++;
-    return new Promise<Record<string, unknown>>((resolve, reject) => {
+    const sentAtNs = process.hrtime.bigint();
+    return new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         this.unansweredInARow++;
@@ -110,8 +132,10 @@ export class UpstreamConnection {
         this.pending.delete(id);
         reject(new UpstreamUnavailable(`cannot send ${command} to ${this.url}: ${error.message}`, { url: this.url }));
       });
-    }).then((result) => {
+    }).then(({ result, receivedAtNs, decodedNs }) => {
+      const checkStartedAtNs = process.hrtime.bigint();
       const parsed = schema.safeParse(result);
+      onAnswered?.({ waitedSeconds: Number(receivedAtNs - sentAtNs) / 1e9, parsedSeconds: Number(decodedNs + process.hrtime.bigint() - checkStartedAtNs) / 1e9 });
       if (!parsed.success) {
         const reason = `malformed ${command} answer: ${parsed.error.issues[0]?.message ?? 'invalid'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`;
         this.events.onMalformed(reason);
@@ -127,10 +151,10 @@ export class UpstreamConnection {
     this.socket.terminate();
   }
 
-  private receive(text: string): void {
+  private receive(data: WebSocket.RawData, receivedAtNs: bigint): void {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(data.toString());
     } catch (error) {
       this.events.onMalformed(`not JSON: ${(error as Error).message}`);
       return;
@@ -166,7 +190,7 @@ export class UpstreamConnection {
       pending.reject(new MalformedUpstreamMessage(reason));
       return;
     }
-    pending.resolve(success.data.result);
+    pending.resolve({ result: success.data.result, receivedAtNs, decodedNs: process.hrtime.bigint() - receivedAtNs });
   }
 
   private finish(reason: string): void {

@@ -10,7 +10,8 @@ import { UpstreamUnavailable } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import type { z } from 'zod';
 import { backoffDelayMs, sleep } from './backoff';
-import { UpstreamConnection, type ConnectionEvents } from './connection';
+import { observeStage } from '../stage-timing';
+import { UpstreamConnection, type AnswerTiming, type ConnectionEvents } from './connection';
 import {
   binaryLedgerDataResult,
   binaryLedgerEntryResult,
@@ -57,6 +58,12 @@ export interface UpstreamOptions {
   reconnectMaxMs?: number;
   /** Fixed stall timeout; by default 3× the observed close interval. */
   stallTimeoutMs?: number;
+}
+
+/** A `ledger` answer's wait and decoding, as sync's `fetch` and `parse` stages. */
+function observeLedgerAnswer(timing: AnswerTiming): void {
+  observeStage('fetch', timing.waitedSeconds);
+  observeStage('parse', timing.parsedSeconds);
 }
 
 /** Close interval assumed before two ledgers were seen (the XRP Ledger closes every 3-4 s). */
@@ -134,7 +141,7 @@ export class Upstream {
       'ledger',
       { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 },
       binaryLedgerResult,
-      options,
+      { ...options, onAnswered: observeLedgerAnswer },
     );
   }
 
@@ -167,7 +174,7 @@ export class Upstream {
     command: string,
     params: Record<string, unknown>,
     schema: S,
-    options: { timeoutMs?: number; preferOtherEndpoint?: boolean },
+    options: { timeoutMs?: number; preferOtherEndpoint?: boolean; onAnswered?: (timing: AnswerTiming) => void },
   ): Promise<z.infer<S>> {
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 20_000;
     if (options.preferOtherEndpoint && this.options.endpoints.length > 1) {
@@ -175,10 +182,10 @@ export class Upstream {
         this.options.logger.debug({ err: error }, 'no other endpoint for a refetch');
         return undefined;
       });
-      if (other) return other.request(command, params, schema, timeoutMs);
+      if (other) return other.request(command, params, schema, timeoutMs, options.onAnswered);
     }
     const connection = await this.waitForConnection(timeoutMs);
-    return connection.request(command, params, schema, timeoutMs);
+    return connection.request(command, params, schema, timeoutMs, options.onAnswered);
   }
 
   private async waitForConnection(timeoutMs: number): Promise<UpstreamConnection> {

@@ -5,6 +5,7 @@
  */
 import type { Logger } from '@ledger-node/telemetry';
 import { Refusals } from '../refusals';
+import { timedStage } from '../stage-timing';
 import { backoffDelayMs, sleep } from '../upstream/backoff';
 import { UpstreamRequestError } from '../upstream/connection';
 import type { BinaryLedgerResult } from '../upstream/messages';
@@ -82,7 +83,7 @@ export async function fetchVerifiedLedger(
     if (options.signal.aborted) throw new LedgerAbandoned(ledgerIndex, 'stopped');
     try {
       const answer = await fetcher.fetchLedger(ledgerIndex, { preferOtherEndpoint });
-      const verification = verifyLedger(fetchedLedgerOf(answer, ledgerIndex), options.expectedHash);
+      const verification = timedStage('verify', () => verifyLedger(fetchedLedgerOf(answer, ledgerIndex), options.expectedHash));
       if (verification.ok) return verification.ledger;
       counter.record(verification.failure);
       preferOtherEndpoint = true;
