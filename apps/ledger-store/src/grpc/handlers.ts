@@ -1,4 +1,4 @@
-import { StoreRole, type AccountStateResult, type GetAccountStateResponse, type LedgerStoreServiceService } from '@ledger-node/contracts';
+import { StoreRole, type AccountStateResult, type GetAccountStateResponse, type GetStatusResponse, type LedgerStoreServiceService } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 import { toItemError, type Handlers } from '@ledger-node/grpc';
 import { histogram } from '@ledger-node/telemetry';
@@ -41,6 +41,24 @@ async function timedWrite<T>(write: 'ledger' | 'state_changes', run: () => Promi
   }
 }
 
+/** The store's status as GetStatus answers it. */
+export async function statusResponse(store: LedgerStore): Promise<GetStatusResponse> {
+  const status = await store.status();
+  return {
+    completeRanges: status.completeRanges,
+    lowestLedgerIndex: status.lowestLedgerIndex,
+    highestLedgerIndex: status.highestLedgerIndex,
+    ledgerCount: status.counters.ledgerCount,
+    transactionCount: status.counters.transactionCount,
+    stateObjectVersionCount: status.counters.stateObjectVersionCount,
+    dbSizeBytes: BigInt(status.dbSizeBytes),
+    stateDownload: status.stateDownload,
+    stateRange: status.stateRange,
+    role: ROLES[status.role],
+    roleDetail: status.roleDetail,
+  };
+}
+
 /** gRPC handlers: translate contract messages into store calls. `stopping` ends open watch streams. */
 export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): Handlers<typeof LedgerStoreServiceService> {
   return {
@@ -63,21 +81,8 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
     async getTransactionByIndex(request) {
       return { transaction: await store.getTransactionByIndex(request.ledger, request.txIndex) };
     },
-    async getStatus() {
-      const status = await store.status();
-      return {
-        completeRanges: status.completeRanges,
-        lowestLedgerIndex: status.lowestLedgerIndex,
-        highestLedgerIndex: status.highestLedgerIndex,
-        ledgerCount: status.counters.ledgerCount,
-        transactionCount: status.counters.transactionCount,
-        stateObjectVersionCount: status.counters.stateObjectVersionCount,
-        dbSizeBytes: BigInt(status.dbSizeBytes),
-        stateDownload: status.stateDownload,
-        stateRange: status.stateRange,
-        role: ROLES[status.role],
-        roleDetail: status.roleDetail,
-      };
+    getStatus() {
+      return statusResponse(store);
     },
     async deleteLedger(request) {
       await store.deleteLedger(request.ledger);

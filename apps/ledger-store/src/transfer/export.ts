@@ -5,8 +5,9 @@
  * is described in the README's "Moving a store".
  */
 import type { Writable } from 'node:stream';
-import type { GetStatusResponse, LedgerWrite } from '@ledger-node/contracts';
+import type { LedgerWrite } from '@ledger-node/contracts';
 import type { StoredHeader } from '../backend/records';
+import { statusResponse } from '../grpc/handlers';
 import type { LedgerStore } from '../store';
 import { StreamWriter, type StreamTotals } from './format';
 import type { Progress } from './progress';
@@ -14,22 +15,6 @@ import type { Progress } from './progress';
 /** Headers read per step; their transactions are read ledger by ledger. */
 const HEADER_PAGE = 256;
 const MAX_LEDGER_INDEX = 0xffffffff;
-
-/** The store's status as GetStatus answers it (the stream's SOURCE record). */
-export async function statusResponse(store: LedgerStore): Promise<GetStatusResponse> {
-  const status = await store.status();
-  return {
-    completeRanges: status.completeRanges,
-    lowestLedgerIndex: status.lowestLedgerIndex,
-    highestLedgerIndex: status.highestLedgerIndex,
-    ledgerCount: status.counters.ledgerCount,
-    transactionCount: status.counters.transactionCount,
-    stateObjectVersionCount: status.counters.stateObjectVersionCount,
-    dbSizeBytes: BigInt(status.dbSizeBytes),
-    stateDownload: status.stateDownload,
-    stateRange: status.stateRange,
-  };
-}
 
 /** One stored ledger as its LEDGER record carries it. */
 async function ledgerRecordOf(store: LedgerStore, header: StoredHeader): Promise<LedgerWrite> {
