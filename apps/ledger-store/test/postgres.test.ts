@@ -32,8 +32,9 @@ import { crashLedgerSize, syntheticLedgerWrite } from './support/ledgerWrites';
 const cleanups: (() => Promise<unknown> | void)[] = [];
 const processes: RunningProcess[] = [];
 afterEach(async () => {
-  // Every process this test started is stopped by its pid, whatever the test's outcome.
-  await Promise.all(processes.splice(0).map((running) => running.stop('SIGKILL', 1_000)));
+  // Every process this test started is stopped by its pid, whatever the test's outcome: asked first,
+  // so that a node stops its own services before its folder is removed (they would write into it).
+  await Promise.all(processes.splice(0).map((running) => running.stop('SIGTERM', 5_000)));
   await stopAll();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
