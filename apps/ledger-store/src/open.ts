@@ -1,5 +1,5 @@
 import type { StoreTarget } from '@ledger-node/config';
-import { connectionConfig, describeDatabase, WriterLock } from '@ledger-node/postgres';
+import { connectionConfig, describeDatabase, electWriter } from '@ledger-node/postgres';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
@@ -58,65 +58,60 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
     return { store, close: () => store.close() };
   }
 
+  // Elected like sync and submission (libs/postgres electWriter): the writer at once when the lock is
+  // free, else a standby that follows the database and takes over when the lock comes.
   const stopWaiting = new AbortController();
-  let reportWaiting: () => void = () => undefined;
-  const waiting = new Promise<'waiting'>((resolve) => (reportWaiting = () => resolve('waiting')));
-  const locked = WriterLock.acquire(connectionConfig(target.url, target.password), STORE_WRITER_LOCK, {
-    location: backend.location,
-    signal: stopWaiting.signal,
-    onWaiting: (holder) => {
-      logger.warn(
-        { database: backend.location, holder },
-        `standby: another ledger-store holds the writer lock on ${backend.location}${holder ? ` (server pid ${holder.pid}${holder.clientAddress ? ` from ${holder.clientAddress}` : ''})` : ''}; serving reads and waiting to take over`,
-      );
-      reportWaiting();
-    },
-    onUnreachable: unreachableOnce(logger, backend.location),
-  });
-  // A lock never taken (the wait stopped at close) is nobody's failure.
-  locked.catch(() => undefined);
-  let lock: WriterLock | undefined;
-  const guard = (held: WriterLock) => {
-    lock = held;
-    held.onLost(options.onFatal);
+  let lockTaken = false;
+  let standby: LedgerStore | undefined;
+  const takeOver = async (follower: LedgerStore) => {
+    try {
+      await follower.promote();
+    } catch (error) {
+      options.onFatal(new Error(`took the writer lock on ${backend.location} but could not take over: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      return;
+    }
+    logger.info({ database: backend.location, completeRanges: follower.ranges }, `writer: took over the writer lock on ${backend.location}; writing from now on`);
   };
-  const first = await Promise.race([locked, waiting]).catch(async (error: unknown) => {
+  const election = await electWriter(
+    { connection: connectionConfig(target.url, target.password), location: backend.location },
+    {
+      name: STORE_WRITER_LOCK,
+      service: 'ledger-store',
+      holderTitle: 'writer',
+      activity: 'writing',
+      logger,
+      signal: stopWaiting.signal,
+      standby: () => undefined,
+      takeOver() {
+        lockTaken = true;
+        if (standby) void takeOver(standby);
+      },
+      onLost: options.onFatal,
+    },
+  ).catch(async (error: unknown) => {
     await backend.close();
     throw error;
   });
   const close = async (store: LedgerStore) => {
     stopWaiting.abort();
     await store.close();
-    await lock?.release();
+    await election.release();
   };
 
-  if (first instanceof WriterLock) {
-    guard(first);
+  if (lockTaken) {
     const store = await backend
       .fence()
       .then(() => LedgerStore.open(backend))
       .catch(async (error: unknown) => {
-        await first.release();
+        await election.release();
         throw error;
       });
-    logger.info({ database: backend.location }, `writer: holds the writer lock on ${backend.location}`);
     return { store, close: () => close(store) };
   }
-
-  const store = await LedgerStore.open(backend, { follow: follow('standby', standbyRefusal(backend.location)) });
-  void locked.then(
-    async (held) => {
-      guard(held);
-      try {
-        await store.promote();
-      } catch (error) {
-        options.onFatal(new Error(`took the writer lock on ${backend.location} but could not take over: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
-        return;
-      }
-      logger.info({ database: backend.location, completeRanges: store.ranges }, `writer: took over the writer lock on ${backend.location}; writing from now on`);
-    },
-    () => undefined,
-  );
+  standby = await LedgerStore.open(backend, { follow: follow('standby', standbyRefusal(backend.location)) });
+  // The lock may have come while the standby opened.
+  if (lockTaken) void takeOver(standby);
+  const store = standby;
   return { store, close: () => close(store) };
 }
 
@@ -132,14 +127,5 @@ function followFailures(logger: Logger, location: string): (error: unknown) => v
     clearTimeout(timer);
     timer = setTimeout(() => (last = undefined), 60_000);
     timer.unref();
-  };
-}
-
-function unreachableOnce(logger: Logger, location: string): (error: Error) => void {
-  let logged = false;
-  return (error) => {
-    if (logged) return;
-    logged = true;
-    logger.warn({ database: location, reason: error.message }, `the writer lock on ${location} cannot be asked for: ${error.message}; trying again`);
   };
 }

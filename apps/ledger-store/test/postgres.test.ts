@@ -14,6 +14,7 @@ import {
   cliEntry,
   freePort,
   postgresUrl,
+  printFigures,
   rejectionOf,
   replicateLogically,
   startPostgres,
@@ -126,9 +127,9 @@ describe('ledger-store over PostgreSQL: one writer, standbys and readers', () =>
     const database = await postgres.createDatabase();
     const url = postgresUrl(database);
     const writer = await serveStore(['-store', url], database);
-    await writer.process.waitFor(/writer: holds the writer lock/);
+    await writer.process.waitFor(/writer: holds the ledger-store writer lock/);
     const standby = await serveStore(['-store', url], database);
-    await standby.process.waitFor(/standby: another ledger-store holds the writer lock/);
+    await standby.process.waitFor(/standby: another ledger-store holds the ledger-store writer lock/);
 
     const refusal = `this ledger-store is a standby writer waiting for the writer lock on ${location(database)}: it takes no writes, and takes over when the holder stops`;
     expect(await standby.client.getStatus({})).toMatchObject({ role: StoreRole.STANDBY, roleDetail: refusal });
@@ -172,16 +173,16 @@ describe('ledger-store over PostgreSQL: one writer, standbys and readers', () =>
     expect(rest).toEqual({ storedCount: writes.length - stored.length, completeRanges: [{ first: FIRST, last: FIRST + writes.length - 1 }] });
     expect(await expectOnlyWholeLedgers(database)).toHaveLength(writes.length);
 
-    expect(standby.process.output().match(/standby: another ledger-store holds the writer lock/g)).toHaveLength(1);
+    expect(standby.process.output().match(/standby: another ledger-store holds the ledger-store writer lock/g)).toHaveLength(1);
     expectNoPassword([writer.process.output(), standby.process.output(), refused.message], database.password);
-    console.log(`standby took over ${tookOverMs} ms after the writer was killed`);
+    printFigures('ledger-store-takeover', { ledgers_written: writes.length, took_over_ms: tookOverMs });
   });
 
   it('a writer whose lock session is ended stops at once with a clear error, and the standby takes over', async () => {
     const database = await postgres.createDatabase();
     const url = postgresUrl(database);
     const writer = await serveStore(['-store', url], database);
-    await writer.process.waitFor(/writer: holds the writer lock/);
+    await writer.process.waitFor(/writer: holds the ledger-store writer lock/);
     const standby = await serveStore(['-store', url], database);
     await standby.process.waitFor(/standby: another/);
     const sql = await sqlSession(database);
@@ -204,7 +205,7 @@ describe('ledger-store over PostgreSQL: one writer, standbys and readers', () =>
     cleanups.push(() => replicaServer.stop());
     const primary = await primaryServer.createDatabase();
     const writer = await serveStore(['-store', postgresUrl(primary)], primary);
-    await writer.process.waitFor(/writer: holds the writer lock/);
+    await writer.process.waitFor(/writer: holds the ledger-store writer lock/);
     await writer.client.putLedgers({ ledgers: [FIRST, FIRST + 1, FIRST + 2].map(expectedWrite) });
 
     const replica = await replicaServer.createDatabase();

@@ -272,7 +272,7 @@ describe('ledger-node import into PostgreSQL', () => {
   it('exports through -store_read the same ledger records as through -store, taking no lock: while a ledger-store writes the database', async () => {
     const { flags, env } = pgStore(target);
     const writer = await serveStore('export-writer', flags, env);
-    await writer.store.waitFor(/writer: holds the writer lock/);
+    await writer.store.waitFor(/writer: holds the ledger-store writer lock/);
     const payloads = (file: string) => recordsOf(readFileSync(file)).filter((record) => record.kind === LEDGER_KIND).map((record) => record.payload.toString('hex'));
     const throughWriterFlag = path.join(dir, 'through-store.lnx');
     const throughReaderFlag = path.join(dir, 'through-store-read.lnx');
@@ -296,7 +296,7 @@ describe('ledger-node import and the PostgreSQL writer lock', () => {
     const db = await postgres.createDatabase();
     const { flags, env } = pgStore(db);
     const writer = await serveStore('running-writer', flags, env);
-    await writer.store.waitFor(/writer: holds the writer lock/);
+    await writer.store.waitFor(/writer: holds the ledger-store writer lock/);
     const started = Date.now();
     const refused = cli(['import', streamFile, ...flags], env);
     const tookMs = Date.now() - started;
@@ -336,7 +336,7 @@ describe('ledger-node import and the PostgreSQL writer lock', () => {
     let standby: Awaited<ReturnType<typeof serveStore>>;
     try {
       standby = await serveStore('during-import', flags, env);
-      await standby.store.waitFor(/standby: another ledger-store holds the writer lock/);
+      await standby.store.waitFor(/standby: another ledger-store holds the ledger-store writer lock/);
       expect(await standby.client.getStatus({})).toMatchObject({ role: StoreRole.STANDBY });
     } finally {
       resume();

@@ -16,7 +16,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SyncServiceService } from '@ledger-node/contracts';
 import { checkHealth, createGrpcClient } from '@ledger-node/grpc';
 import { describeDatabase, lockHolder } from '@ledger-node/postgres';
-import { cliEntry, devnetValidatorsFile, startProcess, stopAll, storeServer, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, printFigures, startProcess, stopAll, storeServer, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 import { standbyReason } from '../src/writer-lock';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore } from './support/cluster';
 
@@ -119,7 +119,7 @@ describe('sync on a PostgreSQL store (-store): one writer elected with the datab
     await second.waitFor(new RegExp(`writer: holds the sync writer lock on ${escape(location)}; following and backfilling from now on`), 10_000);
     const tookOverMs = Date.now() - killedAt;
     expect(tookOverMs).toBeLessThan(5_000);
-    console.log(`the standby sync took over ${tookOverMs} ms after the holder was killed`);
+    printFigures('sync-takeover', { took_over_ms: tookOverMs });
 
     // The store keeps growing from where the first sync left it, in one range: no gap.
     const grown = await waitUntil(
