@@ -218,12 +218,12 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   }
 
   /**
-   * Runs a write after every write queued before it, if this store is still the writer then. A
-   * write that failed other than by the contract's refusals may have reached the database all the
-   * same (a PostgreSQL COMMIT whose answer was lost): the next write reloads the bookkeeping first.
+   * Runs a write after every write queued before it, if this store is still the writer then (each
+   * caller checks it before validating too, so that a standby refuses as one). A write that failed
+   * other than by the contract's refusals may have reached the database all the same (a PostgreSQL
+   * COMMIT whose answer was lost): the next write reloads the bookkeeping first.
    */
   private write<T>(task: () => Promise<T>): Promise<T> {
-    this.requireWriter();
     return this.exclusive(async () => {
       this.requireWriter();
       if (this.bookkeepingUncertain) {
