@@ -20,8 +20,15 @@ export function createClients(addresses: { ledgerStore: string; sync: string; ke
     }),
     sync: createGrpcClient(SyncServiceService, addresses.sync, { serviceLabel: 'sync', deadlineMs: 3_000, idempotent: ['getSyncStatus'] }),
     keystore: createGrpcClient(KeystoreServiceService, addresses.keystore, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: keystoreToken }),
-    // Not idempotent: a retried send could submit twice.
-    submission: createGrpcClient(SubmissionServiceService, addresses.submission, { serviceLabel: 'submission', deadlineMs: 30_000, idempotent: ['getSubmission', 'listSubmissions'] }),
+    // A signed blob sent twice is one transaction (one hash; the submission book and the upstream
+    // know it), so submitSigned is retried while submission starts or restarts (about 13 s of
+    // attempts). sendPayment is not: a retried payment would be signed again with the next sequence.
+    submission: createGrpcClient(SubmissionServiceService, addresses.submission, {
+      serviceLabel: 'submission',
+      deadlineMs: 30_000,
+      idempotent: ['getSubmission', 'listSubmissions', 'submitSigned'],
+      retries: 10,
+    }),
   };
 }
 

@@ -53,6 +53,27 @@ describe('ledger-node (supervisor)', () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 
+  it("says the facade is ready only once the services it calls are ready too", async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const port = await freePort();
+    const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(port)]);
+    const submissionPid = Number((await node.waitFor(/submission\s+starting\s+pid (\d+)/))[1]);
+    process.kill(submissionPid, 'SIGSTOP');
+    try {
+      await node.waitFor(/facade serving/);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(node.output()).not.toMatch(/facade\s+ready/);
+    } finally {
+      process.kill(submissionPid, 'SIGCONT');
+    }
+    await node.waitFor(/facade\s+ready/);
+    const lines = node.output().split('\n');
+    const readyAt = (service: string) => lines.findIndex((line) => new RegExp(`^ledger-node: ${service}\\s+ready`).test(line));
+    expect(readyAt('submission')).toBeGreaterThan(-1);
+    expect(readyAt('facade')).toBeGreaterThan(readyAt('submission'));
+  });
+
   it('restarts a crashed child and keeps serving', async () => {
     const { node, port } = await startNode();
     const storePid = childPids(node).get('ledger-store')!;

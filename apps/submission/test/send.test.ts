@@ -75,7 +75,7 @@ beforeAll(async () => {
     '-open_ledger_limit', '1',
   ]);
   devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/))[1]!;
-  await node.waitFor(/facade\s+ready/);
+  for (const service of ['ledger-store', 'keystore', 'submission', 'sync', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`), 60_000);
   // Fund alice from genesis with a blob signed elsewhere: jt_sendRawTransaction.
   const client = new Client(devnetUrl);
   await client.connect();
@@ -83,7 +83,8 @@ beforeAll(async () => {
     const genesis = Wallet.fromSeed(genesisSecret);
     const prepared = await client.autofill({ TransactionType: 'Payment', Account: genesis.address, Destination: alice, Amount: xrpToDrops(10_000) });
     const { tx_blob: blob, hash } = genesis.sign(prepared);
-    expect((await call('jt_sendRawTransaction', [blob])).result).toEqual([hash]);
+    const funded = await call('jt_sendRawTransaction', [blob]);
+    expect(funded.result, JSON.stringify(funded)).toEqual([hash]);
     expect((await receiptOf(hash)).TransactionResult).toBe('tesSUCCESS');
   } finally {
     await client.disconnect();
@@ -357,6 +358,15 @@ describe('failures of one service', () => {
       return last?.state === 'validated' ? last : undefined;
     }, 10_000, 'the journal saying validated');
     expect(tracked).toMatchObject({ state: 'validated', engineResult: 'tesSUCCESS' });
+  }, 60_000);
+
+  it('jt_sendRawTransaction sent while submission is down is answered once it is back', async () => {
+    const { result: [blob] } = await call('jt_signTransaction', [{ from: alice, to: bob, value: 30_000_000 }]);
+    const submissionPid = Number([...node.output().matchAll(/submission\s+(?:ready|restarted)\s+pid (\d+)/g)].at(-1)![1]);
+    process.kill(submissionPid, 'SIGKILL');
+    const answer = await call('jt_sendRawTransaction', [blob]);
+    expect(answer.result, JSON.stringify(answer)).toEqual([hashes.hashSignedTx(blob)]);
+    expect((await receiptOf(answer.result[0])).TransactionResult).toBe('tesSUCCESS');
   }, 60_000);
 
   it('with the keystore hung, signing calls get a clear error and reads keep working', async () => {

@@ -12,6 +12,14 @@ export interface RestartPolicy {
   stopGraceMs: number;
 }
 
+/**
+ * A service whose ready line waits for the services it calls: the facade answers every method only
+ * once they serve too (a send right after "facade ready" would otherwise find no submission).
+ */
+const readyAfter: Partial<Record<ServiceName, readonly ServiceName[]>> = {
+  facade: ['ledger-store', 'keystore', 'submission', 'sync'],
+};
+
 export const defaultRestartPolicy: RestartPolicy = {
   initialDelayMs: 500,
   maxDelayMs: 30_000,
@@ -29,6 +37,8 @@ export class Supervisor {
   private stopping = false;
   private readonly restartTimers = new Set<NodeJS.Timeout>();
   private readonly delays = new Map<ServiceName, number>();
+  /** Ready children whose ready line waits for their dependencies, with the address to print. */
+  private readonly awaitingDependencies = new Map<ServiceChild, string | undefined>();
   private finish: (code: number) => void = () => {};
 
   constructor(
@@ -40,7 +50,7 @@ export class Supervisor {
     this.children = plan.map(
       (name) =>
         new ServiceChild(name, args, {
-          onReady: (child, address) => this.status(child, 'ready', address),
+          onReady: (child, address) => this.onReady(child, address),
           onExit: (child, code, signal) => this.onExit(child, code, signal),
         }),
     );
@@ -71,8 +81,21 @@ export class Supervisor {
     this.print(`ledger-node: ${child.name.padEnd(12)} ${state.padEnd(10)} ${pid.padEnd(10)} ${detail ?? ''}`.trimEnd());
   }
 
+  private onReady(child: ServiceChild, address: string | undefined): void {
+    this.awaitingDependencies.set(child, address);
+    // The child that just became ready is printed before any that waited for it.
+    const due = [...this.awaitingDependencies].filter(([waiting]) =>
+      this.children.every((other) => !readyAfter[waiting.name]?.includes(other.name) || other.ready),
+    );
+    for (const [waiting, waitingAddress] of due.sort(([a]) => (a === child ? -1 : 0))) {
+      this.awaitingDependencies.delete(waiting);
+      this.status(waiting, 'ready', waitingAddress);
+    }
+  }
+
   private onExit(child: ServiceChild, code: number | null, signal: NodeJS.Signals | null): void {
     const how = signal ? `signal ${signal}` : `code ${code}`;
+    this.awaitingDependencies.delete(child);
     if (this.stopping) {
       this.status(child, 'stopped', how);
       return;
