@@ -114,7 +114,7 @@ export function stageRows({ sync, store, wallSeconds }: StageScrapes): StageRow[
   const grpc = histogramDelta(sync.before, sync.after, seriesKey(SYNC_STAGE_HISTOGRAM, { stage: 'grpc' }));
   const ledgerWrite = histogramDelta(store.before, store.after, seriesKey(STORE_WRITE_HISTOGRAM, { write: 'ledger' }));
   rows.push(
-    row('store_write', ledgerWrite, 'ledger-store: each ledger of PutLedgers written (RocksDB batch)'),
+    row('store_write', ledgerWrite, 'ledger-store: PutLedgers written, per ledger (one RocksDB batch per call)'),
     row('grpc_overhead', { sum: grpc.sum - ledgerWrite.sum, count: grpc.count }, 'grpc − store_write'),
     row('store_state_write', histogramDelta(store.before, store.after, seriesKey(STORE_WRITE_HISTOGRAM, { write: 'state_changes' })), 'ledger-store: each PutStateChanges'),
   );

@@ -231,7 +231,7 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     const losing = new Proxy(backend, {
       get(target, key) {
         const value = Reflect.get(target, key, target) as unknown;
-        if (key !== 'addLedger' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+        if (key !== 'addLedgers' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
         return async (...args: unknown[]) => {
           const counters = await value.apply(target, args);
           if (!loseAnswer) return counters;
@@ -426,6 +426,70 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     );
     expect(await store.getTransaction(other.transactions[0].hash)).toBeUndefined();
     expect(await store.getLedger({ selector: { $case: 'hash', hash: other.ledgerHash } }, TxDetail.NONE)).toBeUndefined();
+  });
+
+  describe('putLedgers: a batch in one write', () => {
+    const sharedKey = Buffer.alloc(32, 0x5a);
+    /** Ledgers 20-29, each changing one shared object (its before-image the ledger before's after-image) beside their own. */
+    const batch = () =>
+      Array.from({ length: 10 }, (_, offset) => {
+        const write = syntheticLedgerWrite(20 + offset);
+        const image = (ledgerIndex: number) => Buffer.concat([Buffer.from('1100', 'hex'), Buffer.from([ledgerIndex])]);
+        const shared: StateObjectChange = {
+          key: sharedKey,
+          kind: StateChangeKind.MODIFIED,
+          blob: image(write.ledgerIndex),
+          previousBlob: image(write.ledgerIndex - 1),
+          ledgerEntryType: 'AccountRoot',
+          ownerAccountIds: [],
+          accountId: Buffer.alloc(0),
+        };
+        return { ...write, stateChanges: [...write.stateChanges, shared], stateChangesComplete: true };
+      });
+
+    /** What the contract reads of a store holding ledgers 20-29. */
+    async function contents(store: LedgerStore) {
+      const status = await store.status();
+      const senders = [0, 1, 2, 3, 4, 5, 6].map((account) => syntheticAccount(account));
+      return {
+        counters: status.counters,
+        completeRanges: status.completeRanges,
+        stateRange: status.stateRange,
+        sent: await Promise.all(senders.map((sender) => store.backend.sentUpTo(sender, 29))),
+        transactions: await Promise.all(batch().map((write) => store.backend.ledgerTransactionHashes(write.ledgerIndex))),
+      };
+    }
+
+    it.each([
+      ['ascending', (writes: LedgerWrite[]) => writes],
+      ['descending, as backfill writes', (writes: LedgerWrite[]) => [...writes].reverse()],
+    ])('stores the same as one ledger at a time (%s), and publishes each ledger in order', async (_order, order) => {
+      const oneByOne = await openStore();
+      for (const write of order(batch())) expect(await oneByOne.putLedger(write)).toBe(true);
+      const batched = await openStore();
+      const published: number[] = [];
+      batched.events.subscribe((event) => published.push(event.ledgerIndex));
+      expect(await batched.putLedgers(order(batch()))).toBe(10);
+      expect(published).toEqual(order(batch()).map((write) => write.ledgerIndex));
+      const expected = await contents(oneByOne);
+      expect(expected.counters.stateObjectVersionCount).toBe(10n * 3n + 11n);
+      expect(await contents(batched)).toEqual(expected);
+      // Sent again, nothing is new.
+      expect(await batched.putLedgers(order(batch()))).toBe(0);
+      expect(await contents(batched)).toEqual(expected);
+    });
+
+    it.each<[string, (writes: LedgerWrite[]) => (LedgerWrite | undefined)[], typeof Conflict | typeof InvalidParams]>([
+      ['another hash at a stored index', (writes) => [writes[0], syntheticLedgerWrite(12, { variant: 1 }), writes[2]], Conflict],
+      ['a malformed write', (writes) => [writes[0], { ...writes[1]!, ledgerHash: writes[1]!.ledgerHash.subarray(1) }, writes[2]], InvalidParams],
+    ])('stores the ledgers before %s, then refuses it and the rest', async (_what, make, refusal) => {
+      const store = await openStore();
+      await store.putLedger(syntheticLedgerWrite(12));
+      const writes = [11, 10, 9].map((ledgerIndex) => syntheticLedgerWrite(ledgerIndex));
+      expect(await failure(store.putLedgers(make(writes)))).toBeInstanceOf(refusal);
+      expect(store.ranges).toEqual([{ first: 11, last: 12 }]);
+      expect((await store.status()).counters.ledgerCount).toBe(2n);
+    });
   });
 
   it.each<[string, (write: LedgerWrite) => unknown, string]>([

@@ -278,36 +278,75 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   async putLedger(write: LedgerWrite | undefined, path = 'ledger'): Promise<boolean> {
     this.requireWriter();
     validateLedgerWrite(write, path);
-    return this.write(() => this.writeValidated(write));
+    const { stored, conflict } = await this.write(() => this.writeValidated([write]));
+    if (conflict) throw conflict;
+    return stored === 1;
   }
 
-  private async writeValidated(write: LedgerWrite): Promise<boolean> {
-    const ledgerIndex = write.ledgerIndex;
-    const existing = await this.backend.header(ledgerIndex);
-    if (existing) {
-      if (existing.ledgerHash.equals(write.ledgerHash)) return false;
-      throw new Conflict(
-        `ledger ${ledgerIndex} is stored with hash ${existing.ledgerHash.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`,
-        { ledger_index: ledgerIndex },
-      );
+  /**
+   * Stores ledgers in the order given, those not stored before in one atomic batch (a crash keeps
+   * all of them or none, so the complete ranges stay whole). A malformed write or a conflict ends
+   * the call with its error after the ledgers before it are stored. Answers how many were stored
+   * (identical ones already stored are not).
+   */
+  async putLedgers(writes: readonly (LedgerWrite | undefined)[]): Promise<number> {
+    this.requireWriter();
+    const valid: LedgerWrite[] = [];
+    let refusal: unknown;
+    for (const [position, write] of writes.entries()) {
+      try {
+        validateLedgerWrite(write, `ledgers[${position}]`);
+        valid.push(write);
+      } catch (error) {
+        refusal = error;
+        break;
+      }
     }
-    const highestBefore = this.highest();
-    const ranges = addToRanges(this.completeRanges, ledgerIndex);
-    const stateRanges = write.stateChangesComplete ? addToRanges(this.stateRanges, ledgerIndex) : undefined;
-    this.counters = await this.backend.addLedger(write, { completeRanges: ranges, stateRanges }, this.counters);
-    this.completeRanges = ranges;
-    if (stateRanges) this.stateRanges = stateRanges;
+    const { stored, conflict } = await this.write(() => this.writeValidated(valid));
+    if (conflict ?? refusal) throw conflict ?? refusal;
+    return stored;
+  }
 
-    this.events.publish({
-      ledgerIndex,
-      ledgerHash: write.ledgerHash,
-      closeTime: closeTimeOf(write.headerBlob),
-      transactions: write.transactions
-        .map((tx) => ({ hash: tx.hash, engineResult: tx.engineResult, txIndex: tx.txIndex }))
-        .sort((a, b) => a.txIndex - b.txIndex),
-      extendsTip: highestBefore === undefined || ledgerIndex > highestBefore,
-    });
-    return true;
+  /** Writes the ledgers up to the first that conflicts with a stored one (or one earlier in the list), and answers that conflict. */
+  private async writeValidated(writes: readonly LedgerWrite[]): Promise<{ stored: number; conflict?: Conflict }> {
+    const stored = new Map((await this.backend.headers(writes.map((write) => write.ledgerIndex))).map((header) => [header.ledgerIndex, header.ledgerHash]));
+    const added: { write: LedgerWrite; after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] } }[] = [];
+    let conflict: Conflict | undefined;
+    let ranges = this.completeRanges;
+    let stateRanges = this.stateRanges;
+    for (const write of writes) {
+      const { ledgerIndex } = write;
+      const existing = stored.get(ledgerIndex);
+      if (existing) {
+        if (existing.equals(write.ledgerHash)) continue;
+        conflict = new Conflict(
+          `ledger ${ledgerIndex} is stored with hash ${existing.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`,
+          { ledger_index: ledgerIndex },
+        );
+        break;
+      }
+      stored.set(ledgerIndex, write.ledgerHash);
+      ranges = addToRanges(ranges, ledgerIndex);
+      if (write.stateChangesComplete) stateRanges = addToRanges(stateRanges, ledgerIndex);
+      added.push({ write, after: { completeRanges: ranges, stateRanges: write.stateChangesComplete ? stateRanges : undefined } });
+    }
+    if (added.length === 0) return { stored: 0, conflict };
+    this.counters = await this.backend.addLedgers(added, this.counters);
+    for (const { write } of added) {
+      const highestBefore = this.highest();
+      this.completeRanges = addToRanges(this.completeRanges, write.ledgerIndex);
+      this.events.publish({
+        ledgerIndex: write.ledgerIndex,
+        ledgerHash: write.ledgerHash,
+        closeTime: closeTimeOf(write.headerBlob),
+        transactions: write.transactions
+          .map((tx) => ({ hash: tx.hash, engineResult: tx.engineResult, txIndex: tx.txIndex }))
+          .sort((a, b) => a.txIndex - b.txIndex),
+        extendsTip: highestBefore === undefined || write.ledgerIndex > highestBefore,
+      });
+    }
+    this.stateRanges = stateRanges;
+    return { stored: added.length, conflict };
   }
 
   /**

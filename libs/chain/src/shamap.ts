@@ -28,6 +28,7 @@ interface InnerNode {
 type TreeNode = LeafNode | InnerNode;
 
 const ZERO_BYTES = Buffer.alloc(32);
+const EMPTY_PAYLOAD = Buffer.alloc(0);
 const BRANCHES = 16;
 
 function nibble(key: Buffer, depth: number): number {
@@ -151,18 +152,21 @@ export function variableLengthPrefix(length: number): Buffer {
 }
 
 function transactionLeaf(txHash: Buffer, txBlob: Uint8Array, metaBlob: Uint8Array): LeafNode {
-  const payload = Buffer.concat([variableLengthPrefix(txBlob.length), txBlob, variableLengthPrefix(metaBlob.length), metaBlob]);
-  // rippled SHAMapTxPlusMetaLeafNode: SHA512Half('SND\0' + VL(tx) + VL(meta) + txid).
-  return { kind: 'leaf', key: txHash, payload, hash: sha512Half(HashPrefix.txNode, payload, txHash) };
+  // rippled SHAMapTxPlusMetaLeafNode: SHA512Half('SND\0' + VL(tx) + VL(meta) + txid), hashed in
+  // parts: a transaction tree is only ever hashed, so its leaves keep no copy of the bytes.
+  const hash = sha512Half(HashPrefix.txNode, variableLengthPrefix(txBlob.length), txBlob, variableLengthPrefix(metaBlob.length), metaBlob, txHash);
+  return { kind: 'leaf', key: txHash, payload: EMPTY_PAYLOAD, hash };
 }
 
-/** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes. */
+/** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes (64 hex, or 32 bytes). */
 export function transactionTreeRoot(
-  items: readonly { hash: string; txBlob: string | Uint8Array; metaBlob: string | Uint8Array }[],
+  items: readonly { hash: string | Buffer; txBlob: string | Uint8Array; metaBlob: string | Uint8Array }[],
 ): string {
   let root = EMPTY_ROOT;
   for (const item of items) {
-    const leaf = transactionLeaf(hash256Bytes(item.hash, 'hash'), toBytes(item.txBlob, 'txBlob'), toBytes(item.metaBlob, 'metaBlob'));
+    const key = typeof item.hash === 'string' ? hash256Bytes(item.hash, 'hash') : item.hash;
+    if (key.length !== 32) throw new InvalidParams('hash must be 32 bytes', 'hash');
+    const leaf = transactionLeaf(key, toBytes(item.txBlob, 'txBlob'), toBytes(item.metaBlob, 'metaBlob'));
     root = insert(root, leaf, 0);
   }
   return toHex(nodeHash(root));

@@ -6,8 +6,9 @@
  * and served in is their metadata's TransactionIndex, which the tree covers, never the list's order.
  * A validated header hash covers all of these, so a ledger that passes is the one the network validated.
  */
-import { hashTransaction } from './hash';
+import { HashPrefix, sha512Half } from './hash';
 import { decodeLedgerHeader, hashLedgerHeader, LEDGER_HEADER_LENGTH, type LedgerHeader } from './header';
+import { decodeHex } from './hex';
 import { transactionTreeRoot } from './shamap';
 
 /** A ledger as the upstream served it (binary `ledger` answer), not yet trusted. */
@@ -67,8 +68,6 @@ export type Verification<T> = { ok: true; ledger: T } | { ok: false; failure: Ve
 
 const fail = (failure: VerificationFailure): { ok: false; failure: VerificationFailure } => ({ ok: false, failure });
 
-const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
-
 /**
  * Checks a fetched ledger on its own: its header is the ledger asked for, hashes to `expectedHash`
  * (the hash announced by the upstream's ledger stream or required by a stored neighbour) and to the
@@ -76,10 +75,10 @@ const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
  */
 export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Verification<VerifiedLedger> {
   const ledgerIndex = fetched.ledgerIndex;
-  if (!HEX.test(fetched.headerHex) || fetched.headerHex.length !== LEDGER_HEADER_LENGTH * 2) {
+  const headerBlob = decodeHex(fetched.headerHex);
+  if (headerBlob?.length !== LEDGER_HEADER_LENGTH) {
     return fail({ reason: 'malformed_header', ledgerIndex, message: `ledger_data is not a ${LEDGER_HEADER_LENGTH}-byte header` });
   }
-  const headerBlob = Buffer.from(fetched.headerHex, 'hex');
   const header = decodeLedgerHeader(headerBlob);
   if (header.ledgerIndex !== ledgerIndex) {
     return fail({
@@ -104,15 +103,15 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
   }
 
   const transactions: VerifiedTransaction[] = [];
-  const treeItems: { hash: string; txBlob: Buffer; metaBlob: Buffer }[] = [];
   const seen = new Set<string>();
   for (const tx of fetched.transactions) {
-    if (!HEX.test(tx.txBlobHex) || !HEX.test(tx.metaBlobHex) || tx.txBlobHex.length === 0 || tx.metaBlobHex.length === 0) {
+    const txBlob = decodeHex(tx.txBlobHex);
+    const metaBlob = decodeHex(tx.metaBlobHex);
+    if (!txBlob?.length || !metaBlob?.length) {
       return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction that is not hex` });
     }
-    const txBlob = Buffer.from(tx.txBlobHex, 'hex');
-    const metaBlob = Buffer.from(tx.metaBlobHex, 'hex');
-    const hash = hashTransaction(txBlob);
+    const hashBytes = sha512Half(HashPrefix.transactionId, txBlob);
+    const hash = hashBytes.toString('hex').toUpperCase();
     if (tx.hash !== undefined && tx.hash.toUpperCase() !== hash) {
       return fail({
         reason: 'transaction_hash_mismatch',
@@ -127,10 +126,9 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
       return fail({ reason: 'duplicate_transaction', ledgerIndex, actual: hash, message: `ledger ${ledgerIndex} lists transaction ${hash} more than once` });
     }
     seen.add(hash);
-    treeItems.push({ hash, txBlob, metaBlob });
-    transactions.push({ hash: Buffer.from(hash, 'hex'), txBlob, metaBlob });
+    transactions.push({ hash: hashBytes, txBlob, metaBlob });
   }
-  const treeRoot = transactionTreeRoot(treeItems);
+  const treeRoot = transactionTreeRoot(transactions);
   if (treeRoot !== header.transactionHash) {
     return fail({
       reason: 'transaction_tree_mismatch',

@@ -6,6 +6,7 @@ import { HealthService, ServingStatus } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { fromStatus } from './status';
 import { channelCredentials } from './tls';
+import { clientWindowOptions } from './flow-control';
 
 /** The services whose certificates name them: a client of one checks the server's certificate does. */
 const SERVICE_NAMES = new Set(['ledger-store', 'sync', 'keystore', 'submission']);
@@ -54,6 +55,7 @@ export function createGrpcClient<S extends AnyService>(
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 2_000,
+    ...clientWindowOptions,
     ...secured.options,
   });
   const defaultDeadlineMs = options.deadlineMs ?? 10_000;

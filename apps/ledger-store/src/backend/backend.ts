@@ -40,6 +40,12 @@ export interface AccountHistoryScan {
   after?: HistoryPosition;
 }
 
+/** A ledger to store, with the bookkeeping after it. */
+export interface AddedLedger {
+  write: LedgerWrite;
+  after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] };
+}
+
 export interface LedgerBackend {
   /** The store's name in errors and logs (e.g. `the database at /data/node.db`). */
   readonly location: string;
@@ -56,11 +62,11 @@ export interface LedgerBackend {
   // ---- writes: each call is one atomic write; each answers the counters after it ----
 
   /**
-   * Stores a ledger not stored before (LedgerStore checked), its transactions, their account index
-   * entries and sent counts, and its state changes, with `completeRanges` (and `stateRanges` when
-   * given) as the bookkeeping after it.
+   * Stores ledgers not stored before (LedgerStore checked), in order, all in one atomic write: each
+   * with its transactions, their account index entries and sent counts, and its state changes; the
+   * last one's `completeRanges` (and the last `stateRanges` given) as the bookkeeping after them.
    */
-  addLedger(write: LedgerWrite, after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  addLedgers(ledgers: readonly AddedLedger[], counters: StoreCounters): Promise<StoreCounters>;
   /** Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made. */
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /** Adds the state changes of a stored ledger written without them. */

@@ -10,7 +10,7 @@ import { LedgerTransactionRepository, TransactionRepository } from '../repositor
 import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, blockOf } from '../repositories/accounts';
 import { StagedStateRepository, StateMetaRepository, StateObjectRepository, TrustLineRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
-import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
+import type { AccountHistoryScan, AddedLedger, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
   countersAfterAdding,
@@ -79,13 +79,33 @@ export class KvLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  async addLedger(write: LedgerWrite, after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const { ledgerIndex } = write;
-    const senders = sendersOf(write);
-    const [blockTotals, state] = await Promise.all([
-      this.kv.getMany(senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)))),
-      this.stateChangeOperations(ledgerIndex, write.stateChanges),
+  async addLedgers(ledgers: readonly AddedLedger[], counters: StoreCounters): Promise<StoreCounters> {
+    // The block totals and stored versions the batch builds on, read once; each ledger's operations
+    // then see those of the ledgers before it in the batch.
+    const blockKeys = uniqueKeys(ledgers.flatMap(({ write }) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
+    const [blockTotals, storedVersions] = await Promise.all([
+      this.kv.getMany(blockKeys),
+      this.storedVersions(ledgers.flatMap(({ write }) => versionKeysRead(write.ledgerIndex, write.stateChanges))),
     ]);
+    const totals = new Map(blockKeys.map((key, position) => [key.toString('hex'), AccountSentCountRepository.decodeBlockTotal(blockTotals[position])]));
+    const operations: KvOperation[] = [];
+    let next = counters;
+    for (const { write } of ledgers) {
+      operations.push(...this.ledgerOperations(write, totals));
+      const state = this.stateChangeOperations(write.ledgerIndex, write.stateChanges, storedVersions);
+      operations.push(...state.operations);
+      next = countersAfterAdding(next, write, state.newVersions);
+    }
+    const stateRanges = ledgers.findLast(({ after }) => after.stateRanges)?.after.stateRanges;
+    if (stateRanges) operations.push(this.stateMeta.stateRangesOperation(stateRanges));
+    operations.push(this.storeMeta.rangesOperation(ledgers.at(-1)!.after.completeRanges), this.storeMeta.countersOperation(next));
+    await this.kv.batch(operations);
+    return next;
+  }
+
+  /** A ledger's header, transactions, account index entries and sent counts; `blockTotals` (by block key, hex) are read and updated. */
+  private ledgerOperations(write: LedgerWrite, blockTotals: Map<string, number>): KvOperation[] {
+    const { ledgerIndex } = write;
     const operations: KvOperation[] = this.ledgers.putOperations({
       ledgerIndex,
       header: write.headerBlob,
@@ -109,15 +129,13 @@ export class KvLedgerBackend implements LedgerBackend {
         operations.push(this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction, transactionType: tx.transactionType }));
       }
     }
-    senders.forEach((sender, position) =>
-      operations.push(...this.sentCounts.putOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
-    );
-    operations.push(...state.operations);
-    if (after.stateRanges) operations.push(this.stateMeta.stateRangesOperation(after.stateRanges));
-    const next = countersAfterAdding(counters, write, state.newVersions);
-    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
-    await this.kv.batch(operations);
-    return next;
+    for (const sender of sendersOf(write)) {
+      const blockKey = AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)).toString('hex');
+      const before = blockTotals.get(blockKey) ?? 0;
+      operations.push(...this.sentCounts.putOperations(sender.accountId, ledgerIndex, sender.sent, before));
+      blockTotals.set(blockKey, before + sender.sent);
+    }
+    return operations;
   }
 
   async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
@@ -144,39 +162,42 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const state = await this.stateChangeOperations(ledgerIndex, changes);
+    const state = this.stateChangeOperations(ledgerIndex, changes, await this.storedVersions(versionKeysRead(ledgerIndex, changes)));
     const next = countersWithNewVersions(counters, state.newVersions);
     await this.kv.batch([...state.operations, this.stateMeta.stateRangesOperation(after.stateRanges), this.storeMeta.countersOperation(next)]);
     return next;
+  }
+
+  /** Which of the version keys are stored (hex). */
+  private async storedVersions(keys: Buffer[]): Promise<Set<string>> {
+    const values = await this.kv.getMany(keys);
+    return new Set(keys.filter((_key, position) => values[position] !== undefined).map((key) => key.toString('hex')));
   }
 
   /**
    * The versions, trust-line memberships and account creations of a ledger's state changes: each
    * object after the ledger at its index, and before it at the previous index unless a version is
    * stored there (that ledger's own after-image is the same object and is never overwritten).
+   * `stored` holds the stored version keys (versionKeysRead) and takes those written here.
    */
-  private async stateChangeOperations(ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<{ operations: KvOperation[]; newVersions: bigint }> {
-    const hasPrevious = (change: StateObjectChange) => change.previousBlob !== undefined && ledgerIndex > 1;
-    const withPrevious = changes.filter(hasPrevious);
-    const [stored, storedBefore] = await Promise.all([
-      this.kv.getMany(changes.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex))),
-      this.kv.getMany(withPrevious.map((change) => StateObjectRepository.versionKey(change.key, ledgerIndex - 1))),
-    ]);
-    const previousStored = new Map(withPrevious.map((change, position) => [change, storedBefore[position] !== undefined]));
+  private stateChangeOperations(ledgerIndex: number, changes: readonly StateObjectChange[], stored: Set<string>): { operations: KvOperation[]; newVersions: bigint } {
     const operations: KvOperation[] = [];
     let newVersions = 0n;
-    changes.forEach((change, position) => {
-      operations.push(this.stateObjects.putOperation(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob));
-      if (stored[position] === undefined) newVersions++;
-      if (hasPrevious(change) && !previousStored.get(change)) {
-        operations.push(this.stateObjects.putOperation(change.key, ledgerIndex - 1, change.previousBlob));
-        newVersions++;
-      }
+    const putVersion = (key: Buffer, atLedger: number, blob: Buffer | undefined) => {
+      const versionKey = StateObjectRepository.versionKey(key, atLedger).toString('hex');
+      if (!stored.has(versionKey)) newVersions++;
+      stored.add(versionKey);
+      operations.push(this.stateObjects.putOperation(key, atLedger, blob));
+    };
+    for (const change of changes) {
+      const previousStored = hasPrevious(ledgerIndex, change) && stored.has(StateObjectRepository.versionKey(change.key, ledgerIndex - 1).toString('hex'));
+      putVersion(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob);
+      if (hasPrevious(ledgerIndex, change) && !previousStored) putVersion(change.key, ledgerIndex - 1, change.previousBlob);
       for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
       if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
         operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
       }
-    });
+    }
     return { operations, newVersions };
   }
 
@@ -286,4 +307,22 @@ export class KvLedgerBackend implements LedgerBackend {
   close(): Promise<void> {
     return this.kv.close();
   }
+}
+
+/** A change carries the object's image before its ledger (and there is a ledger before it). */
+function hasPrevious(ledgerIndex: number, change: StateObjectChange): boolean {
+  return change.previousBlob !== undefined && ledgerIndex > 1;
+}
+
+/** The version keys a ledger's state changes are written against: each object at the ledger, and at the ledger before for those with a before-image. */
+function versionKeysRead(ledgerIndex: number, changes: readonly StateObjectChange[]): Buffer[] {
+  return changes.flatMap((change) => [
+    StateObjectRepository.versionKey(change.key, ledgerIndex),
+    ...(hasPrevious(ledgerIndex, change) ? [StateObjectRepository.versionKey(change.key, ledgerIndex - 1)] : []),
+  ]);
+}
+
+/** The keys without repeats, in first-seen order. */
+function uniqueKeys(keys: readonly Buffer[]): Buffer[] {
+  return [...new Map(keys.map((key) => [key.toString('hex'), key])).values()];
 }

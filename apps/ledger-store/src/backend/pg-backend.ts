@@ -15,7 +15,7 @@ import type { LedgerRange } from '../ledgers/ranges';
 import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
-import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
+import type { AccountHistoryScan, AddedLedger, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
   countersAfterAdding,
@@ -450,12 +450,14 @@ export class PgLedgerBackend implements LedgerBackend {
     this.writerEpoch = epoch;
   }
 
-  private async writeCovering<T>(ledgerIndex: number, work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
-    const first = Math.max(0, ledgerIndex - 1);
-    const partitions = [...new Set([first, ledgerIndex].map((ledger) => ledger - (ledger % this.ledgersPerPartition)))];
+  private async writeCovering<T>(ledgerIndexes: readonly number[], work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
+    const first = Math.max(0, Math.min(...ledgerIndexes) - 1);
+    const last = Math.max(...ledgerIndexes);
+    const partitions: number[] = [];
+    for (let partition = first - (first % this.ledgersPerPartition); partition <= last; partition += this.ledgersPerPartition) partitions.push(partition);
     const missing = partitions.some((partition) => !this.knownPartitions.has(partition));
     const result = await this.transaction((pipeline) => {
-      if (missing) pipeline.query(SQL.coverPartitions, [first, ledgerIndex, this.ledgersPerPartition]);
+      if (missing) pipeline.query(SQL.coverPartitions, [first, last, this.ledgersPerPartition]);
       return work(pipeline);
     });
     // Committed: they exist.
@@ -490,49 +492,30 @@ export class PgLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  addLedger(write: LedgerWrite, after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const { ledgerIndex } = write;
-    return this.writeCovering(ledgerIndex, async (pipeline) => {
-      const newVersions = countNewVersions(pipeline, ledgerIndex, write.stateChanges);
-      pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, write.transactions.length]);
-      pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
-      if (write.transactions.length > 0) {
-        const transactions = write.transactions;
-        pipeline.query(SQL.putLedgerTransactions, [
-          ledgerIndex,
-          transactions.map((tx) => tx.txIndex),
-          transactions.map((tx) => tx.hash),
-          transactions.map((tx) => tx.engineResult),
-          transactions.map((tx) => tx.transactionType),
-          transactions.map((tx) => tx.txBlob),
-          transactions.map((tx) => tx.metaBlob),
+  addLedgers(writes: readonly AddedLedger[], counters: StoreCounters): Promise<StoreCounters> {
+    return this.writeCovering(
+      writes.map(({ write }) => write.ledgerIndex),
+      async (pipeline) => {
+        // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
+        const newVersions = writes.map(({ write }) => {
+          const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
+          putLedgerRows(pipeline, write);
+          putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
+          return counted;
+        });
+        // The bookkeeping needs the counts, sent first and answered while the rows above are written.
+        let next = counters;
+        for (const [position, { write }] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
+        const { after } = writes.at(-1)!;
+        const stateRanges = writes.findLast((added) => added.after.stateRanges)?.after.stateRanges;
+        putMeta(pipeline, [
+          META.storeMeta.rangesOperation(after.completeRanges),
+          META.storeMeta.countersOperation(next),
+          ...(stateRanges ? [META.stateMeta.stateRangesOperation(stateRanges)] : []),
         ]);
-        const located = lastPerKey(transactions, (tx) => tx.hash);
-        pipeline.query(SQL.putTransactions, [located.map((tx) => tx.hash), ledgerIndex, located.map((tx) => tx.txIndex)]);
-        const entries = transactions.flatMap((tx) => accountSides(tx).map((side) => ({ ...side, txIndex: tx.txIndex, transactionType: tx.transactionType })));
-        pipeline.query(SQL.putAccountTransactions, [
-          entries.map((entry) => entry.accountId),
-          ledgerIndex,
-          entries.map((entry) => entry.txIndex),
-          entries.map((entry) => entry.direction),
-          entries.map((entry) => entry.transactionType),
-        ]);
-        const senders = sendersOf(write);
-        const senderIds = senders.map((sender) => sender.accountId);
-        const sentCounts = senders.map((sender) => sender.sent);
-        pipeline.query(SQL.putSent, [senderIds, ledgerIndex, sentCounts]);
-        pipeline.query(SQL.addSentToBlocks, [senderIds, blockOf(ledgerIndex), sentCounts]);
-      }
-      putStateChanges(pipeline, ledgerIndex, write.stateChanges);
-      // The bookkeeping needs the count, sent first and answered while the rows above are written.
-      const next = countersAfterAdding(counters, write, await newVersions);
-      putMeta(pipeline, [
-        META.storeMeta.rangesOperation(after.completeRanges),
-        META.storeMeta.countersOperation(next),
-        ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : []),
-      ]);
-      return next;
-    });
+        return next;
+      },
+    );
   }
 
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
@@ -556,7 +539,7 @@ export class PgLedgerBackend implements LedgerBackend {
   }
 
   addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    return this.writeCovering(ledgerIndex, async (pipeline) => {
+    return this.writeCovering([ledgerIndex], async (pipeline) => {
       const newVersions = countNewVersions(pipeline, ledgerIndex, changes);
       putStateChanges(pipeline, ledgerIndex, changes);
       const next = countersWithNewVersions(counters, await newVersions);
@@ -589,7 +572,7 @@ export class PgLedgerBackend implements LedgerBackend {
    * the server moves the rows itself, and the download is complete exactly when its versions are in.
    */
   promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters> {
-    return this.writeCovering(download.ledgerIndex, async (pipeline) => {
+    return this.writeCovering([download.ledgerIndex], async (pipeline) => {
       const counted = pipeline.query<{ new_versions: string }>(SQL.stagedNotStoredAt, [download.ledgerIndex]);
       pipeline.query(SQL.promoteStaged, [download.ledgerIndex]);
       pipeline.query(SQL.clearStaged, []);
@@ -839,6 +822,38 @@ const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]
  * ledger, the before-images not stored at the one before. Send it first: the server runs a
  * pipeline's statements in the order sent, and answers it while the rest is written.
  */
+/** A ledger's header, transactions, account index entries and sent counts. */
+function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
+  const { ledgerIndex, transactions } = write;
+  pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
+  pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
+  if (transactions.length === 0) return;
+  pipeline.query(SQL.putLedgerTransactions, [
+    ledgerIndex,
+    transactions.map((tx) => tx.txIndex),
+    transactions.map((tx) => tx.hash),
+    transactions.map((tx) => tx.engineResult),
+    transactions.map((tx) => tx.transactionType),
+    transactions.map((tx) => tx.txBlob),
+    transactions.map((tx) => tx.metaBlob),
+  ]);
+  const located = lastPerKey(transactions, (tx) => tx.hash);
+  pipeline.query(SQL.putTransactions, [located.map((tx) => tx.hash), ledgerIndex, located.map((tx) => tx.txIndex)]);
+  const entries = transactions.flatMap((tx) => accountSides(tx).map((side) => ({ ...side, txIndex: tx.txIndex, transactionType: tx.transactionType })));
+  pipeline.query(SQL.putAccountTransactions, [
+    entries.map((entry) => entry.accountId),
+    ledgerIndex,
+    entries.map((entry) => entry.txIndex),
+    entries.map((entry) => entry.direction),
+    entries.map((entry) => entry.transactionType),
+  ]);
+  const senders = sendersOf(write);
+  const senderIds = senders.map((sender) => sender.accountId);
+  const sentCounts = senders.map((sender) => sender.sent);
+  pipeline.query(SQL.putSent, [senderIds, ledgerIndex, sentCounts]);
+  pipeline.query(SQL.addSentToBlocks, [senderIds, blockOf(ledgerIndex), sentCounts]);
+}
+
 async function countNewVersions(pipeline: Pipeline, ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<bigint> {
   if (changes.length === 0) return 0n;
   const before = withPrevious(ledgerIndex, changes);

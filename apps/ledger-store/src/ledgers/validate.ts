@@ -1,4 +1,4 @@
-import { decodeLedgerHeader, hashLedgerHeader, hashTransaction, LEDGER_HEADER_LENGTH, type LedgerHeader } from '@ledger-node/chain';
+import { decodeLedgerHeader, HashPrefix, hashLedgerHeader, LEDGER_HEADER_LENGTH, sha512Half, type LedgerHeader } from '@ledger-node/chain';
 import { Direction, StateChangeKind, type LedgerWrite, type StateObjectChange } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 
@@ -73,9 +73,9 @@ export function validateLedgerWrite(write: LedgerWrite | undefined, path: string
     });
     requireName(tx.transactionType, `${field}.transaction_type`);
     requireName(tx.engineResult, `${field}.engine_result`);
-    const hash = hashTransaction(tx.txBlob);
-    if (hash !== tx.hash.toString('hex').toUpperCase()) {
-      throw new InvalidParams(`${field}.hash does not match tx_blob, which hashes to ${hash}`, `${field}.hash`);
+    const hash = sha512Half(HashPrefix.transactionId, tx.txBlob);
+    if (!hash.equals(tx.hash)) {
+      throw new InvalidParams(`${field}.hash does not match tx_blob, which hashes to ${hash.toString('hex').toUpperCase()}`, `${field}.hash`);
     }
   });
 

@@ -51,8 +51,20 @@ export class KeyCodec<P extends Parts> {
     this.width = 1 + this.names.reduce((sum, name) => sum + parts[name]!.width, 0);
   }
 
+  /** The whole key (every part given); each ledger's write encodes hundreds, so this path allocates the key alone. */
   encode(values: KeyValues<P>): Buffer {
-    return this.prefix(values);
+    // Every byte is written below: the bucket byte, then each part at its full width.
+    const key = Buffer.allocUnsafe(this.width);
+    key[0] = this.bucket;
+    let offset = 1;
+    for (const name of this.names) {
+      const part = this.parts[name]!;
+      const value = values[name];
+      if (value === undefined) throw new Internal(`a key of bucket ${this.bucket} needs its part ${name}`);
+      part.write(value, key, offset);
+      offset += part.width;
+    }
+    return key;
   }
 
   decode(key: Buffer): KeyValues<P> {
