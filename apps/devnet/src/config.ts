@@ -33,23 +33,41 @@ export interface DevnetFlags {
 
 export interface HistoryPlan {
   ledgers: number;
+  /** Transactions in each ledger (uniform), or their mean (mainnet-shaped). */
   transactionsPerLedger: number;
+  /** Present for a mainnet-shaped history: the seed every draw comes from. */
+  mainnet?: { seed: number };
 }
 
+/** The seed of a mainnet-shaped history when the variable names none. */
+export const DEFAULT_HISTORY_SEED = 1;
+
+const HISTORY_SYNTAX = /^(\d{1,6})x(\d{1,5})(?::(mainnet)(?::(\d{1,9}))?)?$/;
+
 /**
- * LEDGER_NODE_DEVNET_HISTORY=LEDGERSxTXS (e.g. 400x50) makes a live devnet build that many ledgers
- * of that many signed random payments between -load_accounts funded accounts before it listens,
- * so that `npm run bench` can time a backfill without waiting for ledgers to close in real time.
+ * LEDGER_NODE_DEVNET_HISTORY makes a live devnet build a history before it listens, so that
+ * `npm run bench` can time a backfill without waiting for ledgers to close in real time:
+ * - LEDGERSxTXS (e.g. 400x50): that many ledgers of exactly that many signed random payments
+ *   between -load_accounts funded accounts (the uniform history);
+ * - LEDGERSxTXS:mainnet[:SEED] (e.g. 400x50:mainnet): that many ledgers holding LEDGERS×TXS
+ *   transactions in all, shaped after the real ledger: ledgers of varied sizes, several gateways
+ *   and currencies, trust lines opened, changed and removed, payments rippling through one or two
+ *   gateways, accounts created, AccountSet changes, Memos, and some payments failing with a tec;
+ *   every draw from SEED (default 1), so two builds with one seed hold the same transactions.
  */
 export function historyPlan(value: string | undefined): HistoryPlan | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const match = /^(\d{1,6})x(\d{1,5})$/.exec(value.trim());
+  const match = HISTORY_SYNTAX.exec(value.trim());
   const ledgers = Number(match?.[1]);
   const transactionsPerLedger = Number(match?.[2]);
   if (!match || ledgers < 1 || transactionsPerLedger < 1) {
-    throw new InvalidParams(`LEDGER_NODE_DEVNET_HISTORY must be LEDGERSxTRANSACTIONS (e.g. 400x50), got ${JSON.stringify(value)}`, 'LEDGER_NODE_DEVNET_HISTORY');
+    throw new InvalidParams(
+      `LEDGER_NODE_DEVNET_HISTORY must be LEDGERSxTRANSACTIONS, optionally followed by :mainnet or :mainnet:SEED (e.g. 400x50 or 400x50:mainnet), got ${JSON.stringify(value)}`,
+      'LEDGER_NODE_DEVNET_HISTORY',
+    );
   }
-  return { ledgers, transactionsPerLedger };
+  if (match[3] === undefined) return { ledgers, transactionsPerLedger };
+  return { ledgers, transactionsPerLedger, mainnet: { seed: match[4] === undefined ? DEFAULT_HISTORY_SEED : Number(match[4]) } };
 }
 
 export function devnetConfig(flags: ParsedFlags): DevnetFlags {

@@ -68,7 +68,7 @@ export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
   if (prepared.live && flags.history) {
     const builder = new LoadGenerator(prepared.live, { transactionsPerSecond: 0, accountCount: flags.load_accounts, logger });
     try {
-      await builder.prebuild(flags.history.ledgers, flags.history.transactionsPerLedger);
+      await builder.prebuild(flags.history);
     } catch (error) {
       prepared.stop();
       throw error;

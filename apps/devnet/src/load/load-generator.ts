@@ -4,10 +4,13 @@
  * payments between them at a steady rate through the chain's submit path — the same engine call a
  * WebSocket `submit` makes — and logs a summary every few seconds.
  */
-import { keylet, type ChainProfile } from '@ledger-node/chain';
+import type { ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
-import type { ClosedLedger, JsonObject, SubmitResult } from '../engine/types';
-import type { LedgerSource, LedgerWriter } from '../ws/ledger-source';
+import type { HistoryPlan } from '../config';
+import type { ClosedLedger } from '../engine/types';
+import { historyShape, type HistoryShape } from './history-shape';
+import { LoadAccounts, type LoadAccount, type WritableSource } from './load-accounts';
+import { MainnetHistory } from './mainnet-history';
 
 /** rippled AccountSet flag that lets holders of an issuer's currency pay each other through it. */
 const asfDefaultRipple = 8;
@@ -25,23 +28,15 @@ export interface LoadGeneratorOptions {
   random?: () => number;
 }
 
-interface LoadAccount {
-  address: string;
-  publicKey: string;
-  privateKey: string;
-  nextSequence: number;
-}
-
 export interface LoadSummary {
   submitted: number;
   /** Count per engine result token. */
   results: Record<string, number>;
 }
 
-type WritableSource = LedgerSource & { writer: LedgerWriter };
-
 export class LoadGenerator {
   private readonly profile: ChainProfile;
+  private readonly accounts: LoadAccounts;
   private readonly random: () => number;
   private readonly summaryIntervalMs: number;
   private holders: LoadAccount[] = [];
@@ -60,6 +55,7 @@ export class LoadGenerator {
     private readonly options: LoadGeneratorOptions,
   ) {
     this.profile = source.profile;
+    this.accounts = new LoadAccounts(source, 'load generator');
     this.random = options.random ?? Math.random;
     this.summaryIntervalMs = options.summaryIntervalMs ?? 5000;
   }
@@ -74,41 +70,58 @@ export class LoadGenerator {
   }
 
   /**
-   * Builds a history before the devnet serves (LEDGER_NODE_DEVNET_HISTORY, for the benchmark):
-   * the same accounts, signatures and submit path as `start`, but `ledgerCount` ledgers of
-   * `transactionsPerLedger` random payments each, every ledger closed as soon as it is full.
+   * Builds a history before the devnet serves (LEDGER_NODE_DEVNET_HISTORY, for the benchmark).
+   * Uniform: the same accounts, signatures and submit path as `start`, but `plan.ledgers` ledgers
+   * of `plan.transactionsPerLedger` random payments each, every ledger closed as soon as it is
+   * full. Mainnet-shaped (`plan.mainnet`): see MainnetHistory.
    */
-  async prebuild(ledgerCount: number, transactionsPerLedger: number): Promise<LoadSummary> {
-    const closeNow = async () => void this.source.writer.acceptLedger();
-    if (!(await this.setUp(closeNow))) return this.summary();
-    for (let built = 0; built < ledgerCount && !this.stopped; built++) {
-      for (let submitted = 0; submitted < transactionsPerLedger; submitted++) this.submitRandomPayment();
-      await closeNow();
+  async prebuild(plan: HistoryPlan): Promise<HistoryShape> {
+    if (plan.mainnet) {
+      const mainnet = new MainnetHistory(this.source, {
+        ledgers: plan.ledgers,
+        meanTransactionsPerLedger: plan.transactionsPerLedger,
+        accountCount: this.options.accountCount,
+        seed: plan.mainnet.seed,
+        logger: this.options.logger,
+      });
+      return mainnet.build();
     }
-    this.options.logger.info({ ledgers: ledgerCount, transactionsPerLedger, results: this.totals.results }, 'history built');
-    return this.summary();
+    const closeNow = async () => void this.source.writer.acceptLedger();
+    const built: ClosedLedger[] = [];
+    if (await this.setUp(closeNow)) {
+      for (let count = 0; count < plan.ledgers && !this.stopped; count++) {
+        for (let submitted = 0; submitted < plan.transactionsPerLedger; submitted++) this.submitRandomPayment();
+        built.push(this.source.writer.acceptLedger());
+      }
+    }
+    const shape = historyShape(built);
+    this.options.logger.info(
+      { ...shape, shape: 'uniform', transactionsPerLedger: plan.transactionsPerLedger, results: this.totals.results, lastLedgerIndex: built.at(-1)?.header.ledgerIndex },
+      'history built',
+    );
+    return shape;
   }
 
   /** Funds the accounts and their trust lines, closing with `closeLedger`; false when stopped meanwhile. */
   private async setUp(closeLedger: () => Promise<unknown>): Promise<boolean> {
     const { logger } = this.options;
-    const genesis = this.accountFromSecret(this.profile.genesis.secret);
-    genesis.nextSequence = this.sequenceOf(genesis.address);
+    const genesis = this.accounts.fromSecret(this.profile.genesis.secret);
+    genesis.nextSequence = this.accounts.sequenceOf(genesis.address);
     this.issuer = this.newAccount();
     this.holders = Array.from({ length: this.options.accountCount }, () => this.newAccount());
 
     // Enough native units for the reserves of an account with one trust line, and plenty of payments.
     const fundingDrops = (this.profile.reserveBase + this.profile.reserveIncrement) * 10n + 10_000n * this.profile.dropsPerUnit;
     for (const account of [this.issuer, ...this.holders]) {
-      this.submitSetup(genesis, { TransactionType: 'Payment', Destination: account.address, Amount: fundingDrops.toString() });
+      this.accounts.submitSetup(genesis, { TransactionType: 'Payment', Destination: account.address, Amount: fundingDrops.toString() });
     }
     await closeLedger();
     if (this.stopped) return false;
-    for (const account of [this.issuer, ...this.holders]) account.nextSequence = this.sequenceOf(account.address);
+    for (const account of [this.issuer, ...this.holders]) account.nextSequence = this.accounts.sequenceOf(account.address);
 
-    this.submitSetup(this.issuer, { TransactionType: 'AccountSet', SetFlag: asfDefaultRipple });
+    this.accounts.submitSetup(this.issuer, { TransactionType: 'AccountSet', SetFlag: asfDefaultRipple });
     for (const holder of this.holders) {
-      this.submitSetup(holder, {
+      this.accounts.submitSetup(holder, {
         TransactionType: 'TrustSet',
         LimitAmount: { currency: ISSUED_CURRENCY, issuer: this.issuer.address, value: TRUST_LIMIT },
       });
@@ -116,7 +129,7 @@ export class LoadGenerator {
     await closeLedger();
     if (this.stopped) return false;
     for (const holder of this.holders) {
-      this.submitSetup(this.issuer, {
+      this.accounts.submitSetup(this.issuer, {
         TransactionType: 'Payment',
         Destination: holder.address,
         Amount: { currency: ISSUED_CURRENCY, issuer: this.issuer.address, value: ISSUED_FUNDING },
@@ -161,7 +174,7 @@ export class LoadGenerator {
       this.random() < 0.5
         ? String(1 + Math.floor(this.random() * 1_000_000))
         : { currency: ISSUED_CURRENCY, issuer: this.issuer!.address, value: (1 + Math.floor(this.random() * 1000)) / 100 + '' };
-    const result = this.submitFrom(from, { TransactionType: 'Payment', Destination: to.address, Amount: amount });
+    const result = this.accounts.submit(from, { TransactionType: 'Payment', Destination: to.address, Amount: amount });
     this.count(result.engineResult);
   }
 
@@ -194,49 +207,8 @@ export class LoadGenerator {
     this.windowStartedAtMs = nowMs;
   }
 
-  private submitSetup(account: LoadAccount, fields: JsonObject): void {
-    const result = this.submitFrom(account, fields);
-    if (!result.applied && !result.queued) {
-      throw new Error(`load generator setup: ${String(fields.TransactionType)} from ${account.address} failed with ${result.engineResult}`);
-    }
-  }
-
-  /** Signs with the account's key and submits; keeps the account's next sequence in step with the chain. */
-  private submitFrom(account: LoadAccount, fields: JsonObject): SubmitResult {
-    const unsigned: JsonObject = {
-      ...fields,
-      Account: account.address,
-      Fee: this.source.fees.baseFee.toString(),
-      Sequence: account.nextSequence,
-      SigningPubKey: account.publicKey,
-    };
-    const { codec, keys } = this.profile;
-    const signature = keys.sign(codec.encodeForSigning(unsigned), account.privateKey);
-    const result = this.source.writer.submit(codec.encode({ ...unsigned, TxnSignature: signature }));
-    if (result.applied || result.queued) {
-      account.nextSequence += 1;
-    } else if (result.engineResult === 'tefPAST_SEQ') {
-      account.nextSequence = this.sequenceOf(account.address);
-    }
-    return result;
-  }
-
-  /** The account's Sequence in the open ledger, where its next transaction applies. */
-  private sequenceOf(address: string): number {
-    const ledgerIndex = this.source.writer.openLedgerIndex();
-    const root = this.source.stateEntry(keylet.account(this.profile.codec.decodeAccountId(address)), ledgerIndex);
-    const sequence = root?.json.Sequence;
-    if (typeof sequence !== 'number') throw new Error(`load generator: account ${address} not found at ledger ${ledgerIndex}`);
-    return sequence;
-  }
-
-  private accountFromSecret(secret: string): LoadAccount {
-    const keypair = this.profile.keys.deriveKeypair(secret);
-    return { address: this.profile.keys.deriveAddress(keypair.publicKey), ...keypair, nextSequence: 0 };
-  }
-
   private newAccount(): LoadAccount {
-    return this.accountFromSecret(this.profile.keys.generateSeed());
+    return this.accounts.fromSecret(this.profile.keys.generateSeed());
   }
 
   private nextClose(): Promise<ClosedLedger> {
