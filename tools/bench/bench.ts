@@ -24,13 +24,14 @@ import { type FetchedLedger, getProfile, HashPrefix, variableLengthPrefix, verif
 import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
 import { devnetValidatorsFile, freePort, freePortBlock, type PostgresConnection, type RunningProcess, startPostgres, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
-import type { BinaryLedgerResult } from '../../apps/sync/src/upstream/messages';
+import type { UpstreamClient } from '@ledger-node/upstream';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
-import { DevnetClient } from './devnet-client';
+import { devnetClient } from './devnet-client';
 import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadResult } from './http-load';
+import { measureLiveFollow, type LiveFollowResult } from './live-follow';
 import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
-import { parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
+import { ledgersFetched, parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
 
 // ---------------------------------------------------------------- settings
 
@@ -74,8 +75,14 @@ const settings = {
   batchSize: 100,
   sendAccounts: 10,
   sendSeconds: option('send-seconds', 20),
+  /** The seed of the mainnet-shaped history (LEDGER_NODE_DEVNET_HISTORY=…:mainnet:SEED): the same seed, the same transactions. */
+  mainnetSeed: option('mainnet-seed', 1),
   /** Ledgers sync fetches at once: its -thread_count, left at its default by the bench; the upstream baseline fetches as many. */
   syncThreadCount: 8,
+  /** Live follow: the devnet closes a ledger this often under this many payments a second, measured for this long. */
+  followCloseMs: 300,
+  followLoad: 100,
+  followSeconds: option('follow-seconds', 30),
   /** The whole run is stopped (and fails) past this. */
   hardTimeoutMs: option('timeout-seconds', 600) * 1000,
 };
@@ -218,13 +225,13 @@ interface History {
 }
 
 /** Every ledger of the devnet's history in binary, as sync fetches them. */
-async function fetchHistory(devnet: DevnetClient, lastLedger: number): Promise<History> {
+async function fetchHistory(devnet: UpstreamClient, lastLedger: number): Promise<History> {
   const ledgers: FetchedLedger[] = [];
   const inFlight = 8;
   for (let first = 1; first <= lastLedger; first += inFlight) {
     const indexes = Array.from({ length: Math.min(inFlight, lastLedger - first + 1) }, (_, offset) => first + offset);
     const answers = await Promise.all(
-      indexes.map((ledgerIndex) => devnet.request<BinaryLedgerResult>('ledger', { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true })),
+      indexes.map((ledgerIndex) => devnet.request('ledger', { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true })),
     );
     answers.forEach((answer, position) => ledgers.push(fetchedLedgerOf(answer, indexes[position]!)));
   }
@@ -310,10 +317,10 @@ async function rawRocksDbBaseline(storePath: string, scratch: string, ledgerCoun
  * every blob hex-decoded to bytes) and dropped: what sync could reach if fetching were all it did.
  */
 async function upstreamFetchBaseline(devnetUrl: string, lastLedger: number, inFlight: number): Promise<{ seconds: number; ledgers: number; transactions: number }> {
-  const client = await DevnetClient.connect(devnetUrl);
+  const client = devnetClient(devnetUrl);
   try {
     const fetchAndDrop = async (ledgerIndex: number) => {
-      const answer = await client.request<BinaryLedgerResult>('ledger', { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 });
+      const answer = await client.request('ledger', { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 });
       let bytes = Buffer.from(answer.ledger.ledger_data, 'hex').length;
       for (const tx of answer.ledger.transactions) bytes += Buffer.from(tx.tx_blob, 'hex').length + Buffer.from((tx.meta ?? tx.meta_blob)!, 'hex').length;
       if (bytes === 0) throw new Error(`ledger ${ledgerIndex} came back empty`);
@@ -414,35 +421,50 @@ async function sendTransactions(rpcUrl: string, addresses: string[], seconds: nu
  * until its store's complete ranges hold 1..lastLedger; the node's own start-up (processes,
  * modules) is logged apart. The node is stopped after.
  */
-async function syncFreshNode(dataDir: string, devnetUrl: string, lastLedger: number, peaks: Map<string, number>, store: { args?: string[]; env?: NodeJS.ProcessEnv } = {}) {
+async function syncFreshNode(
+  dataDir: string,
+  devnetUrl: string,
+  lastLedger: number,
+  peaks: Map<string, number>,
+  store: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  timeoutMs = 300_000,
+) {
   const nodeStartedAt = performance.now();
   const node = await startNode(dataDir, devnetUrl, store.env, store.args);
-  let firstStoredAt: number | undefined;
-  // The services' histograms and event-loop time at the first stored ledger, to subtract from those at the end.
-  let atFirstStored: { sync: MetricsSample; store: MetricsSample } | undefined;
+  let startedAt: number | undefined;
+  // The services' histograms and event-loop time when sync's first fetch was answered, to subtract from those at the end.
+  let atStart: { sync: MetricsSample; store: MetricsSample } | undefined;
   const synced = await untilExited(
     node,
     waitUntil(
       async () => {
-        const status = await node.storeStatus();
-        if (status.completeRanges.length > 0 && firstStoredAt === undefined) {
-          firstStoredAt = performance.now();
-          atFirstStored = { sync: await node.metrics('sync'), store: await node.metrics('ledger-store') };
+        if (startedAt === undefined) {
+          // Sync's /metrics answers once the service is up; until its first fetch the window has not begun.
+          const sync = await node.metrics('sync').catch(() => undefined);
+          if (sync === undefined || ledgersFetched(sync) === 0) return undefined;
+          startedAt = performance.now();
+          atStart = { sync, store: await node.metrics('ledger-store') };
         }
+        const status = await node.storeStatus();
         return covers(status, 1, lastLedger) ? status : undefined;
       },
-      300_000,
+      timeoutMs,
       'the store to hold the whole range',
-      50,
+      20,
     ),
-  );
-  const seconds = (performance.now() - firstStoredAt!) / 1000;
+  ).catch(async (error: unknown) => {
+    // The node's warnings say why (it logs at warn); it is stopped before the error goes on.
+    const output = node.process.output().slice(-1500);
+    await stopNode(node, peaks);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; the node's last output: ${output}`);
+  });
+  const seconds = (performance.now() - startedAt!) / 1000;
   const atEnd = { sync: await node.metrics('sync'), store: await node.metrics('ledger-store') };
-  const startSeconds = (firstStoredAt! - nodeStartedAt) / 1000;
+  const startSeconds = (startedAt! - nodeStartedAt) / 1000;
   const transactions = Number(synced.transactionCount);
-  log(`sync: ${transactions} transactions in ${lastLedger} ledgers in ${seconds.toFixed(1)} s after the first stored ledger (${startSeconds.toFixed(1)} s from the node's start to it)`);
+  log(`sync: ${transactions} transactions in ${lastLedger} ledgers in ${seconds.toFixed(2)} s from sync's first fetch (${startSeconds.toFixed(1)} s from the node's start to it)`);
   await stopNode(node, peaks);
-  const stages = stageRows({ sync: { before: atFirstStored?.sync, after: atEnd.sync }, store: { before: atFirstStored?.store, after: atEnd.store }, wallSeconds: seconds });
+  const stages = stageRows({ sync: { before: atStart?.sync, after: atEnd.sync }, store: { before: atStart?.store, after: atEnd.store }, wallSeconds: seconds });
   return { seconds, startSeconds, transactions, stages };
 }
 
@@ -553,7 +575,150 @@ async function databaseSizes(database: PostgresConnection): Promise<{ tableBytes
 
 const formatBytesPerTx = (bytes: number, transactions: number) => `${Math.round(bytes / transactions).toLocaleString('en-US')} B/tx`;
 
+// ---------------------------------------------------------------- the built histories
+
+/** What the devnet logs as "history built" (apps/devnet/src/load/history-shape.ts). */
+interface HistoryShapeLog {
+  shape: 'uniform' | 'mainnet';
+  /** The mainnet-shaped history's seed. */
+  seed?: number;
+  ledgers: number;
+  transactions: number;
+  types: Record<string, number>;
+  results: Record<string, number>;
+  ledgerSizes: { min: number; max: number; mean: number };
+  txBytes: { min: number; max: number; mean: number };
+  metaBytes: { min: number; max: number; mean: number };
+  withMemos: number;
+  lastLedgerIndex: number;
+}
+
+interface HistoryDevnet {
+  process: RunningProcess;
+  url: string;
+  /** From the devnet's start until it listens with the history built. */
+  buildSeconds: number;
+  shape: HistoryShapeLog;
+}
+
+/** A devnet that builds `plan` (LEDGER_NODE_DEVNET_HISTORY) between the bench's accounts before it listens; resolves once it does. */
+function buildHistoryDevnet(plan: string): Promise<HistoryDevnet> {
+  const startedAt = performance.now();
+  const devnet = startCli(['devnet', '-port', '0', '-load_accounts', String(settings.historyAccounts), '-log_level', 'info'], { LEDGER_NODE_DEVNET_HISTORY: plan });
+  return devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, settings.hardTimeoutMs).then(([, url]) => {
+    const line = devnet.output().split('\n').find((candidate) => candidate.includes('"history built"'));
+    if (line === undefined) throw new Error(`the devnet building ${plan} listens without logging "history built"`);
+    return { process: devnet, url: url!, buildSeconds: (performance.now() - startedAt) / 1000, shape: JSON.parse(line) as HistoryShapeLog };
+  });
+}
+
+/** A history's make-up in one line: transactions, ledger sizes, types, tec share, metadata and Memos. */
+function shapeSummary(shape: HistoryShapeLog): string {
+  const percent = (count: number) => `${((count / shape.transactions) * 100).toFixed(1)} %`;
+  const types = Object.entries(shape.types)
+    .sort(([, left], [, right]) => right - left)
+    .map(([type, count]) => `${type} ${percent(count)}`)
+    .join(', ');
+  const tec = Object.entries(shape.results).reduce((sum, [result, count]) => (result.startsWith('tec') ? sum + count : sum), 0);
+  return (
+    `${shape.transactions} transactions in ${shape.ledgers} ledgers (${shape.ledgerSizes.min}-${shape.ledgerSizes.max} a ledger); ${types}; tec ${percent(tec)}; ` +
+    `metadata mean ${shape.metaBytes.mean.toFixed(0)} B, max ${shape.metaBytes.max} B; transactions mean ${shape.txBytes.mean.toFixed(0)} B; Memos on ${percent(shape.withMemos)}`
+  );
+}
+
+interface MainnetSync {
+  ledgers: number;
+  shape: HistoryShapeLog;
+  /** Absent when the node did not complete the history in time (`error` says why). */
+  run?: { seconds: number; startSeconds: number; transactions: number; stages: StageRow[] };
+  error?: string;
+}
+
+/** Longest wait for the mainnet-shaped sync: far above its usual seconds, and short enough that the run stays within its limit. */
+const MAINNET_SYNC_TIMEOUT_MS = 120_000;
+
+/**
+ * The mainnet-shaped history synced by a fresh node exactly as the uniform one is (syncFreshNode:
+ * timed from its first fetch until 1..tip is complete, with the stage table), then its
+ * devnet stopped. The node's memory peaks are kept apart from the figures' three node runs. A node
+ * that does not get there leaves its figures missing, with the reason, and the run goes on.
+ */
+async function syncMainnetHistory(devnet: HistoryDevnet, scratch: string): Promise<MainnetSync> {
+  const dataDir = path.join(scratch, 'node-mainnet');
+  mkdirSync(dataDir);
+  const lastLedger = devnet.shape.lastLedgerIndex;
+  log(`sync (mainnet-shaped): a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
+  const synced: MainnetSync = { ledgers: lastLedger, shape: devnet.shape };
+  try {
+    synced.run = await syncFreshNode(dataDir, devnet.url, lastLedger, new Map(), {}, MAINNET_SYNC_TIMEOUT_MS);
+    log(`where sync's time went on the mainnet-shaped history (over the ${synced.run.seconds.toFixed(1)} s):\n${stageTextTable(synced.run.stages)}`);
+  } catch (error) {
+    synced.error = error instanceof Error ? error.message : String(error);
+    log(`sync (mainnet-shaped) failed: ${synced.error}`);
+  }
+  await stop(devnet.process);
+  rmSync(dataDir, { recursive: true, force: true });
+  return synced;
+}
+
+/** The sync figures on the mainnet-shaped history, each beside the uniform history's of the same run. */
+function mainnetSyncFigures(mainnet: MainnetSync | undefined, uniform: { txPerSecond: number; ledgersPerSecond: number }): Figure[] {
+  if (mainnet === undefined) return [];
+  const txPerSecond = mainnet.run && mainnet.run.transactions / mainnet.run.seconds;
+  const ledgersPerSecond = mainnet.run && mainnet.ledgers / mainnet.run.seconds;
+  return [
+    {
+      name: 'sync_mainnet_tx_per_s',
+      value: txPerSecond,
+      unit: 'tx/s',
+      baselineName: 'sync_tx_per_s',
+      baseline: uniform.txPerSecond,
+      ratio: ratioOf(txPerSecond, uniform.txPerSecond),
+      note: mainnet.error ?? `mainnet-shaped history (seed ${mainnet.shape.seed}): ${shapeSummary(mainnet.shape)}`,
+    },
+    {
+      name: 'sync_mainnet_ledgers_per_s',
+      value: ledgersPerSecond,
+      unit: 'ledgers/s',
+      baselineName: 'sync_ledgers_per_s',
+      baseline: uniform.ledgersPerSecond,
+      ratio: ratioOf(ledgersPerSecond, uniform.ledgersPerSecond),
+    },
+  ];
+}
+
+/** The mainnet-shaped sync's stage table, after the uniform one's, for the terminal and for Markdown. */
+function mainnetStageSection(mainnet: MainnetSync | undefined): { text: string; markdown: string } {
+  if (mainnet?.run === undefined) return { text: '', markdown: '' };
+  return {
+    text: `\n\nThe same on the mainnet-shaped history:\n\n${stageTextTable(mainnet.run.stages)}`,
+    markdown: `\n\nOn the mainnet-shaped history:\n\n${stageMarkdownTable(mainnet.run.stages)}`,
+  };
+}
+
 // ---------------------------------------------------------------- the run
+
+/**
+ * Live-follow latency (live-follow.ts): a devnet closing a ledger every `followCloseMs` under
+ * `followLoad` payments a second, and a fresh node following it once it has caught up.
+ */
+async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promise<LiveFollowResult> {
+  const devnet = startCli(['devnet', '-port', '0', '-close_ms', String(settings.followCloseMs), '-load', String(settings.followLoad), '-load_accounts', '20', '-log_level', 'info']);
+  try {
+    const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 60_000))[1]!;
+    const dataDir = path.join(scratch, 'follow');
+    mkdirSync(dataDir);
+    const node = await startNode(dataDir, devnetUrl);
+    try {
+      await untilExited(node, waitUntil(async () => (await rpc(node.rpcUrl, 'jt_syncing')) === false, 120_000, 'the following node caught up'));
+      return await measureLiveFollow(devnetUrl, node.rpcUrl, settings.followSeconds);
+    } finally {
+      await stopNode(node, peaks);
+    }
+  } finally {
+    await stop(devnet);
+  }
+}
 
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-bench-'));
@@ -563,6 +728,7 @@ async function main(): Promise<void> {
   const comparisons: StoreComparison[] = [];
   let postgres: PostgresRun | undefined;
   let syncStages: StageRow[] | undefined;
+  let mainnetSync: MainnetSync | undefined;
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
 
@@ -573,15 +739,22 @@ async function main(): Promise<void> {
 
     const historyPlan = `${settings.ledgers}x${settings.transactionsPerLedger}`;
     log(`devnet: building ${settings.ledgers} ledgers of ${settings.transactionsPerLedger} signed payments (LEDGER_NODE_DEVNET_HISTORY=${historyPlan})`);
-    const buildStartedAt = performance.now();
-    const devnetProcess = startCli(['devnet', '-port', '0', '-load_accounts', String(settings.historyAccounts), '-log_level', 'info'], {
-      LEDGER_NODE_DEVNET_HISTORY: historyPlan,
-    });
-    const devnetUrl = (await devnetProcess.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, settings.hardTimeoutMs))[1]!;
-    details.history_build_seconds = (performance.now() - buildStartedAt) / 1000;
-    const devnet = await DevnetClient.connect(devnetUrl);
-    const lastLedger = (await devnet.request<{ info: { validated_ledger: { seq: number } } }>('server_info')).info.validated_ledger.seq;
-    log(`devnet: history built in ${(details.history_build_seconds as number).toFixed(0)} s, ledgers 1-${lastLedger} at ${devnetUrl}`);
+    const uniformBuild = buildHistoryDevnet(historyPlan);
+    // The mainnet-shaped history builds at the same time, on the other core, and is synced after the uniform one.
+    const mainnetPlan = `${historyPlan}:mainnet:${settings.mainnetSeed}`;
+    if (!settings.only) log(`devnet: building a mainnet-shaped history of ${settings.ledgers} ledgers alongside (LEDGER_NODE_DEVNET_HISTORY=${mainnetPlan})`);
+    const mainnetBuild = settings.only ? undefined : buildHistoryDevnet(mainnetPlan);
+    const [uniform, mainnetDevnet] = await Promise.all([uniformBuild, mainnetBuild]);
+    const { process: devnetProcess, url: devnetUrl } = uniform;
+    details.history_build_seconds = uniform.buildSeconds;
+    details.history_shape = uniform.shape;
+    const devnet = devnetClient(devnetUrl);
+    const lastLedger = (await devnet.request('server_info', {})).info.validated_ledger!.seq;
+    log(`devnet: history built in ${uniform.buildSeconds.toFixed(0)} s, ledgers 1-${lastLedger} at ${devnetUrl}: ${shapeSummary(uniform.shape)}`);
+    if (mainnetDevnet) {
+      details.mainnet_history = { ...mainnetDevnet.shape, buildSeconds: mainnetDevnet.buildSeconds };
+      log(`devnet: mainnet-shaped history (seed ${settings.mainnetSeed}) built in ${mainnetDevnet.buildSeconds.toFixed(0)} s at ${mainnetDevnet.url}: ${shapeSummary(mainnetDevnet.shape)}`);
+    }
 
     // ---- sync: from the first ledger the fresh node stores (its anchor at the tip) until its store
     // holds ledgers 1..lastLedger; the node's own start-up (processes, modules) is reported apart.
@@ -594,6 +767,12 @@ async function main(): Promise<void> {
     const storeBytes = directorySize(storePath);
     details.sync = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
     log(`where sync's time went (the services' histograms over the ${syncSeconds.toFixed(1)} s):\n${stageTextTable(stageTable)}`);
+
+    if (mainnetDevnet) {
+      mainnetSync = await syncMainnetHistory(mainnetDevnet, scratch);
+      const { run, error } = mainnetSync;
+      details.mainnet_sync = { ledgers: mainnetSync.ledgers, ...(run ? { transactions: run.transactions, seconds: run.seconds, startSeconds: run.startSeconds } : { error }) };
+    }
 
     let upstream: Awaited<ReturnType<typeof upstreamFetchBaseline>> | undefined;
     if (!settings.only) {
@@ -647,6 +826,14 @@ async function main(): Promise<void> {
       log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
     }
     await stopNode(rpcNode, peaks);
+
+    let liveFollow: LiveFollowResult | undefined;
+    if (!settings.only) {
+      log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
+      liveFollow = await liveFollowRun(scratch, peaks);
+      details.live_follow = liveFollow;
+      log(`live follow: ${liveFollow.answered} of ${liveFollow.validated} ledgers served, p50 ${liveFollow.p50Ms.toFixed(0)} ms, p99 ${liveFollow.p99Ms.toFixed(0)} ms, max ${liveFollow.maxMs.toFixed(0)} ms`);
+    }
 
     // ---- the same JSON-RPC loads on the PostgreSQL node, restarted on its synced store
     if (postgres) {
@@ -704,7 +891,7 @@ async function main(): Promise<void> {
         baselineName: 'rocksdb_raw_tx_per_s',
         baseline: rawTxPerSecond,
         ratio: syncRatio,
-        goal: { text: 'ratio ≥ 0.30 and ≥ 2 000 tx/s', met: atLeast(syncRatio, 0.3) && syncTxPerSecond >= 2000 },
+        goal: { text: 'ratio ≥ 0.30 and ≥ 15 000 tx/s', met: atLeast(syncRatio, 0.3) && syncTxPerSecond >= 15_000 },
       },
       {
         name: 'sync_ledgers_per_s',
@@ -732,6 +919,7 @@ async function main(): Promise<void> {
         baseline: upstreamLedgersPerSecond,
         ratio: ratioOf(syncLedgersPerSecond, upstreamLedgersPerSecond),
       },
+      ...mainnetSyncFigures(mainnetSync, { txPerSecond: syncTxPerSecond, ledgersPerSecond: syncLedgersPerSecond }),
       {
         name: 'verify_ledgers_per_s',
         value: verification?.verify,
@@ -739,7 +927,16 @@ async function main(): Promise<void> {
         baselineName: 'sha512half_per_s',
         baseline: verification?.sha512,
         ratio: ratioOf(verification?.verify, verification?.sha512),
+        goal: { text: 'ratio ≥ 0.60', met: atLeast(ratioOf(verification?.verify, verification?.sha512), 0.6) },
       },
+      {
+        name: 'live_follow_p99_ms',
+        value: liveFollow?.p99Ms,
+        unit: 'ms',
+        note: liveFollow && `validated at the devnet → served by jt_getBlockByNumber, ${liveFollow.answered} of ${liveFollow.validated} ledgers; p50 ${liveFollow.p50Ms.toFixed(0)} ms`,
+        goal: { text: '≤ 250 ms', met: liveFollow !== undefined && liveFollow.answered === liveFollow.validated && atMost(liveFollow.p99Ms, 250) },
+      },
+      { name: 'live_follow_p50_ms', value: liveFollow?.p50Ms, unit: 'ms' },
       {
         name: 'rpc_get_tx_rps',
         value: getTx.requestsPerSecond,
@@ -837,6 +1034,7 @@ async function main(): Promise<void> {
     figures,
     ...(comparisons.length > 0 ? { storeComparison: comparisons } : {}),
     ...(syncStages ? { syncStages } : {}),
+    ...(mainnetSync?.run ? { syncStagesMainnet: mainnetSync.run.stages } : {}),
     details,
   };
   const comparedStores = comparisons.length > 0 ? { text: `\n\n${comparisonTextTable(comparisons)}`, markdown: `\n\n${comparisonMarkdownTable(comparisons)}` } : { text: '', markdown: '' };
@@ -844,13 +1042,14 @@ async function main(): Promise<void> {
   const stages = syncStages
     ? { text: `\n\nWhere sync's time goes (the services' own histograms, over sync's wall time):\n\n${stageTextTable(syncStages)}`, markdown: `\n\n${stageMarkdownTable(syncStages)}` }
     : { text: '', markdown: '' };
-  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}${stages.markdown}\n`);
+  const mainnetStages = mainnetStageSection(mainnetSync);
+  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}${stages.markdown}${mainnetStages.markdown}\n`);
   if (settings.json) {
     writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
     process.stdout.write(
-      `\n${textTable(figures)}${comparedStores.text}${stages.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`,
+      `\n${textTable(figures)}${comparedStores.text}${stages.text}${mainnetStages.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`,
     );
   }
 }

@@ -28,7 +28,7 @@ export interface LoadResult {
   firstError?: string;
 }
 
-function percentile(sortedMs: Float64Array, fraction: number): number {
+export function percentile(sortedMs: Float64Array, fraction: number): number {
   if (sortedMs.length === 0) return Number.NaN;
   return sortedMs[Math.min(sortedMs.length - 1, Math.floor(fraction * sortedMs.length))]!;
 }

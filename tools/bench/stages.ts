@@ -82,7 +82,7 @@ export interface StageRow {
 export interface StageScrapes {
   sync: { before?: MetricsSample; after: MetricsSample };
   store: { before?: MetricsSample; after: MetricsSample };
-  /** Sync's wall time over the window: first stored ledger until the store holds the whole history. */
+  /** Sync's wall time over the window: sync's first fetch answered until the store holds the whole history. */
   wallSeconds: number;
 }
 
@@ -98,6 +98,11 @@ const STAGE_NOTES: Record<(typeof SYNC_STAGES)[number], string> = {
 };
 
 const SYNC_STAGE_HISTOGRAM = 'ledger_node_sync_stage_seconds';
+
+/** Ledgers sync has fetched, by its own `fetch` stage histogram: 0 until its first request to the upstream is answered. */
+export function ledgersFetched(sync: MetricsSample): number {
+  return sync.histograms.get(seriesKey(SYNC_STAGE_HISTOGRAM, { stage: 'fetch' }))?.count ?? 0;
+}
 const STORE_WRITE_HISTOGRAM = 'ledger_node_store_write_seconds';
 
 /** The per-stage table of one sync window. */

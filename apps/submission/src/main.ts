@@ -8,7 +8,7 @@ import { Payments } from './payments';
 import { SendingGate, takeSenderLock } from './sender-lock';
 import { SubmissionBook } from './tracking/book';
 import { Tracker } from './tracking/tracker';
-import { RippledClient } from './upstream/rippled';
+import { submissionUpstream } from './upstream/client';
 
 export const serviceName = 'ledgernode.submission.v1.SubmissionService';
 
@@ -17,7 +17,7 @@ export async function start(flags: ParsedFlags) {
   const config = submissionConfig(flags);
   const logger = createLogger('submission', config.logLevel);
   const book = new SubmissionBook(config.bookFile);
-  const upstream = new RippledClient(config.endpoints, logger);
+  const upstream = submissionUpstream(config.endpoints, logger);
   const keystore = createGrpcClient(KeystoreServiceService, config.keystoreAddress, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: config.keystoreToken });
   const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
   const payments = new Payments(config.profile, upstream, keystore, ledgerStore, book, logger);

@@ -8,7 +8,7 @@ import { tempDir } from '@ledger-node/test-utils';
 import { Payments } from './payments';
 import { SubmissionBook } from './tracking/book';
 import { Tracker } from './tracking/tracker';
-import { RippledError, type RippledClient } from './upstream/rippled';
+import { UpstreamRequestError, type UpstreamClient } from '@ledger-node/upstream';
 
 const profile = getProfile('xrpl');
 const seed = profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(7) });
@@ -39,7 +39,7 @@ function payments(answers: (Record<string, unknown> | Error)[]) {
       if (answer === undefined || answer instanceof Error) throw answer ?? new Error('no answer scripted');
       return answer;
     },
-  } as unknown as RippledClient;
+  } as unknown as UpstreamClient;
   const ledgerStore = { getStatus: async () => ({ highestLedgerIndex: 99 }) } as unknown as Client<typeof LedgerStoreServiceService>;
   const service = new Payments(profile, upstream, {} as Client<typeof KeystoreServiceService>, ledgerStore, book, createLogger('test', 'silent'));
   return { service, book, submitted, tracker: new Tracker(book, ledgerStore, createLogger('test', 'silent')) };
@@ -80,7 +80,7 @@ describe('what a send returns, by engine result (libs/chain outcomes.ts)', () =>
   });
 
   it('an error answer of the upstream itself: invalid, and the record rejected', async () => {
-    const { service, book } = payments([new RippledError('invalidTransaction', 'fails local checks')]);
+    const { service, book } = payments([new UpstreamRequestError('submit', 'invalidTransaction', 'submit failed on ws://upstream: invalidTransaction (fails local checks)', 'fails local checks')]);
     const blob = signedBlob(7);
     await expect(service.submitSigned(blob)).rejects.toMatchObject({ kind: 'invalid_params' });
     expect(book.getByHash(hashTransaction(blob))).toMatchObject({ state: 'rejected', engineResult: 'invalidTransaction' });

@@ -5,8 +5,8 @@ import { hashTransaction, submitOutcome } from '@ledger-node/chain';
 import { InvalidParams, NoLocalAccount, NotFound, UpstreamUnavailable } from '@ledger-node/errors';
 import { currentCallScope, throwIfCancelled, type Client } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
+import { UpstreamRequestError, type SubmitResult as SubmitAnswer, type UpstreamClient } from '@ledger-node/upstream';
 import type { SubmissionBook, SubmissionRecord } from './tracking/book';
-import { RippledError, type RippledClient } from './upstream/rippled';
 
 /** rippled: LastLedgerSequence a few ledgers ahead bounds how long a transaction can stay in doubt. */
 export const lastLedgerOffset = 20;
@@ -49,7 +49,7 @@ export class Payments {
 
   constructor(
     private readonly profile: ChainProfile,
-    private readonly upstream: RippledClient,
+    private readonly upstream: UpstreamClient,
     private readonly keystore: Client<typeof KeystoreServiceService>,
     private readonly ledgerStore: Client<typeof LedgerStoreServiceService>,
     private readonly book: SubmissionBook,
@@ -181,15 +181,16 @@ export class Payments {
     record.blob = signed.blob;
     // Recorded before it leaves: a crash right after the submit still tracks it.
     this.book.save(record);
-    let answer: Record<string, unknown>;
+    let answer: SubmitAnswer;
     try {
       answer = await this.upstream.request('submit', { tx_blob: signed.blob });
     } catch (error) {
-      if (error instanceof RippledError) {
+      if (error instanceof UpstreamRequestError) {
         // The upstream refused the request itself: nothing was applied.
-        if (!acceptedBefore) Object.assign(record, { state: 'rejected', engineResult: error.error, engineResultMessage: error.message });
+        const refusal = error.errorMessage ?? error.errorCode;
+        if (!acceptedBefore) Object.assign(record, { state: 'rejected', engineResult: error.errorCode, engineResultMessage: refusal });
         this.book.save(record);
-        throw new InvalidParams(`the upstream refused the transaction: ${error.message}`, 'transaction');
+        throw new InvalidParams(`the upstream refused the transaction: ${refusal}`, 'transaction');
       }
       // No answer: it may have arrived or not. It stays tracked until its LastLedgerSequence passes.
       const reason = (error as Error).message;
@@ -197,10 +198,10 @@ export class Payments {
       this.book.save(record);
       throw new UpstreamUnavailable(`${reason}; transaction ${record.hash} may still be applied: follow it by its hash`, { hash: record.hash });
     }
-    const engineResult = String(answer.engine_result ?? '');
+    const engineResult = answer.engine_result;
     const outcome = submitOutcome(engineResult);
     if (outcome.accepted || !acceptedBefore) {
-      Object.assign(record, { state: outcome.state, engineResult, engineResultMessage: String(answer.engine_result_message ?? '') });
+      Object.assign(record, { state: outcome.state, engineResult, engineResultMessage: answer.engine_result_message });
       this.book.save(record);
     }
     this.logger.info({ hash: record.hash, account: record.account, sequence: record.sequence, engineResult, state: record.state }, 'transaction submitted');
@@ -210,10 +211,10 @@ export class Payments {
   private async nextSequence(address: string): Promise<number> {
     let accountSequence: number;
     try {
-      const info = await this.upstream.request<{ account_data: { Sequence: number } }>('account_info', { account: address, ledger_index: 'current' });
+      const info = await this.upstream.request('account_info', { account: address, ledger_index: 'current' });
       accountSequence = info.account_data.Sequence;
     } catch (error) {
-      if (error instanceof RippledError && error.error === 'actNotFound') {
+      if (error instanceof UpstreamRequestError && error.errorCode === 'actNotFound') {
         throw new NotFound(`account ${address} does not exist on the network yet: fund it first`);
       }
       throw error;
@@ -229,7 +230,7 @@ export class Payments {
    */
   private async openLedgerIndex(): Promise<number> {
     const [upstream, store] = await Promise.all([
-      this.upstream.request<{ ledger_current_index: number }>('ledger_current').catch((error: unknown) => error as Error),
+      this.upstream.request('ledger_current', {}).catch((error: unknown) => error as Error),
       this.ledgerStore.getStatus({}).catch((error: unknown) => {
         this.logger.warn({ err: error }, 'ledger-store unreachable; using the upstream open ledger alone');
         return undefined;

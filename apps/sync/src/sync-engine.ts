@@ -14,7 +14,7 @@ import { StateDownloader, type StateStorePort } from './state/download';
 import { StateProver, type StateProverStore } from './state/state-prover';
 import { StoredChain } from './store/stored-chain';
 import { SyncHealth, type IndexFailure } from './sync-health';
-import { sleep } from './upstream/backoff';
+import { sleep } from '@ledger-node/upstream';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
 import { Refusals } from './refusals';
 import { AnchorProof } from './verify/anchor-proof';

@@ -1,29 +1,31 @@
-import { connect as connectHttp2, type ClientHttp2Session } from 'node:http2';
-import { connect as connectSocket } from 'node:net';
+import { createServer, type Http2Session } from 'node:http2';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '@ledger-node/telemetry';
-import { tempDir, waitUntil } from '@ledger-node/test-utils';
+import { SyncServiceService } from '@ledger-node/contracts';
+import { tempDir } from '@ledger-node/test-utils';
+import { createGrpcClient } from './client';
 import { RECEIVE_WINDOW_BYTES } from './flow-control';
-import { startGrpcServer } from './server';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-describe('a gRPC server', () => {
-  it('announces the wide stream window and widens the connection window of each session', async () => {
+describe('a gRPC client', () => {
+  it('announces its wide receive window to the server it calls', async () => {
     const { dir, remove } = tempDir('flow-control-');
     cleanups.push(remove);
     const socket = path.join(dir, 'server.sock');
-    const server = await startGrpcServer({ address: `unix:${socket}`, services: [], logger: createLogger('test', 'silent') });
-    cleanups.push(() => server.stop());
-    const session: ClientHttp2Session = connectHttp2('http://localhost', { createConnection: () => connectSocket(socket) });
-    cleanups.push(() => session.close());
-    const settings = await new Promise<{ initialWindowSize?: number }>((resolve) => session.once('remoteSettings', resolve));
-    expect(settings.initialWindowSize).toBe(RECEIVE_WINDOW_BYTES);
-    // The connection window arrives as a WINDOW_UPDATE right after the settings.
-    await waitUntil(() => session.state.remoteWindowSize === RECEIVE_WINDOW_BYTES, 2_000, `a connection window of ${RECEIVE_WINDOW_BYTES} bytes`, 10);
+    // A bare HTTP/2 server in the place of a service: it only looks at the client's settings.
+    const server = createServer();
+    const announced = new Promise<number | undefined>((resolve) =>
+      server.on('session', (session: Http2Session) => session.once('remoteSettings', (settings) => resolve(settings.initialWindowSize))),
+    );
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const client = createGrpcClient(SyncServiceService, `unix:${socket}`, { deadlineMs: 1_000 });
+    cleanups.push(() => client.close());
+    void client.getSyncStatus({}).catch(() => undefined);
+    expect(await announced).toBe(RECEIVE_WINDOW_BYTES);
   });
 });

@@ -17,7 +17,6 @@ import { Unauthorized } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { parseGrpcAddress } from './address';
 import { CALLER_KEY, withCallScope, type CallScope } from './call-scope';
-import { widenServerWindows } from './flow-control';
 import { HealthReporter, HealthService } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { toStatus } from './status';
@@ -67,7 +66,6 @@ export interface GrpcServer {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
   const parsed = parseGrpcAddress(options.address);
   const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
-  const windows = widenServerWindows(server);
   const health = new HealthReporter();
   server.addService(HealthService, health.implementation() as unknown as UntypedServiceImplementation);
   for (const binding of options.services) {
@@ -84,7 +82,6 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       error ? reject(new Error(`cannot listen on ${options.address}: ${error.message}`)) : resolve(boundPort),
     ),
   );
-  windows.afterBind();
   // Only the owner may talk to a service over its socket.
   if (parsed.kind === 'unix') chmodSync(parsed.path, 0o600);
   const address = parsed.kind === 'unix' ? parsed.target : `${parsed.host}:${port}`;

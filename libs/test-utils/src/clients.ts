@@ -1,31 +1,31 @@
-/** Clients the end-to-end tests use: a minimal rippled WebSocket client and JSON-RPC over HTTP. */
-import WebSocket from 'ws';
+/** Clients the end-to-end tests use: the upstream library's client, and JSON-RPC over HTTP. */
+import { plainEndpoints, UpstreamClient, UpstreamRequestError, type Command, type ParamsOf } from '@ledger-node/upstream';
 
-/** A minimal rippled WebSocket client for comparing answers. */
+/** A devnet answers big ledgers in time even while it closes ledgers under load. */
+const UPSTREAM_REQUEST_TIMEOUT_MS = 60_000;
+
+/** A rippled answer as the tests compare it: the message's `status` with its `result`, or its `error` token and words. */
+export type UpstreamAnswer = Record<string, any>;
+
+/**
+ * A client of a devnet (or any rippled) for comparing answers, over @ledger-node/upstream: every
+ * answer checked against its command's schema. An error answer resolves as rippled's message
+ * (`status: "error"`, `error`); no answer or a malformed one rejects.
+ */
 export async function connectUpstream(url: string) {
-  const socket = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  let nextId = 1;
-  const pending = new Map<number, (message: Record<string, any>) => void>();
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as Record<string, any>;
-    if (message.type === 'response' && pending.has(message.id)) {
-      pending.get(message.id)!(message);
-      pending.delete(message.id);
-    }
-  });
+  const client = new UpstreamClient({ endpoints: plainEndpoints(url), requestTimeoutMs: UPSTREAM_REQUEST_TIMEOUT_MS });
+  await client.connect();
   return {
-    request(command: string, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
-      const id = nextId++;
-      return new Promise((resolve) => {
-        pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, command, ...params }));
-      });
+    request<C extends Command>(command: C, ...[params]: {} extends ParamsOf<C> ? [params?: ParamsOf<C>] : [params: ParamsOf<C>]): Promise<UpstreamAnswer> {
+      return client.request(command, (params ?? {}) as ParamsOf<C>).then(
+        (result) => ({ status: 'success', type: 'response', result }),
+        (error: unknown) => {
+          if (!(error instanceof UpstreamRequestError)) throw error;
+          return { status: 'error', type: 'response', error: error.errorCode, error_message: error.errorMessage };
+        },
+      );
     },
-    close: () => socket.close(),
+    close: () => client.close(),
   };
 }
 

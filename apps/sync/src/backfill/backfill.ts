@@ -11,7 +11,7 @@ import type { LedgerPipeline } from '../pipeline';
 import type { Refusals } from '../refusals';
 import { timedStage } from '../stage-timing';
 import { LedgerWriteFailed } from '../store/stored-chain';
-import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
+import { backoffDelayMs, sleep, WakeablePause } from '@ledger-node/upstream';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
 import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '@ledger-node/chain';
 import { BackfillProgress } from './progress';

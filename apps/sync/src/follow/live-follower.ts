@@ -11,7 +11,7 @@ import type { Refusals } from '../refusals';
 import type { StateProver } from '../state/state-prover';
 import { timedStage } from '../stage-timing';
 import { LedgerWriteFailed } from '../store/stored-chain';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
+import { backoffDelayMs, sleep } from '@ledger-node/upstream';
 import type { ValidatedLedgerAnnouncement } from '../upstream/upstream';
 import { fetchVerifiedLedger, LedgerAbandoned } from '../verify/verified-fetch';
 import type { AnchorProof } from '../verify/anchor-proof';

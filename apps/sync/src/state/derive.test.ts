@@ -4,7 +4,7 @@ import { StateChangeKind } from '@ledger-node/contracts';
 import { createLogger } from '@ledger-node/telemetry';
 import { readFixture, rejectionOf } from '@ledger-node/test-utils';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun, type RecordedLedgerFile } from '../../test/support/recorded-ledgers';
-import { UpstreamRequestError } from '../upstream/connection';
+import { UpstreamRequestError } from '@ledger-node/upstream';
 import { deriveStateChanges, historicSkipListKey, skipListKeysChangedBy, type DerivedChange } from './derive';
 import { provenStateChanges, StateNotProven } from './state-changes';
 

@@ -3,7 +3,7 @@ import { getProfile, stateEntryFromLedgerJson, type LedgerHeader } from '@ledger
 import type { PutStateObjectsRequest, StateDownload } from '@ledger-node/contracts';
 import { createLogger } from '@ledger-node/telemetry';
 import { readFixture, waitUntil } from '@ledger-node/test-utils';
-import type { BinaryLedgerDataResult } from '../upstream/messages';
+import type { BinaryLedgerDataResult } from '@ledger-node/upstream';
 import { StateDownloader, type StateDataReader, type StateStorePort } from './download';
 
 const xrpl = getProfile('xrpl');

@@ -9,9 +9,7 @@
 import { StateTree, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
 import type { PutStateObjectsRequest, StateDownload, StateObject } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
-import { UpstreamRequestError } from '../upstream/connection';
-import type { BinaryLedgerDataResult } from '../upstream/messages';
+import { backoffDelayMs, sleep, UpstreamRequestError, type BinaryLedgerDataResult } from '@ledger-node/upstream';
 
 export interface StateStorePort {
   stateDownload(): Promise<StateDownload>;

@@ -10,9 +10,7 @@
 import { type ChainProfile, type StateTree, UnreadableBinary, type VerifiedLedger } from '@ledger-node/chain';
 import { StateChangeKind, type StateObjectChange } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
-import { UpstreamRequestError } from '../upstream/connection';
-import type { BinaryLedgerEntryResult } from '../upstream/messages';
+import { backoffDelayMs, sleep, UpstreamRequestError, type BinaryLedgerEntryResult } from '@ledger-node/upstream';
 import { deriveStateChanges, withThreading, type DerivedChange, type Image } from './derive';
 
 export interface StateObjectReader {

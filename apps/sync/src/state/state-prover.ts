@@ -21,7 +21,7 @@ import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
 import { observeStage, secondsSince } from '../stage-timing';
 import type { StoredChain } from '../store/stored-chain';
-import { backoffDelayMs, sleep, WakeablePause } from '../upstream/backoff';
+import { backoffDelayMs, sleep, WakeablePause } from '@ledger-node/upstream';
 import { storedStateTree } from './download';
 import { provenStateChanges, StateNotProven, type ProvenSide, type StateObjectReader } from './state-changes';
 

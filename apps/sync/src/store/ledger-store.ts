@@ -10,7 +10,7 @@ import { createGrpcClient } from '@ledger-node/grpc';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import { observeStage, secondsSince } from '../stage-timing';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
+import { backoffDelayMs, sleep } from '@ledger-node/upstream';
 import type { StateStorePort } from '../state/download';
 
 /** What sync needs from the store; the tests of the planner give a fake. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '@ledger-node/test-utils';
 import type { Logger } from '@ledger-node/telemetry';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { MockUpstream } from '@ledger-node/upstream/testing';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream';
 
 const stoppers: (() => Promise<void>)[] = [];
@@ -9,23 +9,13 @@ afterEach(async () => {
   for (const stop of stoppers.splice(0).reverse()) await stop();
 });
 
-/** A WebSocket server that answers `subscribe` (and nothing else) and lets the test write anything on the stream. */
-async function fakeServer(): Promise<{ url: string; client: Promise<WebSocket> }> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  stoppers.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const client = new Promise<WebSocket>((resolve) =>
-    server.once('connection', (socket) => {
-      socket.on('message', (data) => {
-        const request = JSON.parse(data.toString());
-        if (request.command !== 'subscribe') return;
-        socket.send(JSON.stringify({ id: request.id, status: 'success', type: 'response', result: { ledger_index: 100, ledger_hash: 'AB'.repeat(32) } }));
-      });
-      resolve(socket);
-    }),
-  );
-  const address = server.address() as { port: number };
-  return { url: `ws://127.0.0.1:${address.port}`, client };
+/** A mock upstream whose `subscribe` answers ledger 100 and whose `ledger` requests get no answer; the test writes the stream. */
+async function fakeServer(): Promise<MockUpstream> {
+  const server = await MockUpstream.start();
+  stoppers.push(() => server.close());
+  server.reply('subscribe', { result: { ledger_index: 100, ledger_hash: 'AB'.repeat(32) } });
+  server.reply('ledger', { silence: true });
+  return server;
 }
 
 function countingLogger(): Logger & { warnings: string[] } {
@@ -34,16 +24,16 @@ function countingLogger(): Logger & { warnings: string[] } {
   return logger as unknown as Logger & { warnings: string[] };
 }
 
-const closed = (ledgerIndex: number) => JSON.stringify({ type: 'ledgerClosed', ledger_index: ledgerIndex, ledger_hash: 'CD'.repeat(32) });
+const closed = (ledgerIndex: number) => ({ type: 'ledgerClosed', ledger_index: ledgerIndex, ledger_hash: 'CD'.repeat(32) });
 
 describe('Upstream facing a hostile stream', () => {
   it('counts every malformed message, logs them once per interval, and a ledger 4 000 000 000 makes no later ledger a stall', async () => {
-    const { url, client } = await fakeServer();
+    const server = await fakeServer();
     const logger = countingLogger();
     const announced: ValidatedLedgerAnnouncement[] = [];
     const malformed: string[] = [];
     const upstream = new Upstream({
-      endpoints: [url],
+      endpoints: [server.url],
       logger,
       stallTimeoutMs: 600,
       onValidatedLedger: (announcement) => announced.push(announcement),
@@ -51,17 +41,16 @@ describe('Upstream facing a hostile stream', () => {
     });
     upstream.start();
     stoppers.push(() => upstream.stop());
-    const socket = await client;
     await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed');
-    for (let count = 0; count < 50; count++) socket.send('{not json');
-    socket.send(JSON.stringify({ type: 'ledgerClosed', ledger_index: 'soon' }));
+    for (let count = 0; count < 50; count++) server.stream('{not json');
+    server.stream({ type: 'ledgerClosed', ledger_index: 'soon' });
     await waitUntil(() => malformed.length === 51 || undefined, 5_000, 'every malformed message counted');
     expect(upstream.malformedMessageCount).toBe(51n);
     expect(logger.warnings.filter((line) => line.startsWith('malformed upstream message'))).toHaveLength(1);
 
-    socket.send(closed(4_000_000_000));
+    server.stream(closed(4_000_000_000));
     for (let ledgerIndex = 101; ledgerIndex <= 112; ledgerIndex++) {
-      socket.send(closed(ledgerIndex));
+      server.stream(closed(ledgerIndex));
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
     expect(announced.map((announcement) => announcement.ledgerIndex)).toContain(112);
@@ -78,10 +67,8 @@ describe('Upstream facing an endpoint that streams but never answers', () => {
     const upstream = new Upstream({ endpoints: [mute.url, next.url], logger, requestTimeoutMs: 200, reconnectBaseMs: 10, onValidatedLedger: () => {} });
     upstream.start();
     stoppers.push(() => upstream.stop());
-    await mute.client;
     await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed to the first endpoint');
     for (let attempt = 0; attempt < 3; attempt++) await expect(upstream.fetchLedger(100)).rejects.toThrow(/got no answer within 200 ms/);
-    await next.client;
     await waitUntil(() => (upstream.connected && upstream.url === next.url) || undefined, 5_000, 'subscribed to the next endpoint');
     expect(logger.warnings.some((line) => line.includes(`upstream ${mute.url} stalled: its last 3 requests got no answer`))).toBe(true);
   });
@@ -95,14 +82,12 @@ describe('Upstream told its endpoint announces what cannot be proven', () => {
     const upstream = new Upstream({ endpoints: [lying.url, next.url], logger, reconnectBaseMs: 10, onValidatedLedger: () => {} });
     upstream.start();
     stoppers.push(() => upstream.stop());
-    await lying.client;
     await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed to the first endpoint');
     // Said of a subscription that is not the current one, it changes nothing.
     for (const stale of [`${next.url}#1`, `${lying.url}#0`]) upstream.distrust(stale, 'late news of another subscription');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect([upstream.connected, upstream.url]).toEqual([true, lying.url]);
     upstream.distrust(`${lying.url}#1`, '3 ledgers it announced in a row could not be proven');
-    await next.client;
     await waitUntil(() => (upstream.connected && upstream.url === next.url) || undefined, 5_000, 'subscribed to the next endpoint');
     expect(logger.warnings).toContain(`upstream ${lying.url} left: 3 ledgers it announced in a row could not be proven; trying the next endpoint`);
 
@@ -119,15 +104,14 @@ describe('Upstream told its endpoint announces what cannot be proven', () => {
 
 describe('Upstream facing a 100 MB message', () => {
   it('drops the connection before reading it and reconnects, its memory not grown by the message', async () => {
-    const { url, client } = await fakeServer();
+    const server = await fakeServer();
     const junk = Buffer.alloc(100 * 1024 * 1024, 0x7b);
-    const upstream = new Upstream({ endpoints: [url], logger: countingLogger(), reconnectBaseMs: 10, onValidatedLedger: () => {} });
+    const upstream = new Upstream({ endpoints: [server.url], logger: countingLogger(), reconnectBaseMs: 10, onValidatedLedger: () => {} });
     upstream.start();
     stoppers.push(() => upstream.stop());
-    const socket = await client;
     await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed');
     const before = process.memoryUsage();
-    socket.send(junk);
+    server.stream(junk);
     await waitUntil(() => upstream.reconnectCount >= 1n || undefined, 20_000, 'the connection dropped and opened again');
     const after = process.memoryUsage();
     // The sender's 100 MB is allocated before the baseline; the receiving side never holds it. The

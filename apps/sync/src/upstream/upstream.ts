@@ -8,24 +8,26 @@
  */
 import { UpstreamUnavailable } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
-import type { z } from 'zod';
-import { backoffDelayMs, sleep } from './backoff';
-import { observeStage } from '../stage-timing';
-import { UpstreamConnection, type AnswerTiming, type ConnectionEvents } from './connection';
 import {
-  binaryLedgerDataResult,
-  binaryLedgerEntryResult,
-  binaryLedgerResult,
+  backoffDelayMs,
+  firstAnswering,
   ledgerClosedMessage,
-  ledgerHeaderResult,
-  ledgerSubscribeResult,
-  serverInfoResult,
+  MalformedUpstreamMessage,
+  sleep,
+  UpstreamConnection,
   validationReceivedMessage,
+  type AnswerTiming,
   type BinaryLedgerDataResult,
   type BinaryLedgerEntryResult,
   type BinaryLedgerResult,
+  type Command,
+  type ConnectionEvents,
+  type ParamsOf,
+  type ResultOf,
   type ServerInfoResult,
-} from './messages';
+  type StreamMessage,
+} from '@ledger-node/upstream';
+import { observeStage } from '../stage-timing';
 
 export interface ValidatedLedgerAnnouncement {
   ledgerIndex: number;
@@ -132,7 +134,7 @@ export class Upstream {
   }
 
   async serverInfo(timeoutMs?: number): Promise<ServerInfoResult> {
-    return this.request('server_info', {}, serverInfoResult, { timeoutMs });
+    return this.request('server_info', {}, { timeoutMs });
   }
 
   /** A ledger in binary form with its transactions and metadata (not yet verified). */
@@ -140,17 +142,21 @@ export class Upstream {
     return this.request(
       'ledger',
       { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 },
-      binaryLedgerResult,
       { ...options, onAnswered: observeLedgerAnswer },
     );
   }
 
   /** The hash one endpoint gives the validated ledger at `ledgerIndex`, over a connection of its own. */
   async ledgerHashFrom(url: string, ledgerIndex: number): Promise<string> {
-    const timeoutMs = this.options.requestTimeoutMs ?? 20_000;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000, this.options.connectUrl?.(url));
+    const connection = await this.open(url, this.connectionEvents());
     try {
-      const answer = await connection.request('ledger', { ledger_index: ledgerIndex }, ledgerHeaderResult, timeoutMs);
+      const answer = await connection.request('ledger', { ledger_index: ledgerIndex });
+      // Only a validated ledger's hash is an endpoint's word on the network's ledger.
+      if (answer.validated !== true) {
+        const reason = `ledger ${ledgerIndex} answered by ${url} is not validated`;
+        this.malformed(reason);
+        throw new MalformedUpstreamMessage(reason);
+      }
       return answer.ledger_hash.toUpperCase();
     } finally {
       connection.terminate('done');
@@ -159,33 +165,40 @@ export class Upstream {
 
   /** One state object in binary form at the ledger with `ledgerHash` (rippled `ledger_entry`). */
   async ledgerEntry(objectKey: string, ledgerHash: string, options: { preferOtherEndpoint?: boolean } = {}): Promise<BinaryLedgerEntryResult> {
-    return this.request('ledger_entry', { index: objectKey, ledger_hash: ledgerHash, binary: true }, binaryLedgerEntryResult, options);
+    return this.request('ledger_entry', { index: objectKey, ledger_hash: ledgerHash, binary: true }, options);
   }
 
   /** One page of a ledger's state objects in binary form (rippled `ledger_data`), from `marker` on. */
   async ledgerData(ledgerHash: string, marker: string | number | undefined, limit: number): Promise<BinaryLedgerDataResult> {
-    const params: Record<string, unknown> = { ledger_hash: ledgerHash, binary: true, limit };
-    if (marker !== undefined) params.marker = marker;
-    return this.request('ledger_data', params, binaryLedgerDataResult, {});
+    return this.request('ledger_data', { ledger_hash: ledgerHash, binary: true, limit, marker }, {});
   }
 
   /** A request over the subscribed connection, waiting for one while reconnecting (up to the timeout). */
-  private async request<S extends z.ZodType>(
-    command: string,
-    params: Record<string, unknown>,
-    schema: S,
+  private async request<C extends Command, const P extends ParamsOf<C>>(
+    command: C,
+    params: P,
     options: { timeoutMs?: number; preferOtherEndpoint?: boolean; onAnswered?: (timing: AnswerTiming) => void },
-  ): Promise<z.infer<S>> {
-    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs ?? 20_000;
+  ): Promise<ResultOf<C, P>> {
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     if (options.preferOtherEndpoint && this.options.endpoints.length > 1) {
       const other = await this.alternateConnection().catch((error: unknown) => {
         this.options.logger.debug({ err: error }, 'no other endpoint for a refetch');
         return undefined;
       });
-      if (other) return other.request(command, params, schema, timeoutMs, options.onAnswered);
+      if (other) return other.request(command, params, { timeoutMs, onAnswered: options.onAnswered });
     }
     const connection = await this.waitForConnection(timeoutMs);
-    return connection.request(command, params, schema, timeoutMs, options.onAnswered);
+    return connection.request(command, params, { timeoutMs, onAnswered: options.onAnswered });
+  }
+
+  private get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? 20_000;
+  }
+
+  /** A connection of its own to `url`, known by that (shown) URL. */
+  private open(url: string, events: ConnectionEvents): Promise<UpstreamConnection> {
+    const { connectUrl, connectTimeoutMs = 5_000 } = this.options;
+    return UpstreamConnection.open({ url, connectUrl: connectUrl?.(url), events, connectTimeoutMs, requestTimeoutMs: this.requestTimeoutMs });
   }
 
   private async waitForConnection(timeoutMs: number): Promise<UpstreamConnection> {
@@ -214,16 +227,11 @@ export class Upstream {
     if (current?.isOpen && current.url !== this.primary?.url) return current;
     current?.terminate('replaced');
     const candidates = this.options.endpoints.filter((url) => url !== this.primary?.url);
-    for (const url of candidates) {
-      try {
-        const connection = await UpstreamConnection.open(url, this.connectionEvents(), this.options.connectTimeoutMs ?? 5_000, this.options.connectUrl?.(url));
-        this.alternate = { connection };
-        return connection;
-      } catch (error) {
-        this.options.logger.debug({ err: error, url }, 'alternate endpoint unavailable');
-      }
-    }
-    throw new UpstreamUnavailable('no other endpoint answers');
+    const { value: connection } = await firstAnswering(candidates, (url) => this.open(url, this.connectionEvents()), {
+      onFailure: (url, error) => this.options.logger.debug({ err: error, url }, 'alternate endpoint unavailable'),
+    });
+    this.alternate = { connection };
+    return connection;
   }
 
   /** Events of one connection; only the subscribed one (`subscribedTo`: its subscription's name) has a stream. */
@@ -246,18 +254,12 @@ export class Upstream {
     let failedRounds = 0;
     let startAt = 0;
     while (!this.abort.signal.aborted) {
-      let connectedUrl: string | undefined;
-      for (let step = 0; step < endpoints.length && !this.abort.signal.aborted; step++) {
-        const url = endpoints[(startAt + step) % endpoints.length]!;
-        try {
-          await this.connectAndSubscribe(url);
-          connectedUrl = url;
-          break;
-        } catch (error) {
-          logger.warn({ url, err: error }, `upstream ${url} unavailable: ${(error as Error).message}`);
-        }
-      }
-      if (connectedUrl === undefined) {
+      const connected = await firstAnswering(endpoints, (url) => this.connectAndSubscribe(url), {
+        first: startAt,
+        signal: this.abort.signal,
+        onFailure: (url, error) => logger.warn({ url, err: error }, `upstream ${url} unavailable: ${error.message}`),
+      }).catch(() => undefined);
+      if (connected === undefined) {
         const delayMs = backoffDelayMs(failedRounds++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000);
         logger.info({ delayMs }, `no upstream endpoint answers; retrying in ${delayMs} ms`);
         await sleep(delayMs, this.abort.signal);
@@ -268,20 +270,19 @@ export class Upstream {
       this.reconnectCount++;
       // A connection that delivered new ledgers resets the backoff; one that stalled moves on to the next endpoint.
       if (progressed.advanced) failedRounds = 0;
-      startAt = progressed.stalled ? (endpoints.indexOf(connectedUrl) + 1) % endpoints.length : 0;
+      startAt = progressed.stalled ? (connected.position + 1) % endpoints.length : 0;
       const delayMs = backoffDelayMs(failedRounds++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000);
       await sleep(delayMs, this.abort.signal);
     }
   }
 
   private async connectAndSubscribe(url: string): Promise<void> {
-    const timeoutMs = this.options.connectTimeoutMs ?? 5_000;
     const source = `${url}#${++this.subscriptions}`;
-    const connection = await UpstreamConnection.open(url, this.connectionEvents(source), timeoutMs, this.options.connectUrl?.(url));
+    const connection = await this.open(url, this.connectionEvents(source));
     this.primary = connection;
     this.subscription = source;
     try {
-      const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, ledgerSubscribeResult, timeoutMs);
+      const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, { timeoutMs: this.options.connectTimeoutMs ?? 5_000 });
       this.subscribed = true;
       this.lastAdvanceAtMs = Date.now();
       this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
@@ -344,7 +345,7 @@ export class Upstream {
     return Math.max(MIN_STALL_TIMEOUT_MS, 3 * interval);
   }
 
-  private onStreamMessage(message: Record<string, unknown>, source: string): void {
+  private onStreamMessage(message: StreamMessage, source: string): void {
     if (message.type === 'validationReceived') {
       const validation = validationReceivedMessage.safeParse(message);
       if (validation.success) this.options.onValidation?.(validation.data.data);

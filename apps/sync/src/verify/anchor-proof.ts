@@ -15,7 +15,7 @@
  */
 import { verifyValidation, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
-import { sleep } from '../upstream/backoff';
+import { sleep } from '@ledger-node/upstream';
 
 export interface AnchorProofOptions {
   profile: ChainProfile;

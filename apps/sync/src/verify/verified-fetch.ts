@@ -6,10 +6,23 @@
 import type { Logger } from '@ledger-node/telemetry';
 import { Refusals } from '../refusals';
 import { timedStage } from '../stage-timing';
-import { backoffDelayMs, sleep } from '../upstream/backoff';
-import { UpstreamRequestError } from '../upstream/connection';
-import type { BinaryLedgerResult } from '../upstream/messages';
+import { backoffDelayMs, sleep, UpstreamRequestError, type BinaryLedgerResult } from '@ledger-node/upstream';
 import { verifyLedger, type FetchedLedger, type VerificationFailure, type VerifiedLedger } from '@ledger-node/chain';
+
+let lastTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves in an event-loop turn of its own, one caller per turn in call order. Verifying a ledger
+ * takes milliseconds of this thread; the answers of several fetches arrive together, and verified
+ * one after the other in one turn they would keep this thread from the sockets for tens of
+ * milliseconds, a PutLedgers batch in flight (megabytes) among them. One verification per turn
+ * lets its sockets be served between verifications.
+ */
+function ownTurn(): Promise<void> {
+  const turn = lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  lastTurn = turn;
+  return turn;
+}
 
 export interface LedgerFetcher {
   fetchLedger(ledgerIndex: number, options?: { preferOtherEndpoint?: boolean }): Promise<BinaryLedgerResult>;
@@ -83,6 +96,7 @@ export async function fetchVerifiedLedger(
     if (options.signal.aborted) throw new LedgerAbandoned(ledgerIndex, 'stopped');
     try {
       const answer = await fetcher.fetchLedger(ledgerIndex, { preferOtherEndpoint });
+      await ownTurn();
       const verification = timedStage('verify', () => verifyLedger(fetchedLedgerOf(answer, ledgerIndex), options.expectedHash));
       if (verification.ok) return verification.ledger;
       counter.record(verification.failure);

@@ -1,8 +1,7 @@
 /** Real processes for the end-to-end tests: a devnet, a ledger-store and a sync service, each its own process. */
 import { LedgerStoreServiceService, SyncServiceService, TxDetail } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { cliEntry, devnetValidatorsFile, startProcess, tempDir, type RunningProcess, type StoreUnderTest } from '@ledger-node/test-utils';
-import WebSocket from 'ws';
+import { cliEntry, connectUpstream, devnetValidatorsFile, startProcess, tempDir, type RunningProcess, type StoreUnderTest } from '@ledger-node/test-utils';
 
 export interface Devnet {
   process: RunningProcess;
@@ -73,38 +72,9 @@ export async function storedLedger(clients: Clients, ledgerIndex: number) {
   return answer.ledger;
 }
 
-/** A plain rippled WebSocket client for asking the devnet what it serves. */
-export class WsClient {
-  private nextId = 1;
-  private readonly pending = new Map<number, (message: any) => void>();
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString());
-      this.pending.get(message.id)?.(message);
-      this.pending.delete(message.id);
-    });
-  }
-
-  static open(url: string): Promise<WsClient> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url);
-      socket.once('open', () => resolve(new WsClient(socket)));
-      socket.once('error', reject);
-    });
-  }
-
-  request(command: string, params: Record<string, unknown> = {}): Promise<any> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.socket.send(JSON.stringify({ id, command, ...params }));
-    });
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-}
+/** A client for asking the devnet what it serves (test-utils connectUpstream: answers as rippled's messages). */
+export type WsClient = Awaited<ReturnType<typeof connectUpstream>>;
+export const WsClient = { open: connectUpstream };
 
 export function scratchDir(cleanups: (() => void)[]): string {
   const { dir, remove } = tempDir('ledger-node-sync-');

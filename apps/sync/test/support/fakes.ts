@@ -3,8 +3,7 @@ import { decodeLedgerHeader, type FetchedLedger, type StoredLink, type VerifiedL
 import type { LedgerWrite } from '@ledger-node/contracts';
 import { LedgerRangeSet, type LedgerRange } from '../../src/backfill/ranges';
 import type { LedgerStorePort } from '../../src/store/ledger-store';
-import { UpstreamRequestError } from '../../src/upstream/connection';
-import type { BinaryLedgerResult } from '../../src/upstream/messages';
+import { UpstreamRequestError, type BinaryLedgerResult } from '@ledger-node/upstream';
 import type { LedgerFetcher } from '../../src/verify/verified-fetch';
 
 export class MemoryLedgerStore implements LedgerStorePort {

@@ -1,0 +1,1 @@
+export { capturedMessage, MockUpstream, type MockReply, type MockRequest } from './mock-upstream';
