@@ -69,6 +69,7 @@ const settings = {
   ledgers: option('ledgers', 400),
   transactionsPerLedger: option('per-ledger', 50),
   historyAccounts: 50,
+  historyCloseMs: 100,
   connections: 50,
   rpcSeconds: option('seconds', 15),
   batchConnections: 10,
@@ -604,7 +605,11 @@ interface HistoryDevnet {
 /** A devnet that builds `plan` (LEDGER_NODE_DEVNET_HISTORY) between the bench's accounts before it listens; resolves once it does. */
 function buildHistoryDevnet(plan: string): Promise<HistoryDevnet> {
   const startedAt = performance.now();
-  const devnet = startCli(['devnet', '-port', '0', '-load_accounts', String(settings.historyAccounts), '-log_level', 'info'], { LEDGER_NODE_DEVNET_HISTORY: plan });
+  // Once built, the devnet closes a ledger every historyCloseMs: a fresh node anchors at the first
+  // validation it sees, so the close interval bounds the wait inside sync's timed window.
+  const devnet = startCli(['devnet', '-port', '0', '-close_ms', String(settings.historyCloseMs), '-load_accounts', String(settings.historyAccounts), '-log_level', 'info'], {
+    LEDGER_NODE_DEVNET_HISTORY: plan,
+  });
   return devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, settings.hardTimeoutMs).then(([, url]) => {
     const line = devnet.output().split('\n').find((candidate) => candidate.includes('"history built"'));
     if (line === undefined) throw new Error(`the devnet building ${plan} listens without logging "history built"`);
