@@ -20,15 +20,9 @@ export function createClients(addresses: { ledgerStore: string; sync: string; ke
     }),
     sync: createGrpcClient(SyncServiceService, addresses.sync, { serviceLabel: 'sync', deadlineMs: 3_000, idempotent: ['getSyncStatus'] }),
     keystore: createGrpcClient(KeystoreServiceService, addresses.keystore, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: keystoreToken }),
-    // A signed blob sent twice is one transaction (one hash; the submission book and the upstream
-    // know it), so submitSigned is retried while submission starts or restarts (about 13 s of
-    // attempts). sendPayment is not: a retried payment would be signed again with the next sequence.
-    submission: createGrpcClient(SubmissionServiceService, addresses.submission, {
-      serviceLabel: 'submission',
-      deadlineMs: 30_000,
-      idempotent: ['getSubmission', 'listSubmissions', 'submitSigned'],
-      retries: 10,
-    }),
+    // Sends are not retried: a payment sent again is signed again (another sequence), and a send
+    // while submission is down answers its clear error at once rather than after every retry.
+    submission: createGrpcClient(SubmissionServiceService, addresses.submission, { serviceLabel: 'submission', deadlineMs: 30_000, idempotent: ['getSubmission', 'listSubmissions'] }),
   };
 }
 

@@ -360,15 +360,6 @@ describe('failures of one service', () => {
     expect(tracked).toMatchObject({ state: 'validated', engineResult: 'tesSUCCESS' });
   }, 60_000);
 
-  it('jt_sendRawTransaction sent while submission is down is answered once it is back', async () => {
-    const { result: [blob] } = await call('jt_signTransaction', [{ from: alice, to: bob, value: 30_000_000 }]);
-    const submissionPid = Number([...node.output().matchAll(/submission\s+(?:ready|restarted)\s+pid (\d+)/g)].at(-1)![1]);
-    process.kill(submissionPid, 'SIGKILL');
-    const answer = await call('jt_sendRawTransaction', [blob]);
-    expect(answer.result, JSON.stringify(answer)).toEqual([hashes.hashSignedTx(blob)]);
-    expect((await receiptOf(answer.result[0])).TransactionResult).toBe('tesSUCCESS');
-  }, 60_000);
-
   it('with the keystore hung, signing calls get a clear error and reads keep working', async () => {
     const keystorePid = Number([...node.output().matchAll(/keystore\s+(?:ready|restarted)\s+pid (\d+)/g)].at(-1)![1]);
     process.kill(keystorePid, 'SIGSTOP');
