@@ -4805,8 +4805,8 @@ export type LedgerStoreServiceService = typeof LedgerStoreServiceService;
 export const LedgerStoreServiceService = {
   /**
    * Stores verified ledgers in the order given, each with its transactions, index data and state
-   * changes in one atomic batch of its own. Idempotent for an identical ledger; ALREADY_EXISTS when
-   * another hash is stored at a ledger's index (the ledgers before it in the call stay stored).
+   * changes, those of one call in one atomic batch. Idempotent for an identical ledger; ALREADY_EXISTS
+   * when another hash is stored at a ledger's index (the ledgers before it in the call are stored).
    */
   putLedgers: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutLedgers" as const,
@@ -4991,8 +4991,8 @@ export const LedgerStoreServiceService = {
 export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   /**
    * Stores verified ledgers in the order given, each with its transactions, index data and state
-   * changes in one atomic batch of its own. Idempotent for an identical ledger; ALREADY_EXISTS when
-   * another hash is stored at a ledger's index (the ledgers before it in the call stay stored).
+   * changes, those of one call in one atomic batch. Idempotent for an identical ledger; ALREADY_EXISTS
+   * when another hash is stored at a ledger's index (the ledgers before it in the call are stored).
    */
   putLedgers: handleUnaryCall<PutLedgersRequest, PutLedgersResponse>;
   /** Stores one page of the full state download at a ledger together with the marker reached, atomically. */
@@ -5042,8 +5042,8 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
 export interface LedgerStoreServiceClient extends Client {
   /**
    * Stores verified ledgers in the order given, each with its transactions, index data and state
-   * changes in one atomic batch of its own. Idempotent for an identical ledger; ALREADY_EXISTS when
-   * another hash is stored at a ledger's index (the ledgers before it in the call stay stored).
+   * changes, those of one call in one atomic batch. Idempotent for an identical ledger; ALREADY_EXISTS
+   * when another hash is stored at a ledger's index (the ledgers before it in the call are stored).
    */
   putLedgers(
     request: PutLedgersRequest,
