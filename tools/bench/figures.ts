@@ -83,26 +83,29 @@ const columns: { key: keyof TableRow; title: string }[] = [
   { key: 'result', title: 'result' },
 ];
 
-/** A plain-text table for the terminal. */
+/** Titles and rows of cells as a plain-text table for the terminal, each column as wide as its widest cell. */
+export function renderTextTable(titles: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = titles.map((title, position) => Math.max(title.length, ...rows.map((row) => row[position]!.length)));
+  const line = (cells: readonly string[]) => cells.map((cell, position) => cell.padEnd(widths[position]!)).join('  ').trimEnd();
+  return [line(titles), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+/** The same in Markdown, for the README: the first cell of each row (a figure or stage name) as code. */
+export function renderMarkdownTable(titles: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [`| ${titles.join(' | ')} |`, `|${titles.map(() => '---').join('|')}|`, ...rows.map(([name, ...rest]) => `| \`${name}\` | ${rest.join(' | ')} |`)].join('\n');
+}
+
+const figureTitles = columns.map((column) => column.title);
+const figureCells = (figures: readonly Figure[]) => tableRows(figures).map((row) => columns.map((column) => row[column.key]));
+
+/** The figures as a plain-text table for the terminal. */
 export function textTable(figures: readonly Figure[]): string {
-  const rows = tableRows(figures);
-  const widths = columns.map(({ key, title }) => Math.max(title.length, ...rows.map((row) => row[key].length)));
-  const line = (cells: string[]) => cells.map((cell, position) => cell.padEnd(widths[position]!)).join('  ').trimEnd();
-  return [
-    line(columns.map((column) => column.title)),
-    line(widths.map((width) => '-'.repeat(width))),
-    ...rows.map((row) => line(columns.map((column) => row[column.key]))),
-  ].join('\n');
+  return renderTextTable(figureTitles, figureCells(figures));
 }
 
 /** The same table in Markdown, for the README. */
 export function markdownTable(figures: readonly Figure[]): string {
-  const rows = tableRows(figures);
-  return [
-    `| ${columns.map((column) => column.title).join(' | ')} |`,
-    `|${columns.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${columns.map((column) => (column.key === 'figure' ? `\`${row.figure}\`` : row[column.key])).join(' | ')} |`),
-  ].join('\n');
+  return renderMarkdownTable(figureTitles, figureCells(figures));
 }
 
 /** One figure measured on each store (`--store postgres`): RocksDB's and PostgreSQL's, same run, same history. */
@@ -125,17 +128,10 @@ function comparisonCells(comparisons: readonly StoreComparison[]): string[][] {
 
 /** The stores side by side, a column each, for the terminal. */
 export function comparisonTextTable(comparisons: readonly StoreComparison[]): string {
-  const rows = comparisonCells(comparisons);
-  const widths = comparisonColumns.map((title, position) => Math.max(title.length, ...rows.map((row) => row[position]!.length)));
-  const line = (cells: readonly string[]) => cells.map((cell, position) => cell.padEnd(widths[position]!)).join('  ').trimEnd();
-  return [line(comparisonColumns), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+  return renderTextTable(comparisonColumns, comparisonCells(comparisons));
 }
 
 /** The same in Markdown, for the README. */
 export function comparisonMarkdownTable(comparisons: readonly StoreComparison[]): string {
-  return [
-    `| ${comparisonColumns.join(' | ')} |`,
-    `|${comparisonColumns.map(() => '---').join('|')}|`,
-    ...comparisonCells(comparisons).map(([name, ...rest]) => `| \`${name}\` | ${rest.join(' | ')} |`),
-  ].join('\n');
+  return renderMarkdownTable(comparisonColumns, comparisonCells(comparisons));
 }

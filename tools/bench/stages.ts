@@ -4,7 +4,7 @@
  * per ledger, with the event-loop busy time of sync and the ledger-store over the same window.
  */
 import { SYNC_STAGES } from '../../apps/sync/src/stage-timing';
-import { formatValue } from './figures';
+import { formatValue, renderMarkdownTable, renderTextTable } from './figures';
 
 export interface HistogramTotal {
   sum: number;
@@ -147,15 +147,10 @@ function cells(rows: readonly StageRow[]): string[][] {
 
 /** The stage table for the terminal. */
 export function stageTextTable(rows: readonly StageRow[]): string {
-  const body = cells(rows);
-  const widths = columns.map((title, position) => Math.max(title.length, ...body.map((cell) => cell[position]!.length)));
-  const line = (row: readonly string[]) => row.map((cell, position) => cell.padEnd(widths[position]!)).join('  ').trimEnd();
-  return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...body.map(line)].join('\n');
+  return renderTextTable(columns, cells(rows));
 }
 
 /** The same in Markdown, for the README. */
 export function stageMarkdownTable(rows: readonly StageRow[]): string {
-  return [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...cells(rows).map(([stage, ...rest]) => `| \`${stage}\` | ${rest.join(' | ')} |`)].join(
-    '\n',
-  );
+  return renderMarkdownTable(columns, cells(rows));
 }
