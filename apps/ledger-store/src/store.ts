@@ -276,41 +276,39 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * its index (nothing is written then).
    */
   async putLedger(write: LedgerWrite | undefined, path = 'ledger'): Promise<boolean> {
-    this.requireWriter();
-    validateLedgerWrite(write, path);
-    const { stored, conflict } = await this.write(() => this.writeValidated([write]));
-    if (conflict) throw conflict;
-    return stored === 1;
+    return (await this.putLedgers([write], () => path)) === 1;
   }
 
   /**
    * Stores ledgers in the order given, those not stored before in one atomic batch (a crash keeps
    * all of them or none, so the complete ranges stay whole). A malformed write or a conflict ends
    * the call with its error after the ledgers before it are stored. Answers how many were stored
-   * (identical ones already stored are not).
+   * (identical ones already stored are not). `pathOf` names a write in errors.
    */
-  async putLedgers(writes: readonly (LedgerWrite | undefined)[]): Promise<number> {
+  async putLedgers(writes: readonly (LedgerWrite | undefined)[], pathOf = (position: number) => `ledgers[${position}]`): Promise<number> {
     this.requireWriter();
     const valid: LedgerWrite[] = [];
     let refusal: unknown;
     for (const [position, write] of writes.entries()) {
       try {
-        validateLedgerWrite(write, `ledgers[${position}]`);
+        validateLedgerWrite(write, pathOf(position));
         valid.push(write);
       } catch (error) {
         refusal = error;
         break;
       }
     }
-    const { stored, conflict } = await this.write(() => this.writeValidated(valid));
-    if (conflict ?? refusal) throw conflict ?? refusal;
+    const { stored, conflict } = valid.length === 0 ? { stored: 0, conflict: undefined } : await this.write(() => this.writeValidated(valid));
+    const failure = conflict ?? refusal;
+    if (failure) throw failure;
     return stored;
   }
 
   /** Writes the ledgers up to the first that conflicts with a stored one (or one earlier in the list), and answers that conflict. */
   private async writeValidated(writes: readonly LedgerWrite[]): Promise<{ stored: number; conflict?: Conflict }> {
     const stored = new Map((await this.backend.headers(writes.map((write) => write.ledgerIndex))).map((header) => [header.ledgerIndex, header.ledgerHash]));
-    const added: { write: LedgerWrite; after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] } }[] = [];
+    /** Each ledger to add, with the complete ranges once it is stored. */
+    const added: { write: LedgerWrite; completeRanges: LedgerRange[] }[] = [];
     let conflict: Conflict | undefined;
     let ranges = this.completeRanges;
     let stateRanges = this.stateRanges;
@@ -328,13 +326,18 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       stored.set(ledgerIndex, write.ledgerHash);
       ranges = addToRanges(ranges, ledgerIndex);
       if (write.stateChangesComplete) stateRanges = addToRanges(stateRanges, ledgerIndex);
-      added.push({ write, after: { completeRanges: ranges, stateRanges: write.stateChangesComplete ? stateRanges : undefined } });
+      added.push({ write, completeRanges: ranges });
     }
     if (added.length === 0) return { stored: 0, conflict };
-    this.counters = await this.backend.addLedgers(added, this.counters);
-    for (const { write } of added) {
+    const stateChanged = stateRanges !== this.stateRanges;
+    this.counters = await this.backend.addLedgers(
+      added.map(({ write }) => write),
+      { completeRanges: ranges, stateRanges: stateChanged ? stateRanges : undefined },
+      this.counters,
+    );
+    for (const { write, completeRanges } of added) {
       const highestBefore = this.highest();
-      this.completeRanges = addToRanges(this.completeRanges, write.ledgerIndex);
+      this.completeRanges = completeRanges;
       this.events.publish({
         ledgerIndex: write.ledgerIndex,
         ledgerHash: write.ledgerHash,

@@ -40,12 +40,6 @@ export interface AccountHistoryScan {
   after?: HistoryPosition;
 }
 
-/** A ledger to store, with the bookkeeping after it. */
-export interface AddedLedger {
-  write: LedgerWrite;
-  after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] };
-}
-
 export interface LedgerBackend {
   /** The store's name in errors and logs (e.g. `the database at /data/node.db`). */
   readonly location: string;
@@ -63,10 +57,10 @@ export interface LedgerBackend {
 
   /**
    * Stores ledgers not stored before (LedgerStore checked), in order, all in one atomic write: each
-   * with its transactions, their account index entries and sent counts, and its state changes; the
-   * last one's `completeRanges` (and the last `stateRanges` given) as the bookkeeping after them.
+   * with its transactions, their account index entries and sent counts, and its state changes;
+   * `completeRanges` (and `stateRanges` when given) as the bookkeeping after them.
    */
-  addLedgers(ledgers: readonly AddedLedger[], counters: StoreCounters): Promise<StoreCounters>;
+  addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /** Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made. */
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /** Adds the state changes of a stored ledger written without them. */

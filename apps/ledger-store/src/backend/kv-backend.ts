@@ -10,12 +10,13 @@ import { LedgerTransactionRepository, TransactionRepository } from '../repositor
 import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, blockOf } from '../repositories/accounts';
 import { StagedStateRepository, StateMetaRepository, StateObjectRepository, TrustLineRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
-import type { AccountHistoryScan, AddedLedger, Bookkeeping, LedgerBackend } from './backend';
+import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
   countersAfterAdding,
   countersAfterRemoving,
   countersWithNewVersions,
+  hasPreviousImage,
   sendersOf,
   type AccountTransactionEntry,
   type KeyedObject,
@@ -79,26 +80,25 @@ export class KvLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  async addLedgers(ledgers: readonly AddedLedger[], counters: StoreCounters): Promise<StoreCounters> {
+  async addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     // The block totals and stored versions the batch builds on, read once; each ledger's operations
     // then see those of the ledgers before it in the batch.
-    const blockKeys = uniqueKeys(ledgers.flatMap(({ write }) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
+    const blockKeys = uniqueKeys(writes.flatMap((write) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
     const [blockTotals, storedVersions] = await Promise.all([
       this.kv.getMany(blockKeys),
-      this.storedVersions(ledgers.flatMap(({ write }) => versionKeysRead(write.ledgerIndex, write.stateChanges))),
+      this.storedVersions(writes.flatMap((write) => versionKeysRead(write.ledgerIndex, write.stateChanges))),
     ]);
     const totals = new Map(blockKeys.map((key, position) => [key.toString('hex'), AccountSentCountRepository.decodeBlockTotal(blockTotals[position])]));
     const operations: KvOperation[] = [];
     let next = counters;
-    for (const { write } of ledgers) {
+    for (const write of writes) {
       operations.push(...this.ledgerOperations(write, totals));
       const state = this.stateChangeOperations(write.ledgerIndex, write.stateChanges, storedVersions);
       operations.push(...state.operations);
       next = countersAfterAdding(next, write, state.newVersions);
     }
-    const stateRanges = ledgers.findLast(({ after }) => after.stateRanges)?.after.stateRanges;
-    if (stateRanges) operations.push(this.stateMeta.stateRangesOperation(stateRanges));
-    operations.push(this.storeMeta.rangesOperation(ledgers.at(-1)!.after.completeRanges), this.storeMeta.countersOperation(next));
+    if (after.stateRanges) operations.push(this.stateMeta.stateRangesOperation(after.stateRanges));
+    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
   }
@@ -190,9 +190,9 @@ export class KvLedgerBackend implements LedgerBackend {
       operations.push(this.stateObjects.putOperation(key, atLedger, blob));
     };
     for (const change of changes) {
-      const previousStored = hasPrevious(ledgerIndex, change) && stored.has(StateObjectRepository.versionKey(change.key, ledgerIndex - 1).toString('hex'));
+      const previousStored = hasPreviousImage(ledgerIndex, change) && stored.has(StateObjectRepository.versionKey(change.key, ledgerIndex - 1).toString('hex'));
       putVersion(change.key, ledgerIndex, change.blob.length === 0 ? undefined : change.blob);
-      if (hasPrevious(ledgerIndex, change) && !previousStored) putVersion(change.key, ledgerIndex - 1, change.previousBlob);
+      if (hasPreviousImage(ledgerIndex, change) && !previousStored) putVersion(change.key, ledgerIndex - 1, change.previousBlob);
       for (const owner of change.ownerAccountIds) operations.push(this.trustLines.putOperation(owner, change.key));
       if (change.kind === StateChangeKind.CREATED && change.accountId.length === 20) {
         operations.push(this.accountCreations.putOperation(change.accountId, ledgerIndex));
@@ -309,16 +309,11 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 }
 
-/** A change carries the object's image before its ledger (and there is a ledger before it). */
-function hasPrevious(ledgerIndex: number, change: StateObjectChange): boolean {
-  return change.previousBlob !== undefined && ledgerIndex > 1;
-}
-
 /** The version keys a ledger's state changes are written against: each object at the ledger, and at the ledger before for those with a before-image. */
 function versionKeysRead(ledgerIndex: number, changes: readonly StateObjectChange[]): Buffer[] {
   return changes.flatMap((change) => [
     StateObjectRepository.versionKey(change.key, ledgerIndex),
-    ...(hasPrevious(ledgerIndex, change) ? [StateObjectRepository.versionKey(change.key, ledgerIndex - 1)] : []),
+    ...(hasPreviousImage(ledgerIndex, change) ? [StateObjectRepository.versionKey(change.key, ledgerIndex - 1)] : []),
   ]);
 }
 

@@ -15,12 +15,13 @@ import type { LedgerRange } from '../ledgers/ranges';
 import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
-import type { AccountHistoryScan, AddedLedger, Bookkeeping, LedgerBackend } from './backend';
+import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
   countersAfterAdding,
   countersAfterRemoving,
   countersWithNewVersions,
+  hasPreviousImage,
   sendersOf,
   type AccountTransactionEntry,
   type HistoryPosition,
@@ -492,12 +493,12 @@ export class PgLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  addLedgers(writes: readonly AddedLedger[], counters: StoreCounters): Promise<StoreCounters> {
+  addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     return this.writeCovering(
-      writes.map(({ write }) => write.ledgerIndex),
+      writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
-        const newVersions = writes.map(({ write }) => {
+        const newVersions = writes.map((write) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
           putLedgerRows(pipeline, write);
           putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
@@ -505,13 +506,11 @@ export class PgLedgerBackend implements LedgerBackend {
         });
         // The bookkeeping needs the counts, sent first and answered while the rows above are written.
         let next = counters;
-        for (const [position, { write }] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
-        const { after } = writes.at(-1)!;
-        const stateRanges = writes.findLast((added) => added.after.stateRanges)?.after.stateRanges;
+        for (const [position, write] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
         putMeta(pipeline, [
           META.storeMeta.rangesOperation(after.completeRanges),
           META.storeMeta.countersOperation(next),
-          ...(stateRanges ? [META.stateMeta.stateRangesOperation(stateRanges)] : []),
+          ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : []),
         ]);
         return next;
       },
@@ -815,7 +814,7 @@ function putTrustLines(pipeline: Pipeline, objects: readonly { key: Buffer; owne
 }
 
 /** The changes whose before-image is written at the previous ledger (none at ledgers 0 and 1). */
-const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]) => changes.filter((change) => change.previousBlob !== undefined && ledgerIndex > 1);
+const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]) => changes.filter((change) => hasPreviousImage(ledgerIndex, change));
 
 /**
  * The versions putStateChanges will add that are not stored yet: the after-images not stored at the

@@ -122,7 +122,7 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     // Another process opening the database finds the partitions there and writes into them.
     const second = await PgLedgerBackend.open(database, undefined, { ledgersPerPartition: SMALL });
     cleanups.push(() => second.close());
-    await second.addLedgers([{ write: syntheticLedgerWrite(52), after: { completeRanges: [] } }], ZERO_COUNTERS);
+    await second.addLedgers([syntheticLedgerWrite(52)], { completeRanges: [] }, ZERO_COUNTERS);
     expect(await partitions(sql)).toEqual(partitionsFor(0, 20, 30, 50));
   });
 
@@ -173,7 +173,7 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     const database = await postgres.createSchema();
     const backend = await openBackend(database);
     const sql = sqlSession(database);
-    await backend.addLedgers([{ write: syntheticLedgerWrite(5), after: { completeRanges: [{ first: 5, last: 5 }] } }], ZERO_COUNTERS);
+    await backend.addLedgers([syntheticLedgerWrite(5)], { completeRanges: [{ first: 5, last: 5 }] }, ZERO_COUNTERS);
     const bookkeeping = await backend.bookkeeping();
     const rowsBefore = await sql.query(`SELECT tableoid::regclass::text AS partition, ledger_index FROM ledgers ORDER BY ledger_index`);
 
@@ -181,7 +181,7 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     // after the partitions, the header, the transactions and the account index, fails on its CHECK.
     const good = syntheticLedgerWrite(42);
     const failing = { ...good, stateChanges: good.stateChanges.map((change, position) => (position === 2 ? { ...change, key: change.key.subarray(1) } : change)) };
-    const failure = await rejectionOf<Error>(backend.addLedgers([{ write: failing, after: { completeRanges: [{ first: 5, last: 5 }, { first: 42, last: 42 }] } }], bookkeeping.counters));
+    const failure = await rejectionOf<Error>(backend.addLedgers([failing], { completeRanges: [{ first: 5, last: 5 }, { first: 42, last: 42 }] }, bookkeeping.counters));
     expect(failure.message).toMatch(/violates check constraint "state_versions_object_key_check"/);
 
     expect(await partitions(sql)).toEqual(partitionsFor(0));
@@ -195,7 +195,7 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     expect(await backend.ledgerIndexOfHash(good.ledgerHash)).toBeUndefined();
 
     // The process does not take the partition for made: the next write creates it again.
-    await backend.addLedgers([{ write: good, after: { completeRanges: [{ first: 5, last: 5 }, { first: 42, last: 42 }] } }], bookkeeping.counters);
+    await backend.addLedgers([good], { completeRanges: [{ first: 5, last: 5 }, { first: 42, last: 42 }] }, bookkeeping.counters);
     expect(await partitions(sql)).toEqual(partitionsFor(0, 40));
     expect((await backend.header(42))?.ledgerHash).toEqual(good.ledgerHash);
     expect((await backend.transactions(good.transactions.map((tx) => tx.hash))).map((tx) => tx?.ledgerIndex)).toEqual(good.transactions.map(() => 42));

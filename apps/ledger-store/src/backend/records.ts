@@ -3,7 +3,7 @@
  * transactions, account index entries, the state download and window, the counters. Nothing here
  * depends on how a backend lays them out.
  */
-import { Direction, type LedgerWrite, type TransactionWrite } from '@ledger-node/contracts';
+import { Direction, type LedgerWrite, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
 import type { LedgerRange } from '../ledgers/ranges';
 
 export interface StoredHeader {
@@ -150,3 +150,7 @@ export function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number
   return [...sentByAccount.values()];
 }
 
+/** A change whose object's image before its ledger is written too (at the ledger before, unless a version is stored there). */
+export function hasPreviousImage(ledgerIndex: number, change: StateObjectChange): boolean {
+  return change.previousBlob !== undefined && ledgerIndex > 1;
+}
