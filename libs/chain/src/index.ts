@@ -13,7 +13,7 @@ export {
   ledgerHeaderFromJson,
   ledgerHeaderToJson,
 } from './header';
-export { toBytes, toHex } from './hex';
+export { decodeHex, isHex, toBytes, toHex } from './hex';
 export { createChainKeys, type ChainKeys, type KeyAlgorithm } from './keys';
 export { keylet } from './keylets';
 export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';

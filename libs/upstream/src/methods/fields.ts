@@ -1,21 +1,8 @@
 /** Field shapes shared by the rippled answers (rippled API conventions: hashes and blobs as hex). */
 import { z } from 'zod';
+import { isHex } from '@ledger-node/chain';
 
 export const hash256 = z.string().regex(/^[0-9A-Fa-f]{64}$/);
-/** Where isHex decodes into; grown to the longest text seen. */
-let scratch = Buffer.alloc(64 * 1024);
-
-/**
- * Whole hex bytes, either case. Node's hex decoding stops at the first character that is not a
- * hex digit and drops an odd last one, so the text is hex exactly when all of it decodes; into a
- * reused buffer, this checks megabytes of blobs several times faster than a pattern match.
- */
-export function isHex(text: string): boolean {
-  if (text.length % 2 !== 0) return false;
-  if (scratch.length < text.length / 2) scratch = Buffer.alloc(text.length);
-  return scratch.write(text, 0, 'hex') * 2 === text.length;
-}
-
 export const hex = z.string().refine(isHex, { message: 'expected hex bytes' });
 /** Older servers print ledger indexes as strings. */
 export const ledgerIndex = z
