@@ -17,7 +17,7 @@ export interface ClientOptions<S extends AnyService> {
   deadlineMs?: number;
   /** Methods safe to repeat: retried on UNAVAILABLE (e.g. while the service restarts), within the deadline. */
   idempotent?: readonly (keyof S)[];
-  /** Attempts after the first for idempotent methods, 100 ms apart doubling up to 2 s (default 4). */
+  /** Attempts after the first for idempotent methods, the first 100 ms after the failure, each wait twice the last (default 4). */
   retries?: number;
   /** Sent as `authorization: Bearer <token>`. */
   authToken?: string;
@@ -128,7 +128,7 @@ export function createGrpcClient<S extends AnyService>(
         } catch (error) {
           if (isLedgerNodeError(error)) throw error;
           const serviceError = error as ServiceError;
-          const backoff = Math.min(100 * 2 ** attempt, 2_000);
+          const backoff = 100 * 2 ** attempt;
           const retryable = serviceError.code === status.UNAVAILABLE && idempotent.has(methodName) && attempt < retries;
           if (!retryable || Date.now() + backoff >= deadline) {
             observe(startedAt, serviceError.code ?? status.UNKNOWN);

@@ -83,14 +83,16 @@ export class Supervisor {
 
   private onReady(child: ServiceChild, address: string | undefined): void {
     this.awaitingDependencies.set(child, address);
-    // The child that just became ready is printed before any that waited for it.
-    const due = [...this.awaitingDependencies].filter(([waiting]) =>
-      this.children.every((other) => !readyAfter[waiting.name]?.includes(other.name) || other.ready),
-    );
-    for (const [waiting, waitingAddress] of due.sort(([a]) => (a === child ? -1 : 0))) {
+    // The child that just became ready first, then any that waited for it.
+    for (const waiting of [child, ...this.awaitingDependencies.keys()]) {
+      if (!this.awaitingDependencies.has(waiting) || !this.dependenciesReady(waiting)) continue;
+      this.status(waiting, 'ready', this.awaitingDependencies.get(waiting));
       this.awaitingDependencies.delete(waiting);
-      this.status(waiting, 'ready', waitingAddress);
     }
+  }
+
+  private dependenciesReady(child: ServiceChild): boolean {
+    return this.children.every((other) => !readyAfter[child.name]?.includes(other.name) || other.ready);
   }
 
   private onExit(child: ServiceChild, code: number | null, signal: NodeJS.Signals | null): void {
