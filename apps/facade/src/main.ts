@@ -11,10 +11,11 @@ import { withDiscovery } from './jsonrpc/openrpc';
 import { JSON_RPC_PATH, jsonRpcRoute } from './jsonrpc/route';
 import { probeRoutes } from './probes';
 import { requestSpans } from './request-spans';
-import { AnswerCache } from './reads/answer-cache';
-import { ledgerReads } from './reads/ledger-reads';
+import { AnswerCache } from './queries/answer-cache';
+import { Queries } from './queries/queries';
 import { signingPolicy } from './jsonrpc/signing-policy';
-import { restErrors, restRoutes } from './rest/routes';
+import { restErrors } from './rest/define';
+import { restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
 import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
@@ -49,8 +50,7 @@ export async function start(flags: ParsedFlags) {
     tip,
     syncStatus,
     maxPageSize: config.maxPageSize,
-    reads: ledgerReads(clients),
-    answers: new AnswerCache(config.answerCacheBytes),
+    queries: new Queries(clients, tip, new AnswerCache(config.answerCacheBytes)),
     sends: new SendLimit(config.sendRate),
   };
   const servers: Server[] = [];

@@ -13,8 +13,8 @@ export interface AccountState {
 }
 
 /** An account's root and trust lines at a stored ledger; AccountNotFound when it did not exist there. */
-export async function accountState(address: string, accountId: Buffer, ledger: LedgerSelector, { reads, profile }: MethodContext): Promise<AccountState> {
-  const state = await reads.accountState.load({ accountId, ledger });
+export async function accountState(address: string, accountId: Buffer, ledger: LedgerSelector, { queries, profile }: MethodContext): Promise<AccountState> {
+  const state = await queries.accountState(accountId, ledger);
   if (!state.accountRootBlob) {
     throw new AccountNotFound(`account ${address} not found at ledger ${state.ledgerIndex}`, { ledger_index: state.ledgerIndex });
   }

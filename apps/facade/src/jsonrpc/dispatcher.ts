@@ -3,7 +3,8 @@ import pLimit from 'p-limit';
 import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
-import { errorResponse, RenderedJson, responseJson, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
+import { RenderedJson } from '../queries/rendered-json';
+import { errorResponse, responseJson, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
 
 export interface DispatcherOptions {
   methods: ReadonlyMap<string, RpcMethod>;

@@ -4,9 +4,8 @@ import type { ChainProfile } from '@ledger-node/chain';
 import type { Clients } from '../clients';
 import type { SyncStatusCache } from '../sync-status';
 import type { TipCache } from '../tip';
-import type { AnswerCache } from '../reads/answer-cache';
-import type { LedgerReads } from '../reads/ledger-reads';
-import type { RenderedJson } from './protocol';
+import type { Queries } from '../queries/queries';
+import type { RenderedJson } from '../queries/rendered-json';
 import type { SendLimit } from '../send-limit';
 
 /** One positional parameter: its name (used in error messages and documents) and schema. */
@@ -31,10 +30,8 @@ export interface MethodContext {
   readonly syncStatus: SyncStatusCache;
   /** Most transactions in one history page (-max_page_size). */
   readonly maxPageSize: number;
-  /** Reads of the ledger-store that concurrent calls share (one gRPC call per event-loop turn). */
-  readonly reads: LedgerReads;
-  /** Answers that never change, as rendered JSON (-answer_cache_mb). */
-  readonly answers: AnswerCache;
+  /** Every read of the chain: gathered, cached, with the store's errors (queries/queries.ts). */
+  readonly queries: Queries;
   /** Each client's allowance of sends (-send_rate). */
   readonly sends: SendLimit;
 }

@@ -1,4 +1,5 @@
 import type { ErrorKind } from '@ledger-node/errors';
+import { RenderedJson } from '../queries/rendered-json';
 
 /** JSON-RPC 2.0 error codes, and the server range -32000..-32099 for domain errors. */
 export const RpcCode = {
@@ -48,20 +49,6 @@ export interface RpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
-}
-
-/**
- * A result already rendered as JSON (a cached answer, see reads/answer-cache), written into the
- * response as it is: no parse and no second stringify. `T` is the value the JSON holds.
- */
-export class RenderedJson<T = unknown> {
-  declare readonly value?: T;
-
-  constructor(readonly json: string) {}
-
-  static of<T>(value: T): RenderedJson<T> {
-    return new RenderedJson<T>(JSON.stringify(value));
-  }
 }
 
 /** Key order follows the seed's responses: id, jsonrpc, result, status. */

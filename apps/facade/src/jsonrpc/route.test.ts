@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@ledger-node/telemetry';
 import { Dispatcher } from './dispatcher';
 import { defineMethod, type MethodContext, type RpcMethod } from './method';
-import { RenderedJson } from './protocol';
+import { RenderedJson } from '../queries/rendered-json';
 import { jsonRpcRoute } from './route';
 
 const ping = defineMethod({ name: 'test_ping', summary: 'ping', params: [], result: z.literal('pong'), handler: async () => 'pong' as const });

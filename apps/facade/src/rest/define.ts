@@ -2,12 +2,18 @@ import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { InvalidParams } from '@ledger-node/errors';
+import { InvalidParams, isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
+import type { Logger } from '@ledger-node/telemetry';
 import type { MethodContext } from '../jsonrpc/method';
+import { RenderedJson } from '../queries/rendered-json';
+
+/** How a resource names the errors its routes answer: HTTP status by error kind. */
+export type RestErrorMap = Partial<Record<ErrorKind, number>>;
 
 /**
- * A REST route defined once: its path, input schemas, response schema and handler. The same
- * definition mounts the route, validates its input and renders the OpenAPI document.
+ * A REST route defined once: its path, input schemas, response schema, error map and handler. The
+ * same definition mounts the route, validates its input, answers its errors and renders the
+ * OpenAPI document.
  */
 export interface RestRoute<P = unknown, Q = unknown, B = unknown, R = unknown> {
   readonly method: 'get' | 'post';
@@ -18,15 +24,19 @@ export interface RestRoute<P = unknown, Q = unknown, B = unknown, R = unknown> {
   readonly query: z.ZodType<Q>;
   readonly body?: z.ZodType<B>;
   readonly response: z.ZodType<R>;
-  /** HTTP error statuses the route can answer besides 400. */
-  readonly errors: readonly number[];
-  readonly handler: (input: { params: P; query: Q; body: B }, context: MethodContext) => Promise<R>;
+  /** The errors this route answers beyond every route's (commonErrors), by kind. */
+  readonly errors: RestErrorMap;
+  /** The answer, or the same already rendered as JSON (an answer that never changes, from the cache). */
+  readonly handler: (input: { params: P; query: Q; body: B }, context: MethodContext) => Promise<R | RenderedJson<R>>;
 }
 
 /** Types a route's handler by its schemas, then erases the types for the list of all routes. */
 export function defineRoute<P, Q, B, R>(route: RestRoute<P, Q, B, R>): RestRoute {
   return route as unknown as RestRoute;
 }
+
+/** What any route may answer: bad input, a service that cannot be reached, too many requests. */
+export const commonErrors: RestErrorMap = { invalid_params: 400, unavailable: 503, rate_limited: 429 };
 
 export const noParams = z.object({});
 export const noQuery = z.object({}).loose();
@@ -49,6 +59,35 @@ function parseInput<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   throw new InvalidParams(`invalid ${name}: ${issue.message}`, name);
 }
 
+/**
+ * REST errors: `{ "error": { "code", "message" } }` with the HTTP status the route's resource maps
+ * the error's kind to (else every route's, else 500); a path no route serves is 404.
+ */
+export function restErrors(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { error: { code: 'not_found', message: `no route ${ctx.method} ${ctx.path}` } };
+      }
+    } catch (error) {
+      const routeErrors = (ctx.state as { routeErrors?: RestErrorMap }).routeErrors ?? {};
+      const status = isLedgerNodeError(error) ? (error instanceof PayloadTooLarge ? 413 : (routeErrors[error.kind] ?? commonErrors[error.kind])) : undefined;
+      if (isLedgerNodeError(error) && status !== undefined) {
+        ctx.status = status;
+        ctx.body = { error: { code: error.kind, message: error.message } };
+        const retryAfterMs = error.details.data?.retry_after_ms;
+        if (typeof retryAfterMs === 'number') ctx.set('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
+        return;
+      }
+      logger.error({ err: error, path: ctx.path }, 'internal error in REST route');
+      ctx.status = 500;
+      ctx.body = { error: { code: 'internal', message: 'internal error' } };
+    }
+  };
+}
+
 /** Mounts routes under /v1 on a router; each validates its input, then answers with its handler's value. */
 export function mountRoutes(routes: readonly RestRoute[], context: MethodContext, maxBodyBytes: number): Router {
   const router = new Router({ prefix: '/v1' });
@@ -64,10 +103,13 @@ export function mountRoutes(routes: readonly RestRoute[], context: MethodContext
     const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
     const middleware = route.body ? [jsonBody] : [];
     router[route.method](koaPath, ...middleware, async (ctx: Koa.Context) => {
+      (ctx.state as { routeErrors?: RestErrorMap }).routeErrors = route.errors;
       const params = parseInput(route.params, ctx.params, 'path');
       const query = parseInput(route.query, ctx.query, 'query');
       const body = route.body ? parseInput(route.body, (ctx.request as { body?: unknown }).body, 'body') : undefined;
-      ctx.body = await route.handler({ params, query, body }, context);
+      const answer = await route.handler({ params, query, body }, context);
+      if (answer instanceof RenderedJson) ctx.type = 'application/json';
+      ctx.body = answer instanceof RenderedJson ? answer.json : answer;
     });
   }
   return router;

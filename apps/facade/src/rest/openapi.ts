@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBody, type RestRoute } from './define';
+import { commonErrors, errorBody, type RestRoute } from './define';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -25,7 +25,8 @@ export function openApiDocument(routes: readonly RestRoute[]) {
     const responses: Record<string, unknown> = {
       200: { description: 'Success', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
     };
-    for (const status of [400, ...route.errors, 500]) {
+    const statuses = new Set([...Object.values(commonErrors), ...Object.values(route.errors), ...(route.body ? [413] : []), 500]);
+    for (const status of [...statuses].sort()) {
       responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: jsonSchema(errorBody, 'output') } } };
     }
     paths[`/v1${route.path}`] ??= {};

@@ -29,9 +29,9 @@ export const jt_account = defineMethod({
   result: z.array(
     z.looseObject({ amount: z.string(), date: z.string(), from_address: z.string(), hash: z.string(), to_address: z.string(), type: z.string() }),
   ),
-  async handler([address, page, perPage, newestFirst, direction], { clients, profile, maxPageSize }) {
+  async handler([address, page, perPage, newestFirst, direction], { queries, profile, maxPageSize }) {
     if (perPage !== undefined && perPage > maxPageSize) throw new InvalidParams(`invalid parameter 3 (perPage): the page size is at most ${maxPageSize}`, 'perPage');
-    const { transactions, marker } = await clients.ledgerStore.getAccountTransactions({
+    const { transactions, marker } = await queries.accountTransactions({
       accountId: accountIdOf(address, profile),
       direction: directions[direction],
       forward: !newestFirst,

@@ -3,7 +3,6 @@ import { accountIdOf } from '../../accounts/address';
 import { coinEntry } from '../../accounts/balances';
 import { accountState } from '../../accounts/state';
 import { defineMethod, param } from '../method';
-import { RenderedJson } from '../protocol';
 import { accountAddress, stateBlockSelector } from '../params';
 
 const coinSchema = z.looseObject({
@@ -32,24 +31,21 @@ export const jt_getBalance = defineMethod({
     ledger_index: z.number().int(),
     validated: z.boolean(),
   }),
-  // The balances at a stored (validated) ledger never change: kept by ledger index once answered,
-  // and served from there when the ledger is named by index. A tag is resolved by the store (it moves).
+  // The balances at a stored (validated) ledger never change: kept once answered for a ledger named
+  // by index. A tag is resolved by the store each time (it moves).
   async handler([address, ledger], context) {
-    const cacheKey = (ledgerIndex: number) => `balance:${address}:${ledgerIndex}`;
-    if (ledger.selector?.$case === 'index') {
-      const cached = context.answers.get(cacheKey(ledger.selector.index));
-      if (cached !== undefined) return new RenderedJson(cached);
-    }
-    const state = await accountState(address, accountIdOf(address, context.profile), ledger, context);
-    const answer = RenderedJson.of({
-      account: state.account,
-      balance: state.balance,
-      coins: state.lines.map((line) => coinEntry(line, context.profile)),
-      ledger_hash: state.ledgerHash,
-      ledger_index: state.ledgerIndex,
-      validated: true,
-    });
-    context.answers.set(cacheKey(state.ledgerIndex), answer.json);
-    return answer;
+    const render = async () => {
+      const state = await accountState(address, accountIdOf(address, context.profile), ledger, context);
+      return {
+        account: state.account,
+        balance: state.balance,
+        coins: state.lines.map((line) => coinEntry(line, context.profile)),
+        ledger_hash: state.ledgerHash,
+        ledger_index: state.ledgerIndex,
+        validated: true,
+      };
+    };
+    if (ledger.selector?.$case !== 'index') return render();
+    return (await context.queries.kept(`balance:${address}:${ledger.selector.index}`, render))!;
   },
 });

@@ -12,8 +12,8 @@ export const jt_getTransactionCount = defineMethod({
     param('block', stateBlockSelector, 'QUANTITY or TAG: ledger number, ledger hash, or current, validated, closed'),
   ],
   result: z.number().int().nonnegative(),
-  async handler([address, ledger], { clients, profile }) {
-    const count = await clients.ledgerStore.getAccountTransactionCount({ accountId: accountIdOf(address, profile), ledger });
+  async handler([address, ledger], { queries, profile }) {
+    const count = await queries.accountSentCount(accountIdOf(address, profile), ledger);
     if (!count.coversAccountLifetime) {
       // A count over part of an account's life would be silently wrong.
       throw new OutOfRange(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropsToUnits } from './routes';
+import { dropsToUnits } from './units';
 
 describe('dropsToUnits', () => {
   it.each([

@@ -1,0 +1,111 @@
+import type {
+  GetAccountStateResponse,
+  GetAccountTransactionCountResponse,
+  GetAccountTransactionsRequest,
+  GetAccountTransactionsResponse,
+  GetStatusResponse,
+  LedgerRecord,
+  LedgerSelector,
+  TransactionRecord,
+  TxDetail,
+} from '@ledger-node/contracts';
+import { Internal } from '@ledger-node/errors';
+import { fromItemError } from '@ledger-node/grpc';
+import type { Clients } from '../clients';
+import type { TipCache } from '../tip';
+import type { AnswerCache } from './answer-cache';
+import { Batcher } from './batcher';
+import { RenderedJson } from './rendered-json';
+
+/** Keys per GetTransactions / GetAccountStates call (ledgerstore.proto allows 1000). */
+const MAX_KEYS_PER_CALL = 1000;
+
+/**
+ * The facade's one way of reading the chain, under every API (jt_* JSON-RPC, REST, the
+ * rippled-compatible API): each query names what it reads in the store's terms and answers the
+ * store's records, which each API renders its own way. The reads that many calls make at once
+ * (transactions by hash, account state) are gathered per event-loop turn into one gRPC call: a
+ * batch of 100 lookups, or 50 clients asking together, costs one hop instead of one each. Errors
+ * are the store's (libs/errors kinds), for each API to name in its own terms. Rendered answers
+ * that never change are kept by `kept`.
+ */
+export class Queries {
+  private readonly transactions: Batcher<Buffer, TransactionRecord | undefined>;
+  private readonly accountStates: Batcher<{ accountId: Buffer; ledger: LedgerSelector }, GetAccountStateResponse>;
+
+  constructor(
+    private readonly clients: Clients,
+    private readonly tip: TipCache,
+    private readonly answers: AnswerCache,
+  ) {
+    const store = clients.ledgerStore;
+    this.transactions = new Batcher<Buffer, TransactionRecord | undefined>('ledger-store GetTransactions', MAX_KEYS_PER_CALL, async (hashes) => {
+      const { transactions } = await store.getTransactions({ hashes });
+      const byHash = new Map(transactions.map((record) => [record.hash.toString('hex'), record]));
+      return hashes.map((hash) => byHash.get(hash.toString('hex')));
+    });
+    this.accountStates = new Batcher<{ accountId: Buffer; ledger: LedgerSelector }, GetAccountStateResponse>('ledger-store GetAccountStates', MAX_KEYS_PER_CALL, async (requests) => {
+      const { results } = await store.getAccountStates({ requests });
+      return results.map(({ result }) => {
+        if (result?.$case === 'state') return result.state;
+        if (result?.$case === 'error') return fromItemError(result.error);
+        return new Internal('the ledger-store answered a read with neither a state nor an error');
+      });
+    });
+  }
+
+  /** A stored ledger with as much of its transactions as `detail` asks; undefined when it is not stored. */
+  async ledger(ledger: LedgerSelector, txDetail: TxDetail): Promise<LedgerRecord | undefined> {
+    return (await this.clients.ledgerStore.getLedger({ ledger, txDetail })).ledger;
+  }
+
+  /** A stored transaction by hash; undefined when it is not stored. */
+  transaction(hash: Buffer): Promise<TransactionRecord | undefined> {
+    return this.transactions.load(hash);
+  }
+
+  /** The transaction at a position of a stored ledger; undefined when there is none. */
+  async transactionAt(ledger: LedgerSelector, txIndex: number): Promise<TransactionRecord | undefined> {
+    return (await this.clients.ledgerStore.getTransactionByIndex({ ledger, txIndex })).transaction;
+  }
+
+  /** An account's root (absent when the account did not exist) and trust lines at a stored ledger inside the state window. */
+  accountState(accountId: Buffer, ledger: LedgerSelector): Promise<GetAccountStateResponse> {
+    return this.accountStates.load({ accountId, ledger });
+  }
+
+  /** One page of an account's transactions. */
+  accountTransactions(request: GetAccountTransactionsRequest): Promise<GetAccountTransactionsResponse> {
+    return this.clients.ledgerStore.getAccountTransactions(request);
+  }
+
+  /** How many transactions an account sent up to a ledger, and over which stored history. */
+  accountSentCount(accountId: Buffer, ledger: LedgerSelector): Promise<GetAccountTransactionCountResponse> {
+    return this.clients.ledgerStore.getAccountTransactionCount({ accountId, ledger });
+  }
+
+  /** What the store holds: complete ranges, counts, the state window, its role. */
+  status(): Promise<GetStatusResponse> {
+    return this.clients.ledgerStore.getStatus({});
+  }
+
+  /** The highest stored ledger, followed live (no round trip while the store's stream is up). */
+  highestLedgerIndex(): Promise<number> {
+    return this.tip.highestLedgerIndex();
+  }
+
+  /**
+   * An answer that never changes once given, rendered once and then served from the cache under
+   * `key`: what `render` answers from validated ledgers named by index or hash. Undefined (nothing
+   * stored yet) is never kept: it may be stored in the next ledger.
+   */
+  async kept<T>(key: string, render: () => Promise<T | undefined>): Promise<RenderedJson<T> | undefined> {
+    const cached = this.answers.get(key);
+    if (cached !== undefined) return new RenderedJson<T>(cached);
+    const value = await render();
+    if (value === undefined) return undefined;
+    const answer = RenderedJson.of(value);
+    this.answers.set(key, answer.json);
+    return answer;
+  }
+}
