@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, workspaceRoot } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, freePort, startProcess, stopAll, tempDir, workspaceRoot } from '@ledger-node/test-utils';
 import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /**
@@ -132,7 +132,8 @@ describe('the status page in Chromium', () => {
     await page.screenshot({ path: path.join(screenshotDir, 'status-page-overview.png'), fullPage: true });
     // One synchronous read of the DOM: the page refreshes itself every few seconds.
     const shown = await page.$eval('body', (body) => ({
-      syncState: body.querySelector('#sync-state .big')!.textContent,
+      liveState: body.querySelector('#live-state')!.textContent,
+      historyState: body.querySelector('#history-state')!.textContent,
       syncFields: [...body.querySelectorAll('#sync-state dt')].map((term) => [term.textContent, term.nextElementSibling!.textContent]),
       ranges: body.querySelector('#stored-range .big')!.textContent,
       rows: [...body.querySelectorAll('#latest-ledgers tbody tr')].map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent!)),
@@ -142,7 +143,8 @@ describe('the status page in Chromium', () => {
     const status = await rest('/status');
 
     expect(shown.chain).toBe('chain xrpl');
-    expect(shown.syncState).toBe('in sync');
+    expect(shown.liveState).toBe('following live');
+    expect(shown.historyState).toBe('history complete');
     expect(Object.fromEntries(shown.syncFields)).toMatchObject({ Upstream: devnetUrl, Backfill: 'complete', 'Verification failures': '0' });
     const highestShown = Number(shown.rows[0]![0]);
     expect(highestShown).toBeGreaterThanOrEqual(before);
@@ -255,6 +257,57 @@ describe('the status page in Chromium', () => {
     expect(await page.$$('img')).toHaveLength(0);
     expect(await page.title()).toBe('ledger-node status');
   });
+
+  it('during backfill shows live follow and the history apart: following live, and the ledgers left with their ETA', async () => {
+    // A devnet with a long history: a fresh node follows its tip at once and backfills the rest
+    // downward. The devnet is paused (SIGSTOP) mid-backfill, so the page is read at a known point of it.
+    const { dir, remove } = tempDir('status-page-backfill-');
+    const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', '-close_ms', '1000'], { env: { LEDGER_NODE_DEVNET_HISTORY: '3000x1' } });
+    let paused = false;
+    let node: ReturnType<typeof startProcess> | undefined;
+    let backfillPage: Page | undefined;
+    try {
+      const upstream = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000))[1]!;
+      const apiPort = await freePort();
+      node = startProcess([
+        cliEntry(), '-endpoint', upstream, '-validators', devnetValidatorsFile(dir), '-data_dir', path.join(dir, 'node'),
+        '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-thread_count', '2',
+      ]);
+      await node.waitFor(/facade\s+ready/, 60_000);
+      const backfillApi = `http://127.0.0.1:${apiPort}/v1`;
+      await waitUntil(
+        async () => {
+          const { sync } = (await (await fetch(`${backfillApi}/status`)).json()) as Record<string, any>;
+          return sync.syncing === false && sync.backfill?.ledgers_per_second > 0 && sync.backfill.remaining_ledgers > 100 ? true : undefined;
+        },
+        60_000,
+        'live follow level with the devnet while backfill runs with ledgers left',
+        20,
+      );
+      process.kill(devnet.pid, 'SIGSTOP');
+      paused = true;
+      const { sync } = (await (await fetch(`${backfillApi}/status`)).json()) as Record<string, any>;
+
+      // A page of its own: it stops asking once closed, before this node stops.
+      backfillPage = await browser.newPage();
+      await backfillPage.goto(`http://127.0.0.1:${apiPort}/`);
+      await backfillPage.waitForSelector('#history-state', { timeout: 15_000 });
+      await backfillPage.screenshot({ path: path.join(screenshotDir, 'status-page-backfill.png'), fullPage: true });
+      expect(await backfillPage.textContent('#sync-state')).toContain('following live');
+      expect(await backfillPage.textContent('#live-state')).toBe('following live');
+      const history = (await backfillPage.textContent('#history-state'))!;
+      expect(history).toMatch(/^backfilling: [\d,]+ left, ETA (\d+ s|\d+ min|[\d.]+ h)$/);
+      expect(Number(history.match(/^backfilling: ([\d,]+)/)![1]!.replaceAll(',', ''))).toBe(sync.backfill.remaining_ledgers);
+      const fields = Object.fromEntries(await backfillPage.$$eval('#sync-state dt', (terms) => terms.map((term) => [term.textContent!, term.nextElementSibling!.textContent!])));
+      expect(fields).toMatchObject({ 'Verification failures': '0', 'Index failures': '0' });
+    } finally {
+      await backfillPage?.close();
+      if (paused) process.kill(devnet.pid, 'SIGCONT');
+      await node?.stop('SIGTERM', 12_000);
+      await devnet.stop('SIGTERM', 5_000);
+      remove();
+    }
+  }, 180_000);
 
   it('ran without a script error or a refused resource', () => {
     expect(pageProblems).toEqual([]);
