@@ -16,6 +16,8 @@ export function createClients(addresses: { ledgerStore: string; sync: string; ke
         'getAccountStates',
         'getAccountTransactions',
         'getAccountTransactionCount',
+        'getStateObjects',
+        'listStateObjects',
       ],
     }),
     sync: createGrpcClient(SyncServiceService, addresses.sync, { serviceLabel: 'sync', deadlineMs: 3_000, idempotent: ['getSyncStatus'] }),

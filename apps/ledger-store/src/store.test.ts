@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeLedgerHeader, getProfile, hashLedgerHeader, keylet } from '@ledger-node/chain';
-import { LedgerTag, StateChangeKind, TxDetail, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
+import { LedgerTag, StateChangeKind, TxDetail, type LedgerSelector, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, Unavailable, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
 import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
@@ -16,6 +16,7 @@ import { describeTarget, PgLedgerBackend } from './backend/pg-backend';
 import type { StateWindow } from './backend/records';
 import { LedgerStore, STORE_FORMAT_VERSION } from './store';
 import type { LedgerEvent } from './ledgers/events';
+import { listStateObjects, stateObjects } from './state/reads';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -123,6 +124,7 @@ const objectAccount = (name: string) => syntheticAccount(name.charCodeAt(0) * 10
 const objectKey = (name: string) => Buffer.from(keylet.account(objectAccount(name)), 'hex');
 const image = (name: string, version: number) => Buffer.from(`1100${Buffer.from(`${name}${version}`).toString('hex')}`, 'hex');
 const MAX_U32 = 0xffffffff;
+const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
 
 function change(name: string, kind: StateChangeKind, before: number | 'absent' | undefined, after: number | 'absent', owners: Buffer[] = []): StateObjectChange {
   return {
@@ -781,6 +783,38 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     expect(await page(undefined, 70)).toEqual({ keys, nextAfterKey: undefined });
     expect(await page(keys[5], 1)).toEqual({ keys: [keys[6]], nextAfterKey: keys[6] });
     expect(await page(keys[69], 1)).toEqual({ keys: [], nextAfterKey: undefined });
+  });
+
+  it('reads objects by key at each ledger (GetStateObjects) and lists one key range (ListStateObjects before_key)', async () => {
+    const store = await openStore();
+    await store.putLedger(withState(100, []));
+    await store.putStateObjects({ ledgerIndex: 100, objects: ['A', 'B', 'C'].map((name) => staged(name, 0)), marker: Buffer.alloc(0), complete: true, abandon: false });
+    await store.putLedger(withState(101, [change('A', StateChangeKind.MODIFIED, 0, 1), change('B', StateChangeKind.DELETED, 0, 'absent'), change('D', StateChangeKind.CREATED, 'absent', 1)]));
+    const keys = ['A', 'B', 'C', 'D', 'Z', 'A'].map(objectKey);
+    const at = async (ledgerIndex: number) => {
+      const { header, blobs } = await stateObjects(store, keys, atIndex(ledgerIndex));
+      return { ledgerIndex: header.ledgerIndex, blobs: blobs.map((blob) => blob?.toString('hex')) };
+    };
+    const hexImage = (name: string, version: number) => image(name, version).toString('hex');
+    expect(await at(100)).toEqual({ ledgerIndex: 100, blobs: [hexImage('A', 0), hexImage('B', 0), hexImage('C', 0), undefined, undefined, hexImage('A', 0)] });
+    expect(await at(101)).toEqual({ ledgerIndex: 101, blobs: [hexImage('A', 1), undefined, hexImage('C', 0), hexImage('D', 1), undefined, hexImage('A', 1)] });
+    expect(await failure(stateObjects(store, keys, atIndex(99)))).toMatchObject({ kind: 'out_of_range' });
+    expect(await failure(stateObjects(store, [Buffer.alloc(31)], atIndex(100)))).toMatchObject({ kind: 'invalid_params', message: expect.stringContaining('keys[0] must be 32 bytes') });
+    expect(await failure(stateObjects(store, Array.from({ length: 1001 }, () => keys[0]!), atIndex(100)))).toMatchObject({ kind: 'invalid_params' });
+
+    // The state at 101 in key order; a range between two of its keys, exclusive at both ends, in pages.
+    const sorted = ['A', 'C', 'D'].map(objectKey).sort(Buffer.compare);
+    const all = await listStateObjects(store, 101, Buffer.alloc(0), 0);
+    expect(all.objects.map((object) => object.key)).toEqual(sorted);
+    const below = await listStateObjects(store, 101, Buffer.alloc(0), 0, sorted[2]);
+    expect({ keys: below.objects.map((object) => object.key), next: below.nextAfterKey }).toEqual({ keys: sorted.slice(0, 2), next: undefined });
+    const first = await listStateObjects(store, 101, Buffer.alloc(0), 1, sorted[2]);
+    expect({ keys: first.objects.map((object) => object.key), next: first.nextAfterKey }).toEqual({ keys: [sorted[0]], next: sorted[0] });
+    const second = await listStateObjects(store, 101, first.nextAfterKey!, 1, sorted[2]);
+    expect(second.objects.map((object) => object.key)).toEqual([sorted[1]]);
+    const between = await listStateObjects(store, 101, sorted[0]!, 0, sorted[2]);
+    expect({ keys: between.objects.map((object) => object.key), next: between.nextAfterKey }).toEqual({ keys: [sorted[1]], next: undefined });
+    expect(await failure(listStateObjects(store, 101, Buffer.alloc(0), 0, Buffer.alloc(5)))).toMatchObject({ kind: 'invalid_params', message: expect.stringContaining('before_key') });
   });
 
   it('answers every read as the key-value layout does after writes of every kind', async () => {

@@ -208,7 +208,7 @@ describe('account state synced from a loaded devnet', () => {
     // Only the verified download is state: no ledger around it took a forged image.
     const downloadLedger = refused.store.stateDownload!.ledgerIndex;
     expect(refused.store.stateRange).toEqual({ first: downloadLedger, last: downloadLedger });
-    const above = await rejectionOf<Error>(clients.store.listStateObjects({ ledgerIndex: downloadLedger + 1, afterKey: Buffer.alloc(0), limit: 1 }));
+    const above = await rejectionOf<Error>(clients.store.listStateObjects({ ledgerIndex: downloadLedger + 1, afterKey: Buffer.alloc(0), limit: 1, beforeKey: Buffer.alloc(0) }));
     expect(above.message).toMatch(/state/i);
     expect((await verifyState(dataDir, downloadLedger)).code).toBe(0);
 

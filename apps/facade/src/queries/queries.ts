@@ -3,8 +3,11 @@ import type {
   GetAccountTransactionCountResponse,
   GetAccountTransactionsRequest,
   GetAccountTransactionsResponse,
+  GetStateObjectsResponse,
   GetStatusResponse,
   LedgerRecord,
+  ListStateObjectsRequest,
+  ListStateObjectsResponse,
   LedgerSelector,
   TransactionRecord,
   TxDetail,
@@ -82,6 +85,16 @@ export class Queries {
   /** How many transactions an account sent up to a ledger, and over which stored history. */
   accountSentCount(accountId: Buffer, ledger: LedgerSelector): Promise<GetAccountTransactionCountResponse> {
     return this.clients.ledgerStore.getAccountTransactionCount({ accountId, ledger });
+  }
+
+  /** State objects by key at a stored ledger inside the state window, in the order asked (no blob where none exists). */
+  stateObjects(keys: Buffer[], ledger: LedgerSelector): Promise<GetStateObjectsResponse> {
+    return this.clients.ledgerStore.getStateObjects({ keys, ledger });
+  }
+
+  /** A page of the state at a ledger in key order, between two keys (either bound empty for none). */
+  listState(request: ListStateObjectsRequest): Promise<ListStateObjectsResponse> {
+    return this.clients.ledgerStore.listStateObjects(request);
   }
 
   /** What the store holds: complete ranges, counts, the state window, its role. */

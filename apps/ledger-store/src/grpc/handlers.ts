@@ -4,7 +4,7 @@ import { toItemError, type Handlers } from '@ledger-node/grpc';
 import { histogram } from '@ledger-node/telemetry';
 import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
-import { accountState, listStateObjects, type AccountState } from '../state/reads';
+import { accountState, listStateObjects, stateObjects, type AccountState } from '../state/reads';
 
 /** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
 const MAX_ACCOUNT_STATES_PER_CALL = 1000;
@@ -123,10 +123,18 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       };
     },
     async listStateObjects(request) {
-      const page = await listStateObjects(store, request.ledgerIndex, request.afterKey, request.limit);
+      const page = await listStateObjects(store, request.ledgerIndex, request.afterKey, request.limit, request.beforeKey);
       return {
         objects: page.objects.map((object) => ({ key: object.key, blob: object.blob, ledgerEntryType: '', ownerAccountIds: [] })),
         nextAfterKey: page.nextAfterKey ?? Buffer.alloc(0),
+      };
+    },
+    async getStateObjects(request) {
+      const { header, blobs } = await stateObjects(store, request.keys, request.ledger);
+      return {
+        objects: request.keys.map((key, position) => ({ key, blob: blobs[position] })),
+        ledgerIndex: header.ledgerIndex,
+        ledgerHash: header.ledgerHash,
       };
     },
     async *watchLedgers(request, context) {

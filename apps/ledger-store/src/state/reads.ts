@@ -65,12 +65,35 @@ export async function accountState(store: LedgerStore, accountId: Buffer, select
   return { accountRootBlob, trustLineBlobs: lines.filter((blob): blob is Buffer => blob !== undefined), header };
 }
 
+/** Most keys one GetStateObjects call reads (ledgerstore.proto). */
+export const MAX_STATE_OBJECT_KEYS = 1000;
+
+/** State objects by key at the selected ledger, in the order asked; undefined where no object had the key. */
+export async function stateObjects(store: LedgerStore, keys: readonly Buffer[], selector: LedgerSelector | undefined): Promise<{ header: StoredHeader; blobs: (Buffer | undefined)[] }> {
+  if (keys.length > MAX_STATE_OBJECT_KEYS) throw new InvalidParams(`keys holds more than ${MAX_STATE_OBJECT_KEYS} keys`, 'keys');
+  keys.forEach((key, position) => {
+    if (key.length !== KEY_LENGTH) throw new InvalidParams(`keys[${position}] must be ${KEY_LENGTH} bytes, got ${key.length}`, 'keys');
+  });
+  const { header, window } = await stateLedger(store, selector);
+  const blobs = await Promise.all(keys.map((key) => store.backend.stateObjectAt(key, header.ledgerIndex, window)));
+  return { header, blobs };
+}
+
 /**
- * A page of the whole state at `ledgerIndex`: inside the state window, or the download's own
+ * A page of the state at `ledgerIndex`, keys after `afterKey` and, when `beforeKey` is given, below it: inside the state window, or the download's own
  * ledger before it is complete (its staged pages, which nothing else reads), so the downloader can
  * verify the root before it marks the download complete.
  */
-export async function listStateObjects(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number) {
+export async function listStateObjects(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number, beforeKey: Buffer = Buffer.alloc(0)) {
+  if (beforeKey.length === 0) return listStatePage(store, ledgerIndex, afterKey, limit);
+  if (beforeKey.length !== KEY_LENGTH) throw new InvalidParams(`before_key must be empty or ${KEY_LENGTH} bytes, got ${beforeKey.length}`, 'before_key');
+  const page = await listStatePage(store, ledgerIndex, afterKey, limit);
+  const inRange = page.objects.filter((object) => Buffer.compare(object.key, beforeKey) < 0);
+  // A page that reaches the bound is the last: nothing after it is in range.
+  return { objects: inRange, nextAfterKey: inRange.length < page.objects.length ? undefined : page.nextAfterKey };
+}
+
+async function listStatePage(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number) {
   if (afterKey.length !== 0 && afterKey.length !== KEY_LENGTH) throw new InvalidParams(`after_key must be empty or ${KEY_LENGTH} bytes, got ${afterKey.length}`, 'after_key');
   if (limit > MAX_STATE_OBJECTS_PER_LIST) throw new InvalidParams(`limit must be at most ${MAX_STATE_OBJECTS_PER_LIST}, got ${limit}`, 'limit');
   const pageSize = limit === 0 ? MAX_STATE_OBJECTS_PER_LIST : limit;

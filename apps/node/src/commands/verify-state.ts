@@ -31,7 +31,7 @@ export async function runVerifyState(rest: string[], flags: ParsedFlags): Promis
     let objectCount = 0;
     let afterKey = Buffer.alloc(0);
     do {
-      const page = await client.listStateObjects({ ledgerIndex, afterKey, limit: PAGE });
+      const page = await client.listStateObjects({ ledgerIndex, afterKey, limit: PAGE, beforeKey: Buffer.alloc(0) });
       for (const object of page.objects) tree.set(Buffer.from(object.key).toString('hex'), object.blob);
       objectCount += page.objects.length;
       afterKey = Buffer.from(page.nextAfterKey);

@@ -7,7 +7,7 @@ import { decodeLedgerHeader, type LedgerHeader, type StoredLink, type VerifiedLe
 import { LedgerStoreServiceService, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
-import type { Logger } from '@ledger-node/telemetry';
+import { DependencyLog, type Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import { observeStage, secondsSince } from '../stage-timing';
 import { backoffDelayMs, sleep } from '@ledger-node/upstream';
@@ -31,12 +31,14 @@ const RETRIED_KINDS = new Set(['unavailable', 'upstream_unavailable']);
 
 export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   private readonly client;
+  private readonly availability: DependencyLog;
 
   constructor(
     address: string,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly signal: AbortSignal,
   ) {
+    this.availability = new DependencyLog(logger, 'ledger-store');
     this.client = createGrpcClient(LedgerStoreServiceService, address, {
       deadlineMs: 30_000,
       idempotent: ['getStatus', 'getLedger', 'putLedgers', 'putStateChanges', 'listStateObjects'],
@@ -87,7 +89,7 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   }
 
   async listStateObjects(ledgerIndex: number, afterKey: Buffer, limit: number) {
-    const answer = await this.retrying('ListStateObjects', () => this.client.listStateObjects({ ledgerIndex, afterKey, limit }, { deadlineMs: 60_000 }));
+    const answer = await this.retrying('ListStateObjects', () => this.client.listStateObjects({ ledgerIndex, afterKey, limit, beforeKey: Buffer.alloc(0) }, { deadlineMs: 60_000 }));
     return { objects: answer.objects.map(({ key, blob }) => ({ key: Buffer.from(key), blob: Buffer.from(blob) })), nextAfterKey: Buffer.from(answer.nextAfterKey) };
   }
 
@@ -128,14 +130,16 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   private async retrying<T>(operation: string, call: () => Promise<T>, onRetry?: (error: unknown) => void): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await call();
+        const answer = await call();
+        this.availability.answered();
+        return answer;
       } catch (error) {
         const retryable = isLedgerNodeError(error) && RETRIED_KINDS.has(error.kind);
         if (!retryable || this.signal.aborted) throw error;
         onRetry?.(error);
         const delayMs = backoffDelayMs(attempt, 200, 5_000);
-        const log = attempt === 0 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
-        log({ err: error, delayMs }, `ledger-store ${operation} failed; retrying in ${delayMs} ms`);
+        const reason = (error as Error).message;
+        this.availability.failed(`ledger-store ${operation} failed: ${reason}; retrying in ${delayMs} ms`, { operation, reason, delayMs });
         await sleep(delayMs, this.signal);
       }
     }

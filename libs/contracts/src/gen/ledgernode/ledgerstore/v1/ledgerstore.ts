@@ -535,6 +535,8 @@ export interface ListStateObjectsRequest {
   afterKey: Buffer;
   /** Page size; 0 means the maximum (4096); a larger value is INVALID_ARGUMENT. */
   limit: number;
+  /** Only objects with keys below this 32-byte key; empty for no bound. A page that reaches it is the last. */
+  beforeKey: Buffer;
 }
 
 /** Response of ListStateObjects. */
@@ -543,6 +545,32 @@ export interface ListStateObjectsResponse {
   objects: StateObject[];
   /** after_key of the next page; empty when this page is the last. */
   nextAfterKey: Buffer;
+}
+
+/** Request of GetStateObjects. */
+export interface GetStateObjectsRequest {
+  /** 32-byte object keys, at most 1000; INVALID_ARGUMENT otherwise. */
+  keys: Buffer[];
+  /** Ledger the objects are read at: a stored ledger inside GetStatusResponse.state_range, else OUT_OF_RANGE. */
+  ledger?: LedgerSelector | undefined;
+}
+
+/** Response of GetStateObjects. */
+export interface GetStateObjectsResponse {
+  /** One per requested key, in the request's order. */
+  objects: StateObjectAt[];
+  /** Ledger the objects were read at. */
+  ledgerIndex: number;
+  /** 32-byte hash of that ledger. */
+  ledgerHash: Buffer;
+}
+
+/** One state object as of a ledger. */
+export interface StateObjectAt {
+  /** 32-byte object key, as requested. */
+  key: Buffer;
+  /** The object's bytes at the ledger; absent when no object had that key there. */
+  blob?: Buffer | undefined;
 }
 
 /** Request of WatchLedgers. */
@@ -4265,7 +4293,7 @@ export const GetAccountTransactionCountResponse: MessageFns<GetAccountTransactio
 };
 
 function createBaseListStateObjectsRequest(): ListStateObjectsRequest {
-  return { ledgerIndex: 0, afterKey: Buffer.alloc(0), limit: 0 };
+  return { ledgerIndex: 0, afterKey: Buffer.alloc(0), limit: 0, beforeKey: Buffer.alloc(0) };
 }
 
 export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
@@ -4278,6 +4306,9 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(24).uint32(message.limit);
+    }
+    if (message.beforeKey.length !== 0) {
+      writer.uint32(34).bytes(message.beforeKey);
     }
     return writer;
   },
@@ -4319,6 +4350,14 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
             message.limit = reader.uint32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.beforeKey = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4344,6 +4383,11 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
         ? Buffer.from(bytesFromBase64(object.after_key))
         : Buffer.alloc(0),
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      beforeKey: isSet(object.beforeKey)
+        ? Buffer.from(bytesFromBase64(object.beforeKey))
+        : isSet(object.before_key)
+        ? Buffer.from(bytesFromBase64(object.before_key))
+        : Buffer.alloc(0),
     };
   },
 
@@ -4358,6 +4402,9 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.beforeKey.length !== 0) {
+      obj.beforeKey = base64FromBytes(message.beforeKey);
+    }
     return obj;
   },
 
@@ -4369,6 +4416,7 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
     message.ledgerIndex = object.ledgerIndex ?? 0;
     message.afterKey = object.afterKey ?? Buffer.alloc(0);
     message.limit = object.limit ?? 0;
+    message.beforeKey = object.beforeKey ?? Buffer.alloc(0);
     return message;
   },
 };
@@ -4458,6 +4506,289 @@ export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
     const message = createBaseListStateObjectsResponse();
     message.objects = object.objects?.map((e) => StateObject.fromPartial(e)) || [];
     message.nextAfterKey = object.nextAfterKey ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetStateObjectsRequest(): GetStateObjectsRequest {
+  return { keys: [], ledger: undefined };
+}
+
+export const GetStateObjectsRequest: MessageFns<GetStateObjectsRequest> = {
+  encode(message: GetStateObjectsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      writer.uint32(10).bytes(v!);
+    }
+    if (message.ledger !== undefined) {
+      LedgerSelector.encode(message.ledger, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStateObjectsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStateObjectsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ledger = LedgerSelector.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStateObjectsRequest {
+    return {
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
+      ledger: isSet(object.ledger) ? LedgerSelector.fromJSON(object.ledger) : undefined,
+    };
+  },
+
+  toJSON(message: GetStateObjectsRequest): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => base64FromBytes(e));
+    }
+    if (message.ledger !== undefined) {
+      obj.ledger = LedgerSelector.toJSON(message.ledger);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStateObjectsRequest>, I>>(base?: I): GetStateObjectsRequest {
+    return GetStateObjectsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStateObjectsRequest>, I>>(object: I): GetStateObjectsRequest {
+    const message = createBaseGetStateObjectsRequest();
+    message.keys = object.keys?.map((e) => e) || [];
+    message.ledger = (object.ledger !== undefined && object.ledger !== null)
+      ? LedgerSelector.fromPartial(object.ledger)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetStateObjectsResponse(): GetStateObjectsResponse {
+  return { objects: [], ledgerIndex: 0, ledgerHash: Buffer.alloc(0) };
+}
+
+export const GetStateObjectsResponse: MessageFns<GetStateObjectsResponse> = {
+  encode(message: GetStateObjectsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.objects) {
+      StateObjectAt.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(16).uint32(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      writer.uint32(26).bytes(message.ledgerHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStateObjectsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStateObjectsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.objects.push(StateObjectAt.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ledgerHash = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStateObjectsResponse {
+    return {
+      objects: globalThis.Array.isArray(object?.objects)
+        ? object.objects.map((e: any) => StateObjectAt.fromJSON(e))
+        : [],
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      ledgerHash: isSet(object.ledgerHash)
+        ? Buffer.from(bytesFromBase64(object.ledgerHash))
+        : isSet(object.ledger_hash)
+        ? Buffer.from(bytesFromBase64(object.ledger_hash))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: GetStateObjectsResponse): unknown {
+    const obj: any = {};
+    if (message.objects?.length) {
+      obj.objects = message.objects.map((e) => StateObjectAt.toJSON(e));
+    }
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      obj.ledgerHash = base64FromBytes(message.ledgerHash);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStateObjectsResponse>, I>>(base?: I): GetStateObjectsResponse {
+    return GetStateObjectsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStateObjectsResponse>, I>>(object: I): GetStateObjectsResponse {
+    const message = createBaseGetStateObjectsResponse();
+    message.objects = object.objects?.map((e) => StateObjectAt.fromPartial(e)) || [];
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseStateObjectAt(): StateObjectAt {
+  return { key: Buffer.alloc(0), blob: undefined };
+}
+
+export const StateObjectAt: MessageFns<StateObjectAt> = {
+  encode(message: StateObjectAt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key.length !== 0) {
+      writer.uint32(10).bytes(message.key);
+    }
+    if (message.blob !== undefined) {
+      writer.uint32(18).bytes(message.blob);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StateObjectAt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStateObjectAt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.blob = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StateObjectAt {
+    return {
+      key: isSet(object.key) ? Buffer.from(bytesFromBase64(object.key)) : Buffer.alloc(0),
+      blob: isSet(object.blob) ? Buffer.from(bytesFromBase64(object.blob)) : undefined,
+    };
+  },
+
+  toJSON(message: StateObjectAt): unknown {
+    const obj: any = {};
+    if (message.key.length !== 0) {
+      obj.key = base64FromBytes(message.key);
+    }
+    if (message.blob !== undefined) {
+      obj.blob = base64FromBytes(message.blob);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StateObjectAt>, I>>(base?: I): StateObjectAt {
+    return StateObjectAt.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StateObjectAt>, I>>(object: I): StateObjectAt {
+    const message = createBaseStateObjectAt();
+    message.key = object.key ?? Buffer.alloc(0);
+    message.blob = object.blob ?? undefined;
     return message;
   },
 };
@@ -4963,7 +5294,10 @@ export const LedgerStoreServiceService = {
     responseDeserialize: (value: Buffer): GetAccountTransactionCountResponse =>
       GetAccountTransactionCountResponse.decode(value),
   },
-  /** Pages through the whole account state at a ledger in key order (state-root checks such as verify-state). */
+  /**
+   * Pages through the account state at a ledger in key order (state-root checks such as verify-state;
+   * one key range of it, such as the directory pages of an order book).
+   */
   listStateObjects: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/ListStateObjects" as const,
     requestStream: false as const,
@@ -4974,6 +5308,18 @@ export const LedgerStoreServiceService = {
     responseSerialize: (value: ListStateObjectsResponse): Buffer =>
       Buffer.from(ListStateObjectsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListStateObjectsResponse => ListStateObjectsResponse.decode(value),
+  },
+  /** Reads state objects by key as of a ledger (ledger_entry, owner directories, offers). */
+  getStateObjects: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetStateObjects" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStateObjectsRequest): Buffer =>
+      Buffer.from(GetStateObjectsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStateObjectsRequest => GetStateObjectsRequest.decode(value),
+    responseSerialize: (value: GetStateObjectsResponse): Buffer =>
+      Buffer.from(GetStateObjectsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStateObjectsResponse => GetStateObjectsResponse.decode(value),
   },
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: {
@@ -5033,8 +5379,13 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getAccountTransactions: handleUnaryCall<GetAccountTransactionsRequest, GetAccountTransactionsResponse>;
   /** Counts the transactions an account sent up to and including a ledger (jt_getTransactionCount). */
   getAccountTransactionCount: handleUnaryCall<GetAccountTransactionCountRequest, GetAccountTransactionCountResponse>;
-  /** Pages through the whole account state at a ledger in key order (state-root checks such as verify-state). */
+  /**
+   * Pages through the account state at a ledger in key order (state-root checks such as verify-state;
+   * one key range of it, such as the directory pages of an order book).
+   */
   listStateObjects: handleUnaryCall<ListStateObjectsRequest, ListStateObjectsResponse>;
+  /** Reads state objects by key as of a ledger (ledger_entry, owner directories, offers). */
+  getStateObjects: handleUnaryCall<GetStateObjectsRequest, GetStateObjectsResponse>;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: handleServerStreamingCall<WatchLedgersRequest, WatchLedgersResponse>;
 }
@@ -5252,7 +5603,10 @@ export interface LedgerStoreServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAccountTransactionCountResponse) => void,
   ): ClientUnaryCall;
-  /** Pages through the whole account state at a ledger in key order (state-root checks such as verify-state). */
+  /**
+   * Pages through the account state at a ledger in key order (state-root checks such as verify-state;
+   * one key range of it, such as the directory pages of an order book).
+   */
   listStateObjects(
     request: ListStateObjectsRequest,
     callback: (error: ServiceError | null, response: ListStateObjectsResponse) => void,
@@ -5267,6 +5621,22 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  /** Reads state objects by key as of a ledger (ledger_entry, owner directories, offers). */
+  getStateObjects(
+    request: GetStateObjectsRequest,
+    callback: (error: ServiceError | null, response: GetStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  getStateObjects(
+    request: GetStateObjectsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  getStateObjects(
+    request: GetStateObjectsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStateObjectsResponse) => void,
   ): ClientUnaryCall;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers(
