@@ -1,7 +1,7 @@
 export { XRPL_ALPHABET, JINGTUM_ALPHABET, AddressCodec, Base58Check } from './base58';
 export { ARRAY_END_MARKER, BinaryCursor, OBJECT_END_MARKER, UnreadableBinary, readFieldValue } from './binary-reader';
 export { createChainCodec, type ChainCodec, type ChainCodecOptions } from './codec';
-export { currencyToBytes, currencyFromBytes } from './currency';
+export { currencyToBytes, currencyFromBytes, longCurrencyHex } from './currency';
 export { jingtumDefinitionsTable, jingtumLegacyContractDefinitions, readDefinitionsTable, xrplDefinitionsTable, type DefinitionsTable } from './definitions';
 export { HashPrefix, sha512Half, hashTransaction, ZERO_HASH } from './hash';
 export {

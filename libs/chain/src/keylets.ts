@@ -12,6 +12,13 @@ const LedgerSpace = {
   skipList: 0x0073, // 's'
   amendments: 0x0066, // 'f'
   feeSettings: 0x0065, // 'e'
+  bookDir: 0x0042, // 'B'
+  escrow: 0x0075, // 'u'
+  ticket: 0x0054, // 'T'
+  signerList: 0x0053, // 'S'
+  payChannel: 0x0078, // 'x'
+  check: 0x0043, // 'C'
+  depositPreauth: 0x0070, // 'p'
 } as const;
 
 function space(code: number): Buffer {
@@ -30,6 +37,18 @@ function u64(value: bigint, what: string): Buffer {
   const bytes = Buffer.alloc(8);
   bytes.writeBigUInt64BE(value);
   return bytes;
+}
+
+function u32(value: number, what: string): Buffer {
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new InvalidParams(`${what} must be a u32`, what);
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(value);
+  return bytes;
+}
+
+function bytes20(value: Uint8Array, what: string): Uint8Array {
+  if (!(value instanceof Uint8Array) || value.length !== 20) throw new InvalidParams(`${what} must be 20 bytes`, what);
+  return value;
 }
 
 function indexOf(...parts: Uint8Array[]): string {
@@ -60,10 +79,52 @@ export const keylet = {
     return indexOf(space(LedgerSpace.rippleState), low, high, currency);
   },
   offer(accountId: Uint8Array, sequence: number): string {
-    if (!Number.isInteger(sequence) || sequence < 0 || sequence > 0xffffffff) throw new InvalidParams('sequence must be a u32', 'sequence');
-    const sequenceBytes = Buffer.alloc(4);
-    sequenceBytes.writeUInt32BE(sequence);
-    return indexOf(space(LedgerSpace.offer), accountBytes(accountId, 'accountId'), sequenceBytes);
+    return indexOf(space(LedgerSpace.offer), accountBytes(accountId, 'accountId'), u32(sequence, 'sequence'));
+  },
+  /** An escrow by its creator and the sequence (or ticket) of its EscrowCreate (rippled `keylet::escrow`). */
+  escrow(accountId: Uint8Array, sequence: number): string {
+    return indexOf(space(LedgerSpace.escrow), accountBytes(accountId, 'accountId'), u32(sequence, 'sequence'));
+  },
+  /** A check by its sender and the sequence (or ticket) of its CheckCreate (rippled `keylet::check`). */
+  check(accountId: Uint8Array, sequence: number): string {
+    return indexOf(space(LedgerSpace.check), accountBytes(accountId, 'accountId'), u32(sequence, 'sequence'));
+  },
+  /** A ticket by its owner and TicketSequence (rippled `keylet::ticket`). */
+  ticket(accountId: Uint8Array, ticketSequence: number): string {
+    return indexOf(space(LedgerSpace.ticket), accountBytes(accountId, 'accountId'), u32(ticketSequence, 'ticketSequence'));
+  },
+  /** The preauthorization `owner` gave `authorized` (rippled `keylet::depositPreauth`). */
+  depositPreauth(owner: Uint8Array, authorized: Uint8Array): string {
+    return indexOf(space(LedgerSpace.depositPreauth), accountBytes(owner, 'owner'), accountBytes(authorized, 'authorized'));
+  },
+  /** An account's signer list; rippled has only list 0 (`keylet::signers`). */
+  signers(accountId: Uint8Array): string {
+    return indexOf(space(LedgerSpace.signerList), accountBytes(accountId, 'accountId'), u32(0, 'signerListId'));
+  },
+  /** A payment channel by source, destination and the sequence (or ticket) of its creation (rippled `keylet::payChan`). */
+  payChannel(source: Uint8Array, destination: Uint8Array, sequence: number): string {
+    return indexOf(space(LedgerSpace.payChannel), accountBytes(source, 'source'), accountBytes(destination, 'destination'), u32(sequence, 'sequence'));
+  },
+  /**
+   * The first key of an order book's directories (rippled `getBookBase`): the hash of the book with
+   * its last 8 bytes (the quality) zero. The taker pays `pays` and gets `gets`; the native asset is
+   * 20 zero bytes of currency and of issuer.
+   */
+  bookBase(pays: { currency: Uint8Array; issuer: Uint8Array }, gets: { currency: Uint8Array; issuer: Uint8Array }): string {
+    const hash = sha512Half(
+      space(LedgerSpace.bookDir),
+      bytes20(pays.currency, 'pays.currency'),
+      bytes20(gets.currency, 'gets.currency'),
+      bytes20(pays.issuer, 'pays.issuer'),
+      bytes20(gets.issuer, 'gets.issuer'),
+    );
+    return toHex(Buffer.concat([hash.subarray(0, 24), Buffer.alloc(8)]));
+  },
+  /** The key past every quality of a book directory (rippled `getQualityNext`: the key plus 2^64). */
+  qualityNext(bookKey: string): string {
+    const next = (BigInt(`0x${toHex(hash256Bytes(bookKey, 'bookKey'))}`) >> 64n) + 1n;
+    if (next >= 1n << 192n) throw new InvalidParams('the book key has no next quality', 'bookKey');
+    return (next << 64n).toString(16).toUpperCase().padStart(64, '0');
   },
   feeSettings(): string {
     return indexOf(space(LedgerSpace.feeSettings));

@@ -78,11 +78,7 @@ export interface LedgerSource {
   readonly writer?: LedgerWriter;
 }
 
-/** rippled's `complete_ledgers` text: "a-b,c,d-e" ("empty" when nothing is held). */
-export function formatRanges(ranges: readonly LedgerRange[]): string {
-  if (ranges.length === 0) return 'empty';
-  return ranges.map((range) => (range.first === range.last ? String(range.first) : `${range.first}-${range.last}`)).join(',');
-}
+export { formatRanges } from '@ledger-node/rippled-api';
 
 /** Contiguous ranges of a set of ledger indexes. */
 export function rangesOf(ledgerIndexes: Iterable<number>): LedgerRange[] {

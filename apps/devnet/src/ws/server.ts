@@ -6,19 +6,15 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@ledger-node/telemetry';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { JsonObject } from '../engine/types';
-import type { ApiVersion } from './format';
+import { envelopeErrors, errorFields, parseWsRequest, readApiVersion, readCommand, wsError, wsSuccess, type JsonObject } from '@ledger-node/rippled-api';
 import type { LedgerSource } from './ledger-source';
 import { methods } from './methods';
-import { errorFields, rpcErrors } from './rpc-error';
 import { Subscriber } from './subscriptions';
 
 /** Largest request accepted; the socket is closed with 1009 (message too big) beyond it. */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** A subscriber that lets this much output pile up is too slow to keep. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
-/** rippled echoes an unparsable request back as `value`; long ones are cut. */
-const MAX_ECHOED_CHARS = 4096;
 
 export interface DevnetWsServer {
   readonly url: string;
@@ -33,51 +29,25 @@ export interface WsServerOptions {
   logger: Logger;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** rippled getAPIVersionNumber: absent → 1; 1 and 2 are served; anything else is invalid. */
-function apiVersionOf(request: JsonObject): ApiVersion | undefined {
-  const requested = request.api_version;
-  if (requested === undefined) return 1;
-  return requested === 1 || requested === 2 ? requested : undefined;
-}
-
 /** Handles one request text and returns the response object (exported for unit tests). */
 export function answer(text: string, context: { source: LedgerSource; subscriber: Subscriber; startedAtMs: number; logger: Logger }): JsonObject {
-  let request: unknown;
-  try {
-    request = JSON.parse(text);
-  } catch {
-    // rippled ServerHandler::onWSMessage: an unparsable message is answered as a jsonInvalid error.
-    return { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) };
-  }
-  if (!isObject(request)) return { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) };
-
-  const envelope: JsonObject = {};
-  if (request.id !== undefined) envelope.id = request.id;
-  if (request.api_version !== undefined) envelope.api_version = request.api_version;
-  const fail = (fields: JsonObject): JsonObject => ({ ...envelope, ...fields, request, status: 'error', type: 'response' });
-
-  const apiVersion = apiVersionOf(request);
-  if (apiVersion === undefined) return fail({ error: 'invalid_API_version' });
-  const command = request.command ?? request.method;
-  if (typeof command !== 'string' || (request.command !== undefined && request.method !== undefined && request.command !== request.method)) {
-    return fail({ error: 'missingCommand' });
-  }
+  const parsed = parseWsRequest(text);
+  if ('response' in parsed) return parsed.response;
+  const { request } = parsed;
+  const apiVersion = readApiVersion(request);
+  if (apiVersion === undefined) return wsError(request, envelopeErrors.invalidApiVersion);
+  const command = readCommand(request);
+  if (command === undefined) return wsError(request, envelopeErrors.missingCommand);
   const handler = Object.hasOwn(methods, command) ? methods[command] : undefined;
-  if (!handler) {
-    return fail({ error: 'unknownCmd', error_code: rpcErrors.unknownCmd.code, error_message: rpcErrors.unknownCmd.message });
-  }
+  if (!handler) return wsError(request, envelopeErrors.unknownCmd);
   try {
     const result = handler({ request, apiVersion, source: context.source, subscriber: context.subscriber, startedAtMs: context.startedAtMs });
-    return { ...envelope, result, status: 'success', type: 'response' };
+    return wsSuccess(request, result);
   } catch (error) {
     const fields = errorFields(error);
-    if (fields) return fail(fields);
+    if (fields) return wsError(request, fields);
     context.logger.error({ err: error, command }, 'request failed');
-    return fail({ error: 'internal', error_code: rpcErrors.internal.code, error_message: rpcErrors.internal.message });
+    return wsError(request, envelopeErrors.internal);
   }
 }
 

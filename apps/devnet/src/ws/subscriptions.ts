@@ -5,11 +5,11 @@
  * the API version of the subscribe request, as rippled keeps it per subscriber.
  */
 import { devnetValidatorKeypair, encodeNodePublicKey, signValidation, type ChainProfile } from '@ledger-node/chain';
+import { formatRanges, ledgerStreamFields as streamFields, placeOf, transactionStreamMessage, type ApiVersion } from '@ledger-node/rippled-api';
 import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
 import { affectedAccounts } from './account-tx-index';
-import { engineResultOf } from './engine-results';
-import { closeTimeIso, txJsonV1, txJsonV2, type ApiVersion } from './format';
-import { formatRanges, type LedgerSource } from './ledger-source';
+import type { LedgerSource } from './ledger-source';
+import { DEVNET_RENDER_STYLE } from './methods/context';
 
 /** Streams rippled accepts; only `ledger`, `validations` and the transaction streams carry messages here. */
 export const knownStreams = [
@@ -34,17 +34,12 @@ const transactionStreams = new Set<StreamName>(['transactions', 'transactions_pr
 
 /** The fields of the `ledger` stream shared by the subscribe answer and ledgerClosed messages. */
 export function ledgerStreamFields(source: LedgerSource, ledger: ClosedLedger): JsonObject {
-  return {
-    fee_base: Number(source.fees.baseFee),
-    fee_ref: Number(source.fees.baseFee),
-    ledger_hash: ledger.hash,
-    ledger_index: ledger.header.ledgerIndex,
-    ledger_time: ledger.header.closeTime,
-    network_id: source.networkId,
-    reserve_base: Number(source.fees.reserveBase),
-    reserve_inc: Number(source.fees.reserveIncrement),
-    validated_ledgers: formatRanges(source.completeRanges()),
-  };
+  return streamFields({
+    place: placeOf(ledger),
+    fees: source.fees,
+    networkId: source.networkId,
+    validatedLedgers: formatRanges(source.completeRanges()),
+  });
 }
 
 const validators = new Map<ChainProfile, { publicKey: string; privateKey: string; nodePublicKey: string }>();
@@ -74,26 +69,7 @@ export function validationMessage(profile: ChainProfile, ledger: ClosedLedger): 
 }
 
 export function transactionMessage(source: LedgerSource, ledger: ClosedLedger, tx: ClosedTransaction, apiVersion: ApiVersion): JsonObject {
-  const resultToken = String(tx.metaJson.TransactionResult);
-  const date = ledger.header.closeTime;
-  const common = {
-    type: 'transaction',
-    ...engineResultOf(source.profile, resultToken),
-    ledger_hash: ledger.hash,
-    ledger_index: ledger.header.ledgerIndex,
-    meta: tx.metaJson,
-    status: 'closed',
-    validated: true,
-  };
-  if (apiVersion > 1) {
-    return {
-      ...common,
-      close_time_iso: closeTimeIso(date),
-      hash: tx.hash,
-      tx_json: { ...txJsonV2(tx), date, ledger_index: ledger.header.ledgerIndex },
-    };
-  }
-  return { ...common, transaction: { ...txJsonV1(tx), date } };
+  return transactionStreamMessage(source.profile, placeOf(ledger), tx, apiVersion, DEVNET_RENDER_STYLE);
 }
 
 export class Subscriber {

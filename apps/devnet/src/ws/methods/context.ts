@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../engine/types';
-import type { ApiVersion } from '../format';
+import type { ApiVersion, RenderStyle } from '@ledger-node/rippled-api';
 import type { LedgerSource } from '../ledger-source';
 import type { Subscriber } from '../subscriptions';
 
@@ -12,6 +12,12 @@ export interface MethodContext {
   /** When the server started (Unix ms), for `uptime`. */
   readonly startedAtMs: number;
 }
+
+/**
+ * The devnet renders API v1 as rippled did before 2.0: a Payment's Amount without its `DeliverMax`
+ * alias, the shape its recorded ledgers and their checks keep.
+ */
+export const DEVNET_RENDER_STYLE: RenderStyle = { v1DeliverMax: false };
 
 /** A rippled method: returns the `result` object or throws an RpcError. */
 export type MethodHandler = (context: MethodContext) => JsonObject;

@@ -1,5 +1,5 @@
 /** rippled `ledger_accept` (standalone mode): closes the open ledger now. */
-import { BareRpcError } from '../rpc-error';
+import { BareRpcError } from '@ledger-node/rippled-api';
 import type { MethodHandler } from './context';
 
 export const ledgerAccept: MethodHandler = ({ source }) => {

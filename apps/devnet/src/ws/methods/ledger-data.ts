@@ -1,29 +1,12 @@
 /** rippled `ledger_data`: the state objects of a ledger, paged in ascending index order. */
-import type { JsonObject, StateEntry } from '../../engine/types';
-import { ledgerHeaderHex, ledgerHeaderJson } from '../format';
-import { isHash256, ledgerFields, readBoolean, readLimit, resolveLedger, stateLedgerIndex } from '../params';
-import { invalidField, RpcError } from '../rpc-error';
+import { entryTypeOfFilter, invalidField, isHash256, ledgerHeaderHex, ledgerHeaderJson, readBoolean, readLimit, RpcError, type JsonObject } from '@ledger-node/rippled-api';
+import type { StateEntry } from '../../engine/types';
+import { ledgerFields, resolveLedger, stateLedgerIndex } from '../params';
 import type { MethodHandler } from './context';
 
 /** rippled Tuning: binary pages hold up to 2048 objects, JSON pages up to 256. */
 const BINARY_PAGE = { fallback: 2048, min: 1, max: 2048 };
 const JSON_PAGE = { fallback: 256, min: 1, max: 256 };
-
-/** rippled's short `type` filter names (LedgerFormats `chooseLedgerEntryType`). */
-const typeFilters: Record<string, string> = {
-  account: 'AccountRoot',
-  amendments: 'Amendments',
-  check: 'Check',
-  deposit_preauth: 'DepositPreauth',
-  directory: 'DirectoryNode',
-  escrow: 'Escrow',
-  fee: 'FeeSettings',
-  hashes: 'LedgerHashes',
-  offer: 'Offer',
-  payment_channel: 'PayChannel',
-  signer_list: 'SignerList',
-  ticket: 'Ticket',
-};
 
 export const ledgerData: MethodHandler = ({ request, source, apiVersion }) => {
   const binary = readBoolean(request, 'binary');
@@ -32,8 +15,7 @@ export const ledgerData: MethodHandler = ({ request, source, apiVersion }) => {
   if (marker !== undefined && !isHash256(marker)) throw invalidField('marker', 'valid');
   let entryType: string | undefined;
   if (request.type !== undefined) {
-    const filter = request.type;
-    entryType = typeof filter === 'string' ? (filter === 'state' ? source.profile.trustLineEntryType : typeFilters[filter]) : undefined;
+    entryType = entryTypeOfFilter(request.type, source.profile);
     if (!entryType) throw invalidField('type');
   }
   const ref = resolveLedger(request, source);

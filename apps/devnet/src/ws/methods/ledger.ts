@@ -1,9 +1,7 @@
 /** rippled `ledger`: a ledger's header, optionally its transactions, in JSON or binary form. */
-import type { JsonObject } from '../../engine/types';
-import { ledgerHeaderHex, ledgerHeaderJson, ledgerTransactionJson } from '../format';
-import { readBoolean, resolveLedger } from '../params';
-import { RpcError } from '../rpc-error';
-import type { MethodHandler } from './context';
+import { ledgerHeaderHex, ledgerHeaderJson, ledgerTransactionJson, placeOf, readBoolean, RpcError, type JsonObject } from '@ledger-node/rippled-api';
+import { resolveLedger } from '../params';
+import { DEVNET_RENDER_STYLE, type MethodHandler } from './context';
 
 export const ledger: MethodHandler = ({ request, source, apiVersion }) => {
   const binary = readBoolean(request, 'binary');
@@ -25,9 +23,10 @@ export const ledger: MethodHandler = ({ request, source, apiVersion }) => {
   const closed = ref.ledger;
   const header: JsonObject = binary ? { closed: true, ledger_data: ledgerHeaderHex(closed) } : ledgerHeaderJson(closed, apiVersion);
   if (withTransactions) {
+    const place = placeOf(closed);
     header.transactions = [...closed.transactions]
       .sort((a, b) => a.index - b.index)
-      .map((tx) => ledgerTransactionJson(closed, tx, { apiVersion, expand, binary }));
+      .map((tx) => ledgerTransactionJson(place, tx, { apiVersion, expand, binary, ...DEVNET_RENDER_STYLE }));
   }
   return { ledger: header, ledger_hash: closed.hash, ledger_index: closed.header.ledgerIndex, validated: true };
 };

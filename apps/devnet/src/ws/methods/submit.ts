@@ -3,8 +3,7 @@
  * answers with its preliminary result. As in rippled, a blob that does not decode or whose
  * signature fails local checks gets an `invalidTransaction` error, not an engine result.
  */
-import type { JsonObject } from '../../engine/types';
-import { missingField, RpcError, BareRpcError } from '../rpc-error';
+import { BareRpcError, missingField, RpcError, submitResult } from '@ledger-node/rippled-api';
 import type { MethodHandler } from './context';
 
 const HEX = /^(?:[0-9A-Fa-f]{2})+$/;
@@ -26,22 +25,20 @@ export const submit: MethodHandler = ({ request, source }) => {
   if (submitted.errorException !== undefined || !submitted.txJson) {
     throw new BareRpcError('invalidTransaction', { error_exception: submitted.errorException ?? submitted.engineResultMessage });
   }
-  const kept = submitted.applied || submitted.queued;
-  const result: JsonObject = {
-    accepted: kept,
+  return submitResult({
+    engineResult: submitted.engineResult,
+    engineResultCode: submitted.engineResultCode,
+    engineResultMessage: submitted.engineResultMessage,
     applied: submitted.applied,
-    broadcast: false,
-    engine_result: submitted.engineResult,
-    engine_result_code: submitted.engineResultCode,
-    engine_result_message: submitted.engineResultMessage,
-    kept,
-    open_ledger_cost: source.fees.baseFee.toString(),
     queued: submitted.queued,
-    tx_blob: submitted.txBlob,
-    tx_json: { ...submitted.txJson, hash: submitted.txHash },
-    validated_ledger_index: submitted.validatedLedgerIndex,
-  };
-  if (submitted.accountSequenceAvailable !== undefined) result.account_sequence_available = submitted.accountSequenceAvailable;
-  if (submitted.accountSequenceNext !== undefined) result.account_sequence_next = submitted.accountSequenceNext;
-  return result;
+    broadcast: false,
+    kept: submitted.applied || submitted.queued,
+    txBlob: submitted.txBlob,
+    txJson: submitted.txJson,
+    txHash: submitted.txHash,
+    openLedgerCost: source.fees.baseFee.toString(),
+    validatedLedgerIndex: submitted.validatedLedgerIndex,
+    accountSequenceNext: submitted.accountSequenceNext,
+    accountSequenceAvailable: submitted.accountSequenceAvailable,
+  });
 };

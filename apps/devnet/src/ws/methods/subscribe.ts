@@ -1,7 +1,7 @@
 /** rippled `subscribe` / `unsubscribe`: streams and accounts for this connection. */
 import type { JsonObject } from '../../engine/types';
 import type { LedgerSource } from '../ledger-source';
-import { invalidField, RpcError } from '../rpc-error';
+import { invalidField, RpcError } from '@ledger-node/rippled-api';
 import { isStreamName, ledgerStreamFields, type StreamName } from '../subscriptions';
 import type { MethodHandler } from './context';
 

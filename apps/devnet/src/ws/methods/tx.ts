@@ -1,8 +1,6 @@
 /** rippled `tx`: a validated transaction by hash, in JSON or binary form. */
-import { txResult } from '../format';
-import { isHash256, readBoolean } from '../params';
-import { missingField, RpcError } from '../rpc-error';
-import type { MethodHandler } from './context';
+import { isHash256, missingField, placeOf, readBoolean, RpcError, txResult } from '@ledger-node/rippled-api';
+import { DEVNET_RENDER_STYLE, type MethodHandler } from './context';
 
 export const tx: MethodHandler = ({ request, source, apiVersion }) => {
   const txHash = request.transaction;
@@ -11,5 +9,5 @@ export const tx: MethodHandler = ({ request, source, apiVersion }) => {
   const binary = readBoolean(request, 'binary');
   const found = source.transaction(txHash.toUpperCase());
   if (!found) throw new RpcError('txnNotFound');
-  return txResult(found.ledger, found.tx, { apiVersion, binary, networkId: source.networkId });
+  return txResult(placeOf(found.ledger), found.tx, { apiVersion, binary, networkId: source.networkId, ...DEVNET_RENDER_STYLE });
 };

@@ -1,6 +1,6 @@
 /**
- * rippled's RPC errors: token, numeric code and default message (rippled ErrorCodes.cpp). A
- * handler throws `RpcError`; the server turns it into rippled's error response shape.
+ * rippled's RPC errors: token, numeric code and default message (rippled ErrorCodes.h /
+ * ErrorCodes.cpp). A handler throws `RpcError`; the server turns it into rippled's error response.
  */
 import { isLedgerNodeError } from '@ledger-node/errors';
 
@@ -12,7 +12,14 @@ interface RpcErrorInfo {
 export const rpcErrors = {
   actMalformed: { code: 35, message: 'Account malformed.' },
   actNotFound: { code: 19, message: 'Account not found.' },
+  badIssuer: { code: 41, message: 'Issuer account malformed.' },
+  badMarket: { code: 42, message: 'No such market.' },
+  dstActMalformed: { code: 48, message: 'Destination account is malformed.' },
+  dstAmtMalformed: { code: 51, message: 'Destination amount/currency/issuer is malformed.' },
+  dstIsrMalformed: { code: 53, message: 'Destination issuer is malformed.' },
   entryNotFound: { code: 98, message: 'Entry not found.' },
+  excessiveLgrRange: { code: 78, message: 'Ledger range exceeds 1000.' },
+  highFee: { code: 11, message: 'Current transaction fee exceeds your limit.' },
   internal: { code: 73, message: 'Internal error.' },
   invalidLgrRange: { code: 79, message: 'Ledger range is invalid.' },
   invalidParams: { code: 31, message: 'Invalid parameters.' },
@@ -20,10 +27,19 @@ export const rpcErrors = {
   lgrIdxsInvalid: { code: 57, message: 'Ledger indexes invalid.' },
   lgrNotFound: { code: 21, message: 'Ledger not found.' },
   malformedStream: { code: 71, message: 'Stream malformed.' },
+  noClosed: { code: 15, message: 'Closed ledger is unavailable.' },
   noCurrent: { code: 16, message: 'Current ledger is unavailable.' },
+  noNetwork: { code: 17, message: 'Not synced to the network.' },
+  notImpl: { code: 74, message: 'Not implemented.' },
+  notReady: { code: 13, message: 'Not ready to handle this request.' },
   notSupported: { code: 75, message: 'Operation not supported.' },
+  notSynced: { code: 18, message: 'Not synced to the network.' },
+  slowDown: { code: 10, message: 'You are placing too much load on the server.' },
+  srcCurMalformed: { code: 69, message: 'Source currency is malformed.' },
+  srcIsrMalformed: { code: 70, message: 'Source issuer is malformed.' },
   tooBusy: { code: 9, message: 'The server is too busy to help you now.' },
   txnNotFound: { code: 29, message: 'Transaction not found.' },
+  unexpectedLedgerType: { code: 99, message: 'Unexpected ledger type.' },
   unknownCmd: { code: 32, message: 'Unknown method.' },
 } as const satisfies Record<string, RpcErrorInfo>;
 

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { compareDecimal, negateDecimal } from './decimal';
+
+describe('compareDecimal', () => {
+  it.each([
+    ['1', '2', -1],
+    ['2', '1', 1],
+    ['1.50', '1.5', 0],
+    ['-1', '0', -1],
+    ['0', '-0', 0],
+    ['1e-5', '0.00001', 0],
+    ['1e3', '999.9999', 1],
+    ['-2', '-10', 1],
+    ['12300', '1.23e4', 0],
+    ['0.000000000000000000000000000001', '0', 1],
+  ])('compares %s with %s: %i', (a, b, expected) => {
+    expect(compareDecimal(a, b)).toBe(expected);
+  });
+
+  it('refuses text that is not a decimal', () => {
+    expect(() => compareDecimal('abc', '1')).toThrow(/not a decimal amount/);
+  });
+
+  it('negates', () => {
+    expect(negateDecimal('5')).toBe('-5');
+    expect(negateDecimal('-5')).toBe('5');
+  });
+});

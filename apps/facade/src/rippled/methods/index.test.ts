@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { AccountNotFound, Internal, OutOfRange, RateLimited, UpstreamUnavailable } from '@ledger-node/errors';
+import { errorFields, RpcError } from '@ledger-node/rippled-api';
+import { rippledErrorOf, rippledMethods } from './index';
+import { request } from './test-context';
+
+describe('rippledMethods', () => {
+  it('serves the read API and submit; subscriptions are the transport\'s', () => {
+    expect(Object.keys(rippledMethods).sort()).toEqual([
+      'account_currencies',
+      'account_info',
+      'account_lines',
+      'account_objects',
+      'account_tx',
+      'book_offers',
+      'fee',
+      'ledger',
+      'ledger_closed',
+      'ledger_current',
+      'ledger_data',
+      'ledger_entry',
+      'ping',
+      'server_info',
+      'server_state',
+      'submit',
+      'transaction_entry',
+      'tx',
+    ]);
+  });
+
+  it('ping answers an empty result', async () => {
+    expect(await rippledMethods.ping(request({}), {} as never)).toEqual({});
+  });
+});
+
+describe('rippledErrorOf', () => {
+  it("names the node's errors in rippled's terms, with the node's message", () => {
+    expect(errorFields(rippledErrorOf(new RateLimited('too many sends')))).toEqual({ error: 'slowDown', error_code: 10, error_message: 'too many sends' });
+    expect(rippledErrorOf(new UpstreamUnavailable('no upstream'))).toMatchObject({ token: 'noNetwork', code: 17 });
+    expect(rippledErrorOf(new OutOfRange('not stored'))).toMatchObject({ token: 'lgrNotFound' });
+    expect(rippledErrorOf(new AccountNotFound('no account'))).toMatchObject({ token: 'actNotFound' });
+  });
+
+  it('keeps a rippled error as it is and leaves internal errors to the transport', () => {
+    const error = new RpcError('txnNotFound');
+    expect(rippledErrorOf(error)).toBe(error);
+    expect(rippledErrorOf(new Internal('boom'))).toBeUndefined();
+    expect(rippledErrorOf(new Error('boom'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,39 @@
+import type { RippledMethod } from '../method';
+import { accountCurrencies } from './account-currencies';
+import { accountInfo } from './account-info';
+import { accountLines } from './account-lines';
+import { accountObjects } from './account-objects';
+import { accountTx } from './account-tx';
+import { bookOffers } from './book-offers';
+import { fee } from './fee';
+import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
+import { ledgerData } from './ledger-data';
+import { ledgerEntry } from './ledger-entry';
+import { ping } from './ping';
+import { serverInfo, serverState } from './server-info';
+import { submit } from './submit';
+import { transactionEntry, tx } from './tx';
+
+export { rippledErrorOf } from './errors';
+
+/** Every rippled-compatible method the node answers from its store, by command name. */
+export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
+  account_currencies: accountCurrencies,
+  account_info: accountInfo,
+  account_lines: accountLines,
+  account_objects: accountObjects,
+  account_tx: accountTx,
+  book_offers: bookOffers,
+  fee,
+  ledger,
+  ledger_closed: ledgerClosed,
+  ledger_current: ledgerCurrent,
+  ledger_data: ledgerData,
+  ledger_entry: ledgerEntry,
+  ping,
+  server_info: serverInfo,
+  server_state: serverState,
+  submit,
+  transaction_entry: transactionEntry,
+  tx,
+};

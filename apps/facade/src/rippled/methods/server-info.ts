@@ -1,0 +1,71 @@
+/**
+ * rippled `server_info` and `server_state` from the store and sync's status. The node follows the
+ * network through its upstream rather than through peers and consensus: `server_state` is "full"
+ * while sync is level with the upstream's validated ledger, "syncing" while it catches up, and
+ * "connected" when it does not follow (no upstream connection, or -sync=false); load factors are 1.
+ * `network_id` is left out: the node does not learn it from its upstream.
+ */
+import { LedgerTag, TxDetail, type GetStatusResponse, type GetSyncStatusResponse } from '@ledger-node/contracts';
+import { formatRanges, serverInfoValidatedLedger, serverStateValidatedLedger, serverTime, type FeeSchedule, type JsonObject, type ValidatedLedgerInput } from '@ledger-node/rippled-api';
+import type { MethodContext } from '../../jsonrpc/method';
+import type { RippledMethod } from '../method';
+import { feesAt } from './fees';
+import { resolvedOf } from './ledgers';
+import { StateView } from './state';
+
+/** Reported as the server's version; rippled-style so that clients parsing it see a release number. */
+export const NODE_BUILD_VERSION = '2.4.0-ledger-node';
+
+export function serverStateOf(sync: GetSyncStatusResponse | undefined, syncEnabled: boolean): 'full' | 'syncing' | 'connected' {
+  if (!syncEnabled || !sync || !sync.upstreamConnected) return 'connected';
+  return sync.syncing ? 'syncing' : 'full';
+}
+
+interface ServerFacts {
+  status: GetStatusResponse;
+  sync: GetSyncStatusResponse | undefined;
+  validated: { ledger: ValidatedLedgerInput; fees: FeeSchedule } | undefined;
+}
+
+async function gather(context: MethodContext): Promise<ServerFacts> {
+  const [status, sync, record] = await Promise.all([
+    context.queries.status(),
+    context.syncEnabled ? context.syncStatus.status().catch(() => undefined) : Promise.resolve(undefined),
+    context.queries.ledger({ selector: { $case: 'tag', tag: LedgerTag.VALIDATED } }, TxDetail.NONE),
+  ]);
+  if (!record) return { status, sync, validated: undefined };
+  const ledger = resolvedOf(record);
+  const fees = await feesAt(new StateView(context, ledger.header.ledgerIndex), context.profile);
+  return { status, sync, validated: { ledger: { ledgerIndex: ledger.header.ledgerIndex, hash: ledger.hash, closeTime: ledger.header.closeTime }, fees } };
+}
+
+function commonFields(facts: ServerFacts, context: MethodContext, nowMs: number): JsonObject {
+  return {
+    build_version: NODE_BUILD_VERSION,
+    complete_ledgers: formatRanges(facts.status.completeRanges),
+    hostid: 'ledger-node',
+    io_latency_ms: 1,
+    jq_trans_overflow: '0',
+    last_close: { converge_time_s: 0, proposers: 0 },
+    peers: facts.sync?.upstreamConnected ? 1 : 0,
+    server_state: serverStateOf(facts.sync, context.syncEnabled),
+    time: serverTime(new Date(nowMs)),
+    uptime: Math.floor(process.uptime()),
+    validation_quorum: 0,
+  };
+}
+
+export const serverInfo: RippledMethod = async (_request, context) => {
+  const facts = await gather(context);
+  const nowMs = Date.now();
+  const info: JsonObject = { ...commonFields(facts, context, nowMs), load_factor: 1 };
+  if (facts.validated) info.validated_ledger = serverInfoValidatedLedger(facts.validated.ledger, facts.validated.fees, context.profile, nowMs);
+  return { info };
+};
+
+export const serverState: RippledMethod = async (_request, context) => {
+  const facts = await gather(context);
+  const state: JsonObject = { ...commonFields(facts, context, Date.now()), load_base: 256, load_factor: 256 };
+  if (facts.validated) state.validated_ledger = serverStateValidatedLedger(facts.validated.ledger, facts.validated.fees);
+  return { state };
+};

@@ -1,0 +1,264 @@
+/**
+ * A method context over an in-memory chain for the rippled methods' unit tests: real ledgers,
+ * transactions and state objects (binary, as the store holds them) from the repository's
+ * fixtures, answered through the query layer's shape.
+ */
+import {
+  encodeLedgerHeader,
+  hashTransaction,
+  keylet,
+  ledgerHeaderFromJson,
+  stateEntryFromLedgerJson,
+  transactionFromLedgerJson,
+  type ChainProfile,
+} from '@ledger-node/chain';
+import {
+  LedgerTag,
+  TxDetail,
+  type GetAccountTransactionsRequest,
+  type GetSyncStatusResponse,
+  type LedgerRecord,
+  type LedgerSelector,
+  type TransactionRecord,
+} from '@ledger-node/contracts';
+import { InvalidParams, OutOfRange } from '@ledger-node/errors';
+import type { MethodContext } from '../../jsonrpc/method';
+import type { ApiVersion, RippledRequest } from '../method';
+
+export interface FixtureLedger {
+  /** rippled's `ledger` JSON: header fields, `transactions` (expanded) and `accountState`. */
+  ledger: Record<string, any>;
+}
+
+interface StoredLedger {
+  record: LedgerRecord;
+  /** Object key (hex) → blob, the state after this ledger; absent when the state is not held. */
+  state?: Map<string, Buffer>;
+}
+
+const bytes = (hex: string) => Buffer.from(hex, 'hex');
+const hexOf = (buffer: Buffer) => buffer.toString('hex').toUpperCase();
+
+export interface TestChainOptions {
+  profile: ChainProfile;
+  ledgers: FixtureLedger[];
+  /** Ledgers whose state is held (all by default). */
+  stateHeld?: (ledgerIndex: number) => boolean;
+  sync?: Partial<GetSyncStatusResponse>;
+  submitted?: { engineResult: string; engineResultMessage: string; accepted: boolean } | Error;
+}
+
+export class TestChain {
+  readonly ledgers = new Map<number, StoredLedger>();
+  readonly submittedBlobs: Buffer[] = [];
+  readonly context: MethodContext;
+
+  constructor(readonly options: TestChainOptions) {
+    const { profile } = options;
+    for (const { ledger } of options.ledgers) {
+      const header = ledgerHeaderFromJson(ledger);
+      const ledgerHash = bytes(ledger.ledger_hash ?? ledger.hash);
+      const transactions: TransactionRecord[] = (ledger.transactions ?? []).map((tx: Record<string, any>) => {
+        const { hash, txBlob, metaBlob } = transactionFromLedgerJson(tx, profile);
+        const meta = tx.metaData ?? tx.meta;
+        return {
+          hash: bytes(hash),
+          txBlob: bytes(txBlob),
+          metaBlob: bytes(metaBlob),
+          ledgerIndex: header.ledgerIndex,
+          txIndex: meta.TransactionIndex,
+          ledgerHash,
+          closeTimeRippleEpoch: header.closeTime,
+        };
+      });
+      transactions.sort((a, b) => a.txIndex - b.txIndex);
+      const state = ledger.accountState
+        ? new Map<string, Buffer>(
+            (ledger.accountState as Record<string, any>[]).map((entry) => {
+              const { index, blob } = stateEntryFromLedgerJson(entry, profile);
+              return [index, bytes(blob)];
+            }),
+          )
+        : undefined;
+      this.ledgers.set(header.ledgerIndex, {
+        record: {
+          ledgerIndex: header.ledgerIndex,
+          ledgerHash,
+          headerBlob: encodeLedgerHeader(header),
+          transactionCount: transactions.length,
+          transactionHashes: transactions.map((tx) => tx.hash),
+          transactions,
+        },
+        state: options.stateHeld && !options.stateHeld(header.ledgerIndex) ? undefined : state,
+      });
+    }
+    this.context = this.makeContext();
+  }
+
+  private find(selector: LedgerSelector): StoredLedger | undefined {
+    const chosen = selector.selector;
+    if (!chosen) throw new InvalidParams('a selector is required', 'ledger');
+    if (chosen.$case === 'index') return this.ledgers.get(chosen.index);
+    if (chosen.$case === 'hash') return [...this.ledgers.values()].find((stored) => stored.record.ledgerHash.equals(chosen.hash));
+    const indexes = [...this.ledgers.keys()].sort((a, b) => a - b);
+    const index = chosen.tag === LedgerTag.EARLIEST ? indexes[0] : indexes.at(-1);
+    return index === undefined ? undefined : this.ledgers.get(index);
+  }
+
+  private stateOf(selector: LedgerSelector): { stored: StoredLedger; state: Map<string, Buffer> } {
+    const stored = this.find(selector);
+    if (!stored) throw new OutOfRange('the ledger asked for is not stored');
+    if (!stored.state) throw new OutOfRange(`ledger ${stored.record.ledgerIndex} is outside the ledgers whose account state is stored`, { ledger_index: stored.record.ledgerIndex });
+    return { stored, state: stored.state };
+  }
+
+  private sortedKeys(state: Map<string, Buffer>): string[] {
+    return [...state.keys()].sort();
+  }
+
+  private allTransactions(): TransactionRecord[] {
+    return [...this.ledgers.values()].flatMap((stored) => stored.record.transactions);
+  }
+
+  private makeContext(): MethodContext {
+    const chain = this;
+    const { profile } = this.options;
+    const withDetail = (record: LedgerRecord, detail: TxDetail): LedgerRecord => ({
+      ...record,
+      transactionHashes: detail === TxDetail.HASHES || detail === TxDetail.FULL ? record.transactionHashes : [],
+      transactions: detail === TxDetail.FULL ? record.transactions : [],
+    });
+    const list = (request: { ledgerIndex: number; afterKey?: Buffer; beforeKey?: Buffer; limit: number }) => {
+      const { state } = chain.stateOf({ selector: { $case: 'index', index: request.ledgerIndex } });
+      const after = request.afterKey && request.afterKey.length > 0 ? hexOf(request.afterKey) : undefined;
+      const before = request.beforeKey && request.beforeKey.length > 0 ? hexOf(request.beforeKey) : undefined;
+      const keys = chain.sortedKeys(state).filter((key) => (after === undefined || key > after) && (before === undefined || key < before));
+      const limit = request.limit === 0 ? 4096 : request.limit;
+      const page = keys.slice(0, limit);
+      return {
+        objects: page.map((key) => ({ key: bytes(key), blob: state.get(key)!, ledgerEntryType: '', ownerAccountIds: [] })),
+        nextAfterKey: keys.length > limit ? bytes(page.at(-1)!) : Buffer.alloc(0),
+      };
+    };
+    const queries: Record<string, unknown> = {
+      async ledger(selector: LedgerSelector, detail: TxDetail) {
+        const stored = chain.find(selector);
+        return stored && withDetail(stored.record, detail);
+      },
+      async transaction(hash: Buffer) {
+        return chain.allTransactions().find((tx) => tx.hash.equals(hash));
+      },
+      async transactionAt(selector: LedgerSelector, txIndex: number) {
+        return chain.find(selector)?.record.transactions.find((tx) => tx.txIndex === txIndex);
+      },
+      async accountState(accountId: Buffer, selector: LedgerSelector) {
+        const { stored, state } = chain.stateOf(selector);
+        const address = profile.codec.encodeAccountId(accountId);
+        const trustLineBlobs = chain
+          .sortedKeys(state)
+          .map((key) => state.get(key)!)
+          .filter((blob) => {
+            const json = profile.codec.decode(hexOf(blob));
+            return json.LedgerEntryType === profile.trustLineEntryType && (json.LowLimit.issuer === address || json.HighLimit.issuer === address);
+          });
+        return {
+          accountRootBlob: state.get(keylet.account(accountId)),
+          trustLineBlobs,
+          ledgerIndex: stored.record.ledgerIndex,
+          ledgerHash: stored.record.ledgerHash,
+        };
+      },
+      async accountTransactions(request: GetAccountTransactionsRequest) {
+        const address = profile.codec.encodeAccountId(request.accountId);
+        const range = request.ledgerRange;
+        let matching = chain
+          .allTransactions()
+          .filter((tx) => !range || (tx.ledgerIndex >= range.first && tx.ledgerIndex <= range.last))
+          .filter((tx) => JSON.stringify([profile.codec.decode(hexOf(tx.txBlob)), profile.codec.decode(hexOf(tx.metaBlob))]).includes(`"${address}"`))
+          .filter((tx) => request.transactionType === '' || profile.codec.decode(hexOf(tx.txBlob)).TransactionType === request.transactionType)
+          .sort((a, b) => a.ledgerIndex - b.ledgerIndex || a.txIndex - b.txIndex);
+        if (!request.forward) matching = matching.reverse();
+        if (request.position?.$case === 'marker') {
+          const ledger = request.position.marker.readUInt32BE(0);
+          const txIndex = request.position.marker.readUInt32BE(4);
+          const at = matching.findIndex((tx) => tx.ledgerIndex === ledger && tx.txIndex === txIndex);
+          matching = matching.slice(at + 1);
+        }
+        const page = matching.slice(0, request.limit);
+        const marker = Buffer.alloc(matching.length > request.limit ? 8 : 0);
+        if (marker.length > 0) {
+          marker.writeUInt32BE(page.at(-1)!.ledgerIndex, 0);
+          marker.writeUInt32BE(page.at(-1)!.txIndex, 4);
+        }
+        return { transactions: page, marker };
+      },
+      async status() {
+        const indexes = [...chain.ledgers.keys()].sort((a, b) => a - b);
+        return {
+          completeRanges: indexes.length ? [{ first: indexes[0], last: indexes.at(-1)! }] : [],
+          lowestLedgerIndex: indexes[0],
+          highestLedgerIndex: indexes.at(-1),
+          ledgerCount: BigInt(indexes.length),
+        };
+      },
+      async highestLedgerIndex() {
+        return Math.max(0, ...chain.ledgers.keys());
+      },
+    };
+    queries.stateObjects = async (keys: Buffer[], selector: LedgerSelector) => {
+      const { stored, state } = chain.stateOf(selector);
+      return {
+        ledgerIndex: stored.record.ledgerIndex,
+        ledgerHash: stored.record.ledgerHash,
+        objects: keys.map((key) => ({ key, blob: state.get(hexOf(key)) })),
+      };
+    };
+    queries.listState = async (request: { ledgerIndex: number; afterKey?: Buffer; beforeKey?: Buffer; limit: number }) => list(request);
+    const sync: GetSyncStatusResponse = {
+      syncing: false,
+      startingLedgerIndex: 0,
+      currentLedgerIndex: 0,
+      highestLedgerIndex: 0,
+      upstreamUrl: 'ws://127.0.0.1:1',
+      upstreamConnected: true,
+      lagLedgers: 0,
+      backfillLedgersPerSecond: 0,
+      backfillRemainingLedgers: 0n,
+      verificationFailureCount: 0n,
+      completeRanges: [],
+      stateReady: true,
+      indexFailureCount: 0n,
+      anchorProof: '',
+      verificationFailuresByReason: {},
+      ...this.options.sync,
+    };
+    const clients = {
+      submission: {
+        submitSigned: async ({ signedBlob }: { signedBlob: Buffer }) => {
+          chain.submittedBlobs.push(signedBlob);
+          const answer = chain.options.submitted ?? { engineResult: 'tesSUCCESS', engineResultMessage: 'The transaction was applied. Only final in a validated ledger.', accepted: true };
+          if (answer instanceof Error) throw answer;
+          return { hash: bytes(hashTransaction(hexOf(signedBlob))), submissionId: 'test', ...answer };
+        },
+      },
+    };
+    return {
+      clients,
+      profile,
+      syncEnabled: true,
+      syncStatus: { status: async () => sync },
+      maxPageSize: 200,
+      queries,
+      sends: { take: async () => undefined },
+    } as unknown as MethodContext;
+  }
+}
+
+export function request(params: Record<string, unknown>, apiVersion: ApiVersion = 1): RippledRequest {
+  return { params, apiVersion };
+}
+
+/** Mainnet ledger 38129 with its whole state (261 objects) and its one transaction. */
+export const STATE_LEDGER = 'xrpl/ledgers/mainnet/38129-full-state.json';
+/** Mainnet ledgers 11119599 to 11119604 with their transactions (no state). */
+export const HISTORY_LEDGERS = [11119599, 11119600, 11119601, 11119602, 11119603, 11119604].map((index) => `xrpl/ledgers/mainnet/${index}.json`);

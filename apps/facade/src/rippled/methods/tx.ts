@@ -1,0 +1,83 @@
+/**
+ * rippled `tx` (by hash, or by CTID) and `transaction_entry` over the stored, validated
+ * transactions. A transaction not stored is `txnNotFound`; with `min_ledger`/`max_ledger` it says
+ * `searched_all` as Clio does: true when the store holds every ledger of that range, so the
+ * transaction is surely not in it. The CTID is neither checked against nor printed with a network
+ * id: the node does not learn its network's id from the upstream.
+ */
+import { TxDetail, type TransactionRecord } from '@ledger-node/contracts';
+import { closeTimeIso, invalidField, isHash256, missingField, readBoolean, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
+import type { RippledMethod } from '../method';
+import { ledgerFields, resolveLedger } from './ledgers';
+import { placeOfRecord, transactionInput } from './records';
+
+/** rippled and Clio: a `min_ledger`/`max_ledger` range spans at most this many ledgers. */
+const MAX_SEARCH_RANGE = 1000;
+
+function readLedgerBound(params: JsonObject, field: 'min_ledger' | 'max_ledger'): number | undefined {
+  const value = params[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > 0xffffffff) throw invalidField(field, 'unsigned integer');
+  return value;
+}
+
+/** A CTID (XLS-37): 0xC, 28-bit ledger index, 16-bit TransactionIndex, 16-bit network id. */
+function readCtid(value: unknown): { ledgerIndex: number; txIndex: number } {
+  if (typeof value !== 'string' || !/^[Cc][0-9A-Fa-f]{15}$/.test(value)) throw new RpcError('invalidParams');
+  const bits = BigInt(`0x${value}`);
+  return { ledgerIndex: Number((bits >> 32n) & 0x0fffffffn), txIndex: Number((bits >> 16n) & 0xffffn) };
+}
+
+export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
+  const binary = readBoolean(params, 'binary');
+  const hash = params.transaction;
+  const ctid = params.ctid;
+  if (hash !== undefined && ctid !== undefined) throw new RpcError('invalidParams', 'Specify only one of transaction and ctid.');
+  if (hash === undefined && ctid === undefined) throw missingField('transaction');
+  const minLedger = readLedgerBound(params, 'min_ledger');
+  const maxLedger = readLedgerBound(params, 'max_ledger');
+  const rangeGiven = minLedger !== undefined && maxLedger !== undefined;
+  if (rangeGiven) {
+    if (minLedger > maxLedger) throw new RpcError('invalidLgrRange');
+    if (maxLedger - minLedger > MAX_SEARCH_RANGE) throw new RpcError('excessiveLgrRange');
+  }
+
+  let record: TransactionRecord | undefined;
+  if (ctid !== undefined) {
+    const position = readCtid(ctid);
+    record = await context.queries.transactionAt({ selector: { $case: 'index', index: position.ledgerIndex } }, position.txIndex);
+  } else {
+    if (!isHash256(hash)) throw new RpcError('invalidParams', "Invalid field 'transaction'.");
+    record = await context.queries.transaction(Buffer.from(hash, 'hex'));
+  }
+  if (!record) {
+    if (!rangeGiven || ctid !== undefined) throw new RpcError('txnNotFound');
+    const { completeRanges } = await context.queries.status();
+    const searchedAll = completeRanges.some((range) => range.first <= minLedger && maxLedger <= range.last);
+    throw new RpcError('txnNotFound', undefined, { searched_all: searchedAll });
+  }
+  return txResult(placeOfRecord(record), transactionInput(record, context.profile), { apiVersion, binary, networkId: NO_NETWORK_ID });
+};
+
+/** ctidOf gives no CTID for a network id above 0xFFFF: the node's network id is not known. */
+const NO_NETWORK_ID = 0x10000;
+
+/**
+ * rippled `transaction_entry`: a transaction of one given ledger (ledger_hash or ledger_index,
+ * not `current`), with its metadata, always in JSON.
+ */
+export const transactionEntry: RippledMethod = async ({ params, apiVersion }, context) => {
+  const hash = params.tx_hash;
+  if (hash === undefined) throw missingField('tx_hash');
+  if (!isHash256(hash)) throw new RpcError('invalidParams', "Invalid field 'tx_hash'.");
+  if (params.ledger_index === 'current') throw new RpcError('notSupported', 'The node holds validated ledgers only; name one by ledger_hash or ledger_index.');
+  const resolved = await resolveLedger(params, context, TxDetail.NONE);
+  const record = await context.queries.transaction(Buffer.from(hash, 'hex'));
+  if (!record || record.ledgerIndex !== resolved.header.ledgerIndex) throw new RpcError('txnNotFound', 'Transaction not found.');
+  const tx = transactionInput(record, context.profile);
+  const fields = ledgerFields(resolved.place);
+  if (apiVersion > 1) {
+    return { ...fields, close_time_iso: closeTimeIso(resolved.header.closeTime), hash: tx.hash, metadata: tx.metaJson, tx_json: txJsonV2(tx) };
+  }
+  return { ...fields, metadata: tx.metaJson, tx_json: txJsonV1(tx) };
+};

@@ -1,0 +1,65 @@
+export { accountDataJson, accountFlagAmendments, accountFlags, type AccountFlagAmendment } from './account';
+export { engineResultOf, type EngineResult } from './engine-results';
+export { BareRpcError, errorFields, invalidField, missingField, RpcError, rpcErrors, type RpcErrorToken } from './errors';
+export { feeResult, type FeeInput } from './fee';
+export {
+  accountTxEntry,
+  closeTimeIso,
+  ctidOf,
+  deliveredAmountOf,
+  ledgerHeaderHex,
+  ledgerHeaderJson,
+  ledgerTransactionJson,
+  placeOf,
+  txJsonV1,
+  txJsonV2,
+  txResult,
+  type HeaderWithHash,
+  type LedgerPlace,
+  type RenderStyle,
+  type TransactionInput,
+} from './format';
+export { entryTypeOfFilter, issuedCurrencyBytes, ownableEntryType, readEntrySelection, type EntrySelection } from './ledger-entry';
+export {
+  accountTxRange,
+  isHash256,
+  readAccount,
+  readAccountTxMarker,
+  readBoolean,
+  readLedgerBound,
+  readLedgerSpec,
+  readLimit,
+  type AccountTxMarker,
+  type AddressCheck,
+  type LedgerSpec,
+  type LedgerSpecDefault,
+  type LimitRange,
+} from './params';
+export {
+  envelopeErrors,
+  isJsonObject,
+  MAX_ECHOED_CHARS,
+  parseWsRequest,
+  readApiVersion,
+  readCommand,
+  wsError,
+  wsSuccess,
+  type ApiVersion,
+  type JsonObject,
+} from './protocol';
+export {
+  formatRanges,
+  ledgerAgeSeconds,
+  nativeUnits,
+  serverInfoValidatedLedger,
+  serverStateValidatedLedger,
+  serverTime,
+  type FeeSchedule,
+  type LedgerRange,
+  type ValidatedLedgerInput,
+} from './server';
+export { ledgerStreamFields, transactionStreamMessage } from './streams';
+export { submitResult, type SubmitInput } from './submit';
+export { directoryIndexes, lineView, negateValue, nextDirectoryPage, rippleStateFlags, trustLineSides } from './trust-lines';
+export { pageLimits } from './tuning';
+export { amountText, directoryQuality, readBookSide, type BookSide } from './book';

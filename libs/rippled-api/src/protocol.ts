@@ -1,0 +1,75 @@
+/**
+ * rippled's WebSocket request/response envelope (rippled ServerHandler::processSession): the
+ * command name, the echoed `id` and `api_version`, `type: "response"` and `status`.
+ */
+import { rpcErrors } from './errors';
+
+export type JsonObject = Record<string, unknown>;
+
+/** rippled's API versions: 1 (the default when a request names none) and 2. */
+export type ApiVersion = 1 | 2;
+
+/** rippled echoes an unparsable request back as `value`; long ones are cut. */
+export const MAX_ECHOED_CHARS = 4096;
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** rippled getAPIVersionNumber: absent → 1; 1 and 2 are served; anything else is invalid (undefined). */
+export function readApiVersion(request: JsonObject): ApiVersion | undefined {
+  const requested = request.api_version;
+  if (requested === undefined) return 1;
+  return requested === 1 || requested === 2 ? requested : undefined;
+}
+
+/**
+ * The command a WebSocket request names: `command`, or `method` as rippled also accepts; undefined
+ * when it is not a string or the two disagree.
+ */
+export function readCommand(request: JsonObject): string | undefined {
+  const command = request.command ?? request.method;
+  if (typeof command !== 'string') return undefined;
+  if (request.command !== undefined && request.method !== undefined && request.command !== request.method) return undefined;
+  return command;
+}
+
+/**
+ * A WebSocket message parsed as a request object, or rippled's answer to one that is not
+ * (ServerHandler::onWSMessage: `jsonInvalid` with the text echoed).
+ */
+export function parseWsRequest(text: string): { request: JsonObject } | { response: JsonObject } {
+  let request: unknown;
+  try {
+    request = JSON.parse(text);
+  } catch {
+    return { response: { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) } };
+  }
+  if (!isJsonObject(request)) return { response: { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) } };
+  return { request };
+}
+
+/** The fields a response echoes from its request. */
+function echoed(request: JsonObject): JsonObject {
+  const envelope: JsonObject = {};
+  if (request.id !== undefined) envelope.id = request.id;
+  if (request.api_version !== undefined) envelope.api_version = request.api_version;
+  return envelope;
+}
+
+export function wsSuccess(request: JsonObject, result: JsonObject): JsonObject {
+  return { ...echoed(request), result, status: 'success', type: 'response' };
+}
+
+/** An error response: the error fields (errorFields) beside the echoed request. */
+export function wsError(request: JsonObject, fields: JsonObject): JsonObject {
+  return { ...echoed(request), ...fields, request, status: 'error', type: 'response' };
+}
+
+/** The error fields of the envelope's own failures. */
+export const envelopeErrors = {
+  invalidApiVersion: { error: 'invalid_API_version' },
+  missingCommand: { error: 'missingCommand' },
+  unknownCmd: { error: 'unknownCmd', error_code: rpcErrors.unknownCmd.code, error_message: rpcErrors.unknownCmd.message },
+  internal: { error: 'internal', error_code: rpcErrors.internal.code, error_message: rpcErrors.internal.message },
+} as const satisfies Record<string, JsonObject>;

@@ -1,0 +1,61 @@
+/**
+ * rippled's subscription messages (NetworkOPs pubLedger / pubValidatedTransaction): the fields of
+ * the `ledger` stream and one validated transaction, per API version.
+ */
+import type { ChainProfile } from '@ledger-node/chain';
+import { engineResultOf } from './engine-results';
+import { closeTimeIso, txJsonV1, txJsonV2, type LedgerPlace, type RenderStyle, type TransactionInput } from './format';
+import type { ApiVersion, JsonObject } from './protocol';
+import type { FeeSchedule } from './server';
+
+/** The fields of the `ledger` stream shared by the subscribe answer and ledgerClosed messages. */
+export function ledgerStreamFields(input: {
+  place: LedgerPlace;
+  fees: FeeSchedule;
+  networkId: number;
+  /** rippled's `complete_ledgers` text (formatRanges). */
+  validatedLedgers: string;
+}): JsonObject {
+  const { place, fees } = input;
+  return {
+    fee_base: Number(fees.baseFee),
+    fee_ref: Number(fees.baseFee),
+    ledger_hash: place.ledgerHash,
+    ledger_index: place.ledgerIndex,
+    ledger_time: place.closeTime,
+    network_id: input.networkId,
+    reserve_base: Number(fees.reserveBase),
+    reserve_inc: Number(fees.reserveIncrement),
+    validated_ledgers: input.validatedLedgers,
+  };
+}
+
+/** A validated transaction on the `transactions` stream or an account's stream. */
+export function transactionStreamMessage(
+  profile: ChainProfile,
+  place: LedgerPlace,
+  tx: TransactionInput,
+  apiVersion: ApiVersion,
+  style: RenderStyle = {},
+): JsonObject {
+  const resultToken = String(tx.metaJson.TransactionResult);
+  const date = place.closeTime;
+  const common = {
+    type: 'transaction',
+    ...engineResultOf(profile, resultToken),
+    ledger_hash: place.ledgerHash,
+    ledger_index: place.ledgerIndex,
+    meta: tx.metaJson,
+    status: 'closed',
+    validated: true,
+  };
+  if (apiVersion > 1) {
+    return {
+      ...common,
+      close_time_iso: closeTimeIso(date),
+      hash: tx.hash,
+      tx_json: { ...txJsonV2(tx), date, ledger_index: place.ledgerIndex },
+    };
+  }
+  return { ...common, transaction: { ...txJsonV1(tx, style), date } };
+}
