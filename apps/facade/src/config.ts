@@ -12,6 +12,10 @@ export interface FacadeConfig {
   rpc?: Listener;
   /** REST listener, when -api. */
   api?: Listener;
+  /** rippled's WebSocket and HTTP JSON-RPC API, when -ws. */
+  ws?: Listener;
+  /** Most bytes of messages a WebSocket client may leave unread before it is disconnected (-ws_queue_bytes). */
+  wsQueueBytes: number;
   ledgerStoreAddress: string;
   syncAddress: string;
   keystoreAddress: string;
@@ -48,6 +52,8 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
   return {
     rpc: flags.boolean('rpc') ? { host: flags.string('rpcaddr')!, port: flags.integer('rpcport')! } : undefined,
     api: flags.boolean('api') ? { host: flags.string('apiaddr')!, port: flags.integer('apiport')! } : undefined,
+    ws: flags.boolean('ws') ? { host: flags.string('wsaddr')!, port: flags.integer('wsport')! } : undefined,
+    wsQueueBytes: flags.integer('ws_queue_bytes')!,
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     syncAddress: serviceAddress(flags, 'sync'),
     keystoreAddress: serviceAddress(flags, 'keystore'),

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
-import { createLogger, initMetrics, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
+import { createLogger, initMetrics, observeReadiness, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
 import { closeClients, createClients } from './clients';
 import { facadeConfig, type Listener } from './config';
 import { Dispatcher } from './jsonrpc/dispatcher';
@@ -9,21 +9,30 @@ import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
 import { withDiscovery } from './jsonrpc/openrpc';
 import { JSON_RPC_PATH, jsonRpcRoute } from './jsonrpc/route';
-import { probeRoutes } from './probes';
+import { probeRoutes, readiness, type ReadinessOptions } from './probes';
 import { requestSpans } from './request-spans';
 import { AnswerCache } from './queries/answer-cache';
 import { Queries } from './queries/queries';
 import { signingPolicy } from './jsonrpc/signing-policy';
-import { restErrors } from './rest/define';
+import { restErrors, restMetrics } from './rest/define';
 import { restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
 import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
+import { rippledMethods } from './rippled/methods/index';
+import { rippledApi } from './rippled/server';
+import { streamChainOf } from './rippled/streams';
+import { LedgerFollower } from './streams/follower';
+import { attachJsonRpcWebSocket } from './streams/jsonrpc-ws';
+import type { Upgrades } from './streams/upgrade';
 import { SendLimit } from './send-limit';
 import { SyncStatusCache } from './sync-status';
 import { TipCache } from './tip';
 
-/** The facade: JSON-RPC at /v1/jsonrpc (-rpc) and the REST API under /v1 (-api), over the gRPC services. */
+/**
+ * The facade: JSON-RPC at /v1/jsonrpc and over WebSocket at /v1/ws (-rpc), the REST API under /v1
+ * (-api) and rippled's API (-ws), over the gRPC services.
+ */
 export async function start(flags: ParsedFlags) {
   const config = facadeConfig(flags);
   const logger = createLogger('facade', config.logLevel);
@@ -34,13 +43,9 @@ export async function start(flags: ParsedFlags) {
   const tip = new TipCache(clients, logger);
   const syncStatus = new SyncStatusCache(clients, logger);
   initMetrics('facade');
-  const probes = probeRoutes({
-    clients,
-    syncStatus,
-    syncEnabled: config.syncEnabled,
-    readyLagLedgers: flags.integer('ready_lag')!,
-    metrics: flags.boolean('listener_metrics'),
-  });
+  const readinessOptions: ReadinessOptions = { clients, syncStatus, syncEnabled: config.syncEnabled, readyLagLedgers: flags.integer('ready_lag')! };
+  const probes = probeRoutes({ ...readinessOptions, metrics: flags.boolean('listener_metrics') });
+  observeReadiness(async () => (await readiness(readinessOptions)).ready);
   const guard = httpGuard({ allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   let metricsServer: MetricsServer | undefined;
   const context: MethodContext = {
@@ -53,11 +58,16 @@ export async function start(flags: ParsedFlags) {
     queries: new Queries(clients, tip, new AnswerCache(config.answerCacheBytes)),
     sends: new SendLimit(config.sendRate),
   };
+  // One follower of the store feeds every stream subscriber of both WebSocket APIs.
+  const follower = new LedgerFollower(clients, context.queries, config.profile, logger);
   const servers: Server[] = [];
+  const upgrades: Upgrades[] = [];
   const addresses: string[] = [];
   const shutdown = async () => {
     tip.stop();
     syncStatus.stop();
+    follower.stop();
+    await Promise.all(upgrades.map((upgrade) => upgrade.close()));
     await Promise.all(servers.map(close));
     await metricsServer?.close();
     closeClients(clients);
@@ -78,9 +88,23 @@ export async function start(flags: ParsedFlags) {
       app.use(requestScope());
       app.use(probes);
       app.use(requestSpans([JSON_RPC_PATH]));
-      app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken })));
-      servers.push(await listen(app, config.rpc, config.maxConnections, logger));
-      addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`);
+      const callerOf = signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken });
+      app.use(jsonRpcRoute(dispatcher, config.maxBodyBytes, callerOf));
+      const server = await listen(app, config.rpc, config.maxConnections, logger);
+      servers.push(server);
+      upgrades.push(
+        attachJsonRpcWebSocket(server, app, {
+          dispatcher,
+          callerOf,
+          follower,
+          profile: config.profile,
+          guard,
+          maxPayload: config.maxBodyBytes,
+          queueBytes: config.wsQueueBytes,
+          logger,
+        }),
+      );
+      addresses.push(`http://${config.rpc.host}:${config.rpc.port}/v1/jsonrpc`, `ws://${config.rpc.host}:${config.rpc.port}/v1/ws`);
     }
     if (config.api) {
       const app = new Koa();
@@ -89,10 +113,28 @@ export async function start(flags: ParsedFlags) {
       app.use(requestScope());
       app.use(probes);
       app.use(requestSpans());
-      app.use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
+      app.use(restMetrics()).use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
       app.use(statusPage());
       servers.push(await listen(app, config.api, config.maxConnections, logger));
       addresses.push(`http://${config.api.host}:${config.api.port}/v1`);
+    }
+    if (config.ws) {
+      const rippled = rippledApi({
+        methods: rippledMethods,
+        context,
+        follower,
+        chain: streamChainOf(config.profile),
+        guard,
+        probes,
+        maxBodyBytes: config.maxBodyBytes,
+        queueBytes: config.wsQueueBytes,
+        slowMs: flags.integer('slow_ms'),
+        logger,
+      });
+      const server = await listen(rippled.app, config.ws, config.maxConnections, logger);
+      servers.push(server);
+      upgrades.push(rippled.attach(server));
+      addresses.push(`ws://${config.ws.host}:${config.ws.port}`);
     }
     const metricsAt = metricsListener(flags, 'facade');
     if (metricsAt) metricsServer = await serveMetrics(metricsAt, logger);
@@ -101,6 +143,7 @@ export async function start(flags: ParsedFlags) {
     throw error;
   }
   tip.start();
+  if (config.rpc || config.ws) follower.start();
   if (config.syncEnabled) syncStatus.start();
   logger.info({ addresses }, 'facade serving');
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A TCP port that was free on loopback a moment ago (never the node's defaults 7544/7545). */
+/** A TCP port that was free on loopback a moment ago (never the node's defaults 7544/7545/7546). */
 export async function freePort(): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
@@ -11,7 +11,7 @@ export async function freePort(): Promise<number> {
         server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
       });
     });
-    if (port !== 7544 && port !== 7545 && port !== 0) return port;
+    if (port !== 7544 && port !== 7545 && port !== 7546 && port !== 0) return port;
   }
 }
 
@@ -30,7 +30,7 @@ export async function freePortBlock(count: number): Promise<number> {
     const base = await freePort();
     if (base + count > 65_535) continue;
     const ports = Array.from({ length: count }, (_, offset) => base + offset);
-    if (ports.some((port) => port === 7544 || port === 7545)) continue;
+    if (ports.some((port) => port === 7544 || port === 7545 || port === 7546)) continue;
     if ((await Promise.all(ports.slice(1).map(bindable))).every(Boolean)) return base;
   }
 }

@@ -10,7 +10,7 @@ export const nodeOptions: FlagGroup = {
       name: 'data_dir',
       description: 'Directory where ledgers, keys and service sockets are stored',
       default: undefined,
-      defaultLabel: 'current directory',
+      defaultLabel: '.data in the working directory',
       valueName: 'DIR',
       seed: true,
     }),
@@ -92,7 +92,7 @@ export const syncOptions: FlagGroup = {
 };
 
 export const apiOptions: FlagGroup = {
-  title: 'JSON REST API and JSON-RPC API',
+  title: "JSON REST API, JSON-RPC API and rippled's API",
   flags: [
     booleanFlag({ name: 'api', description: 'Start the JSON REST API service', default: false, seed: true }),
     stringFlag({ name: 'apiaddr', description: 'Address on which the JSON REST API listens', default: 'localhost', valueName: 'HOST', seed: true }),
@@ -100,5 +100,20 @@ export const apiOptions: FlagGroup = {
     booleanFlag({ name: 'rpc', description: 'Start the JSON-RPC API service', default: false, seed: true }),
     stringFlag({ name: 'rpcaddr', description: 'Address on which the JSON-RPC API listens', default: 'localhost', valueName: 'HOST', seed: true }),
     integerFlag({ name: 'rpcport', description: 'Port of the JSON-RPC API', default: 7545, min: 0, max: 65535, valueName: 'PORT', seed: true }),
+    booleanFlag({
+      name: 'ws',
+      description: "Start rippled's WebSocket and HTTP JSON-RPC API (for xrpl.js, xrpl-py, @swtc/lib…), with ledger and transaction streams that resume from a client's last ledger",
+      default: false,
+    }),
+    stringFlag({ name: 'wsaddr', description: "Address on which rippled's API (-ws) listens", default: 'localhost', valueName: 'HOST' }),
+    integerFlag({ name: 'wsport', description: "Port of rippled's API (-ws): WebSocket on any path, HTTP JSON-RPC at POST /", default: 7546, min: 0, max: 65535, valueName: 'PORT' }),
+    integerFlag({
+      name: 'ws_queue_bytes',
+      description: 'Most bytes of stream messages a WebSocket client (-ws, and /v1/ws on -rpcport) may leave unread; past it the connection is closed with code 1008 "client too slow"',
+      default: 16_777_216,
+      min: 65_536,
+      max: 1_073_741_824,
+      valueName: 'BYTES',
+    }),
   ],
 };

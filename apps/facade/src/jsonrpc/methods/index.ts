@@ -18,7 +18,9 @@ import { jt_sendTransaction } from './jt_sendTransaction';
 import { jt_sendTransactionAndWait } from './jt_sendTransactionAndWait';
 import { jt_sign } from './jt_sign';
 import { jt_signTransaction } from './jt_signTransaction';
+import { jt_subscribe } from './jt_subscribe';
 import { jt_syncing } from './jt_syncing';
+import { jt_unsubscribe } from './jt_unsubscribe';
 
 const all = [
   jt_syncing,
@@ -42,6 +44,9 @@ const all = [
   // Beyond the SPEC: submit and wait.
   jt_sendTransactionAndWait,
   jt_sendRawTransactionAndWait,
+  // Over the WebSocket at /v1/ws: streams.
+  jt_subscribe,
+  jt_unsubscribe,
 ];
 
 /** Every JSON-RPC method, by name. */

@@ -76,6 +76,10 @@ describe('transaction_entry', () => {
     const v2 = await transactionEntry(request({ tx_hash: recorded.hash, ledger_hash: ledger.hash }, 2), chain.context);
     expect(v2).toMatchObject({ hash: recorded.hash, ledger_index: 11119600, validated: true, close_time_iso: expect.any(String) });
     expect((v2.tx_json as Record<string, unknown>).hash).toBeUndefined();
+    // Version 2 names the metadata `meta`; neither adds delivered_amount to the stored metadata (rippled TransactionEntry).
+    expect(v2.meta).toEqual(v1.metadata);
+    expect(v2).not.toHaveProperty('metadata');
+    expect(v1.metadata).not.toHaveProperty('delivered_amount');
   });
 
   it('answers txnNotFound for a transaction of another ledger', async () => {

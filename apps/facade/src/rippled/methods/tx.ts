@@ -76,8 +76,10 @@ export const transactionEntry: RippledMethod = async ({ params, apiVersion }, co
   if (!record || record.ledgerIndex !== resolved.header.ledgerIndex) throw new RpcError('txnNotFound', 'Transaction not found.');
   const tx = transactionInput(record, context.profile);
   const fields = ledgerFields(resolved.place);
+  // The metadata as stored: unlike `tx`, rippled adds no delivered_amount here.
+  const meta = context.profile.codec.decode(tx.metaBlob);
   if (apiVersion > 1) {
-    return { ...fields, close_time_iso: closeTimeIso(resolved.header.closeTime), hash: tx.hash, metadata: tx.metaJson, tx_json: txJsonV2(tx) };
+    return { ...fields, close_time_iso: closeTimeIso(resolved.header.closeTime), hash: tx.hash, meta, tx_json: txJsonV2(tx) };
   }
-  return { ...fields, metadata: tx.metaJson, tx_json: txJsonV1(tx) };
+  return { ...fields, metadata: meta, tx_json: txJsonV1(tx) };
 };

@@ -1,0 +1,128 @@
+/**
+ * One rippled command, whichever transport brought it: the method of the table
+ * (rippled/methods), or a connection's own `subscribe`/`unsubscribe`, run as one span
+ * (`rippled <command>`), counted and timed per command and outcome, its failure turned into
+ * rippled's error fields. Unexpected failures are logged with a correlation id and answered as
+ * rippled's `internal`, never with their details.
+ */
+import { randomUUID } from 'node:crypto';
+import { isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
+import { envelopeErrors, errorFields, rpcErrors, type ApiVersion, type JsonObject, type RpcErrorToken } from '@ledger-node/rippled-api';
+import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
+import type { MethodContext } from '../jsonrpc/method';
+import type { RippledMethod } from './method';
+import type { RippledSubscriptions, SubscribeOutcome } from './streams';
+
+const commandMetrics = {
+  count: counter('ledger_node_rippled_requests_total', "rippled API commands by command and outcome (success, or rippled's error token)", ['command', 'outcome', 'transport']),
+  latency: histogram('ledger_node_rippled_request_duration_seconds', 'rippled API command latency by command and outcome', ['command', 'outcome', 'transport']),
+};
+
+/** The commands bound to a WebSocket connection. */
+const connectionCommands = new Set(['subscribe', 'unsubscribe']);
+
+/** How the store's and services' errors read in rippled's terms. */
+const tokenByKind: Partial<Record<ErrorKind, RpcErrorToken>> = {
+  out_of_range: 'lgrNotFound',
+  not_synced: 'notSynced',
+  rate_limited: 'slowDown',
+  unavailable: 'notReady',
+  upstream_unavailable: 'noNetwork',
+  unimplemented: 'notImpl',
+  not_found: 'entryNotFound',
+};
+
+export interface CommandRunner {
+  /**
+   * Runs `command` with the request's fields. `subscriptions` is the connection's, absent over HTTP.
+   * Resolves with the result, or the error fields rippled answers with.
+   */
+  run(
+    command: string,
+    request: JsonObject,
+    apiVersion: ApiVersion,
+    transport: 'ws' | 'http',
+    subscriptions?: RippledSubscriptions,
+  ): Promise<{ result: JsonObject; start?: () => void } | { error: JsonObject }>;
+}
+
+export interface CommandRunnerOptions {
+  methods: Readonly<Record<string, RippledMethod>>;
+  context: MethodContext;
+  logger: Logger;
+  /** A command that takes this long or longer is logged with its name and duration (-slow_ms). */
+  slowMs?: number;
+}
+
+export function commandRunner(options: CommandRunnerOptions): CommandRunner {
+  const { methods, context, logger, slowMs } = options;
+
+  const errorOf = (error: unknown, command: string): JsonObject => {
+    const fields = errorFields(error);
+    if (fields) return fields;
+    if (isLedgerNodeError(error)) {
+      const token = tokenByKind[error.kind];
+      if (token) return { error: token, error_code: rpcErrors[token].code, error_message: error.message };
+    }
+    const correlationId = randomUUID();
+    logger.error({ err: error, command, correlationId }, 'internal error in a rippled API command');
+    return { ...envelopeErrors.internal, correlation_id: correlationId };
+  };
+
+  const execute = async (
+    command: string,
+    request: JsonObject,
+    apiVersion: ApiVersion,
+    subscriptions: RippledSubscriptions | undefined,
+  ): Promise<{ result: JsonObject; start?: () => void }> => {
+    if (command === 'subscribe' || command === 'unsubscribe') {
+      if (!subscriptions) throw new SubscriptionOverHttp(command);
+      if (command === 'unsubscribe') return { result: await subscriptions.unsubscribe(request) };
+      const outcome: SubscribeOutcome = await subscriptions.subscribe(request, apiVersion);
+      return outcome;
+    }
+    const method = methods[command]!;
+    return { result: await method({ params: request, apiVersion }, context) };
+  };
+
+  return {
+    async run(command, request, apiVersion, transport, subscriptions) {
+      const known = connectionCommands.has(command) || Object.hasOwn(methods, command);
+      if (!known) {
+        commandMetrics.count.inc({ command: 'unknown', outcome: 'unknownCmd', transport });
+        return { error: { ...envelopeErrors.unknownCmd } };
+      }
+      const startedAt = process.hrtime.bigint();
+      return inSpan(`rippled ${command}`, { 'rpc.system': 'rippled', 'rpc.method': command }, async (span) => {
+        let answer: { result: JsonObject; start?: () => void } | { error: JsonObject };
+        try {
+          answer = await execute(command, request, apiVersion, subscriptions);
+        } catch (error) {
+          answer = { error: error instanceof SubscriptionOverHttp ? error.fields : errorOf(error, command) };
+        }
+        const outcome = 'error' in answer ? String(answer.error.error) : 'success';
+        if ('error' in answer) span.setAttribute('rpc.rippled.error', outcome);
+        const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+        commandMetrics.count.inc({ command, outcome, transport });
+        commandMetrics.latency.observe({ command, outcome, transport }, seconds);
+        const durationMs = Math.round(seconds * 1000);
+        if (slowMs !== undefined && durationMs >= slowMs) logger.warn({ command, durationMs, outcome }, `slow rippled API command: ${command} took ${durationMs} ms`);
+        return answer;
+      });
+    },
+  };
+}
+
+/** rippled over HTTP subscribes a URL (admin only); this node streams over WebSocket only. */
+class SubscriptionOverHttp extends Error {
+  readonly fields: JsonObject;
+
+  constructor(command: string) {
+    super(`${command} over HTTP`);
+    this.fields = {
+      error: 'notSupported',
+      error_code: rpcErrors.notSupported.code,
+      error_message: `'${command}' needs a WebSocket connection: connect to this port with ws:// and send it there.`,
+    };
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * rippled's API on its own listener (-ws, -wsaddr, -wsport): WebSocket on any path, and HTTP
+ * JSON-RPC at POST (rippled reads no path), behind the same Host/Origin guard, connection limit,
+ * body limit, request scope and spans as the facade's other listeners. Each WebSocket connection
+ * has its subscriptions (streams.ts) and its bounded queue (streams/connection.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import { withCallScope } from '@ledger-node/grpc';
+import { inServerSpan, type Logger } from '@ledger-node/telemetry';
+import type { MethodContext } from '../jsonrpc/method';
+import { requestScope } from '../request-scope';
+import { requestSpans } from '../request-spans';
+import { messageText, peerOf, StreamConnection } from '../streams/connection';
+import type { LedgerFollower } from '../streams/follower';
+import { acceptUpgrades, type Upgrades } from '../streams/upgrade';
+import { commandRunner, type CommandRunner } from './commands';
+import { httpAnswer, parseHttpCall, parseWsCall, wsAnswer } from './envelope';
+import type { RippledMethod } from './method';
+import { serverStateOf } from './methods/server-info';
+import { RippledSubscriptions, type ServerFacts, type StreamChain } from './streams';
+
+export interface RippledApiOptions {
+  methods: Readonly<Record<string, RippledMethod>>;
+  context: MethodContext;
+  follower: LedgerFollower;
+  chain: StreamChain;
+  /** The listener's Host/Origin guard (http-guard.ts). */
+  guard: Koa.Middleware;
+  /** /healthz, /readyz (and /metrics when asked), as on the other listeners. */
+  probes: Koa.Middleware;
+  /** Largest HTTP body and WebSocket message (-max_body_bytes). */
+  maxBodyBytes: number;
+  /** -ws_queue_bytes. */
+  queueBytes: number;
+  slowMs?: number;
+  logger: Logger;
+}
+
+/** The HTTP JSON-RPC form: any POST is a call (rippled ignores the path). */
+function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware {
+  const parseBody = bodyParser({
+    enableTypes: ['json'],
+    // rippled reads the body as JSON whatever its Content-Type says.
+    extendTypes: { json: ['*/*'] },
+    jsonLimit: String(maxBodyBytes),
+    strict: false,
+    onerror: (error: Error & { status?: number }, ctx) => {
+      ctx.type = 'text/plain';
+      if (error.status === 413) {
+        ctx.status = 413;
+        ctx.body = `request body exceeds ${maxBodyBytes} bytes (-max_body_bytes)`;
+      } else {
+        ctx.status = 400;
+        ctx.body = 'Unable to parse request: the body is not valid JSON';
+      }
+      ctx.state.bodyRejected = true;
+    },
+  });
+
+  return async (ctx, next) => {
+    if (ctx.method !== 'POST') return next();
+    await parseBody(ctx, async () => {});
+    if (ctx.state.bodyRejected) return;
+    const parsed = parseHttpCall((ctx.request as { body?: unknown }).body);
+    if ('refusal' in parsed) {
+      ctx.status = parsed.refusal.status;
+      ctx.type = 'text/plain';
+      ctx.body = parsed.refusal.text;
+      return;
+    }
+    const { command, fields, apiVersion, request } = parsed.call;
+    const outcome = await runner.run(command, fields, apiVersion, 'http');
+    ctx.status = 200;
+    ctx.body = httpAnswer(request, outcome);
+  };
+}
+
+/** Anything but a POST, a probe or a WebSocket upgrade. */
+const notServed: Koa.Middleware = (ctx) => {
+  ctx.status = 405;
+  ctx.set('Allow', 'POST');
+  ctx.type = 'text/plain';
+  ctx.body = "rippled's API: POST a JSON-RPC call ({\"method\", \"params\": [{…}]}) or open a WebSocket";
+};
+
+export interface RippledApi {
+  /** The HTTP side, for the listener. */
+  readonly app: Koa;
+  /** Takes the listener's WebSocket upgrades. */
+  attach(server: Server): Upgrades;
+}
+
+export function rippledApi(options: RippledApiOptions): RippledApi {
+  const { logger } = options;
+  const runner = commandRunner({ methods: options.methods, context: options.context, logger, slowMs: options.slowMs });
+  const { context } = options;
+  const serverFacts: ServerFacts = {
+    random: randomBytes(32).toString('hex').toUpperCase(),
+    async serverStatus() {
+      const sync = context.syncEnabled ? await context.syncStatus.status().catch(() => undefined) : undefined;
+      return serverStateOf(sync, context.syncEnabled);
+    },
+  };
+  const app = new Koa();
+  app.use(options.guard);
+  app.use(requestScope());
+  app.use(options.probes);
+  app.use(requestSpans(['/']));
+  app.use(httpRoute(runner, options.maxBodyBytes));
+  app.use(notServed);
+
+  const attach = (server: Server) =>
+    acceptUpgrades(server, app, {
+      guard: options.guard,
+      maxPayload: options.maxBodyBytes,
+      logger,
+      onConnection: (socket, request) => {
+        const peer = peerOf(request);
+        const connection = new StreamConnection(socket, peer, { api: 'rippled', queueBytes: options.queueBytes, logger });
+        const subscriptions = new RippledSubscriptions(options.follower, options.chain, connection, logger, serverFacts);
+        connection.onClose(() => subscriptions.close());
+        const scope = { signal: connection.signal, caller: `ip:${peer}` };
+        logger.debug({ peer }, 'rippled API: WebSocket client connected');
+        socket.on('message', (data) => {
+          const text = messageText(data);
+          void connection.serve(() =>
+            withCallScope(scope, () =>
+              inServerSpan('WS rippled', {}, { 'network.transport': 'websocket' }, async () => {
+                const parsed = parseWsCall(text);
+                if ('answer' in parsed) {
+                  connection.send(JSON.stringify(parsed.answer));
+                  return;
+                }
+                const { command, fields, apiVersion, request } = parsed.call;
+                const outcome = await runner.run(command, fields, apiVersion, 'ws', subscriptions);
+                connection.send(JSON.stringify(wsAnswer(request, outcome)));
+                // Stream messages begin once the answer is on its way.
+                if ('result' in outcome) outcome.start?.();
+              }),
+            ),
+          );
+        });
+      },
+    });
+
+  return { app, attach };
+}

@@ -1,0 +1,152 @@
+/**
+ * The one follower of the store that feeds every stream subscriber of this facade, whatever its
+ * API: a single ledger-store WatchLedgers stream, each new ledger read once with its full
+ * transactions (GetLedger) and handed to every feed. After an interruption the stream is opened
+ * again from the ledger after the last one published (WatchLedgers `from_ledger_index`: the stored
+ * ones first, then live), so the follower itself never skips a ledger the store holds.
+ */
+import type { ChainProfile } from '@ledger-node/chain';
+import { TxDetail } from '@ledger-node/contracts';
+import { OutOfRange } from '@ledger-node/errors';
+import { followStream } from '@ledger-node/grpc';
+import { formatRanges, type LedgerRange } from '@ledger-node/rippled-api';
+import type { Logger } from '@ledger-node/telemetry';
+import type { Clients } from '../clients';
+import type { Queries } from '../queries/queries';
+import type { FollowedLedgers, PublishListener } from './feed';
+import { StreamLedger } from './stream-ledger';
+
+/** Ledgers kept after publication: a subscriber a few ledgers behind reads them from memory. */
+const RECENT_LEDGERS = 32;
+/** How long the store's ranges are reused for the ledger stream's `validated_ledgers`. */
+const RANGES_TTL_MS = 1_000;
+
+export class LedgerFollower implements FollowedLedgers<StreamLedger> {
+  private published: number | undefined;
+  private readonly listeners = new Set<PublishListener<StreamLedger>>();
+  private readonly recent = new Map<number, StreamLedger>();
+  private readonly loading = new Map<number, Promise<StreamLedger | undefined>>();
+  private ranges: { readAtMs: number; ranges: LedgerRange[] } | undefined;
+  private stream: { stop(): void } | undefined;
+
+  constructor(
+    private readonly clients: Clients,
+    private readonly queries: Queries,
+    private readonly profile: ChainProfile,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The newest ledger handed to the feeds (or, before the first, the store's newest when the stream opened). */
+  get lastPublished(): number | undefined {
+    return this.published;
+  }
+
+  start(): void {
+    const { ledgerStore } = this.clients;
+    const follower = this;
+    this.stream = followStream({
+      async *open(signal) {
+        if (follower.published === undefined) {
+          const { highestLedgerIndex } = await ledgerStore.getStatus({}, { signal });
+          follower.published ??= highestLedgerIndex;
+        }
+        const fromLedgerIndex = (follower.published ?? 0) + 1;
+        for await (const event of ledgerStore.watchLedgers({ fromLedgerIndex, includeBackfill: false }, { signal })) {
+          if (follower.published !== undefined && event.ledgerIndex <= follower.published) continue;
+          // Read only for someone: with no subscriber the follower just keeps its place.
+          const ledger = follower.listeners.size > 0 ? await follower.ledger(event.ledgerIndex) : undefined;
+          yield { ledgerIndex: event.ledgerIndex, ledger };
+        }
+      },
+      onMessage: ({ ledgerIndex, ledger }) => this.publish(ledgerIndex, ledger),
+      onInterrupted: (error, retryInMs) => this.logger.debug({ err: error, retryInMs }, 'stream follower: the ledger stream was interrupted; reopening it after the last ledger published'),
+    });
+  }
+
+  stop(): void {
+    this.stream?.stop();
+    this.listeners.clear();
+  }
+
+  follow(listener: PublishListener<StreamLedger>): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A stored ledger with its transactions, from memory when recent; undefined when it is not stored. */
+  ledger(ledgerIndex: number): Promise<StreamLedger | undefined> {
+    const recent = this.recent.get(ledgerIndex);
+    if (recent) return Promise.resolve(recent);
+    let pending = this.loading.get(ledgerIndex);
+    if (!pending) {
+      pending = this.read(ledgerIndex).finally(() => this.loading.delete(ledgerIndex));
+      this.loading.set(ledgerIndex, pending);
+    }
+    return pending;
+  }
+
+  /** The newest ledger a new subscriber starts after: the last published, else the store's newest. */
+  async current(): Promise<StreamLedger | undefined> {
+    const ledgerIndex = this.published ?? (await this.queries.status()).highestLedgerIndex;
+    return ledgerIndex === undefined ? undefined : this.ledger(ledgerIndex);
+  }
+
+  async nextStoredAfter(ledgerIndex: number): Promise<number | undefined> {
+    const ranges = await this.storedRanges(0, true);
+    const range = ranges.find((candidate) => candidate.last > ledgerIndex);
+    return range ? Math.max(range.first, ledgerIndex + 1) : undefined;
+  }
+
+  /**
+   * Refuses a resume after `lastSeen` that the store cannot serve without a gap: ledgers after it
+   * that are not stored (below the stored range), or a ledger beyond the newest stored.
+   */
+  async checkResume(lastSeen: number): Promise<void> {
+    const ranges = await this.storedRanges(0, true);
+    const held = formatRanges(ranges);
+    const newest = ranges.at(-1);
+    if (!newest) throw new OutOfRange(`cannot resume after ledger ${lastSeen}: no ledger is stored yet`, { stored: held });
+    if (lastSeen > newest.last) {
+      throw new OutOfRange(`cannot resume after ledger ${lastSeen}: the newest stored ledger is ${newest.last}`, { stored: held });
+    }
+    if (lastSeen + 1 < newest.first) {
+      throw new OutOfRange(
+        `cannot resume after ledger ${lastSeen}: ledgers ${lastSeen + 1} to ${newest.first - 1} are not stored (this node holds ${held}); ` +
+          `resume after ledger ${newest.first - 1} or later, or subscribe without a resume point`,
+        { stored: held, earliest_resume_point: newest.first - 1 },
+      );
+    }
+  }
+
+  private publish(ledgerIndex: number, ledger: StreamLedger | undefined): void {
+    if (this.published !== undefined && ledgerIndex <= this.published) return;
+    this.published = ledgerIndex;
+    if (ledger) this.remember(ledger);
+    for (const listener of [...this.listeners]) listener(ledgerIndex, ledger);
+  }
+
+  private remember(ledger: StreamLedger): void {
+    this.recent.set(ledger.ledgerIndex, ledger);
+    for (const ledgerIndex of this.recent.keys()) {
+      if (this.recent.size <= RECENT_LEDGERS) break;
+      this.recent.delete(ledgerIndex);
+    }
+  }
+
+  private async read(ledgerIndex: number): Promise<StreamLedger | undefined> {
+    const record = await this.queries.ledger({ selector: { $case: 'index', index: ledgerIndex } }, TxDetail.FULL);
+    if (!record) return undefined;
+    return new StreamLedger(record, this.profile, formatRanges(await this.storedRanges(ledgerIndex)));
+  }
+
+  /** The store's complete ranges, read again when older than a second, when `fresh`, or when they end before `atLeast`. */
+  private async storedRanges(atLeast: number, fresh = false): Promise<LedgerRange[]> {
+    const cached = this.ranges;
+    const now = Date.now();
+    if (!fresh && cached && now - cached.readAtMs < RANGES_TTL_MS && (cached.ranges.at(-1)?.last ?? 0) >= atLeast) return cached.ranges;
+    const { completeRanges } = await this.queries.status();
+    const ranges = completeRanges.map((range) => ({ first: range.first, last: range.last }));
+    this.ranges = { readAtMs: now, ranges };
+    return ranges;
+  }
+}
