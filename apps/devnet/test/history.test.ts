@@ -3,11 +3,10 @@
  * funds -load_accounts accounts and closes LEDGERS ledgers of exactly TXS signed payments each,
  * through the same submit path as the load generator, and every one of them verifies.
  */
-import { cliEntry, freePort, startProcess, stopAll, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, freePort, startProcess, stopAll, type RunningProcess, WsClient } from '@ledger-node/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allFlags, parseFlags } from '@ledger-node/config';
 import { devnetConfig, historyPlan } from '../src/config';
-import { RawClient } from './support/raw-client';
 import { verifyLedger } from './support/verify-ledger';
 
 const LEDGERS = 3;
@@ -42,7 +41,7 @@ describe('historyPlan (LEDGER_NODE_DEVNET_HISTORY)', () => {
 
 describe('devnet with LEDGER_NODE_DEVNET_HISTORY', () => {
   let devnet: RunningProcess;
-  let client: RawClient;
+  let client: WsClient;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -50,7 +49,7 @@ describe('devnet with LEDGER_NODE_DEVNET_HISTORY', () => {
       env: { LEDGER_NODE_DEVNET_HISTORY: `${LEDGERS}x${PER_LEDGER}` },
     });
     const [, url] = (await devnet.waitFor(/devnet listening on (ws:\/\/[\w.:]+)/, 30_000)) as RegExpMatchArray;
-    client = await RawClient.connect(url!);
+    client = await WsClient.open(url!);
   });
 
   afterAll(async () => {

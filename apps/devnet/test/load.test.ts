@@ -2,9 +2,8 @@
  * The load generator (`-load TPS -load_accounts N`) on a devnet process: it funds its accounts,
  * then its random native and issued payments land in validated ledgers that still verify.
  */
-import { stopAll } from '@ledger-node/test-utils';
+import { stopAll, WsClient, type WsMessage } from '@ledger-node/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RawClient, type Message } from './support/raw-client';
 import { startDevnet, type DevnetProcess } from './support/devnet-process';
 import { verifyLedger } from './support/verify-ledger';
 
@@ -12,11 +11,11 @@ const TPS = 40;
 const ACCOUNTS = 4;
 
 let devnet: DevnetProcess;
-let client: RawClient;
+let client: WsClient;
 
 beforeAll(async () => {
   devnet = await startDevnet(['-close_ms', '250', '-load', String(TPS), '-load_accounts', String(ACCOUNTS)]);
-  client = await RawClient.connect(devnet.url);
+  client = await WsClient.open(devnet.url);
 });
 
 afterAll(async () => {
@@ -25,10 +24,10 @@ afterAll(async () => {
   await stopAll();
 });
 
-function logLine(pattern: RegExp): Message {
+function logLine(pattern: RegExp): WsMessage {
   const line = devnet.process.output().split('\n').find((candidate) => pattern.test(candidate));
   if (!line) throw new Error(`no log line matches ${pattern}`);
-  return JSON.parse(line) as Message;
+  return JSON.parse(line) as WsMessage;
 }
 
 describe('devnet -load', () => {

@@ -7,10 +7,9 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode } from 'ripple-binary-codec';
 import { devnetValidatorKeypair, encodeNodePublicKey, getProfile, verifyValidation } from '@ledger-node/chain';
-import { fixturesDir, readFixture, stopAll, tempDir } from '@ledger-node/test-utils';
+import { fixturesDir, readFixture, stopAll, tempDir, WsClient } from '@ledger-node/test-utils';
 import { hashes } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RawClient } from './support/raw-client';
 import { startDevnet, type DevnetProcess } from './support/devnet-process';
 
 interface RecordedTx {
@@ -40,7 +39,7 @@ function prefixedHash(prefix: string, hex: string): string {
 
 describe('devnet -replay', () => {
   let devnet: DevnetProcess;
-  let client: RawClient;
+  let client: WsClient;
   let folder: { dir: string; remove: () => void };
 
   beforeAll(async () => {
@@ -50,7 +49,7 @@ describe('devnet -replay', () => {
     }
     writeFileSync(path.join(folder.dir, 'truncated-ledger.json'), '{"ledger": {"ledger_index": ');
     devnet = await startDevnet(['-replay', folder.dir, '-replay_rate', '20']);
-    client = await RawClient.connect(devnet.url);
+    client = await WsClient.open(devnet.url);
   });
 
   afterAll(async () => {
@@ -146,7 +145,7 @@ describe('devnet -replay', () => {
   });
 
   it('announces the recorded ledgers in ascending order on the ledger stream after a client subscribes', async () => {
-    const subscriber = await RawClient.connect(devnet.url);
+    const subscriber = await WsClient.open(devnet.url);
     try {
       const response = await subscriber.request({ command: 'subscribe', streams: ['ledger'] });
       expect(response.status).toBe('success');
@@ -162,7 +161,7 @@ describe('devnet -replay', () => {
   });
 
   it('publishes its signed validation of each recorded ledger on the validations stream, the newest one at once', async () => {
-    const subscriber = await RawClient.connect(devnet.url);
+    const subscriber = await WsClient.open(devnet.url);
     try {
       const response = await subscriber.request({ command: 'subscribe', streams: ['validations'] });
       expect(response.status).toBe('success');

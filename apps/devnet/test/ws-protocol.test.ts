@@ -2,22 +2,21 @@
  * rippled's WebSocket protocol on the live devnet (a separate process): error shapes for malformed
  * requests (the server keeps serving), and the ledger / transactions / accounts streams.
  */
-import { readFixture, stopAll } from '@ledger-node/test-utils';
+import { readFixture, stopAll, WsClient, type WsMessage } from '@ledger-node/test-utils';
 import { Wallet } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RawClient, type Message } from './support/raw-client';
 import { verifyLedger } from './support/verify-ledger';
 import { startDevnet, type DevnetProcess } from './support/devnet-process';
 
 const genesis = Wallet.fromSeed('snoPBrXtMeMyMHUVTgbuqAfg1SUTb');
 
 let devnet: DevnetProcess;
-let client: RawClient;
+let client: WsClient;
 
 beforeAll(async () => {
   // A long close interval: these tests close ledgers themselves with ledger_accept.
   devnet = await startDevnet(['-close_ms', '60000']);
-  client = await RawClient.connect(devnet.url);
+  client = await WsClient.open(devnet.url);
 });
 
 afterAll(async () => {
@@ -26,7 +25,7 @@ afterAll(async () => {
   await stopAll();
 });
 
-async function expectStillServing(connection: RawClient = client): Promise<void> {
+async function expectStillServing(connection: WsClient = client): Promise<void> {
   const pong = await connection.request({ command: 'ping' });
   expect(pong).toMatchObject({ status: 'success', type: 'response', result: {} });
 }
@@ -61,7 +60,7 @@ describe('malformed requests', () => {
   });
 
   it("answers bad parameters with rippled's error objects", async () => {
-    const cases: Array<[Message, Message]> = [
+    const cases: Array<[WsMessage, WsMessage]> = [
       [{ command: 'account_info' }, { error: 'invalidParams', error_code: 31, error_message: "Missing field 'account'." }],
       [{ command: 'account_info', account: 'rNotAnAddress' }, { error: 'actMalformed', error_code: 35, error_message: 'Account malformed.' }],
       [{ command: 'ledger', ledger_index: 'latest' }, { error: 'invalidParams', error_code: 31, error_message: 'ledgerIndexMalformed' }],
@@ -89,14 +88,14 @@ describe('malformed requests', () => {
   });
 
   it("shapes an error response exactly like rippled's (recorded subscribeError)", async () => {
-    const recorded = readFixture<Message>('xrpl/responses/xrpl.js/subscribeError.json');
+    const recorded = readFixture<WsMessage>('xrpl/responses/xrpl.js/subscribeError.json');
     const answer = await client.request({ command: 'subscribe', streams: 'validations' });
     expect(Object.keys(answer).sort()).toEqual(Object.keys(recorded).sort());
     expect({ ...answer, id: recorded.id }).toEqual({ ...recorded, request: { ...recorded.request, id: answer.id } });
   });
 
   it('closes a connection whose message exceeds the size limit and keeps serving others', async () => {
-    const victim = await RawClient.connect(devnet.url);
+    const victim = await WsClient.open(devnet.url);
     await victim.sendText(JSON.stringify({ command: 'ping', padding: 'x'.repeat(2 * 1024 * 1024) }), () => false).catch(() => undefined);
     expect(victim.isOpen).toBe(false);
     await expectStillServing();
@@ -105,7 +104,7 @@ describe('malformed requests', () => {
 
 describe('streams', () => {
   it('sends ledgerClosed and transaction messages to a subscriber (API v1 shapes)', async () => {
-    const subscriber = await RawClient.connect(devnet.url);
+    const subscriber = await WsClient.open(devnet.url);
     try {
       const subscribed = await subscriber.request({ command: 'subscribe', streams: ['ledger', 'transactions'] });
       expect(subscribed.result).toMatchObject({ fee_base: 10, reserve_base: 1_000_000, reserve_inc: 200_000 });
@@ -156,7 +155,7 @@ describe('streams', () => {
 
   it('sends an account subscriber (API v2) only the transactions that affect its accounts', async () => {
     const watched = Wallet.generate();
-    const subscriber = await RawClient.connect(devnet.url);
+    const subscriber = await WsClient.open(devnet.url);
     try {
       await subscriber.request({ command: 'subscribe', accounts: [watched.classicAddress], api_version: 2 });
       const sequence = (await client.request({ command: 'account_info', account: genesis.classicAddress })).result.account_data.Sequence;

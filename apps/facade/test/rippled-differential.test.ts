@@ -6,9 +6,9 @@
  * their reasons. Every difference found is printed; one not listed fails the test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopAll, waitUntil } from '@ledger-node/test-utils';
+import { stopAll, waitUntil, WsClient } from '@ledger-node/test-utils';
 import { ABSENT, describeDifferences, differences, intendedFor, shapeOf, summarizeDifferences, type Difference, type IntendedDifference } from './support/rippled-compare';
-import { GENESIS, parseRanges, postRippled, RippledSocket, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
+import { GENESIS, parseRanges, postRippled, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
 
 /** Differences between the devnet and the node that are intended, each with its reason. */
 const INTENDED: IntendedDifference[] = [
@@ -51,8 +51,8 @@ const HOLDER_COUNT = 12;
 
 let node: RippledNode;
 /** The devnet's answers are the reference; the node's the candidate. */
-let reference: RippledSocket;
-let candidate: RippledSocket;
+let reference: WsClient;
+let candidate: WsClient;
 /** The node's HTTP JSON-RPC endpoint. */
 let candidateHttp: string;
 /** The synced range compared: ledgers both hold. */
@@ -155,7 +155,7 @@ function expectAllIntended(seen: Difference[]): void {
 }
 
 /** Pages `account_tx` (or any marker-paged request) on one server to the end. */
-async function pages(socket: RippledSocket, request: Json, maxPages = 200): Promise<Json[]> {
+async function pages(socket: WsClient, request: Json, maxPages = 200): Promise<Json[]> {
   const answers: Json[] = [];
   let marker: unknown;
   do {
@@ -174,8 +174,8 @@ function spread(count: number): number[] {
 
 beforeAll(async () => {
   node = await startRippledNode(['-close_ms', '250', '-load', '20', '-load_accounts', String(HOLDER_COUNT)]);
-  reference = await RippledSocket.open(node.devnetUrl);
-  candidate = await RippledSocket.open(node.wsUrl);
+  reference = await WsClient.open(node.devnetUrl);
+  candidate = await WsClient.open(node.wsUrl);
   candidateHttp = node.httpUrl;
   // The node has backfilled to the devnet's genesis and followed it past the load generator's setup.
   const synced = await waitUntil(

@@ -6,8 +6,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
-import { postJson, rippledRequester, StreamClient, type Json } from './support/stream-client';
+import { cliEntry, freePort, startProcess, stopAll, tempDir, waitUntil, type RunningProcess, WsClient } from '@ledger-node/test-utils';
+import { postJson, rippledRequester, type Json } from './support/stream-client';
 
 const MAX_BODY_BYTES = 16_384;
 const MAX_CONNECTIONS = 12;
@@ -18,10 +18,10 @@ let removeDir: () => void;
 let wsPort: number;
 let wsUrl: string;
 let httpUrl: string;
-const clients: StreamClient[] = [];
+const clients: WsClient[] = [];
 
-async function connect(headers: Record<string, string> = {}): Promise<StreamClient> {
-  const client = await StreamClient.open(wsUrl, headers);
+async function connect(headers: Record<string, string> = {}): Promise<WsClient> {
+  const client = await WsClient.open(wsUrl, headers);
   clients.push(client);
   return client;
 }
@@ -56,7 +56,7 @@ beforeAll(async () => {
 
 // Each test's connections end with it: the listener holds -max_connections at most.
 afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
+  for (const client of clients.splice(0)) client.terminate();
   await new Promise((resolve) => setTimeout(resolve, 100));
 });
 
@@ -72,15 +72,15 @@ describe('the listener', () => {
 
   it('holds at most -max_connections connections at once', async () => {
     // First in this file: no HTTP client holds a kept-alive connection to the listener yet.
-    const held: StreamClient[] = [];
+    const held: WsClient[] = [];
     try {
-      for (let opened = 0; opened < MAX_CONNECTIONS; opened++) held.push(await StreamClient.open(wsUrl));
-      await expect(StreamClient.open(wsUrl)).rejects.toThrow();
-      held.pop()!.close();
-      const again = await waitUntil(() => StreamClient.open(wsUrl), 10_000, 'a connection once one was closed');
+      for (let opened = 0; opened < MAX_CONNECTIONS; opened++) held.push(await WsClient.open(wsUrl));
+      await expect(WsClient.open(wsUrl)).rejects.toThrow();
+      held.pop()!.terminate();
+      const again = await waitUntil(() => WsClient.open(wsUrl), 10_000, 'a connection once one was closed');
       held.push(again);
     } finally {
-      for (const client of held) client.close();
+      for (const client of held) client.terminate();
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
   });
@@ -93,7 +93,7 @@ describe("rippled's WebSocket envelope", () => {
     expect(await client.waitFor((message) => message.id === 1)).toEqual({ id: 1, result: {}, status: 'success', type: 'response' });
     client.send({ id: 'two', command: 'ping', api_version: 2 });
     expect(await client.waitFor((message) => message.id === 'two')).toEqual({ id: 'two', api_version: 2, result: {}, status: 'success', type: 'response' });
-    const elsewhere = await StreamClient.open(`${wsUrl}/any/path`);
+    const elsewhere = await WsClient.open(`${wsUrl}/any/path`);
     clients.push(elsewhere);
     expect(await rippledRequester(elsewhere)('ping')).toMatchObject({ result: {}, status: 'success' });
   });
@@ -179,8 +179,8 @@ describe("rippled's HTTP JSON-RPC envelope", () => {
 
 describe("the facade's protections on this listener", () => {
   it('refuses a Host name not in -rpc_allowed_hosts and a page of another origin, over WebSocket and HTTP', async () => {
-    expect(await StreamClient.refusal(wsUrl, { host: 'attacker.example' })).toBe(403);
-    expect(await StreamClient.refusal(wsUrl, { origin: 'http://attacker.example' })).toBe(403);
+    expect(await WsClient.refusal(wsUrl, { host: 'attacker.example' })).toBe(403);
+    expect(await WsClient.refusal(wsUrl, { origin: 'http://attacker.example' })).toBe(403);
     const refused = await rawPost('/', JSON.stringify({ method: 'ping' }), { host: `attacker.example:${wsPort}` });
     expect(refused.status).toBe(403);
     expect(refused.text).toMatch(/rpc_allowed_hosts/);

@@ -10,8 +10,8 @@
  * begins above the genesis (a resume point below it exists).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cliEntry, devnetValidatorsFile, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
-import { jsonRpcRequester, rippledRequester, StreamClient, type Json } from './support/stream-client';
+import { cliEntry, devnetValidatorsFile, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess, WsClient } from '@ledger-node/test-utils';
+import { jsonRpcRequester, rippledRequester, type Json } from './support/stream-client';
 
 /** The oldest ledger the node stores. */
 const START_LEDGER = 12;
@@ -22,10 +22,10 @@ let removeDir: () => void;
 let rippledUrl: string;
 let jsonRpcWsUrl: string;
 let call: ReturnType<typeof rpcClient>;
-const clients: StreamClient[] = [];
+const clients: WsClient[] = [];
 
-async function connect(url: string): Promise<StreamClient> {
-  const client = await StreamClient.open(url);
+async function connect(url: string): Promise<WsClient> {
+  const client = await WsClient.open(url);
   clients.push(client);
   return client;
 }
@@ -88,10 +88,10 @@ beforeAll(async () => {
   removeDir = remove;
   const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', '-load', '10', '-load_accounts', '4', '-close_ms', '250']);
   const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/))[1]!;
-  const upstream = await StreamClient.open(devnetUrl);
+  const upstream = await WsClient.open(devnetUrl);
   const askDevnet = rippledRequester(upstream);
   await waitUntil(async () => (await askDevnet('ledger_closed')).result.ledger_index >= START_LEDGER + 5, 60_000, 'the devnet past the start ledger');
-  upstream.close();
+  upstream.terminate();
 
   const [rpcPort, wsPort] = [await freePort(), await freePort()];
   rippledUrl = `ws://127.0.0.1:${wsPort}`;
@@ -113,7 +113,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
+  for (const client of clients.splice(0)) client.terminate();
 });
 
 afterAll(async () => {
@@ -143,7 +143,7 @@ describe("rippled's ledger and transactions streams", () => {
     }
     expect(transactions).toBeGreaterThan(10);
 
-    const payment = (client: StreamClient) => client.messages((message) => message.type === 'transaction' && (message.transaction ?? message.tx_json).TransactionType === 'Payment')[0]!;
+    const payment = (client: WsClient) => client.messages((message) => message.type === 'transaction' && (message.transaction ?? message.tx_json).TransactionType === 'Payment')[0]!;
     const asV1 = payment(v1);
     expect(asV1).toMatchObject({ type: 'transaction', status: 'closed', validated: true, engine_result: 'tesSUCCESS', engine_result_code: 0 });
     expect(asV1.transaction).toMatchObject({ TransactionType: 'Payment', hash: expect.any(String), date: expect.any(Number) });
@@ -198,7 +198,7 @@ describe('resuming a rippled stream from the last ledger seen (from_ledger)', ()
     const first = await connect(rippledUrl);
     const answer = await rippledRequester(first)('subscribe', { streams: ['ledger', 'transactions'] });
     const lastSeen = (await first.waitFor(ledgerClosedAtLeast(answer.result.ledger_index + 2))).ledger_index as number;
-    first.close();
+    first.terminate();
     // Ledgers go by while the client is away.
     await waitUntil(async () => (await tip()) >= lastSeen + 8, 30_000, 'eight ledgers while the client is away');
     const tipAtResume = await tip();
@@ -277,7 +277,7 @@ describe('jt_subscribe over /v1/ws', () => {
     const id = (await jsonRpcRequester(first)('jt_subscribe', ['newBlocks'])).result;
     const seen = await first.waitFor((message) => message.params?.subscription === id);
     const lastSeen = seen.params.result.ledger_index as number;
-    first.close();
+    first.terminate();
     await waitUntil(async () => (await tip()) >= lastSeen + 6, 30_000, 'six ledgers while the client is away');
 
     const resumed = await connect(jsonRpcWsUrl);

@@ -63,3 +63,4 @@ export { submitResult, type SubmitInput } from './submit';
 export { directoryIndexes, lineView, negateValue, nextDirectoryPage, rippleStateFlags, trustLineSides } from './trust-lines';
 export { pageLimits } from './tuning';
 export { amountText, directoryQuality, readBookSide, type BookSide } from './book';
+export { affectedAccounts } from './affected-accounts';

@@ -12,3 +12,4 @@ export * from './kubernetes';
 export * from './otlp';
 export * from './postgres';
 export * from './stores';
+export * from './ws-client';

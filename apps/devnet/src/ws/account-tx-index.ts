@@ -5,42 +5,13 @@
  * and offer amounts.
  */
 import type { ChainProfile } from '@ledger-node/chain';
-import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
+import { affectedAccounts } from '@ledger-node/rippled-api';
+import type { ClosedLedger, ClosedTransaction } from '../engine/types';
 import type { AccountTxMarker, AccountTxPage, AccountTxQuery, LedgerTransaction } from './ledger-source';
 
-/** Amount-typed fields whose issuer counts as affected (rippled: LowLimit/HighLimit, TakerPays/TakerGets). */
-const ISSUER_FIELDS = new Set(['LowLimit', 'HighLimit', 'TakerPays', 'TakerGets']);
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Addresses whose history includes this transaction. */
-export function affectedAccounts(tx: ClosedTransaction, profile: ChainProfile): Set<string> {
-  const accounts = new Set<string>();
-  const addIfAddress = (value: unknown) => {
-    // Addresses are 25 to 35 base58 characters; checking the length first keeps hex fields cheap.
-    if (typeof value === 'string' && value.length >= 25 && value.length <= 35 && profile.codec.isValidAddress(value)) {
-      accounts.add(value);
-    }
-  };
-  addIfAddress(tx.txJson.Account);
-  addIfAddress(tx.txJson.Destination);
-  const affectedNodes = tx.metaJson.AffectedNodes;
-  if (Array.isArray(affectedNodes)) {
-    for (const wrapper of affectedNodes) {
-      if (!isObject(wrapper)) continue;
-      const node = wrapper.CreatedNode ?? wrapper.ModifiedNode ?? wrapper.DeletedNode;
-      if (!isObject(node)) continue;
-      const fields = node.NewFields ?? node.FinalFields;
-      if (!isObject(fields)) continue;
-      for (const [name, value] of Object.entries(fields)) {
-        if (ISSUER_FIELDS.has(name) && isObject(value)) addIfAddress(value.issuer);
-        else addIfAddress(value);
-      }
-    }
-  }
-  return accounts;
+export function affectedAccountsOf(tx: ClosedTransaction, profile: ChainProfile): Set<string> {
+  return affectedAccounts(tx.txJson, tx.metaJson, profile);
 }
 
 interface IndexedTransaction extends LedgerTransaction {
@@ -69,7 +40,7 @@ export class AccountTxIndex {
     const ordered = [...ledger.transactions].sort((a, b) => a.index - b.index);
     for (const tx of ordered) {
       const entry: IndexedTransaction = { ledger, tx, ledgerIndex, txIndex: tx.index };
-      for (const account of affectedAccounts(tx, this.profile)) {
+      for (const account of affectedAccountsOf(tx, this.profile)) {
         let list = this.byAccount.get(account);
         if (!list) this.byAccount.set(account, (list = []));
         list.push(entry);

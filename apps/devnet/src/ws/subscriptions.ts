@@ -7,7 +7,7 @@
 import { devnetValidatorKeypair, encodeNodePublicKey, signValidation, type ChainProfile } from '@ledger-node/chain';
 import { formatRanges, ledgerStreamFields as streamFields, placeOf, transactionStreamMessage, type ApiVersion } from '@ledger-node/rippled-api';
 import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
-import { affectedAccounts } from './account-tx-index';
+import { affectedAccountsOf } from './account-tx-index';
 import type { LedgerSource } from './ledger-source';
 import { DEVNET_RENDER_STYLE } from './methods/context';
 
@@ -142,7 +142,7 @@ export class Subscriber {
   }
 
   private affectsSubscribedAccount(tx: ClosedTransaction): boolean {
-    for (const account of affectedAccounts(tx, this.source.profile)) if (this.accounts.has(account)) return true;
+    for (const account of affectedAccountsOf(tx, this.source.profile)) if (this.accounts.has(account)) return true;
     return false;
   }
 }

@@ -5,9 +5,8 @@
  */
 import { decodeLedgerHeader, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
 import type { LedgerRecord, TransactionRecord } from '@ledger-node/contracts';
-import type { LedgerPlace, TransactionInput } from '@ledger-node/rippled-api';
+import { affectedAccounts, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
 import { transactionInput } from '../rippled/methods/records';
-import { affectedAccounts } from './affected-accounts';
 
 export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex').toUpperCase();
 

@@ -1,11 +1,10 @@
 /**
- * The accounts a validated transaction affects, for account streams (rippled
+ * The accounts a validated transaction affects, for account streams and account history (rippled
  * TxMeta::getAffectedAccounts): the sender and destination, every account field of the entries
  * the metadata creates, modifies or deletes, and the issuers of trust-line limits and offer amounts.
  */
 import type { ChainProfile } from '@ledger-node/chain';
-
-type JsonObject = Record<string, unknown>;
+import type { JsonObject } from './protocol';
 
 /** Amount fields whose issuer counts as affected (rippled: LowLimit/HighLimit, TakerPays/TakerGets). */
 const ISSUER_FIELDS = new Set(['LowLimit', 'HighLimit', 'TakerPays', 'TakerGets']);
