@@ -1,4 +1,5 @@
 import { serviceAddress, storeTarget, type ParsedFlags, type StoreTarget } from '@ledger-node/config';
+import { getProfile, type ChainProfile } from '@ledger-node/chain';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface LedgerStoreConfig {
@@ -7,12 +8,23 @@ export interface LedgerStoreConfig {
   /** gRPC address the service listens on. */
   address: string;
   logLevel: LogLevel;
+  /** Newest ledgers kept (-ledger_history); 0 keeps every ledger. */
+  ledgerHistory: number;
+  /** The chain whose transactions a bounded history re-indexes as it removes them (-chain, -definitions). */
+  profile: () => ChainProfile;
 }
 
 export function ledgerStoreConfig(flags: ParsedFlags): LedgerStoreConfig {
+  const store = storeTarget(flags);
+  const ledgerHistory = flags.integer('ledger_history') ?? 0;
+  if (ledgerHistory > 0 && store.kind !== 'rocksdb') {
+    throw new Error('-ledger_history keeps a RocksDB store only: a PostgreSQL store (-store, -store_read) keeps every ledger; leave -ledger_history at 0 with it');
+  }
   return {
-    store: storeTarget(flags),
+    store,
     address: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,
+    ledgerHistory,
+    profile: () => getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
   };
 }

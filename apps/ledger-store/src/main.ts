@@ -1,10 +1,12 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { bindService, serveGrpc } from '@ledger-node/grpc';
-import { counter, createLogger, observedGauge, observeEventLoop } from '@ledger-node/telemetry';
+import { indexTransactionOrPlaceholder, type ChainProfile } from '@ledger-node/chain';
+import { counter, createLogger, observedGauge, observeEventLoop, type Logger } from '@ledger-node/telemetry';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
 import { openLedgerStore } from './open';
+import type { HistoryOptions } from './store';
 
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 
@@ -20,6 +22,7 @@ export async function start(flags: ParsedFlags) {
   const logger = createLogger('ledger-store', config.logLevel);
   const opened = await openLedgerStore(config.store, {
     logger,
+    history: config.ledgerHistory > 0 ? boundedHistory(config.ledgerHistory, config.profile(), logger) : undefined,
     onFatal(error) {
       // Another process may write from now on: not one more write from this one (pino writes synchronously).
       logger.fatal({ reason: error.message }, `${error.message}; stopping so as not to write without the lock (a restart waits as a standby)`);
@@ -61,6 +64,24 @@ export async function start(flags: ParsedFlags) {
     async stop() {
       stopping.abort();
       await served.stop();
+    },
+  };
+}
+
+/** -ledger_history: the newest `ledgers` kept; each removed transaction re-indexed from its bytes as sync indexed it, so its index entries go with it. */
+function boundedHistory(ledgers: number, profile: ChainProfile, logger: Logger): HistoryOptions {
+  let lastFailure: string | undefined;
+  return {
+    ledgers,
+    indexOf: (tx, position) => indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position).index,
+    onPruned: (removed) => {
+      lastFailure = undefined;
+      logger.debug({ first: removed.first, last: removed.last }, `removed ledgers ${removed.first}-${removed.last} (-ledger_history ${ledgers})`);
+    },
+    onError: (error) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (reason !== lastFailure) logger.warn({ reason }, `could not remove the lowest ledgers (-ledger_history ${ledgers}): ${reason}; trying again`);
+      lastFailure = reason;
     },
   };
 }

@@ -5,7 +5,7 @@ import type { LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { PgLedgerBackend } from './backend/pg-backend';
 import { openRocksDb } from './storage/rocksdb';
-import { LedgerStore, type FollowOptions } from './store';
+import { LedgerStore, type FollowOptions, type HistoryOptions } from './store';
 
 /** The writer lock of a PostgreSQL ledger database (libs/postgres): its holder is the one ledger-store that writes it. */
 export const STORE_WRITER_LOCK = 'ledger-store';
@@ -37,6 +37,8 @@ export interface OpenOptions {
    * this one must stop writing at once (main.ts exits, and its supervisor starts it again as a standby).
    */
   onFatal(error: Error): void;
+  /** Bounded history (-ledger_history; RocksDB only). */
+  history?: HistoryOptions;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface OpenOptions {
 export async function openLedgerStore(target: StoreTarget, options: OpenOptions): Promise<OpenedStore> {
   const backend = await openBackend(target);
   if (target.kind === 'rocksdb') {
-    const store = await LedgerStore.open(backend);
+    const store = await LedgerStore.open(backend, { history: options.history });
     return { store, close: () => store.close() };
   }
   const { logger } = options;

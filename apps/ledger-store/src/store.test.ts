@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { decodeLedgerHeader, getProfile, hashLedgerHeader, keylet } from '@ledger-node/chain';
-import { LedgerTag, StateChangeKind, TxDetail, type LedgerSelector, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
+import { decodeLedgerHeader, getProfile, hashLedgerHeader, indexTransactionOrPlaceholder, keylet } from '@ledger-node/chain';
+import { LedgerTag, StateChangeKind, TxDetail, type LedgerSelector, type LedgerWrite, type StateObject, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, Unavailable, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
 import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
@@ -14,9 +14,11 @@ import type { AccountHistoryScan, LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { describeTarget, PgLedgerBackend } from './backend/pg-backend';
 import type { StateWindow } from './backend/records';
-import { LedgerStore, STORE_FORMAT_VERSION } from './store';
+import { LedgerStore, STORE_FORMAT_VERSION, type HistoryOptions } from './store';
+import type { LedgerRange } from './ledgers/ranges';
+import { accountTransactionCount } from './accounts/history';
 import type { LedgerEvent } from './ledgers/events';
-import { listStateObjects, stateObjects } from './state/reads';
+import { accountState, listedLedger, listStateObjects, MAX_STATE_OBJECTS_PER_LIST, stateObjects } from './state/reads';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -785,36 +787,267 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     expect(await page(keys[69], 1)).toEqual({ keys: [], nextAfterKey: undefined });
   });
 
-  it('reads objects by key at each ledger (GetStateObjects) and lists one key range (ListStateObjects before_key)', async () => {
-    const store = await openStore();
-    await store.putLedger(withState(100, []));
-    await store.putStateObjects({ ledgerIndex: 100, objects: ['A', 'B', 'C'].map((name) => staged(name, 0)), marker: Buffer.alloc(0), complete: true, abandon: false });
-    await store.putLedger(withState(101, [change('A', StateChangeKind.MODIFIED, 0, 1), change('B', StateChangeKind.DELETED, 0, 'absent'), change('D', StateChangeKind.CREATED, 'absent', 1)]));
-    const keys = ['A', 'B', 'C', 'D', 'Z', 'A'].map(objectKey);
-    const at = async (ledgerIndex: number) => {
-      const { header, blobs } = await stateObjects(store, keys, atIndex(ledgerIndex));
-      return { ledgerIndex: header.ledgerIndex, blobs: blobs.map((blob) => blob?.toString('hex')) };
+  describe('state objects by key (GetStateObjects) and by key range (ListStateObjects)', () => {
+    /**
+     * Ledgers 99-103: 99 stored without complete state changes (outside the window), the download
+     * at 100 (A, B, C), then A modified and B deleted and D created at 101, C deleted and B created
+     * again and D modified at 102, nothing at 103. `model` is the state after each ledger.
+     */
+    async function versionedStore() {
+      const store = await openStore();
+      await store.putLedger(withState(99, [], false));
+      await store.putLedger(withState(100, []));
+      await store.putStateObjects({ ledgerIndex: 100, objects: ['A', 'B', 'C'].map((name) => staged(name, 0)), marker: Buffer.alloc(0), complete: true, abandon: false });
+      await store.putLedger(withState(101, [change('A', StateChangeKind.MODIFIED, 0, 1), change('B', StateChangeKind.DELETED, 0, 'absent'), change('D', StateChangeKind.CREATED, 'absent', 1)]));
+      await store.putLedger(withState(102, [change('C', StateChangeKind.DELETED, 0, 'absent'), change('B', StateChangeKind.CREATED, 'absent', 2), change('D', StateChangeKind.MODIFIED, 1, 2)]));
+      await store.putLedger(withState(103, []));
+      return store;
+    }
+    const named = (blob: Buffer | undefined) => blob && blob.subarray(2).toString();
+    const refusal = async (promise: Promise<unknown>) => {
+      const error = await failure(promise);
+      return { kind: error.kind, message: error.message, details: error.details };
     };
-    const hexImage = (name: string, version: number) => image(name, version).toString('hex');
-    expect(await at(100)).toEqual({ ledgerIndex: 100, blobs: [hexImage('A', 0), hexImage('B', 0), hexImage('C', 0), undefined, undefined, hexImage('A', 0)] });
-    expect(await at(101)).toEqual({ ledgerIndex: 101, blobs: [hexImage('A', 1), undefined, hexImage('C', 0), hexImage('D', 1), undefined, hexImage('A', 1)] });
-    expect(await failure(stateObjects(store, keys, atIndex(99)))).toMatchObject({ kind: 'out_of_range' });
-    expect(await failure(stateObjects(store, [Buffer.alloc(31)], atIndex(100)))).toMatchObject({ kind: 'invalid_params', message: expect.stringContaining('keys[0] must be 32 bytes') });
-    expect(await failure(stateObjects(store, Array.from({ length: 1001 }, () => keys[0]!), atIndex(100)))).toMatchObject({ kind: 'invalid_params' });
 
-    // The state at 101 in key order; a range between two of its keys, exclusive at both ends, in pages.
-    const sorted = ['A', 'C', 'D'].map(objectKey).sort(Buffer.compare);
-    const all = await listStateObjects(store, 101, Buffer.alloc(0), 0);
-    expect(all.objects.map((object) => object.key)).toEqual(sorted);
-    const below = await listStateObjects(store, 101, Buffer.alloc(0), 0, sorted[2]);
-    expect({ keys: below.objects.map((object) => object.key), next: below.nextAfterKey }).toEqual({ keys: sorted.slice(0, 2), next: undefined });
-    const first = await listStateObjects(store, 101, Buffer.alloc(0), 1, sorted[2]);
-    expect({ keys: first.objects.map((object) => object.key), next: first.nextAfterKey }).toEqual({ keys: [sorted[0]], next: sorted[0] });
-    const second = await listStateObjects(store, 101, first.nextAfterKey!, 1, sorted[2]);
-    expect(second.objects.map((object) => object.key)).toEqual([sorted[1]]);
-    const between = await listStateObjects(store, 101, sorted[0]!, 0, sorted[2]);
-    expect({ keys: between.objects.map((object) => object.key), next: between.nextAfterKey }).toEqual({ keys: [sorted[1]], next: undefined });
-    expect(await failure(listStateObjects(store, 101, Buffer.alloc(0), 0, Buffer.alloc(5)))).toMatchObject({ kind: 'invalid_params', message: expect.stringContaining('before_key') });
+    it('reads each key as of the ledger asked: created, modified, deleted, created again; a key never seen is absent; in the order asked', async () => {
+      const store = await versionedStore();
+      expect(store.stateRangeAnswered()).toEqual({ first: 100, last: 103 });
+      const keys = ['A', 'B', 'C', 'D', 'Z', 'A', 'D'].map(objectKey);
+      const at = async (selector: LedgerSelector) => {
+        const { header, blobs } = await stateObjects(store, keys, selector);
+        return { ledgerIndex: header.ledgerIndex, ledgerHash: header.ledgerHash.toString('hex'), objects: blobs.map(named) };
+      };
+      const hashOf = (ledgerIndex: number) => syntheticLedgerWrite(ledgerIndex, { transactionCount: 2 }).ledgerHash.toString('hex');
+      expect(await at(atIndex(100))).toEqual({ ledgerIndex: 100, ledgerHash: hashOf(100), objects: ['A0', 'B0', 'C0', undefined, undefined, 'A0', undefined] });
+      expect(await at(atIndex(101))).toEqual({ ledgerIndex: 101, ledgerHash: hashOf(101), objects: ['A1', undefined, 'C0', 'D1', undefined, 'A1', 'D1'] });
+      expect(await at(atIndex(102))).toEqual({ ledgerIndex: 102, ledgerHash: hashOf(102), objects: ['A1', 'B2', undefined, 'D2', undefined, 'A1', 'D2'] });
+      expect(await at(atIndex(103))).toEqual({ ledgerIndex: 103, ledgerHash: hashOf(103), objects: ['A1', 'B2', undefined, 'D2', undefined, 'A1', 'D2'] });
+      // By hash and by tag as by index.
+      expect(await at({ selector: { $case: 'hash', hash: Buffer.from(hashOf(101), 'hex') } })).toEqual(await at(atIndex(101)));
+      expect(await at({ selector: { $case: 'tag', tag: LedgerTag.VALIDATED } })).toEqual(await at(atIndex(103)));
+      // What GetAccountStates answers for the same object.
+      expect(named((await accountState(store, objectAccount('D'), atIndex(101))).accountRootBlob)).toBe('D1');
+      // No keys: the ledger alone.
+      expect(await stateObjects(store, [], atIndex(102))).toMatchObject({ header: { ledgerIndex: 102 }, blobs: [] });
+      // Duplicates count as keys: a thousand of one key is a call's most.
+      expect((await stateObjects(store, Array.from({ length: 1000 }, () => objectKey('B')), atIndex(102))).blobs.map(named)).toEqual(Array.from({ length: 1000 }, () => 'B2'));
+    });
+
+    it('refuses a ledger outside the state window as GetAccountStates refuses it: OutOfRange with the state range', async () => {
+      const store = await openStore();
+      await store.putLedger(withState(100, []));
+      const sameAsAccountState = async (selector: LedgerSelector) => {
+        const refused = await refusal(stateObjects(store, [objectKey('A')], selector));
+        expect(refused).toEqual(await refusal(accountState(store, objectAccount('A'), selector)));
+        return refused;
+      };
+      expect(await sameAsAccountState(atIndex(100))).toEqual({
+        kind: 'out_of_range',
+        message: 'account state is not available: the state download has not started',
+        details: { data: { state_range: null, complete_ranges: [{ first: 100, last: 100 }], state_download_ledger_index: 0 } },
+      });
+      await store.putStateObjects({ ledgerIndex: 100, objects: [staged('A', 0)], marker: objectKey('A'), complete: false, abandon: false });
+      expect(await sameAsAccountState(atIndex(100))).toMatchObject({
+        kind: 'out_of_range',
+        message: 'account state is not available until the state download at ledger 100 completes (1 objects so far)',
+      });
+      await store.putStateObjects({ ledgerIndex: 100, objects: [staged('B', 0)], marker: Buffer.alloc(0), complete: true, abandon: false });
+      await store.putLedger(withState(99, [], false));
+      await store.putLedger(withState(101, []));
+      expect(await sameAsAccountState(atIndex(99))).toEqual({
+        kind: 'out_of_range',
+        message: 'ledger 99 is outside the ledgers whose account state is stored (100-101)',
+        details: { data: { state_range: { first: 100, last: 101 }, complete_ranges: [{ first: 99, last: 101 }], ledger_index: 99 } },
+      });
+      expect(await sameAsAccountState(atIndex(102))).toEqual({
+        kind: 'out_of_range',
+        message: 'the ledger asked for is not stored; account state is stored for ledgers 100-101',
+        details: { data: { state_range: { first: 100, last: 101 }, complete_ranges: [{ first: 99, last: 101 }] } },
+      });
+      expect(await sameAsAccountState({ selector: { $case: 'hash', hash: Buffer.alloc(32, 9) } })).toMatchObject({ kind: 'out_of_range', message: expect.stringContaining('not stored') });
+      expect((await stateObjects(store, [objectKey('A'), objectKey('B')], atIndex(101))).blobs.map(named)).toEqual(['A0', 'B0']);
+    });
+
+    it('refuses a key of another length, more than 1000 keys, and no ledger with InvalidParams naming the field, before the ledger is looked at', async () => {
+      const store = await versionedStore();
+      expect(await refusal(stateObjects(store, [objectKey('A'), Buffer.alloc(31)], atIndex(101)))).toEqual({
+        kind: 'invalid_params',
+        message: 'keys[1] must be 32 bytes, got 31',
+        details: { param: 'keys[1]' },
+      });
+      expect(await refusal(stateObjects(store, [Buffer.alloc(33)], atIndex(5)))).toMatchObject({ kind: 'invalid_params', details: { param: 'keys[0]' } });
+      expect(await refusal(stateObjects(store, [Buffer.alloc(0)], atIndex(101)))).toMatchObject({ kind: 'invalid_params', message: 'keys[0] must be 32 bytes, got 0' });
+      expect(await refusal(stateObjects(store, Array.from({ length: 1001 }, () => objectKey('A')), atIndex(101)))).toEqual({
+        kind: 'invalid_params',
+        message: 'keys holds 1001 keys; at most 1000 per call',
+        details: { param: 'keys' },
+      });
+      expect(await refusal(stateObjects(store, [objectKey('A')], undefined))).toMatchObject({ kind: 'invalid_params', details: { param: 'ledger' } });
+      expect(await refusal(stateObjects(store, [objectKey('A')], { selector: { $case: 'hash', hash: Buffer.alloc(5) } }))).toMatchObject({ kind: 'invalid_params', details: { param: 'ledger.hash' } });
+    });
+
+    /** A key of the book-like range: `base` (24 fixed bytes, 8 zero) plus `offset` in its low 8 bytes, or past its end. */
+    const BOOK_BASE = Buffer.concat([Buffer.alloc(23, 0x5a), Buffer.of(0x10), Buffer.alloc(8)]);
+    const bookKey = (offset: bigint) => {
+      const key = Buffer.from(BOOK_BASE);
+      key.writeBigUInt64BE(offset, 24);
+      return key;
+    };
+    /** base + 2^64: the first key past the book's range (rippled getQualityNext). */
+    const BOOK_END = Buffer.concat([Buffer.alloc(23, 0x5a), Buffer.of(0x11), Buffer.alloc(8)]);
+    const bookObject = (key: Buffer, version: number) => Buffer.from(`1100${Buffer.from(`${key.toString('hex').slice(-6)}/${version}`).toString('hex')}`, 'hex');
+    const bookChange = (key: Buffer, kind: StateChangeKind, before: number | 'absent', after: number | 'absent'): StateObjectChange => ({
+      key,
+      kind,
+      blob: after === 'absent' ? Buffer.alloc(0) : bookObject(key, after),
+      previousBlob: before === 'absent' ? Buffer.alloc(0) : bookObject(key, before),
+      ledgerEntryType: 'DirectoryNode',
+      ownerAccountIds: [],
+      accountId: Buffer.alloc(0),
+    });
+
+    /**
+     * 150 objects in the book's range and 4 around it (below its base, the base itself, its end,
+     * above it) downloaded at 200; at 201 every third in the range deleted, 10 created in it, and
+     * the one past its end modified. Answers the store and the state after each ledger, by key.
+     */
+    async function bookStore() {
+      const store = await openStore();
+      await store.putLedger(withState(200, []));
+      const inRange = Array.from({ length: 150 }, (_, position) => bookKey(BigInt(position) * 0x0102030405n + 1n));
+      const around = [Buffer.concat([Buffer.alloc(23, 0x5a), Buffer.of(0x0f), Buffer.alloc(8, 0xff)]), BOOK_BASE, BOOK_END, bookKey(0n).fill(0x5b, 0, 1)];
+      const snapshot = [...inRange, ...around].sort(Buffer.compare);
+      await store.putStateObjects({
+        ledgerIndex: 200,
+        objects: snapshot.map((key) => ({ key, blob: bookObject(key, 0), ledgerEntryType: 'DirectoryNode', ownerAccountIds: [] })),
+        marker: Buffer.alloc(0),
+        complete: true,
+        abandon: false,
+      });
+      const deleted = inRange.filter((_key, position) => position % 3 === 0);
+      const created = Array.from({ length: 10 }, (_, position) => bookKey(BigInt(position) * 0x0a0b0c0d0e0fn + 7n));
+      await store.putLedger(
+        withState(201, [
+          ...deleted.map((key) => bookChange(key, StateChangeKind.DELETED, 0, 'absent')),
+          ...created.map((key) => bookChange(key, StateChangeKind.CREATED, 'absent', 1)),
+          bookChange(BOOK_END, StateChangeKind.MODIFIED, 0, 1),
+        ]),
+      );
+      const model = new Map<number, Map<string, Buffer>>();
+      model.set(200, new Map(snapshot.map((key) => [key.toString('hex'), bookObject(key, 0)])));
+      const after201 = new Map(model.get(200));
+      for (const key of deleted) after201.delete(key.toString('hex'));
+      for (const key of created) after201.set(key.toString('hex'), bookObject(key, 1));
+      after201.set(BOOK_END.toString('hex'), bookObject(BOOK_END, 1));
+      model.set(201, after201);
+      return { store, model };
+    }
+
+    /** Every page of a listing of (after, before) at a ledger: its keys and blobs (hex), and how the last one ended. */
+    async function pagesOf(store: LedgerStore, ledger: number | LedgerSelector, after: Buffer, before: Buffer, limit: number) {
+      const pages: { keys: string[]; blobs: string[] }[] = [];
+      let afterKey = after;
+      for (;;) {
+        const page = await listStateObjects(store, ledger, afterKey, limit, before);
+        pages.push({ keys: page.objects.map((object) => object.key.toString('hex')), blobs: page.objects.map((object) => object.blob.toString('hex')) });
+        if (!page.nextAfterKey) return pages;
+        expect(page.nextAfterKey).toEqual(page.objects.at(-1)?.key);
+        afterKey = page.nextAfterKey;
+        if (pages.length > 1000) throw new Error('the listing does not end');
+      }
+    }
+    const between = (state: Map<string, Buffer>, after: Buffer, before: Buffer) =>
+      [...state.keys()].filter((key) => key > after.toString('hex') && (before.length === 0 || key < before.toString('hex'))).sort();
+
+    it('lists exactly the keys in (after_key, before_key) at the ledger, in pages that are full but the last', async () => {
+      const { store, model } = await bookStore();
+      const bounds: [Buffer, Buffer][] = [
+        // One order book: its base (exclusive) to base + 2^64.
+        [BOOK_BASE, BOOK_END],
+        // Bounds that are no stored key, a bound just past one, an upper bound alone, a lower bound alone.
+        [bookKey(5n), bookKey(0x0102030405n * 40n + 2n)],
+        [bookKey(0x0102030405n * 9n + 1n), bookKey(0x0102030405n * 10n + 2n)],
+        [Buffer.alloc(0), BOOK_END],
+        [BOOK_BASE, Buffer.alloc(0)],
+      ];
+      for (const ledgerIndex of [200, 201]) {
+        for (const [after, before] of bounds) {
+          const expected = between(model.get(ledgerIndex)!, after, before);
+          for (const limit of [1, 7, 64, 65, 0]) {
+            const pages = await pagesOf(store, ledgerIndex, after, before, limit);
+            const keys = pages.flatMap((page) => page.keys);
+            expect({ ledgerIndex, after: after.toString('hex'), before: before.toString('hex'), limit, keys }).toEqual({
+              ledgerIndex,
+              after: after.toString('hex'),
+              before: before.toString('hex'),
+              limit,
+              keys: expected,
+            });
+            expect(pages.flatMap((page) => page.blobs)).toEqual(expected.map((key) => model.get(ledgerIndex)!.get(key)!.toString('hex')));
+            for (const page of pages.slice(0, -1)) expect(page.keys).toHaveLength(limit === 0 ? MAX_STATE_OBJECTS_PER_LIST : limit);
+          }
+        }
+      }
+      // The book at 201: deletions and creations inside it, the modified object at its end outside it.
+      const book = await listStateObjects(store, 201, BOOK_BASE, 0, BOOK_END);
+      expect(book.objects).toHaveLength(150 - 50 + 10);
+      expect(book.nextAfterKey).toBeUndefined();
+      // A range with nothing in it, and one whose bounds cross.
+      expect(await listStateObjects(store, 201, bookKey(2n), 0, bookKey(3n))).toMatchObject({ objects: [], nextAfterKey: undefined });
+      expect(await listStateObjects(store, 201, BOOK_END, 0, BOOK_BASE)).toMatchObject({ objects: [], nextAfterKey: undefined });
+    });
+
+    it('names the ledger listed (by index or selector, refused outside the window as GetStateObjects is) and refuses malformed bounds', async () => {
+      const { store, model } = await bookStore();
+      const write201 = withState(201, []);
+      const bySelector = await listStateObjects(store, { selector: { $case: 'tag', tag: LedgerTag.VALIDATED } }, BOOK_BASE, 10, BOOK_END);
+      expect({ ledgerIndex: bySelector.ledgerIndex, ledgerHash: bySelector.ledgerHash, keys: bySelector.objects.map((object) => object.key.toString('hex')) }).toEqual({
+        ledgerIndex: 201,
+        ledgerHash: write201.ledgerHash,
+        keys: between(model.get(201)!, BOOK_BASE, BOOK_END).slice(0, 10),
+      });
+      const byIndex = await listStateObjects(store, 201, BOOK_BASE, 10, BOOK_END);
+      expect(byIndex).toEqual(bySelector);
+      expect(await pagesOf(store, { selector: { $case: 'hash', hash: withState(200, []).ledgerHash } }, BOOK_BASE, BOOK_END, 9)).toEqual(await pagesOf(store, 200, BOOK_BASE, BOOK_END, 9));
+
+      const refusalAt = (selector: LedgerSelector) => refusal(listStateObjects(store, selector, Buffer.alloc(0), 1, BOOK_END));
+      for (const selector of [atIndex(199), atIndex(202), { selector: { $case: 'hash' as const, hash: Buffer.alloc(32, 3) } }]) {
+        expect(await refusalAt(selector)).toEqual(await refusal(stateObjects(store, [BOOK_BASE], selector)));
+      }
+      expect(await refusalAt(atIndex(202))).toMatchObject({ kind: 'out_of_range' });
+      expect(await refusal(listStateObjects(store, 202, Buffer.alloc(0), 1))).toMatchObject({
+        kind: 'out_of_range',
+        message: 'ledger 202 is outside the ledgers whose account state is stored (200-201)',
+      });
+      expect(await refusal(listStateObjects(store, 201, Buffer.alloc(0), 1, Buffer.alloc(5)))).toEqual({
+        kind: 'invalid_params',
+        message: 'before_key must be empty or 32 bytes, got 5',
+        details: { param: 'before_key' },
+      });
+      expect(await refusal(listStateObjects(store, 201, Buffer.alloc(33), 1, BOOK_END))).toMatchObject({ kind: 'invalid_params', details: { param: 'after_key' } });
+      expect(await refusal(listStateObjects(store, 201, Buffer.alloc(0), MAX_STATE_OBJECTS_PER_LIST + 1, BOOK_END))).toMatchObject({ kind: 'invalid_params', details: { param: 'limit' } });
+      expect(() => listedLedger({ ledgerIndex: 201, ledger: atIndex(201) })).toThrow(/by ledger_index or by ledger, not both/);
+      expect(listedLedger({ ledgerIndex: 0, ledger: atIndex(201) })).toEqual(atIndex(201));
+      expect(listedLedger({ ledgerIndex: 201, ledger: undefined })).toBe(201);
+    });
+
+    it('lists one key range of a running download at its own ledger, for the downloader', async () => {
+      const store = await openStore();
+      await store.putLedger(withState(300, []));
+      const keys = Array.from({ length: 20 }, (_, position) => bookKey(BigInt(position) * 1000n + 1n)).sort(Buffer.compare);
+      const objects = keys.map((key) => ({ key, blob: bookObject(key, 0), ledgerEntryType: 'DirectoryNode', ownerAccountIds: [] }));
+      await store.putStateObjects({ ledgerIndex: 300, objects, marker: keys.at(-1)!, complete: false, abandon: false });
+      const page = await listStateObjects(store, 300, keys[2], 0, keys[9]);
+      expect({ keys: page.objects.map((object) => object.key), next: page.nextAfterKey, ledgerIndex: page.ledgerIndex, ledgerHash: page.ledgerHash }).toEqual({
+        keys: keys.slice(3, 9),
+        next: undefined,
+        ledgerIndex: 300,
+        ledgerHash: withState(300, []).ledgerHash,
+      });
+      expect((await pagesOf(store, 300, keys[2], keys[9], 4)).flatMap((listed) => listed.keys)).toEqual(keys.slice(3, 9).map((key) => key.toString('hex')));
+      // Not by selector: a selector reads only the complete state.
+      expect(await refusal(listStateObjects(store, atIndex(300), Buffer.alloc(0), 0, keys[9]))).toMatchObject({ kind: 'out_of_range', message: expect.stringContaining('until the state download at ledger 300 completes') });
+    });
   });
 
   it('answers every read as the key-value layout does after writes of every kind', async () => {
@@ -824,7 +1057,13 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     cleanups.push(remove);
     const reference = await LedgerStore.open(new KvLedgerBackend(await openRocksDb(`${dir}/node.db`)));
     cleanups.push(() => reference.close());
-    const stagedPages = async (backend: LedgerBackend) => [await backend.stagedStateObjects(undefined, 2), await backend.stagedStateObjects(objectKey('A'), 2), await backend.stagedStateObjects(undefined, 100)];
+    const stagedPages = async (backend: LedgerBackend) => [
+      await backend.stagedStateObjects(undefined, 2),
+      await backend.stagedStateObjects(objectKey('A'), 2),
+      await backend.stagedStateObjects(undefined, 100),
+      ...(await Promise.all('ABT'.split('').map((name) => backend.stagedStateObjects(undefined, 100, objectKey(name))))),
+      ...(await Promise.all('ABT'.split('').map((name) => backend.stagedStateObjects(objectKey(name), 100, objectKey('T'))))),
+    ];
     await writeEveryKind([store, reference], async () => expect(await stagedPages(store.backend)).toEqual(await stagedPages(reference.backend)));
 
     const writes = [...MAINNET_RUN.map(mainnetLedgerWrite), syntheticLedgerWrite(NEXT_BLOCK_LEDGER, { transactionCount: 5 }), syntheticLedgerWrite(REMOVED_LEDGER, { transactionCount: 5 })];
@@ -890,6 +1129,27 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
             mainnetKeys.flatMap((key) => Array.from({ length: 8 }, (_, step) => backend.stateObjectAt(key, 11119598 + step, mainnetWindow))),
           ),
         ),
+      'objects by key': (backend) =>
+        Promise.all([
+          ...Array.from({ length: 12 }, (_, step) => backend.stateObjectsByKey([...'ABCDETXA'.split('').map(objectKey), Buffer.alloc(32, 7)], 9 + step, window)),
+          ...mainnetWindows.flatMap((mainnetWindow) => Array.from({ length: 8 }, (_, step) => backend.stateObjectsByKey([...mainnetKeys, mainnetKeys[3]], 11119598 + step, mainnetWindow))),
+          backend.stateObjectsByKey([], 15, window),
+        ]),
+      'listings of a key range': (backend) => {
+        const sortedKeys = [...mainnetKeys].sort(Buffer.compare);
+        const [quarter, half] = [Math.floor(sortedKeys.length / 4), Math.floor(sortedKeys.length / 2)];
+        const ranges: [Buffer | undefined, Buffer][] = [
+          [undefined, sortedKeys[half]],
+          [sortedKeys[quarter], sortedKeys[half]],
+          [sortedKeys[quarter], sortedKeys[quarter + 1]],
+          [sortedKeys[half], sortedKeys[quarter]],
+        ];
+        return Promise.all(
+          mainnetWindows.flatMap((mainnetWindow) =>
+            [11119599, 11119601, 11119603].flatMap((ledgerIndex) => ranges.flatMap(([after, before]) => [3, 1000].map((limit) => backend.stateObjectsAt(ledgerIndex, mainnetWindow, after, limit, before)))),
+          ),
+        );
+      },
       listings: async (backend) => [
         ...(await Promise.all([9, 10, 14, 15, 16, 19, 20].flatMap((ledgerIndex) => [listing(backend, ledgerIndex, window, 2), listing(backend, ledgerIndex, window, 1000)]))),
         ...(await Promise.all(
@@ -1047,5 +1307,136 @@ describe('PgLedgerBackend', () => {
     expect(await collect(store.backend.accountTransactionEntries(write.transactions[0].senderAccountId, { firstLedger: 11119600 }))).toHaveLength(
       write.transactions.filter((tx) => tx.senderAccountId.equals(write.transactions[0].senderAccountId)).length,
     );
+  });
+});
+
+describe.each(engines)('bounded history (-ledger_history) on %s', (name, createEngine) => {
+  /** The sender and accounts of a stored transaction, re-derived from its bytes as sync derives them. */
+  const indexOfMainnet: HistoryOptions['indexOf'] = (tx, position) => indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position).index;
+
+  /** Opens the engine's store with history bounded to `ledgers`; resolves `settled` once nothing is left to remove or sweep. */
+  async function openBounded(engine: Engine, ledgers: number, indexOf: HistoryOptions['indexOf']) {
+    const pruned: LedgerRange[] = [];
+    let settled = false;
+    const failures: unknown[] = [];
+    const store = await LedgerStore.open(await engine.open(), {
+      history: { ledgers, indexOf, batch: 2, onPruned: (range) => pruned.push(range), onSettled: () => (settled = true), onError: (error) => failures.push(error) },
+    });
+    cleanups.push(() => store.close());
+    await waitUntil(() => settled || failures.length > 0, 10_000, 'the history to settle', 10);
+    expect(failures).toEqual([]);
+    return { store, pruned };
+  }
+
+  if (name === 'PostgreSQL') {
+    it('refuses to open a PostgreSQL store with bounded history, saying it keeps every ledger', async () => {
+      const engine = await createEngine();
+      const opening = LedgerStore.open(await engine.open(), { history: { ledgers: 3, indexOf: indexOfMainnet } });
+      await expect(opening).rejects.toThrow(/-ledger_history keeps a RocksDB store only/);
+    });
+    return;
+  }
+
+  it('keeps the newest N ledgers, removing the lowest a batch per write with their transactions, account index entries and sent counts', async () => {
+    const engine = await createEngine();
+    const writes = MAINNET_RUN.map((ledgerIndex) => mainnetLedgerWrite(ledgerIndex));
+    const unbounded = await LedgerStore.open(await engine.open());
+    for (const write of writes) await unbounded.putLedger(write);
+    await unbounded.close();
+
+    const { store, pruned } = await openBounded(engine, 3, indexOfMainnet);
+    expect(pruned).toEqual([
+      { first: 11119599, last: 11119600 },
+      { first: 11119601, last: 11119601 },
+    ]);
+    expect(store.ranges).toEqual([{ first: 11119602, last: 11119604 }]);
+    expect((await store.backend.bookkeeping()).completeRanges).toEqual([{ first: 11119602, last: 11119604 }]);
+    const kept = writes.filter((write) => write.ledgerIndex >= 11119602);
+    const removed = writes.filter((write) => write.ledgerIndex < 11119602);
+    expect((await store.status()).counters).toMatchObject({
+      ledgerCount: 3n,
+      transactionCount: BigInt(kept.reduce((total, write) => total + write.transactions.length, 0)),
+    });
+    expect(await store.getLedger(atIndex(11119600), TxDetail.HASHES)).toBeUndefined();
+    expect(await store.getLedger(atIndex(11119602), TxDetail.HASHES)).toMatchObject({ ledgerIndex: 11119602 });
+    const removedHashes = removed.flatMap((write) => write.transactions.map((tx) => tx.hash));
+    expect(removedHashes.length).toBeGreaterThan(0);
+    expect(await store.getTransactions(removedHashes)).toEqual([]);
+
+    const accounts = new Map(writes.flatMap((write) => write.transactions.flatMap((tx) => [tx.senderAccountId, ...tx.affectedAccounts.map((side) => side.accountId)])).map((id) => [id.toString('hex'), id]));
+    for (const account of accounts.values()) {
+      const entries = await collect(store.backend.accountTransactionEntries(account, {}));
+      const expected = kept.flatMap((write) => write.transactions.filter((tx) => tx.senderAccountId.equals(account) || tx.affectedAccounts.some((side) => side.accountId.equals(account))).map((tx) => `${write.ledgerIndex}/${tx.txIndex}`));
+      expect(entries.map((entry) => `${entry.ledgerIndex}/${entry.txIndex}`).sort()).toEqual(expected.sort());
+      const sent = kept.reduce((total, write) => total + write.transactions.filter((tx) => tx.senderAccountId.equals(account)).length, 0);
+      expect(await store.backend.sentUpTo(account, 11119604)).toBe(BigInt(sent));
+    }
+    // Stored history now starts after the accounts' creation: their counts are not answered as lifetime counts.
+    const sender = writes[0].transactions[0].senderAccountId;
+    expect(await accountTransactionCount(store, sender, atIndex(11119604))).toMatchObject({ coversAccountLifetime: false, earliestStoredLedgerIndex: 11119602 });
+  });
+
+  it('keeps every state version a read at a kept ledger needs, removes the superseded ones, and answers state below the kept ledgers out of range', async () => {
+    const engine = await createEngine();
+    const ledgers: Record<number, StateObjectChange[]> = {
+      11: [change('E', StateChangeKind.CREATED, 'absent', 1)],
+      12: [change('B', StateChangeKind.MODIFIED, 0, 1)],
+      13: [change('C', StateChangeKind.CREATED, 'absent', 1)],
+      14: [change('E', StateChangeKind.DELETED, 1, 'absent')],
+      17: [change('B', StateChangeKind.MODIFIED, 1, 2)],
+    };
+    const writes = new Map<string, TransactionWrite>();
+    const unbounded = await LedgerStore.open(await engine.open());
+    for (let ledgerIndex = 10; ledgerIndex <= 19; ledgerIndex++) {
+      const write = withState(ledgerIndex, ledgers[ledgerIndex] ?? []);
+      for (const tx of write.transactions) writes.set(tx.hash.toString('hex'), tx);
+      await unbounded.putLedger(write);
+    }
+    await unbounded.putStateObjects({ ledgerIndex: 15, objects: [staged('A', 0), staged('B', 1), staged('C', 1)], marker: Buffer.alloc(0), complete: true, abandon: false });
+    const names = ['A', 'B', 'C', 'E'];
+    const answers = async (store: LedgerStore) =>
+      Promise.all([16, 17, 18, 19].map(async (ledgerIndex) => (await stateObjects(store, names.map(objectKey), atIndex(ledgerIndex))).blobs.map((blob) => blob?.toString('hex'))));
+    const before = await answers(unbounded);
+    const versionsBefore = (await unbounded.status()).counters.stateObjectVersionCount;
+    await unbounded.close();
+
+    // Synthetic transactions are not decodable: their index data is what their writes said.
+    const { store } = await openBounded(engine, 4, (tx) => writes.get(tx.hash.toString('hex'))!);
+    expect(store.ranges).toEqual([{ first: 16, last: 19 }]);
+    expect(store.stateRangeAnswered()).toEqual({ first: 16, last: 19 });
+    expect(await answers(store)).toEqual(before);
+    expect(before[0]).toEqual([image('A', 0), image('B', 1), image('C', 1), undefined].map((blob) => blob?.toString('hex')));
+    expect(await failure(stateObjects(store, [objectKey('A')], atIndex(15)))).toMatchObject({ kind: 'out_of_range' });
+    expect(await failure(listStateObjects(store, 15, Buffer.alloc(0), 10))).toMatchObject({ kind: 'out_of_range' });
+    const listed = await listStateObjects(store, 16, Buffer.alloc(0), 10);
+    expect(listed.objects.map((object) => object.key.toString('hex')).sort()).toEqual(['A', 'B', 'C'].map((name) => objectKey(name).toString('hex')).sort());
+
+    const kv = store.backend as KvLedgerBackend;
+    const versionLedgers = async (name: string) => (await collect(kv.stateObjects.versions(objectKey(name)))).map((version) => version.ledgerIndex);
+    // The newest version at or below 16 stays (E's is its tombstone at 14); those below it go.
+    expect(await versionLedgers('A')).toEqual([15]);
+    expect(await versionLedgers('B')).toEqual([16, 17]);
+    expect(await versionLedgers('C')).toEqual([15]);
+    expect(await versionLedgers('E')).toEqual([14]);
+    expect((await store.status()).counters.stateObjectVersionCount).toBe(versionsBefore - 8n);
+  });
+
+  it('removes ledgers below the kept ones as the tip rises, in the background', async () => {
+    const engine = await createEngine();
+    const writes = new Map<string, TransactionWrite>();
+    const store = await LedgerStore.open(await engine.open(), { history: { ledgers: 5, indexOf: (tx) => writes.get(tx.hash.toString('hex'))!, batch: 3, intervalMs: 10 } });
+    cleanups.push(() => store.close());
+    for (let ledgerIndex = 100; ledgerIndex < 130; ledgerIndex++) {
+      const write = syntheticLedgerWrite(ledgerIndex, { transactionCount: 2 });
+      for (const tx of write.transactions) writes.set(tx.hash.toString('hex'), tx);
+      await store.putLedger(write);
+      // Never more than one batch behind.
+      expect((store.highest() ?? 0) - (store.lowest() ?? 0) + 1).toBeLessThanOrEqual(5 + 3 + 1);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    // The ranges rise before a batch is written; its counters come with the write.
+    await waitUntil(async () => store.lowest() === 125 && (await store.status()).counters.ledgerCount === 5n, 10_000, 'ledgers below 125 to be removed', 10);
+    expect(store.ranges).toEqual([{ first: 125, last: 129 }]);
+    expect((await store.status()).counters).toMatchObject({ ledgerCount: 5n, transactionCount: 10n });
   });
 });

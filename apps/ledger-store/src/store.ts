@@ -8,6 +8,7 @@ import {
   type PutStateObjectsRequest,
   type StateDownload,
   type TransactionRecord,
+  type TransactionWrite,
 } from '@ledger-node/contracts';
 import { Conflict, Internal, InvalidParams, NotFound, Unavailable } from '@ledger-node/errors';
 import type { Bookkeeping, LedgerBackend } from './backend/backend';
@@ -35,6 +36,33 @@ const REPLAY_PAGE = 64;
 export const FOLLOW_INTERVAL_MS = 200;
 /** New ledgers a follower takes on per look: a large backfill is taken in steps, the next one at once. */
 const FOLLOW_LEDGERS_PER_STEP = 256;
+
+/** Ledgers removed per atomic write when history is bounded (-ledger_history). */
+export const PRUNE_BATCH = 16;
+/** How often a store with bounded history looks for ledgers to remove. */
+const PRUNE_INTERVAL_MS = 1_000;
+/** State versions read per sweep write (bounded history). */
+const SWEEP_VERSIONS = 4096;
+
+/** Bounded history (-ledger_history): the newest `ledgers` are kept, the lowest removed in the background. */
+export interface HistoryOptions {
+  /** Ledgers kept, ending at the highest stored; 0 keeps every ledger. */
+  ledgers: number;
+  /**
+   * The sender and the accounts a stored transaction's write indexed it under, derived from its
+   * bytes as sync derived them (the same chain profile): its index entries and sent count go with it.
+   */
+  indexOf(tx: StoredTransaction, position: number): Pick<TransactionWrite, 'senderAccountId' | 'affectedAccounts'>;
+  /** Ledgers per atomic removal (PRUNE_BATCH). */
+  batch?: number;
+  intervalMs?: number;
+  /** A removal failed; it is tried again after the interval. */
+  onError?: (error: unknown) => void;
+  /** Ledgers were removed (for logs and tests). */
+  onPruned?: (removed: LedgerRange) => void;
+  /** Nothing is left to remove or sweep until the next ledger is stored. */
+  onSettled?: () => void;
+}
 
 /**
  * How a store takes part in its database: the writer writes it; a standby (a writer waiting for
@@ -89,6 +117,10 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   private following = false;
   /** A write failed in a way that leaves unknown whether the database took it. */
   private bookkeepingUncertain = false;
+  private history: HistoryOptions | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  /** The state version sweep after a removal: the object to continue after, and whether ledgers were removed since it started. */
+  private sweep: { afterKey: Buffer | undefined; restart: boolean } | undefined;
 
   private constructor(readonly backend: Backend) {}
 
@@ -96,10 +128,14 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    * Opens the store over `backend`, loading the bookkeeping every ledger's write updates. A store
    * of another format version is refused, and the backend closed.
    */
-  static async open<Backend extends LedgerBackend>(backend: Backend, options: { follow?: FollowOptions } = {}): Promise<LedgerStore<Backend>> {
+  static async open<Backend extends LedgerBackend>(backend: Backend, options: { follow?: FollowOptions; history?: HistoryOptions } = {}): Promise<LedgerStore<Backend>> {
     const store = new LedgerStore(backend);
     const bookkeeping = await backend.bookkeeping();
     try {
+      if (options.history && options.history.ledgers > 0) {
+        if (!backend.pruneLedgers || !backend.sweepStateVersions) throw new Error(`-ledger_history keeps a RocksDB store only; ${backend.location} keeps every ledger (leave -ledger_history at 0)`);
+        if (options.follow) throw new Error('-ledger_history is kept by the writer of a store, not by a follower');
+      }
       // A follower writes nothing: a standby records the version once it is the writer.
       if (!options.follow) await store.requireFormat(bookkeeping);
       else if (bookkeeping.formatVersion !== undefined || options.follow.role === 'reader') store.checkFormat(bookkeeping);
@@ -109,6 +145,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
     }
     store.load(bookkeeping);
     if (options.follow) store.follow(options.follow);
+    if (options.history && options.history.ledgers > 0) store.keepHistory(options.history);
     return store;
   }
 
@@ -137,11 +174,103 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   close(): Promise<void> {
     this.stopFollowing();
+    this.history = undefined;
+    clearTimeout(this.pruneTimer);
     return this.exclusive(() => this.backend.close());
   }
 
   get role(): StoreRole {
     return this.currentRole;
+  }
+
+  // ---- bounded history ----
+
+  /** Removes the lowest ledgers every interval, a batch per write, until the newest `ledgers` remain; then sweeps superseded state versions. */
+  private keepHistory(history: HistoryOptions): void {
+    this.history = history;
+    const step = async () => {
+      let more = false;
+      try {
+        more = await this.historyStep();
+        if (!more) history.onSettled?.();
+      } catch (error) {
+        history.onError?.(error);
+      }
+      // Each step is its own write in the queue: reads never wait, and writes wait one batch at most.
+      if (this.history === history) this.pruneTimer = setTimeout(() => void step(), more ? 0 : (history.intervalMs ?? PRUNE_INTERVAL_MS));
+    };
+    this.pruneTimer = setTimeout(() => void step(), 0);
+  }
+
+  /** One removal or sweep write; true when more work waits. */
+  async historyStep(): Promise<boolean> {
+    const removed = await this.write(() => this.pruneLowest());
+    if (removed) {
+      this.history?.onPruned?.(removed);
+      this.sweep = this.sweep ? { ...this.sweep, restart: true } : { afterKey: undefined, restart: false };
+      return true;
+    }
+    if (!this.sweep) return false;
+    await this.write(() => this.sweepStep());
+    return this.sweep !== undefined;
+  }
+
+  /** The lowest ledger kept: the highest stored minus the ledgers kept, plus one. */
+  historyFloor(): number | undefined {
+    const highest = this.highest();
+    if (!this.history || highest === undefined) return undefined;
+    return Math.max(1, highest - this.history.ledgers + 1);
+  }
+
+  /**
+   * Removes up to a batch of the lowest stored ledgers below the kept window in one atomic write.
+   * The complete ranges held in memory rise first, so that no read started from now on is told a
+   * ledger exists that is going; reads of removed ledgers answer as for any ledger not stored.
+   */
+  private async pruneLowest(): Promise<LedgerRange | undefined> {
+    const history = this.history;
+    const floor = this.historyFloor();
+    const lowest = this.lowest();
+    if (!history || floor === undefined || lowest === undefined || lowest >= floor) return undefined;
+    const headers = await this.backend.headersBetween(lowest, floor - 1, history.batch ?? PRUNE_BATCH);
+    if (headers.length === 0) return undefined;
+    const removed: { write: LedgerWrite; stored: StoredHeader }[] = [];
+    for (const header of headers) {
+      const transactions = (await this.backend.transactions(await this.backend.ledgerTransactionHashes(header.ledgerIndex))).map((tx) => requireStored(tx, header.ledgerIndex));
+      removed.push({
+        stored: header,
+        write: {
+          ledgerIndex: header.ledgerIndex,
+          ledgerHash: header.ledgerHash,
+          headerBlob: header.header,
+          transactions: transactions.map((tx, position) => ({
+            hash: tx.hash,
+            txBlob: tx.txBlob,
+            metaBlob: tx.metaBlob,
+            txIndex: tx.txIndex,
+            transactionType: tx.transactionType,
+            engineResult: tx.engineResult,
+            ...history.indexOf(tx, position),
+          })),
+          stateChanges: [],
+          stateChangesComplete: false,
+        },
+      });
+    }
+    const ranges = headers.reduce((current, header) => removeFromRanges(current, header.ledgerIndex), this.completeRanges);
+    this.completeRanges = ranges;
+    this.counters = await this.backend.pruneLedgers!(removed, { completeRanges: ranges }, this.counters);
+    return { first: headers[0].ledgerIndex, last: headers.at(-1)!.ledgerIndex };
+  }
+
+  /** One write of the state version sweep; a sweep that reached the end starts over when ledgers were removed meanwhile. */
+  private async sweepStep(): Promise<void> {
+    const keepLow = this.lowest();
+    if (!this.sweep || keepLow === undefined) return;
+    const { counters, nextAfterKey } = await this.backend.sweepStateVersions!(keepLow, this.sweep.afterKey, SWEEP_VERSIONS, this.counters);
+    this.counters = counters;
+    if (nextAfterKey) this.sweep = { ...this.sweep, afterKey: nextAfterKey };
+    else this.sweep = this.sweep.restart ? { afterKey: undefined, restart: false } : undefined;
   }
 
   // ---- following a database another process writes ----
@@ -260,7 +389,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   /** Ledgers at which account state is known; undefined until the state download is complete. */
   stateWindow(): StateWindow | undefined {
-    return stateWindow(this.download, this.stateRanges);
+    const window = stateWindow(this.download, this.stateRanges);
+    const lowest = this.lowest();
+    // Bounded history: state is answered from the lowest kept ledger, looked up as before (versionFloor).
+    if (!window || !this.history || lowest === undefined || lowest <= window.low) return window;
+    return { ...window, low: lowest, versionFloor: window.low };
   }
 
   get stateDownload(): StateDownload {

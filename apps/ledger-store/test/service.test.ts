@@ -338,28 +338,34 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
   });
 });
 
+/** A ledger-store process holding mainnet ledger 38129 with its full state (the fixture), downloaded and complete. */
+async function serveFullState() {
+  const fixture = readFixture<LedgerFixture>('xrpl/ledgers/mainnet/38129-full-state.json');
+  const entries: Record<string, any>[] = fixture.ledger.accountState;
+  const { client } = await serveStore(freshDataDir());
+  await client.putLedgers({ ledgers: [{ ...ledgerWriteFromJson(fixture), stateChanges: [] }] });
+  await client.putStateObjects({
+    ledgerIndex: 38129,
+    objects: entries.map((entry) => {
+      const { index, blob } = stateEntryFromLedgerJson(entry, xrpl);
+      const owners: string[] = entry.LedgerEntryType === 'RippleState' ? [entry.LowLimit.issuer, entry.HighLimit.issuer] : [];
+      return {
+        key: Buffer.from(index, 'hex'),
+        blob: Buffer.from(blob, 'hex'),
+        ledgerEntryType: entry.LedgerEntryType,
+        ownerAccountIds: owners.map((address) => Buffer.from(xrpl.codec.decodeAccountId(address))),
+      };
+    }),
+    marker: Buffer.alloc(0),
+    complete: true,
+    abandon: false,
+  });
+  return { client, fixture, entries };
+}
+
 describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129', () => {
   it('answers each read with the fixture objects as it answers the read alone, and refuses a read on its own with its error', async () => {
-    const fixture = readFixture<LedgerFixture>('xrpl/ledgers/mainnet/38129-full-state.json');
-    const entries: Record<string, any>[] = fixture.ledger.accountState;
-    const { client } = await serveStore(freshDataDir());
-    await client.putLedgers({ ledgers: [{ ...ledgerWriteFromJson(fixture), stateChanges: [] }] });
-    await client.putStateObjects({
-      ledgerIndex: 38129,
-      objects: entries.map((entry) => {
-        const { index, blob } = stateEntryFromLedgerJson(entry, xrpl);
-        const owners: string[] = entry.LedgerEntryType === 'RippleState' ? [entry.LowLimit.issuer, entry.HighLimit.issuer] : [];
-        return {
-          key: Buffer.from(index, 'hex'),
-          blob: Buffer.from(blob, 'hex'),
-          ledgerEntryType: entry.LedgerEntryType,
-          ownerAccountIds: owners.map((address) => Buffer.from(xrpl.codec.decodeAccountId(address))),
-        };
-      }),
-      marker: Buffer.alloc(0),
-      complete: true,
-      abandon: false,
-    });
+    const { client, fixture, entries } = await serveFullState();
     const lines = entries.filter((entry) => entry.LedgerEntryType === 'RippleState');
     const addresses = [...new Set(lines.flatMap((line) => [line.LowLimit.issuer as string, line.HighLimit.issuer as string]))].slice(0, 4);
     const accountIds = addresses.map((address) => Buffer.from(xrpl.codec.decodeAccountId(address)));
@@ -401,5 +407,61 @@ describe('GetAccountStates over gRPC with the full state of mainnet ledger 38129
     expect(refusal(5)).toEqual({ kind: 'invalid_params', message: 'account_id must be 20 bytes, got 19', details: { param: 'account_id' } });
     const tooMany = await failure(client.getAccountStates({ requests: Array.from({ length: 1001 }, () => reads[0]) }));
     expect(tooMany.details.param).toBe('requests');
+  });
+});
+
+describe('GetStateObjects and ListStateObjects over gRPC with the full state of mainnet ledger 38129', () => {
+  it('reads objects by key in the order asked, lists one key range page by page, and refuses as the state reads do', async () => {
+    const { client, fixture, entries } = await serveFullState();
+    const ledgerHash = Buffer.from(fixture.ledger_hash, 'hex');
+    const stored = entries.map((entry) => stateEntryFromLedgerJson(entry, xrpl)).sort((a, b) => (a.index < b.index ? -1 : 1));
+    const keyOf = (position: number) => Buffer.from(stored[position].index, 'hex');
+    const blobOf = (position: number) => Buffer.from(stored[position].blob, 'hex');
+    const neverSeen = Buffer.alloc(32, 0xee);
+
+    const keys = [keyOf(7), neverSeen, keyOf(0), keyOf(stored.length - 1), keyOf(7)];
+    expect(await client.getStateObjects({ keys, ledger: atIndex(38129) })).toEqual({
+      objects: [
+        { key: keyOf(7), blob: blobOf(7) },
+        { key: neverSeen, blob: undefined },
+        { key: keyOf(0), blob: blobOf(0) },
+        { key: keyOf(stored.length - 1), blob: blobOf(stored.length - 1) },
+        { key: keyOf(7), blob: blobOf(7) },
+      ],
+      ledgerIndex: 38129,
+      ledgerHash,
+    });
+    const outside = await failure(client.getStateObjects({ keys, ledger: atIndex(38130) }));
+    expect({ kind: outside.kind, message: outside.message, data: outside.details.data }).toEqual({
+      kind: 'out_of_range',
+      message: 'the ledger asked for is not stored; account state is stored for ledgers 38129-38129',
+      data: { state_range: { first: 38129, last: 38129 }, complete_ranges: [{ first: 38129, last: 38129 }] },
+    });
+    const malformed = await failure(client.getStateObjects({ keys: [keyOf(0), Buffer.alloc(20)], ledger: atIndex(38129) }));
+    expect({ kind: malformed.kind, message: malformed.message, param: malformed.details.param }).toEqual({ kind: 'invalid_params', message: 'keys[1] must be 32 bytes, got 20', param: 'keys[1]' });
+
+    // The objects strictly between the 10th and the 50th key, five a page, the ledger named by tag.
+    const listed: Buffer[] = [];
+    let afterKey: Buffer = keyOf(10);
+    for (let pages = 0; ; pages++) {
+      const page = await client.listStateObjects({ ledgerIndex: 0, ledger: { selector: { $case: 'tag', tag: LedgerTag.VALIDATED } }, afterKey, beforeKey: keyOf(50), limit: 5 });
+      expect({ ledgerIndex: page.ledgerIndex, ledgerHash: page.ledgerHash }).toEqual({ ledgerIndex: 38129, ledgerHash });
+      listed.push(...page.objects.map((object) => object.key));
+      expect(page.objects.map((object) => object.blob)).toEqual(page.objects.map((object) => blobOf(stored.findIndex((entry) => entry.index === hex(object.key)))));
+      if (page.nextAfterKey.length === 0) break;
+      expect(page.objects).toHaveLength(5);
+      expect(pages).toBeLessThan(20);
+      afterKey = page.nextAfterKey;
+    }
+    expect(listed).toEqual(stored.slice(11, 50).map((entry) => Buffer.from(entry.index, 'hex')));
+    // By index as before (no selector), bounded the same.
+    const byIndex = await client.listStateObjects({ ledgerIndex: 38129, afterKey: keyOf(10), beforeKey: keyOf(50), limit: 0 });
+    expect({ keys: byIndex.objects.map((object) => object.key), next: byIndex.nextAfterKey, ledgerHash: byIndex.ledgerHash }).toEqual({ keys: listed, next: Buffer.alloc(0), ledgerHash });
+
+    const both = await failure(client.listStateObjects({ ledgerIndex: 38129, ledger: atIndex(38129), afterKey: Buffer.alloc(0), beforeKey: Buffer.alloc(0), limit: 1 }));
+    expect({ kind: both.kind, param: both.details.param }).toEqual({ kind: 'invalid_params', param: 'ledger' });
+    const badBound = await failure(client.listStateObjects({ ledgerIndex: 38129, afterKey: Buffer.alloc(0), beforeKey: Buffer.alloc(31), limit: 1 }));
+    expect({ kind: badBound.kind, param: badBound.details.param }).toEqual({ kind: 'invalid_params', param: 'before_key' });
+    expect((await failure(client.listStateObjects({ ledgerIndex: 0, ledger: atIndex(38130), afterKey: Buffer.alloc(0), beforeKey: Buffer.alloc(0), limit: 1 }))).kind).toBe('out_of_range');
   });
 });

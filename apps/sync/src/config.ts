@@ -13,6 +13,8 @@ export interface SyncConfig {
   threadCount: number;
   /** Oldest ledger to backfill; undefined means the upstream's earliest available. */
   startLedger: number | undefined;
+  /** The newest ledgers the ledger-store keeps (-ledger_history); 0 keeps every ledger. */
+  ledgerHistory: number;
   /** gRPC address this service listens on. */
   address: string;
   ledgerStoreAddress: string;
@@ -57,6 +59,7 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
     validators: validatorsFile === undefined ? undefined : readValidatorList(validatorsFile),
     threadCount: flags.integer('thread_count') ?? 8,
     startLedger: flags.integer('start_ledger'),
+    ledgerHistory: flags.integer('ledger_history') ?? 0,
     address: serviceAddress(flags, 'sync'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,

@@ -93,6 +93,7 @@ export class SyncEngine {
       threadCount: config.threadCount,
       refusals: this.refusals,
       startLedger: () => config.startLedger ?? this.upstreamEarliest,
+      ledgerHistory: config.ledgerHistory,
       onNotFound: () => void this.refreshUpstreamEarliest(),
     });
     this.stateDownload = new StateDownloader({

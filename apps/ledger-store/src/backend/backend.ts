@@ -63,6 +63,18 @@ export interface LedgerBackend {
   addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /** Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made. */
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /**
+   * Bounded history (-ledger_history), in backends that keep it (RocksDB): removes the lowest
+   * stored ledgers, each with every entry its write made (`write` re-derived from the stored bytes),
+   * in one atomic write with `completeRanges` as the bookkeeping after it.
+   */
+  pruneLedgers?(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /**
+   * Removes, in one atomic write, state versions no read at or above `keepLow` uses (each object's
+   * versions below its newest one at or below `keepLow`), objects after `afterKey` until about
+   * `limit` versions were read; answers the counters and the object to continue after (undefined: done).
+   */
+  sweepStateVersions?(keepLow: number, afterKey: Buffer | undefined, limit: number, counters: StoreCounters): Promise<{ counters: StoreCounters; nextAfterKey: Buffer | undefined }>;
   /** Adds the state changes of a stored ledger written without them. */
   addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /** Stages one page of the state download (read by nothing but the downloader) with the download's progress. */
@@ -97,10 +109,21 @@ export interface LedgerBackend {
   trustLineKeys(accountId: Buffer): Promise<Buffer[]>;
   /** The state object at `ledgerIndex` inside `window`; undefined when it does not exist there. */
   stateObjectAt(objectKey: Buffer, ledgerIndex: number, window: StateWindow): Promise<Buffer | undefined>;
-  /** Objects existing at `ledgerIndex`, ascending by key, after `afterKey`, at most `limit`, and the key to continue after. */
-  stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }>;
-  /** The running download's staged objects ascending by key, after `afterKey`, at most `limit`. */
-  stagedStateObjects(afterKey: Buffer | undefined, limit: number): Promise<KeyedObject[]>;
+  /** As stateObjectAt for each of `objectKeys`, in the order asked (a key asked twice is answered twice), in one read where the engine can. */
+  stateObjectsByKey(objectKeys: readonly Buffer[], ledgerIndex: number, window: StateWindow): Promise<(Buffer | undefined)[]>;
+  /**
+   * Objects existing at `ledgerIndex`, ascending by key, after `afterKey` and below `beforeKey`
+   * (each bound exclusive, absent for none), at most `limit`, and the key to continue after.
+   */
+  stateObjectsAt(
+    ledgerIndex: number,
+    window: StateWindow,
+    afterKey: Buffer | undefined,
+    limit: number,
+    beforeKey?: Buffer,
+  ): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }>;
+  /** The running download's staged objects ascending by key, after `afterKey` and below `beforeKey` (when given), at most `limit`. */
+  stagedStateObjects(afterKey: Buffer | undefined, limit: number, beforeKey?: Buffer): Promise<KeyedObject[]>;
   /** Approximate bytes on disk. */
   sizeOnDisk(): Promise<number>;
   close(): Promise<void>;

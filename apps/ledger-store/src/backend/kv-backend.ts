@@ -14,6 +14,7 @@ import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   accountSides,
   countersAfterAdding,
+  countersAfterPruning,
   countersAfterRemoving,
   countersWithNewVersions,
   hasPreviousImage,
@@ -139,26 +140,56 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const { ledgerIndex } = write;
-    const senders = sendersOf(write);
-    const [records, blockTotals] = await Promise.all([
-      this.transactionRecords.getMany(write.transactions.map((tx) => tx.hash)),
-      this.kv.getMany(senders.map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)))),
-    ]);
-    const operations: KvOperation[] = this.ledgers.deleteOperations(stored);
-    write.transactions.forEach((tx, position) => {
-      // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
-      if (records[position]?.ledgerIndex === ledgerIndex) operations.push(this.transactionRecords.deleteOperation(tx.hash));
-      operations.push(this.ledgerTransactions.deleteOperation(ledgerIndex, tx.txIndex));
-      for (const { accountId } of accountSides(tx)) operations.push(this.accountTransactions.deleteOperation(accountId, ledgerIndex, tx.txIndex));
-    });
-    senders.forEach((sender, position) =>
-      operations.push(...this.sentCounts.deleteOperations(sender.accountId, ledgerIndex, sender.sent, AccountSentCountRepository.decodeBlockTotal(blockTotals[position]))),
-    );
+    const operations = await this.removalOperations([{ write, stored }]);
     const next = countersAfterRemoving(counters, write);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
+  }
+
+  async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    const operations = await this.removalOperations(removed);
+    const next = countersAfterPruning(counters, removed.map(({ write }) => write), 0n);
+    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    await this.kv.batch(operations);
+    return next;
+  }
+
+  /** Every entry the writes of stored ledgers made but their state: headers, transactions, account index entries, sent counts (block totals read once and lowered ledger by ledger). */
+  private async removalOperations(removed: readonly { write: LedgerWrite; stored: StoredHeader }[]): Promise<KvOperation[]> {
+    const blockKeys = uniqueKeys(removed.flatMap(({ write }) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
+    const [records, blockValues] = await Promise.all([
+      this.transactionRecords.getMany(removed.flatMap(({ write }) => write.transactions.map((tx) => tx.hash))),
+      this.kv.getMany(blockKeys),
+    ]);
+    const totals = new Map(blockKeys.map((key, position) => [key.toString('hex'), AccountSentCountRepository.decodeBlockTotal(blockValues[position])]));
+    const operations: KvOperation[] = [];
+    let recordPosition = 0;
+    for (const { write, stored } of removed) {
+      const { ledgerIndex } = write;
+      operations.push(...this.ledgers.deleteOperations(stored));
+      for (const tx of write.transactions) {
+        // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
+        if (records[recordPosition++]?.ledgerIndex === ledgerIndex) operations.push(this.transactionRecords.deleteOperation(tx.hash));
+        operations.push(this.ledgerTransactions.deleteOperation(ledgerIndex, tx.txIndex));
+        for (const { accountId } of accountSides(tx)) operations.push(this.accountTransactions.deleteOperation(accountId, ledgerIndex, tx.txIndex));
+      }
+      for (const sender of sendersOf(write)) {
+        const blockKey = AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)).toString('hex');
+        const total = totals.get(blockKey) ?? 0;
+        operations.push(...this.sentCounts.deleteOperations(sender.accountId, ledgerIndex, sender.sent, total));
+        totals.set(blockKey, Math.max(0, total - sender.sent));
+      }
+    }
+    return operations;
+  }
+
+  async sweepStateVersions(keepLow: number, afterKey: Buffer | undefined, limit: number, counters: StoreCounters): Promise<{ counters: StoreCounters; nextAfterKey: Buffer | undefined }> {
+    const { versions, nextAfterKey } = await this.stateObjects.superseded(keepLow, afterKey, limit);
+    if (versions.length === 0) return { counters, nextAfterKey };
+    const next = countersAfterPruning(counters, [], BigInt(versions.length));
+    await this.kv.batch([...versions.map(({ objectKey, ledgerIndex }) => this.stateObjects.deleteOperation(objectKey, ledgerIndex)), this.storeMeta.countersOperation(next)]);
+    return { counters: next, nextAfterKey };
   }
 
   async addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
@@ -292,12 +323,16 @@ export class KvLedgerBackend implements LedgerBackend {
     return this.stateObjects.objectAt(objectKey, ledgerIndex, window);
   }
 
-  stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }> {
-    return this.stateObjects.listAt(ledgerIndex, window, afterKey, limit);
+  stateObjectsByKey(objectKeys: readonly Buffer[], ledgerIndex: number, window: StateWindow): Promise<(Buffer | undefined)[]> {
+    return this.stateObjects.objectsAt(objectKeys, ledgerIndex, window);
   }
 
-  stagedStateObjects(afterKey: Buffer | undefined, limit: number): Promise<KeyedObject[]> {
-    return this.stagedState.page(afterKey, limit);
+  stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number, beforeKey?: Buffer): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }> {
+    return this.stateObjects.listAt(ledgerIndex, window, afterKey, limit, beforeKey);
+  }
+
+  stagedStateObjects(afterKey: Buffer | undefined, limit: number, beforeKey?: Buffer): Promise<KeyedObject[]> {
+    return this.stagedState.page(afterKey, limit, beforeKey);
   }
 
   sizeOnDisk(): Promise<number> {

@@ -71,6 +71,8 @@ const MAX_U32 = 0xffffffff;
 const HISTORY_PAGE = 500;
 /** Object keys looked at per query while a state listing fills its page (most exist: about one query per page). */
 const LISTING_BATCH_MIN = 64;
+/** The upper key bound of a listing with none: above every 32-byte key (a prefix sorts before its extensions). */
+const ABOVE_EVERY_KEY = Buffer.alloc(33, 0xff);
 
 /** A statement prepared once per connection under its name (pg prepares it at its first use there). */
 interface Statement {
@@ -139,16 +141,26 @@ const SQL = {
   },
   trustLineKeys: { name: 'trust_line_keys', text: 'SELECT object_key FROM trust_lines WHERE account_id = $1 ORDER BY object_key' },
   stateObjectAt: { name: 'state_object_at', text: lookupRule('$1') },
-  // The next object keys after $1, each with its object at $3 (NULL: it does not exist there).
+  // Each object key of the array $1 with its object at $3 (NULL: it does not exist there).
+  stateObjectsByKey: {
+    name: 'state_objects_by_key',
+    text: `SELECT asked.object_key, found.blob
+      FROM unnest($1::bytea[]) AS asked (object_key)
+      LEFT JOIN LATERAL (${lookupRule('asked.object_key')}) AS found ON true`,
+  },
+  // The next object keys after $1 and below $6, each with its object at $3 (NULL: it does not exist there).
   stateObjectsAt: {
     name: 'state_objects_at',
     text: `SELECT keys.object_key, found.blob
-      FROM (SELECT DISTINCT object_key FROM state_versions WHERE object_key > $1 ORDER BY object_key LIMIT $5) AS keys
+      FROM (SELECT DISTINCT object_key FROM state_versions WHERE object_key > $1 AND object_key < $6 ORDER BY object_key LIMIT $5) AS keys
       LEFT JOIN LATERAL (${lookupRule('keys.object_key')}) AS found ON true
       ORDER BY keys.object_key`,
   },
-  anyObjectAfter: { name: 'any_object_after', text: 'SELECT EXISTS (SELECT 1 FROM state_versions WHERE object_key > $1) AS found' },
-  stagedStateObjects: { name: 'staged_state_objects', text: 'SELECT object_key, blob FROM staged_state WHERE object_key > $1 ORDER BY object_key LIMIT $2' },
+  anyObjectBetween: { name: 'any_object_between', text: 'SELECT EXISTS (SELECT 1 FROM state_versions WHERE object_key > $1 AND object_key < $2) AS found' },
+  stagedStateObjects: {
+    name: 'staged_state_objects',
+    text: 'SELECT object_key, blob FROM staged_state WHERE object_key > $1 AND object_key < $3 ORDER BY object_key LIMIT $2',
+  },
   storeMeta: { name: 'store_meta', text: 'SELECT name, value FROM store_meta' },
   // The store's tables with their partitions, indexes and TOAST (not the catalogs, nor other schemas' tables).
   sizeOnDisk: {
@@ -693,21 +705,38 @@ export class PgLedgerBackend implements LedgerBackend {
     return row?.blob ?? undefined;
   }
 
+  /** One query for every key (each distinct key sent once). */
+  async stateObjectsByKey(objectKeys: readonly Buffer[], ledgerIndex: number, window: StateWindow): Promise<(Buffer | undefined)[]> {
+    if (objectKeys.length === 0) return [];
+    const distinct = [...new Map(objectKeys.map((objectKey) => [objectKey.toString('hex'), objectKey])).values()];
+    const rows = await this.read<{ object_key: Buffer; blob: Buffer | null }>(SQL.stateObjectsByKey, [distinct, window.low, ledgerIndex, window.snapshotLedgerIndex]);
+    const found = new Map(rows.map((row) => [row.object_key.toString('hex'), row.blob ?? undefined]));
+    return objectKeys.map((objectKey) => found.get(objectKey.toString('hex')));
+  }
+
   /**
    * As StateObjectRepository.listAt: the first `limit` objects existing at the ledger after
-   * `afterKey`, and the last one's key to continue after when any object key follows it.
+   * `afterKey` and below `beforeKey`, and the last one's key to continue after when any object key
+   * of that range follows it.
    */
-  async stateObjectsAt(ledgerIndex: number, window: StateWindow, afterKey: Buffer | undefined, limit: number): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }> {
+  async stateObjectsAt(
+    ledgerIndex: number,
+    window: StateWindow,
+    afterKey: Buffer | undefined,
+    limit: number,
+    beforeKey?: Buffer,
+  ): Promise<{ objects: KeyedObject[]; nextAfterKey: Buffer | undefined }> {
     const objects: KeyedObject[] = [];
+    const below = beforeKey ?? ABOVE_EVERY_KEY;
     let cursor = afterKey ?? Buffer.alloc(0);
     for (;;) {
       const batch = Math.max(limit - objects.length, LISTING_BATCH_MIN);
-      const rows = await this.read<{ object_key: Buffer; blob: Buffer | null }>(SQL.stateObjectsAt, [cursor, window.low, ledgerIndex, window.snapshotLedgerIndex, batch]);
+      const rows = await this.read<{ object_key: Buffer; blob: Buffer | null }>(SQL.stateObjectsAt, [cursor, window.low, ledgerIndex, window.snapshotLedgerIndex, batch, below]);
       for (const [position, row] of rows.entries()) {
         if (row.blob === null) continue;
         objects.push({ key: row.object_key, blob: row.blob });
         if (objects.length < limit) continue;
-        const keysFollow = position < rows.length - 1 || (rows.length === batch && (await this.read<{ found: boolean }>(SQL.anyObjectAfter, [row.object_key]))[0].found);
+        const keysFollow = position < rows.length - 1 || (rows.length === batch && (await this.read<{ found: boolean }>(SQL.anyObjectBetween, [row.object_key, below]))[0].found);
         return { objects, nextAfterKey: keysFollow ? row.object_key : undefined };
       }
       if (rows.length < batch) return { objects, nextAfterKey: undefined };
@@ -715,8 +744,8 @@ export class PgLedgerBackend implements LedgerBackend {
     }
   }
 
-  async stagedStateObjects(afterKey: Buffer | undefined, limit: number): Promise<KeyedObject[]> {
-    const rows = await this.read<{ object_key: Buffer; blob: Buffer }>(SQL.stagedStateObjects, [afterKey ?? Buffer.alloc(0), limit]);
+  async stagedStateObjects(afterKey: Buffer | undefined, limit: number, beforeKey?: Buffer): Promise<KeyedObject[]> {
+    const rows = await this.read<{ object_key: Buffer; blob: Buffer }>(SQL.stagedStateObjects, [afterKey ?? Buffer.alloc(0), limit, beforeKey ?? ABOVE_EVERY_KEY]);
     return rows.map((row) => ({ key: row.object_key, blob: row.blob }));
   }
 

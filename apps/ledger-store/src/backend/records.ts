@@ -63,6 +63,12 @@ export interface StateWindow {
   low: number;
   high: number;
   snapshotLedgerIndex: number;
+  /**
+   * The lowest ledger whose versions a lookup reads; `low` when absent. Bounded history
+   * (-ledger_history) raises `low` to the lowest kept ledger and leaves the lookup where it was:
+   * the newest version at or below the kept low end is what a lookup there finds, and it is kept.
+   */
+  versionFloor?: number;
 }
 
 /**
@@ -113,6 +119,15 @@ export function countersAfterAdding(counters: StoreCounters, write: LedgerWrite,
 /** The counters after a stored ledger was removed (its state versions stay: a ledger with state is never removed). */
 export function countersAfterRemoving(counters: StoreCounters, write: LedgerWrite): StoreCounters {
   return { ...counters, ledgerCount: counters.ledgerCount - 1n, transactionCount: counters.transactionCount - BigInt(write.transactions.length) };
+}
+
+/** The counters after ledgers were removed from the low end (-ledger_history), with `removedVersions` superseded state versions. */
+export function countersAfterPruning(counters: StoreCounters, writes: readonly LedgerWrite[], removedVersions: bigint): StoreCounters {
+  return {
+    ledgerCount: counters.ledgerCount - BigInt(writes.length),
+    transactionCount: counters.transactionCount - BigInt(writes.reduce((total, write) => total + write.transactions.length, 0)),
+    stateObjectVersionCount: counters.stateObjectVersionCount - removedVersions,
+  };
 }
 
 /** The counters after `newVersions` state versions not stored before were written. */

@@ -4,7 +4,7 @@ import { toItemError, type Handlers } from '@ledger-node/grpc';
 import { histogram } from '@ledger-node/telemetry';
 import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
-import { accountState, listStateObjects, stateObjects, type AccountState } from '../state/reads';
+import { accountState, listedLedger, listStateObjects, stateObjects, type AccountState } from '../state/reads';
 
 /** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
 const MAX_ACCOUNT_STATES_PER_CALL = 1000;
@@ -123,10 +123,12 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       };
     },
     async listStateObjects(request) {
-      const page = await listStateObjects(store, request.ledgerIndex, request.afterKey, request.limit, request.beforeKey);
+      const page = await listStateObjects(store, listedLedger(request), request.afterKey, request.limit, request.beforeKey);
       return {
         objects: page.objects.map((object) => ({ key: object.key, blob: object.blob, ledgerEntryType: '', ownerAccountIds: [] })),
         nextAfterKey: page.nextAfterKey ?? Buffer.alloc(0),
+        ledgerIndex: page.ledgerIndex,
+        ledgerHash: page.ledgerHash,
       };
     },
     async getStateObjects(request) {

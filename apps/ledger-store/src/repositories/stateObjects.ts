@@ -75,25 +75,47 @@ export class StateObjectRepository {
   /** The object at `ledgerIndex` by the lookup rule above; undefined when it does not exist there. */
   async objectAt(objectKey: Buffer, ledgerIndex: number, window: StateWindow): Promise<Buffer | undefined> {
     const version =
-      (await this.at(objectKey, ledgerIndex, window.low)) ??
+      (await this.at(objectKey, ledgerIndex, window.versionFloor ?? window.low)) ??
       (ledgerIndex < window.snapshotLedgerIndex ? await this.firstAbove(objectKey, ledgerIndex, window.snapshotLedgerIndex) : undefined);
     return version && !version.deleted ? version.blob : undefined;
   }
 
   /**
-   * Objects existing at `ledgerIndex`, ascending by key, after `afterKey`, at most `limit`; also
-   * the key to continue after (undefined when the state is exhausted). One pass over the versions.
+   * The objects at `ledgerIndex` by the lookup rule, in the order asked. A key is a seek for its
+   * newest version, not a point get: each distinct key is looked up once, the keys concurrently.
+   */
+  async objectsAt(objectKeys: readonly Buffer[], ledgerIndex: number, window: StateWindow): Promise<(Buffer | undefined)[]> {
+    const lookups = new Map<string, Promise<Buffer | undefined>>();
+    return Promise.all(
+      objectKeys.map((objectKey) => {
+        const hex = objectKey.toString('hex');
+        const lookup = lookups.get(hex) ?? this.objectAt(objectKey, ledgerIndex, window);
+        lookups.set(hex, lookup);
+        return lookup;
+      }),
+    );
+  }
+
+  /**
+   * Objects existing at `ledgerIndex`, ascending by key, after `afterKey` and below `beforeKey`
+   * (when given), at most `limit`; also the key to continue after (undefined when no object key of
+   * the range is left). One pass over the versions of the range.
    */
   async listAt(
     ledgerIndex: number,
     window: StateWindow,
     afterKey: Buffer | undefined,
     limit: number,
+    beforeKey?: Buffer,
   ): Promise<{ objects: { key: Buffer; blob: Buffer }[]; nextAfterKey: Buffer | undefined }> {
     const objects: { key: Buffer; blob: Buffer }[] = [];
-    const range = afterKey
-      ? { gt: StateObjectRepository.versionKey(afterKey, 0xffffffff), lt: bucketRange(Bucket.stateObjectVersion).lt }
-      : bucketRange(Bucket.stateObjectVersion);
+    const bucket = bucketRange(Bucket.stateObjectVersion);
+    // Every version of a key sorts after (key, 0) and at or before (key, 2^32-1).
+    const range = {
+      ...(afterKey ? { gt: StateObjectRepository.versionKey(afterKey, 0xffffffff) } : { gte: bucket.gte }),
+      lt: beforeKey ? StateObjectRepository.versionKey(beforeKey, 0) : bucket.lt,
+    };
+    const floor = window.versionFloor ?? window.low;
     let current: { key: Buffer; newestAtOrBelow?: Buffer; oldestAbove?: Buffer; seenBelow: boolean; seenAbove: boolean } | undefined;
     const finish = () => {
       if (!current) return;
@@ -107,7 +129,7 @@ export class StateObjectRepository {
         if (objects.length >= limit) return { objects, nextAfterKey: objects.at(-1)!.key };
         current = { key: objectKey, seenBelow: false, seenAbove: false };
       }
-      if (versionLedger >= window.low && versionLedger <= ledgerIndex) {
+      if (versionLedger >= floor && versionLedger <= ledgerIndex) {
         current.newestAtOrBelow = value;
         current.seenBelow = true;
       } else if (versionLedger > ledgerIndex && versionLedger <= window.snapshotLedgerIndex && !current.seenAbove) {
@@ -117,6 +139,42 @@ export class StateObjectRepository {
     }
     finish();
     return { objects, nextAfterKey: undefined };
+  }
+
+  deleteOperation(objectKey: Buffer, ledgerIndex: number): KvOperation {
+    return { type: 'del', key: StateObjectRepository.versionKey(objectKey, ledgerIndex) };
+  }
+
+  /**
+   * The versions no lookup at or above `keepLow` reads (bounded history): for each object, every
+   * version below its newest one at or below `keepLow`. Objects after `afterKey` are read, whole,
+   * until at least `limit` versions were read; `nextAfterKey` is the last object read (undefined
+   * when the bucket is exhausted).
+   */
+  async superseded(keepLow: number, afterKey: Buffer | undefined, limit: number): Promise<{ versions: { objectKey: Buffer; ledgerIndex: number }[]; nextAfterKey: Buffer | undefined }> {
+    const range = afterKey
+      ? { gt: StateObjectRepository.versionKey(afterKey, 0xffffffff), lt: bucketRange(Bucket.stateObjectVersion).lt }
+      : bucketRange(Bucket.stateObjectVersion);
+    const versions: { objectKey: Buffer; ledgerIndex: number }[] = [];
+    let current: Buffer | undefined;
+    let atOrBelow: number[] = [];
+    let read = 0;
+    const finish = () => {
+      if (current) for (const ledgerIndex of atOrBelow.slice(0, -1)) versions.push({ objectKey: current, ledgerIndex });
+    };
+    for await (const [entryKey] of this.kv.entries(range)) {
+      const { objectKey, ledgerIndex } = Keys.stateObjectVersion.decode(entryKey);
+      if (!current || !current.equals(objectKey)) {
+        finish();
+        if (read >= limit) return { versions, nextAfterKey: current };
+        current = objectKey;
+        atOrBelow = [];
+      }
+      read++;
+      if (ledgerIndex <= keepLow) atOrBelow.push(ledgerIndex);
+    }
+    finish();
+    return { versions, nextAfterKey: undefined };
   }
 
   /** Every stored version of an object, ascending. */
@@ -165,9 +223,14 @@ export class StagedStateRepository {
     return { type: 'del', key: Keys.stateStage.encode({ objectKey }) };
   }
 
-  /** Staged objects ascending by key, after `afterKey`, at most `limit`. */
-  async page(afterKey: Buffer | undefined, limit: number): Promise<{ key: Buffer; blob: Buffer }[]> {
-    const range = afterKey ? { gt: Keys.stateStage.encode({ objectKey: afterKey }), lt: bucketRange(Bucket.stateStage).lt, limit } : { ...bucketRange(Bucket.stateStage), limit };
+  /** Staged objects ascending by key, after `afterKey` and below `beforeKey` (when given), at most `limit`. */
+  async page(afterKey: Buffer | undefined, limit: number, beforeKey?: Buffer): Promise<{ key: Buffer; blob: Buffer }[]> {
+    const bucket = bucketRange(Bucket.stateStage);
+    const range = {
+      ...(afterKey ? { gt: Keys.stateStage.encode({ objectKey: afterKey }) } : { gte: bucket.gte }),
+      lt: beforeKey ? Keys.stateStage.encode({ objectKey: beforeKey }) : bucket.lt,
+      limit,
+    };
     const objects: { key: Buffer; blob: Buffer }[] = [];
     for await (const [entryKey, value] of this.kv.entries(range)) objects.push({ key: Keys.stateStage.decode(entryKey).objectKey, blob: value });
     return objects;

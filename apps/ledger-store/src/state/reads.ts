@@ -1,11 +1,11 @@
 /**
  * Account state reads over the versioned state (see repositories/stateObjects for the model): an
- * account's root and trust lines, and the whole state page by page.
+ * account's root and trust lines, objects by key, and the state (or one key range of it) page by page.
  */
 import { keylet } from '@ledger-node/chain';
-import type { LedgerSelector } from '@ledger-node/contracts';
+import type { LedgerSelector, ListStateObjectsRequest } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
-import type { StateWindow, StoredHeader } from '../backend/records';
+import type { KeyedObject, StateWindow, StoredHeader } from '../backend/records';
 import type { LedgerStore } from '../store';
 
 const ACCOUNT_ID_LENGTH = 20;
@@ -59,49 +59,70 @@ export async function accountState(store: LedgerStore, accountId: Buffer, select
   requireAccountId(accountId);
   const { header, window } = await stateLedger(store, selector);
   const rootKey = Buffer.from(keylet.account(accountId), 'hex');
-  const accountRootBlob = await store.backend.stateObjectAt(rootKey, header.ledgerIndex, window);
   const lineKeys = await store.backend.trustLineKeys(accountId);
-  const lines = await Promise.all(lineKeys.map((lineKey) => store.backend.stateObjectAt(lineKey, header.ledgerIndex, window)));
+  const [accountRootBlob, ...lines] = await store.backend.stateObjectsByKey([rootKey, ...lineKeys], header.ledgerIndex, window);
   return { accountRootBlob, trustLineBlobs: lines.filter((blob): blob is Buffer => blob !== undefined), header };
 }
 
 /** Most keys one GetStateObjects call reads (ledgerstore.proto). */
 export const MAX_STATE_OBJECT_KEYS = 1000;
 
-/** State objects by key at the selected ledger, in the order asked; undefined where no object had the key. */
+/**
+ * State objects by key at the selected ledger, in the order asked (a key asked twice is answered
+ * twice); undefined where no object has the key there. Refused as an account state read is.
+ */
 export async function stateObjects(store: LedgerStore, keys: readonly Buffer[], selector: LedgerSelector | undefined): Promise<{ header: StoredHeader; blobs: (Buffer | undefined)[] }> {
-  if (keys.length > MAX_STATE_OBJECT_KEYS) throw new InvalidParams(`keys holds more than ${MAX_STATE_OBJECT_KEYS} keys`, 'keys');
+  if (keys.length > MAX_STATE_OBJECT_KEYS) throw new InvalidParams(`keys holds ${keys.length} keys; at most ${MAX_STATE_OBJECT_KEYS} per call`, 'keys');
   keys.forEach((key, position) => {
-    if (key.length !== KEY_LENGTH) throw new InvalidParams(`keys[${position}] must be ${KEY_LENGTH} bytes, got ${key.length}`, 'keys');
+    if (key.length !== KEY_LENGTH) throw new InvalidParams(`keys[${position}] must be ${KEY_LENGTH} bytes, got ${key.length}`, `keys[${position}]`);
   });
   const { header, window } = await stateLedger(store, selector);
-  const blobs = await Promise.all(keys.map((key) => store.backend.stateObjectAt(key, header.ledgerIndex, window)));
-  return { header, blobs };
+  return { header, blobs: await store.backend.stateObjectsByKey(keys, header.ledgerIndex, window) };
+}
+
+/** One page of a state listing, and the ledger it lists. */
+export interface StatePage {
+  objects: KeyedObject[];
+  /** The key to continue after; undefined when no key of the range is left. */
+  nextAfterKey: Buffer | undefined;
+  ledgerIndex: number;
+  /** Empty when the ledger's header is not stored. */
+  ledgerHash: Buffer;
 }
 
 /**
- * A page of the state at `ledgerIndex`, keys after `afterKey` and, when `beforeKey` is given, below it: inside the state window, or the download's own
- * ledger before it is complete (its staged pages, which nothing else reads), so the downloader can
- * verify the root before it marks the download complete.
+ * A page of the state at a ledger, keys after `afterKey` and below `beforeKey` (each empty for no
+ * bound), at most `limit` (0 for the most). A ledger named by selector is resolved and refused as
+ * GetStateObjects does. One named by index is listed inside the state window, or at the download's
+ * own ledger before it is complete (its staged pages, which nothing else reads), so the downloader
+ * can verify the root before it marks the download complete.
  */
-export async function listStateObjects(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number, beforeKey: Buffer = Buffer.alloc(0)) {
-  if (beforeKey.length === 0) return listStatePage(store, ledgerIndex, afterKey, limit);
-  if (beforeKey.length !== KEY_LENGTH) throw new InvalidParams(`before_key must be empty or ${KEY_LENGTH} bytes, got ${beforeKey.length}`, 'before_key');
-  const page = await listStatePage(store, ledgerIndex, afterKey, limit);
-  const inRange = page.objects.filter((object) => Buffer.compare(object.key, beforeKey) < 0);
-  // A page that reaches the bound is the last: nothing after it is in range.
-  return { objects: inRange, nextAfterKey: inRange.length < page.objects.length ? undefined : page.nextAfterKey };
-}
-
-async function listStatePage(store: LedgerStore, ledgerIndex: number, afterKey: Buffer, limit: number) {
+export async function listStateObjects(
+  store: LedgerStore,
+  ledger: number | LedgerSelector,
+  afterKey: Buffer,
+  limit: number,
+  beforeKey: Buffer = Buffer.alloc(0),
+): Promise<StatePage> {
   if (afterKey.length !== 0 && afterKey.length !== KEY_LENGTH) throw new InvalidParams(`after_key must be empty or ${KEY_LENGTH} bytes, got ${afterKey.length}`, 'after_key');
+  if (beforeKey.length !== 0 && beforeKey.length !== KEY_LENGTH) throw new InvalidParams(`before_key must be empty or ${KEY_LENGTH} bytes, got ${beforeKey.length}`, 'before_key');
   if (limit > MAX_STATE_OBJECTS_PER_LIST) throw new InvalidParams(`limit must be at most ${MAX_STATE_OBJECTS_PER_LIST}, got ${limit}`, 'limit');
   const pageSize = limit === 0 ? MAX_STATE_OBJECTS_PER_LIST : limit;
   const after = afterKey.length === 0 ? undefined : afterKey;
+  const before = beforeKey.length === 0 ? undefined : beforeKey;
+
+  if (typeof ledger !== 'number') {
+    const { header, window } = await stateLedger(store, ledger);
+    const page = await store.backend.stateObjectsAt(header.ledgerIndex, window, after, pageSize, before);
+    return { ...page, ledgerIndex: header.ledgerIndex, ledgerHash: header.ledgerHash };
+  }
+
+  const ledgerIndex = ledger;
+  const hashOf = async () => (await store.backend.header(ledgerIndex))?.ledgerHash ?? Buffer.alloc(0);
   const download = store.stateDownload;
   if (download.ledgerIndex !== 0 && ledgerIndex === download.ledgerIndex && !download.complete) {
-    const objects = await store.backend.stagedStateObjects(after, pageSize);
-    return { objects, nextAfterKey: objects.length === pageSize ? objects.at(-1)!.key : undefined };
+    const [objects, ledgerHash] = await Promise.all([store.backend.stagedStateObjects(after, pageSize, before), hashOf()]);
+    return { objects, nextAfterKey: objects.length === pageSize ? objects.at(-1)!.key : undefined, ledgerIndex, ledgerHash };
   }
   const window = store.stateWindow();
   if (!window || ledgerIndex < window.low || ledgerIndex > window.high) {
@@ -112,5 +133,13 @@ async function listStatePage(store: LedgerStore, ledgerIndex: number, afterKey: 
       state_download_ledger_index: download.ledgerIndex,
     });
   }
-  return store.backend.stateObjectsAt(ledgerIndex, window, after, pageSize);
+  const [page, ledgerHash] = await Promise.all([store.backend.stateObjectsAt(ledgerIndex, window, after, pageSize, before), hashOf()]);
+  return { ...page, ledgerIndex, ledgerHash };
+}
+
+/** The ledger a ListStateObjects request names: by `ledger`, or by `ledger_index` (never both). */
+export function listedLedger(request: Pick<ListStateObjectsRequest, 'ledgerIndex' | 'ledger'>): number | LedgerSelector {
+  if (request.ledger === undefined) return request.ledgerIndex;
+  if (request.ledgerIndex !== 0) throw new InvalidParams(`name the ledger by ledger_index or by ledger, not both (ledger_index is ${request.ledgerIndex})`, 'ledger');
+  return request.ledger;
 }

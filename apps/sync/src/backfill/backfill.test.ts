@@ -36,14 +36,14 @@ const trustingProof = { prove: async () => 'trusted by the test' };
 /** Stores every ledger without state changes: these tests have no state download (state-prover.ts proves state). */
 const noState: LiveFollowerOptions['stateProver'] = { provenWrite: (_ledger, write) => write(undefined) };
 
-async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3, anchorProof: LiveFollowerOptions['anchorProof'] = trustingProof) {
+async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3, anchorProof: LiveFollowerOptions['anchorProof'] = trustingProof, ledgerHistory?: number) {
   const health = new SyncHealth(logger);
   const chain = new StoredChain(store, health);
   await chain.load();
   const refusals = new Refusals();
   const failures = new VerificationCounter(logger, refusals);
   const pipeline = { fetcher: upstream, chain, profile, logger, failures, health };
-  const backfill = new Backfill({ ...pipeline, threadCount, refusals, startLedger: () => 11119599 });
+  const backfill = new Backfill({ ...pipeline, threadCount, refusals, startLedger: () => 11119599, ledgerHistory });
   const unprovable: Array<[number, string]> = [];
   const follower = new LiveFollower({
     ...pipeline,
@@ -175,6 +175,25 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
     expect([...upstream.fetchCounts.keys()].sort()).toEqual([11119602, 11119603]);
     expect(second.chain.ranges.toArray()).toEqual([{ first: 11119599, last: 11119604 }]);
+  });
+
+  it('backfills no lower than the tip minus -ledger_history plus one: what the ledger-store removed is not fetched again', async () => {
+    const store = new MemoryLedgerStore();
+    const first = await startSync(store, new RecordedUpstream(recordedLedgers()));
+    first.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
+    await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
+    for (const stop of stoppers.splice(0)) await stop();
+    // As a ledger-store keeping the newest 3 leaves them.
+    for (const ledgerIndex of [11119599, 11119600, 11119601]) store.ledgers.delete(ledgerIndex);
+    const kept = await startSync(store, new RecordedUpstream(recordedLedgers()), 3, trustingProof, 3);
+    expect(kept.backfill.gaps()).toEqual([]);
+    for (const stop of stoppers.splice(0)) await stop();
+    // Keeping 4, one ledger below the stored ones is wanted, and fetched.
+    const upstream = new RecordedUpstream(recordedLedgers());
+    const wider = await startSync(store, upstream, 3, trustingProof, 4);
+    expect(wider.backfill.gaps()).toEqual([{ top: 11119601, bottom: 11119601, linksBelow: false }]);
+    await waitUntil(() => store.ledgers.size === 4, 10_000, 'ledger 11119601 stored', 10);
+    expect([...upstream.fetchCounts.keys()]).toEqual([11119601]);
   });
 
   it('extends the tip with the next announced ledger when it names the tip as parent', async () => {

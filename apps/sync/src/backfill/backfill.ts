@@ -23,6 +23,8 @@ export interface BackfillOptions extends LedgerPipeline {
   refusals: Pick<Refusals, 'count'>;
   /** Oldest ledger to fill down to; undefined until known (the upstream's earliest, when not configured). */
   startLedger(): number | undefined;
+  /** -ledger_history: the ledger-store keeps the newest N ledgers, so backfill goes no lower than the tip minus N plus one (0 or undefined: no bound). */
+  ledgerHistory?: number;
   /** The upstream lacks a ledger backfill asked for (its history may have moved up). */
   onNotFound?(ledgerIndex: number): void;
   /** Milliseconds between progress log lines. */
@@ -86,8 +88,12 @@ export class Backfill {
 
   /** The gaps left, newest first. */
   gaps(): BackfillGap[] {
-    const startLedger = this.options.startLedger();
-    if (startLedger === undefined) return [];
+    const configured = this.options.startLedger();
+    if (configured === undefined) return [];
+    const tip = this.options.chain.tip;
+    const kept = this.options.ledgerHistory;
+    // What the ledger-store would remove again at once is not fetched.
+    const startLedger = kept && tip !== undefined ? Math.max(configured, tip - kept + 1) : configured;
     return planGaps(this.options.chain.ranges.toArray(), startLedger).filter((gap) => !this.unlinkable.has(gap.bottom));
   }
 
@@ -100,7 +106,8 @@ export class Backfill {
     const remaining = this.remainingLedgers();
     const ledgersPerSecond = this.progress.ledgersPerSecond();
     const etaSeconds = this.progress.etaSeconds(remaining);
-    this.options.logger.info(
+    // At info, the sync summary (sync-summary.ts) says the same with the live tip.
+    this.options.logger.debug(
       { ledgersPerSecond: Number(ledgersPerSecond.toFixed(1)), remaining, etaSeconds: etaSeconds === undefined ? null : Math.round(etaSeconds) },
       `backfill: ${ledgersPerSecond.toFixed(1)} ledgers/s, ${remaining} remaining, ETA ${etaSeconds === undefined ? 'unknown' : `${Math.round(etaSeconds)} s`}`,
     );

@@ -1,4 +1,4 @@
-import { stringFlag, type FlagGroup } from '../flag';
+import { integerFlag, stringFlag, type FlagGroup } from '../flag';
 import { shownUrlList } from '../endpoints';
 import { readSecretFile } from '../secrets';
 import { storeUrlProblem } from '../store';
@@ -26,6 +26,16 @@ export const storageOptions: FlagGroup = {
       valueName: 'URL',
       check: storeUrlProblem,
       shown: shownUrlList,
+    }),
+    integerFlag({
+      name: 'ledger_history',
+      description:
+        'Newest ledgers the ledger-store keeps (RocksDB only): the lowest are removed in the background, a small batch at a time, and sync backfills no lower than the tip minus N plus one; 0 keeps every ledger',
+      default: 0,
+      defaultLabel: '0 (every ledger)',
+      min: 0,
+      max: 4_294_967_295,
+      valueName: 'N',
     }),
     stringFlag({
       name: 'store_password_file',

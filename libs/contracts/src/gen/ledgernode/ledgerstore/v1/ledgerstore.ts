@@ -392,7 +392,7 @@ export interface GetStatusResponse {
     | StateDownload
     | undefined;
   /**
-   * Ledgers at which account state (GetAccountStates, ListStateObjects) is answered;
+   * Ledgers at which account state (GetAccountStates, GetStateObjects, ListStateObjects) is answered;
    * absent until the state download is complete.
    */
   stateRange?:
@@ -528,15 +528,25 @@ export interface GetAccountTransactionCountResponse {
 export interface ListStateObjectsRequest {
   /**
    * Ledger whose state is listed: inside GetStatusResponse.state_range, or the state download's own
-   * ledger (so the downloader can verify it before marking it complete); else FAILED_PRECONDITION.
+   * ledger (so the downloader can verify it before marking it complete); else OUT_OF_RANGE. 0 when
+   * the ledger is named by `ledger` instead.
    */
   ledgerIndex: number;
   /** Objects with keys above this 32-byte key; empty for the first page. */
   afterKey: Buffer;
   /** Page size; 0 means the maximum (4096); a larger value is INVALID_ARGUMENT. */
   limit: number;
-  /** Only objects with keys below this 32-byte key; empty for no bound. A page that reaches it is the last. */
+  /**
+   * Only objects with keys below this 32-byte key (exclusive); empty for no bound. A page that
+   * reaches it is the last: next_after_key is empty once no key of [after_key, before_key) is left.
+   */
   beforeKey: Buffer;
+  /**
+   * The ledger by index, hash or tag, in place of ledger_index (then 0; both set is INVALID_ARGUMENT):
+   * a stored ledger inside GetStatusResponse.state_range, else OUT_OF_RANGE, as GetStateObjects
+   * resolves it. A tag names a ledger that moves: the next pages name the answer's ledger_index.
+   */
+  ledger?: LedgerSelector | undefined;
 }
 
 /** Response of ListStateObjects. */
@@ -545,13 +555,26 @@ export interface ListStateObjectsResponse {
   objects: StateObject[];
   /** after_key of the next page; empty when this page is the last. */
   nextAfterKey: Buffer;
+  /** Ledger the objects were listed at. */
+  ledgerIndex: number;
+  /**
+   * 32-byte hash of that ledger; empty when its header is not stored (the state download's ledger
+   * listed before the download completes may be one).
+   */
+  ledgerHash: Buffer;
 }
 
 /** Request of GetStateObjects. */
 export interface GetStateObjectsRequest {
-  /** 32-byte object keys, at most 1000; INVALID_ARGUMENT otherwise. */
+  /**
+   * 32-byte object keys, at most 1000 (a key may appear more than once); INVALID_ARGUMENT otherwise,
+   * naming the key (keys[i]).
+   */
   keys: Buffer[];
-  /** Ledger the objects are read at: a stored ledger inside GetStatusResponse.state_range, else OUT_OF_RANGE. */
+  /**
+   * Ledger the objects are read at: a stored ledger inside GetStatusResponse.state_range, else
+   * OUT_OF_RANGE (with the state_range in its data, as GetAccountStates refuses a read).
+   */
   ledger?: LedgerSelector | undefined;
 }
 
@@ -569,7 +592,10 @@ export interface GetStateObjectsResponse {
 export interface StateObjectAt {
   /** 32-byte object key, as requested. */
   key: Buffer;
-  /** The object's bytes at the ledger; absent when no object had that key there. */
+  /**
+   * The object's bytes at the ledger; absent when no object had that key there (never created,
+   * or deleted by then).
+   */
   blob?: Buffer | undefined;
 }
 
@@ -4293,7 +4319,7 @@ export const GetAccountTransactionCountResponse: MessageFns<GetAccountTransactio
 };
 
 function createBaseListStateObjectsRequest(): ListStateObjectsRequest {
-  return { ledgerIndex: 0, afterKey: Buffer.alloc(0), limit: 0, beforeKey: Buffer.alloc(0) };
+  return { ledgerIndex: 0, afterKey: Buffer.alloc(0), limit: 0, beforeKey: Buffer.alloc(0), ledger: undefined };
 }
 
 export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
@@ -4309,6 +4335,9 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
     }
     if (message.beforeKey.length !== 0) {
       writer.uint32(34).bytes(message.beforeKey);
+    }
+    if (message.ledger !== undefined) {
+      LedgerSelector.encode(message.ledger, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -4358,6 +4387,14 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
             message.beforeKey = Buffer.from(reader.bytes());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ledger = LedgerSelector.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4388,6 +4425,7 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
         : isSet(object.before_key)
         ? Buffer.from(bytesFromBase64(object.before_key))
         : Buffer.alloc(0),
+      ledger: isSet(object.ledger) ? LedgerSelector.fromJSON(object.ledger) : undefined,
     };
   },
 
@@ -4405,6 +4443,9 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
     if (message.beforeKey.length !== 0) {
       obj.beforeKey = base64FromBytes(message.beforeKey);
     }
+    if (message.ledger !== undefined) {
+      obj.ledger = LedgerSelector.toJSON(message.ledger);
+    }
     return obj;
   },
 
@@ -4417,12 +4458,15 @@ export const ListStateObjectsRequest: MessageFns<ListStateObjectsRequest> = {
     message.afterKey = object.afterKey ?? Buffer.alloc(0);
     message.limit = object.limit ?? 0;
     message.beforeKey = object.beforeKey ?? Buffer.alloc(0);
+    message.ledger = (object.ledger !== undefined && object.ledger !== null)
+      ? LedgerSelector.fromPartial(object.ledger)
+      : undefined;
     return message;
   },
 };
 
 function createBaseListStateObjectsResponse(): ListStateObjectsResponse {
-  return { objects: [], nextAfterKey: Buffer.alloc(0) };
+  return { objects: [], nextAfterKey: Buffer.alloc(0), ledgerIndex: 0, ledgerHash: Buffer.alloc(0) };
 }
 
 export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
@@ -4432,6 +4476,12 @@ export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
     }
     if (message.nextAfterKey.length !== 0) {
       writer.uint32(18).bytes(message.nextAfterKey);
+    }
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(24).uint32(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      writer.uint32(34).bytes(message.ledgerHash);
     }
     return writer;
   },
@@ -4465,6 +4515,22 @@ export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
             message.nextAfterKey = Buffer.from(reader.bytes());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ledgerHash = Buffer.from(reader.bytes());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4485,6 +4551,16 @@ export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
         : isSet(object.next_after_key)
         ? Buffer.from(bytesFromBase64(object.next_after_key))
         : Buffer.alloc(0),
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      ledgerHash: isSet(object.ledgerHash)
+        ? Buffer.from(bytesFromBase64(object.ledgerHash))
+        : isSet(object.ledger_hash)
+        ? Buffer.from(bytesFromBase64(object.ledger_hash))
+        : Buffer.alloc(0),
     };
   },
 
@@ -4496,6 +4572,12 @@ export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
     if (message.nextAfterKey.length !== 0) {
       obj.nextAfterKey = base64FromBytes(message.nextAfterKey);
     }
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      obj.ledgerHash = base64FromBytes(message.ledgerHash);
+    }
     return obj;
   },
 
@@ -4506,6 +4588,8 @@ export const ListStateObjectsResponse: MessageFns<ListStateObjectsResponse> = {
     const message = createBaseListStateObjectsResponse();
     message.objects = object.objects?.map((e) => StateObject.fromPartial(e)) || [];
     message.nextAfterKey = object.nextAfterKey ?? Buffer.alloc(0);
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
     return message;
   },
 };

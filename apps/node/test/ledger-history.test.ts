@@ -1,0 +1,85 @@
+/**
+ * Bounded history end to end: `ledger-node -dev -ledger_history 50` on a devnet closing every
+ * 200 ms under a payment load keeps the newest 50 ledgers (± one removal batch) ending at the tip,
+ * answers a removed ledger as one not stored (null block, -32002 for state), and keeps answering
+ * state at the lowest kept ledger.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { getProfile } from '@ledger-node/chain';
+import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
+
+const KEPT = 50;
+/** Ledgers the ledger-store removes per write (apps/ledger-store PRUNE_BATCH). */
+const BATCH = 16;
+const genesis = getProfile('xrpl').genesis.address;
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await stopAll();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe('ledger-node -dev -ledger_history 50', () => {
+  it('keeps the newest 50 ledgers ending at the tip and answers below them as for a ledger not stored', async () => {
+    const { dir, remove } = tempDir('ledger-history-');
+    cleanups.push(remove);
+    const [rpcPort, apiPort] = [await freePort(), await freePort()];
+    const node = startProcess(
+      [
+        cliEntry(), '-dev', '-close_ms', '200', '-load', '5', '-load_accounts', '3', '-ledger_history', String(KEPT),
+        '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
+        '-data_dir', dir, '-thread_count', '2',
+      ],
+      { env: { LEDGER_NODE_PASSWORD: 'ledger history test passphrase' } },
+    );
+    for (const service of ['ledger-store', 'sync', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`), 60_000);
+    const call = rpcClient(rpcPort);
+    const storedRanges = async () => {
+      const response = await fetch(`http://127.0.0.1:${apiPort}/v1/status`);
+      const body = (await response.json()) as { store: { complete_ranges: string[] } };
+      return body.store.complete_ranges.map((text) => text.split('-').map(Number) as [number, number]);
+    };
+
+    await waitUntil(async () => {
+      const answer = await call('jt_blockNumber');
+      return typeof answer.result === 'number' && answer.result >= 150;
+    }, 90_000, 'the tip to pass ledger 150');
+    // Removal runs in the background: a look may come between a store and the next removal.
+    const ranges = await waitUntil(async () => {
+      const current = await storedRanges();
+      return current.length === 1 && current[0]![1] - current[0]![0] + 1 <= KEPT + BATCH && current;
+    }, 20_000, `one stored range of at most ${KEPT + BATCH} ledgers`);
+    const [lowest, highest] = ranges[0]!;
+    const tip = (await call('jt_blockNumber')).result as number;
+    expect(highest).toBeGreaterThanOrEqual(150);
+    expect(tip - highest).toBeLessThanOrEqual(5);
+    expect(highest - lowest + 1).toBeGreaterThanOrEqual(KEPT - 1);
+
+    // A removed ledger is answered as one not stored.
+    const removed = lowest - 10;
+    expect(await call('jt_getBlockByNumber', [String(removed), false])).toMatchObject({ result: null });
+    const stateBelow = await call('jt_getBalance', [genesis, String(removed)]);
+    expect(stateBelow.error).toMatchObject({ code: -32002 });
+
+    // The lowest kept ledger answers state; removal may overtake the ask, so ask again at the new lowest then.
+    const balance = await waitUntil(async () => {
+      const [[first]] = (await storedRanges()) as [[number, number]];
+      const answer = await call('jt_getBalance', [genesis, String(first)]);
+      if (answer.error?.code === -32002) return undefined;
+      return answer;
+    }, 20_000, 'a balance at the lowest kept ledger');
+    expect(balance.error).toBeUndefined();
+    expect(balance.result).toMatchObject({ account: genesis });
+
+    // Still bounded as the tip moves on.
+    await waitUntil(async () => ((await call('jt_blockNumber')).result as number) >= tip + 25, 30_000, 'the tip to move on');
+    const later = await waitUntil(async () => {
+      const current = await storedRanges();
+      return current.length === 1 && current[0]![1] - current[0]![0] + 1 <= KEPT + BATCH && current;
+    }, 20_000, 'the range to stay bounded');
+    expect(later[0]![0]).toBeGreaterThan(lowest);
+
+    expect(node.output()).not.toMatch(/could not remove the lowest ledgers|"level":"(error|fatal)"|\b(crashed|restarted)\b/);
+    expect(await node.stop('SIGTERM', 15_000)).toBe(0);
+  }, 240_000);
+});
