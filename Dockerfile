@@ -10,19 +10,23 @@ COPY apps/ apps/
 COPY libs/ libs/
 RUN npm ci --omit=dev && rm -rf node_modules/@ledger-node node_modules/.bin/ledger-node && npm cache clean --force
 
-# The bundle (`npm run build`): every dependency, the bundler being a dev one.
+# The bundle (`npm run build`): every dependency, the bundler being a dev one. The build context
+# has no .git: the commit `ledger-node version` reports comes in as a build argument
+# (`docker build --build-arg COMMIT=$(git rev-parse HEAD) .`), else it is "unknown".
 FROM node:20.20.2-bookworm AS build
+ARG COMMIT=unknown
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY apps/ apps/
 COPY libs/ libs/
 COPY tools/build/ tools/build/
-RUN npm ci && npm run build
+RUN npm ci && npm run build -- --commit "$COMMIT"
 
 # Run stage: the slim image, the bundle and the production dependencies, nothing else (no sources,
 # no TypeScript loader); not root.
 FROM node:20.20.2-bookworm-slim
-ENV NODE_ENV=production
+# The data directory is the volume /data unless -data_dir says otherwise (LEDGER_NODE_<FLAG> sets a flag).
+ENV NODE_ENV=production LEDGER_NODE_DATA_DIR=/data
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules/
 COPY --from=build /app/dist dist/

@@ -737,7 +737,7 @@ async function main(): Promise<void> {
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
 
-    log(`koa_echo_rps: bare Koa + koa-bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
+    log(`koa_echo_rps: bare Koa + @koa/bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
     const koa = await koaEchoBaseline();
     log(loadSummary('koa echo', koa));
     details.koa_echo = koa;

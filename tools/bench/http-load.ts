@@ -1,10 +1,11 @@
 /**
- * A closed-loop HTTP load generator: `connections` keep-alive connections, each with one request in
- * flight at a time, for a fixed duration. Every request body comes from `nextBody()`, so each call
- * can ask for something different (a random stored hash, a random past ledger). Answers are
- * checked by `check`; a failed check counts as an error, not as a completed request.
+ * Closed-loop HTTP load on autocannon: `connections` keep-alive connections, each with one request
+ * in flight at a time, for a fixed duration, after a warm-up run that is not counted. Every request
+ * body comes from `nextBody()`, so each call can ask for something different (a random stored hash,
+ * a random past ledger). Answers are checked by `check`; a failed check counts as an error, not as
+ * a completed request, and only answers that pass are timed.
  */
-import { Agent, request } from 'node:http';
+import autocannon from 'autocannon';
 
 export interface LoadOptions {
   url: string;
@@ -33,68 +34,72 @@ export function percentile(sortedMs: Float64Array, fraction: number): number {
   return sortedMs[Math.min(sortedMs.length - 1, Math.floor(fraction * sortedMs.length))]!;
 }
 
-function post(agent: Agent, url: URL, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
+interface Tally {
+  latenciesMs: number[];
+  errors: number;
+  firstError?: string;
+}
+
+/** One autocannon run of `seconds`; every answer is checked, and timed when it passes. */
+function run(options: LoadOptions, seconds: number, tally: Tally): Promise<autocannon.Result> {
+  const check = options.check ?? ((status: number) => status === 200);
+  const failed = (problem: string) => {
+    tally.errors++;
+    tally.firstError ??= problem;
+  };
+  // onResponse and the instance's 'response' event run back to back for one answer.
+  let passed = false;
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: seconds,
+        timeout: 30,
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: options.nextBody() }),
+            onResponse: (status, body) => {
+              try {
+                passed = check(status, body);
+              } catch (error) {
+                passed = false;
+                failed(error instanceof Error ? error.message : String(error));
+                return;
+              }
+              if (!passed) failed(`HTTP ${status}: ${body.slice(0, 300)}`);
+            },
+          },
+        ],
       },
+      (error: unknown, result: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result)),
     );
-    outgoing.on('error', reject);
-    outgoing.end(body);
+    instance.on('response', (_client, _status, _bytes, responseTimeMs) => {
+      if (passed) tally.latenciesMs.push(responseTimeMs);
+      passed = false;
+    });
+    // Connection errors and timeouts: counted as errors, never thrown.
+    instance.on('reqError', (error: Error) => failed(error.message));
   });
 }
 
-/** Runs the load; resolves when every connection has finished its last request. */
+/** Runs the warm-up, then the measured load; resolves with the figures of the measured run. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const url = new URL(options.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, maxFreeSockets: options.connections });
-  const latenciesMs: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  let measuring = false;
   const warmupMs = options.warmupMs ?? 1_000;
-  const startedAt = performance.now();
-  const measureFrom = startedAt + warmupMs;
-  const endAt = measureFrom + options.durationMs;
-
-  const worker = async () => {
-    for (;;) {
-      const sentAt = performance.now();
-      if (sentAt >= endAt) return;
-      let ok = false;
-      try {
-        const answer = await post(agent, url, options.nextBody());
-        ok = options.check ? options.check(answer.status, answer.text) : answer.status === 200;
-        if (!ok) firstError ??= `HTTP ${answer.status}: ${answer.text.slice(0, 300)}`;
-      } catch (error) {
-        firstError ??= error instanceof Error ? error.message : String(error);
-      }
-      const doneAt = performance.now();
-      // Only requests sent and answered inside the window count, so the rate is not inflated by the warm-up.
-      if (sentAt >= measureFrom && doneAt <= endAt) {
-        measuring = true;
-        if (ok) latenciesMs.push(doneAt - sentAt);
-        else errors++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: options.connections }, worker));
-  agent.destroy();
+  if (warmupMs > 0) await run(options, warmupMs / 1000, { latenciesMs: [], errors: 0 });
+  const tally: Tally = { latenciesMs: [], errors: 0 };
+  await run(options, options.durationMs / 1000, tally);
   const seconds = options.durationMs / 1000;
-  const sorted = Float64Array.from(latenciesMs).sort();
+  const sorted = Float64Array.from(tally.latenciesMs).sort();
   return {
-    requests: measuring ? latenciesMs.length : 0,
-    errors,
+    requests: tally.latenciesMs.length,
+    errors: tally.errors,
     seconds,
-    requestsPerSecond: latenciesMs.length / seconds,
+    requestsPerSecond: tally.latenciesMs.length / seconds,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
-    ...(firstError !== undefined ? { firstError } : {}),
+    ...(tally.firstError !== undefined ? { firstError: tally.firstError } : {}),
   };
 }

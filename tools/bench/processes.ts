@@ -4,7 +4,7 @@
  * groups of their own, so their pids are read from its status lines and stopped one by one too.
  */
 import { readFileSync } from 'node:fs';
-import { cliEntry, startProcess, type RunningProcess } from '@ledger-node/test-utils';
+import { childPids, cliEntry, startProcess, type RunningProcess } from '@ledger-node/test-utils';
 
 const started = new Set<RunningProcess>();
 /** Service name → pids seen in supervisor status lines (a restarted service has several). */
@@ -54,12 +54,8 @@ export async function stopEverything(): Promise<void> {
 
 /** The pids of the supervisor's services, by name, from its status lines so far. */
 export function servicesOf(node: RunningProcess): Map<string, number> {
-  const pids = new Map<string, number>();
-  for (const match of node.output().matchAll(/^ledger-node: (\S+)\s+(?:starting|restarted)\s+pid (\d+)/gm)) {
-    const pid = Number(match[2]);
-    pids.set(match[1]!, pid);
-    servicePids.set(pid, match[1]!);
-  }
+  const pids = childPids(node, ['starting', 'restarted']);
+  for (const [service, pid] of pids) servicePids.set(pid, service);
   return pids;
 }
 

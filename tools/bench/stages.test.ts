@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { parseMetrics, stageMarkdownTable, stageRows } from './stages';
 
-/** A /metrics answer shaped as prom-client writes it (default `service` label, buckets, HELP/TYPE lines). */
+/** A /metrics answer shaped as prom-client writes it (default `ledger_node_service` label, buckets, HELP/TYPE lines). */
 function syncExposition(stageSums: Record<string, [sum: number, count: number]>, busySeconds: number, idleSeconds: number): string {
   const lines = ['# HELP ledger_node_sync_stage_seconds Seconds per ledger in each stage', '# TYPE ledger_node_sync_stage_seconds histogram'];
   for (const [stage, [sum, count]] of Object.entries(stageSums)) {
     lines.push(
-      `ledger_node_sync_stage_seconds_bucket{le="0.001",stage="${stage}",service="sync"} ${count}`,
-      `ledger_node_sync_stage_seconds_bucket{le="+Inf",stage="${stage}",service="sync"} ${count}`,
-      `ledger_node_sync_stage_seconds_sum{stage="${stage}",service="sync"} ${sum}`,
-      `ledger_node_sync_stage_seconds_count{stage="${stage}",service="sync"} ${count}`,
+      `ledger_node_sync_stage_seconds_bucket{le="0.001",stage="${stage}",ledger_node_service="sync"} ${count}`,
+      `ledger_node_sync_stage_seconds_bucket{le="+Inf",stage="${stage}",ledger_node_service="sync"} ${count}`,
+      `ledger_node_sync_stage_seconds_sum{stage="${stage}",ledger_node_service="sync"} ${sum}`,
+      `ledger_node_sync_stage_seconds_count{stage="${stage}",ledger_node_service="sync"} ${count}`,
     );
   }
-  lines.push(`ledger_node_event_loop_busy_seconds{service="sync"} ${busySeconds}`, `ledger_node_event_loop_idle_seconds{service="sync"} ${idleSeconds}`, '');
+  lines.push(`ledger_node_event_loop_busy_seconds{ledger_node_service="sync"} ${busySeconds}`, `ledger_node_event_loop_idle_seconds{ledger_node_service="sync"} ${idleSeconds}`, '');
   return lines.join('\n');
 }
 
 const storeExposition = (ledgerSum: number, ledgerCount: number, busySeconds: number) =>
   [
-    `ledger_node_store_write_seconds_sum{write="ledger",service="ledger-store"} ${ledgerSum}`,
-    `ledger_node_store_write_seconds_count{write="ledger",service="ledger-store"} ${ledgerCount}`,
-    `ledger_node_event_loop_busy_seconds{service="ledger-store"} ${busySeconds}`,
-    `ledger_node_event_loop_idle_seconds{service="ledger-store"} 0.5`,
+    `ledger_node_store_write_seconds_sum{write="ledger",ledger_node_service="ledger-store"} ${ledgerSum}`,
+    `ledger_node_store_write_seconds_count{write="ledger",ledger_node_service="ledger-store"} ${ledgerCount}`,
+    `ledger_node_event_loop_busy_seconds{ledger_node_service="ledger-store"} ${busySeconds}`,
+    `ledger_node_event_loop_idle_seconds{ledger_node_service="ledger-store"} 0.5`,
   ].join('\n');
 
 describe('parseMetrics', () => {

@@ -3,6 +3,7 @@
  * their /metrics before and after, per stage its seconds, its share of sync's wall time and its mean
  * per ledger, with the event-loop busy time of sync and the ledger-store over the same window.
  */
+import { SERVICE_LABEL } from '@ledger-node/telemetry';
 import { SYNC_STAGES } from '../../apps/sync/src/stage-timing';
 import { formatValue, renderMarkdownTable, renderTextTable } from './figures';
 
@@ -22,10 +23,10 @@ export interface MetricsSample {
 const SAMPLE_LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{([^}]*)\})?\s+(\S+)/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
-/** The key under which a histogram series is kept: its name and its labels other than `service`. */
+/** The key under which a histogram series is kept: its name and its labels other than the service's (`ledger_node_service`). */
 export const seriesKey = (name: string, labels: Record<string, string> = {}) => {
   const shown = Object.entries(labels)
-    .filter(([label]) => label !== 'service')
+    .filter(([label]) => label !== SERVICE_LABEL)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([label, value]) => `${label}="${value}"`);
   return shown.length === 0 ? name : `${name}{${shown.join(',')}}`;

@@ -4,9 +4,14 @@
 //   ledger-node.mjs   the entry (apps/node/src/launch.ts), executable;
 //   chunks/           the code it imports dynamically: the CLI, each service, shared code;
 //   meta.json         esbuild's metafile: which source went into which output, and how imported.
+// The version (package.json) and the git commit are written into the bundle (libs/telemetry's
+// build-info.ts), so that the image answers `ledger-node version` without package.json or git:
+// the commit is `--commit SHA` when given (the image's build has no .git: `docker build
+// --build-arg COMMIT=$(git rev-parse HEAD)`), else `git rev-parse HEAD`, else "unknown".
 // Only the workspace's own packages (@ledger-node/*) are bundled; every npm package stays an
 // import of node_modules, as from the sources (the RocksDB binding is native, and OpenTelemetry
 // must patch @grpc/grpc-js when Node loads it, which it cannot do inside a bundle).
+import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +21,28 @@ import * as esbuild from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const entryName = 'ledger-node';
 
-const { values } = parseArgs({ options: { outdir: { type: 'string', default: path.join(root, 'dist') } } });
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: path.join(root, 'dist') }, commit: { type: 'string' } } });
 const outdir = path.resolve(values.outdir);
+
+const commitPattern = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The commit the bundle is built from: --commit (a full hash, or "unknown"), else the checkout's HEAD, else "unknown". */
+function buildCommit() {
+  if (values.commit !== undefined) {
+    const given = values.commit.trim().toLowerCase();
+    if (given === '' || given === 'unknown') return 'unknown';
+    if (!commitPattern.test(given)) throw new Error(`--commit ${values.commit}: expected a full git commit hash (40 or 64 hex digits) or "unknown"`);
+    return given;
+  }
+  try {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 }).trim();
+    return commitPattern.test(head) ? head : 'unknown';
+  } catch (error) {
+    // No git here (ENOENT) or no repository (the image's build context leaves .git out): unknown.
+    if (error instanceof Error) return 'unknown';
+    throw error;
+  }
+}
 
 /**
  * Every bare import but the workspace's own packages is left to Node (node_modules, node:
@@ -86,6 +111,8 @@ function prepareOutdir() {
 
 try {
   const started = Date.now();
+  const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const build = { version: String(version), commit: buildCommit() };
   prepareOutdir();
   const { metafile } = await esbuild.build({
     absWorkingDir: root,
@@ -105,6 +132,8 @@ try {
     plugins: [workspaceOnly],
     metafile: true,
     logLevel: 'warning',
+    // libs/telemetry/src/build-info.ts reads this instead of package.json and git.
+    define: { __LEDGER_NODE_VERSION__: JSON.stringify(build.version), __LEDGER_NODE_COMMIT__: JSON.stringify(build.commit) },
   });
   const entry = path.join(outdir, `${entryName}.mjs`);
   writeFileSync(entry, `#!/usr/bin/env node\n${readFileSync(entry, 'utf8')}`);
@@ -115,7 +144,7 @@ try {
   const bytes = outputs.reduce((sum, output) => sum + output.bytes, 0);
   const shown = path.relative(process.cwd(), entry).startsWith('..') ? entry : path.relative(process.cwd(), entry);
   console.log(
-    `built ${shown}: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB, ${assets} assets, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `built ${shown} (${build.version}, commit ${build.commit}): ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB, ${assets} assets, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 } catch (error) {
   // esbuild has printed its own errors already.

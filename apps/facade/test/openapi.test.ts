@@ -7,7 +7,13 @@ import { rpcClient, waitUntil } from '@ledger-node/test-utils';
 
 /** Every route the OpenAPI document lists is called on a real node, and its answer checked against the document. */
 type Operation = { parameters: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, { content: { 'application/json': { schema: Record<string, unknown> } } }> };
-let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+/** A schema of the document as zod reads it: its references to the shared components resolved through $defs. */
+function schemaOf(schema: Record<string, unknown>) {
+  const resolved = JSON.stringify({ ...schema, $defs: document.components.schemas }).replaceAll('"#/components/schemas/', '"#/$defs/');
+  return z.fromJSONSchema(JSON.parse(resolved) as never);
+}
 let base: string;
 let removeDir: () => void;
 const samples: Record<string, string> = {};
@@ -82,7 +88,7 @@ describe('GET /v1/openapi.json', () => {
       });
       const body = await response.json();
       expect(response.status, `${method} ${url}: ${JSON.stringify(body)}`).toBe(200);
-      const schema = z.fromJSONSchema(operation.responses['200']!.content['application/json'].schema as never);
+      const schema = schemaOf(operation.responses['200']!.content['application/json'].schema);
       const checked = schema.safeParse(body);
       expect(checked.success, `${method} ${url}: ${JSON.stringify(checked.error?.issues)}`).toBe(true);
     }
@@ -99,7 +105,7 @@ describe('GET /v1/openapi.json', () => {
       const response = await fetch(`${base}${url}`);
       expect(response.status, url).toBe(status);
       const template = Object.keys(document.paths).find((route) => new RegExp(`^${route.replace(/\{\w+\}/g, '[^/]+')}$`).test(url.split('?')[0]!))!;
-      const schema = z.fromJSONSchema(document.paths[template]!.get!.responses[String(status)]!.content['application/json'].schema as never);
+      const schema = schemaOf(document.paths[template]!.get!.responses[String(status)]!.content['application/json'].schema);
       expect(schema.safeParse(await response.json()).success, url).toBe(true);
     }
   });

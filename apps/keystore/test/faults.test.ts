@@ -16,6 +16,7 @@ import { KeyType, KeystoreServiceService } from '@ledger-node/contracts';
 import { isLedgerNodeError, type LedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import {
+  childPids,
   cliEntry,
   decryptKeyFile,
   freePort,
@@ -26,6 +27,7 @@ import {
   soaking,
   startProcess,
   stopAll,
+  supervisorStatus,
   tempDir,
   waitUntil,
   type RunningProcess,
@@ -199,8 +201,8 @@ describe('keystore under fault', () => {
     const port = await freePort();
     const node = startProcess([cliEntry(), '-rpc', '-sync=false', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(port), '-password_file', passwordFile]);
     for (const service of ['ledger-store', 'keystore', 'submission', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`), 60_000);
-    const pidOf = (service: string) => Number([...node.output().matchAll(new RegExp(`^ledger-node: ${service}\\s+(?:ready|restarted)\\s+pid (\\d+)`, 'gm'))].at(-1)![1]);
-    const readyCount = () => [...node.output().matchAll(/^ledger-node: keystore\s+ready\s+pid \d+/gm)].length;
+    const pidOf = (service: string) => childPids(node).get(service)!;
+    const readyCount = () => supervisorStatus(node).filter((status) => status.child === 'keystore' && status.state === 'ready').length;
     const facadePid = pidOf('facade');
     const files = snapshot(keystoreDir);
     const call = rpcClient(port);

@@ -1,8 +1,9 @@
 /**
- * The CLI entry this process runs: apps/node/bin/ledger-node.js from the sources, the bundle's
- * ledger-node.mjs in the image (or the `ledger-node` link to either). The supervisor's services
- * and `account`'s transient keystore are forked from it, so a child runs the same code, the same
- * way, as its parent. Only a process started as the CLI forks, so argv[1] is that entry.
+ * The CLI entry this process runs: the bundle's ledger-node.mjs (the `ledger-node` command of a
+ * checkout, which names the bundle in argv[1] before it loads it, and the container image), or
+ * apps/node/bin/ledger-node-sources.js (the sources through tsx, as the tests run them). The
+ * supervisor's services and `account`'s transient keystore are forked from it, so a child runs the
+ * same code, the same way, as its parent. Only a process started as the CLI forks, so argv[1] is that entry.
  */
 export function cliEntry(): string {
   const entry = process.argv[1];

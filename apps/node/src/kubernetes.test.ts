@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
-import { allFlags, metricsListener, parseFlags, serviceAddress, storeTarget } from '@ledger-node/config';
+import { allFlags, envVariable, metricsListener, parseFlags, serviceAddress, storeTarget } from '@ledger-node/config';
 import {
   connectionAllowed,
   containerLaunch,
@@ -46,10 +46,14 @@ afterAll(() => volumes.remove());
 /** The flags without the checks that read the files they name (those are inside the pod). */
 const uncheckedFlags = allFlags.map((spec) => ({ ...spec, check: undefined }));
 
-/** The flags a ledger-node container's arguments give, paths as the container sees them. */
-function parsedLaunch(objects: KubeObject[], workload: Workload) {
-  return parseFlags(containerLaunch(objects, workload).args, uncheckedFlags);
+/** The flags a ledger-node container runs with, from its arguments and its LEDGER_NODE_* environment, paths as the container sees them. */
+function parsedLaunch(objects: KubeObject[], workload: Workload, containerName?: string) {
+  const { args, env } = containerLaunch(objects, workload, containerName);
+  return parseFlags(args, uncheckedFlags, { env });
 }
+
+/** A container's environment with each path inside a mount turned into the path of that mount's directory. */
+const envOnHost = (env: Record<string, string>, mounts: ReadonlyMap<string, string>) => Object.fromEntries(Object.entries(env).map(([name, value]) => [name, onHost(value, mounts)]));
 
 /** The database passwords the tests give the store Secrets and the lock role's (values no manifest may show). */
 const STORE_PASSWORD = 'pg-test-password-never-in-a-manifest';
@@ -110,20 +114,44 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     for (const workload of workloads.filter((each) => isNodeImage(each.pod.containers[0].image))) {
       for (const container of workload.pod.containers.filter((each: { image: string }) => isNodeImage(each.image))) {
         const where = `${workload.name}/${container.name}`;
-        const { args } = containerLaunch(objects, workload, container.name);
+        const { args, env } = containerLaunch(objects, workload, container.name);
         expect(args.filter((arg) => arg.includes('$(')), where).toEqual([]);
         // Files its ConfigMap volumes hold (-validators) are read and checked where the container reads them.
         // The operator's Secrets, as files: the database passwords (checked by -store_password_file), the others empty.
         const mounts = mountVolumes(objects, workload, path.join(volumes.dir, overlay, container.name), operatorSecrets(workload), container.name);
-        const { positionals } = parseFlags(args.map((arg) => onHost(arg, mounts)), allFlags);
+        // Its LEDGER_NODE_* variables are checked as the flags they set.
+        const { positionals } = parseFlags(args.map((arg) => onHost(arg, mounts)), allFlags, { env: envOnHost(env, mounts) });
         expect(positionals, where).toEqual(workload.name === 'devnet' ? ['devnet'] : ['serve', serviceOf(workload, container)]);
-        // The exec probes are CLI command lines too.
+        // The exec probes are CLI command lines too, run in the container's environment.
         for (const probe of [container.readinessProbe, container.livenessProbe, container.startupProbe]) {
           if (!probe?.exec) continue;
           const [program, ...probeArgs] = probe.exec.command as string[];
           expect(program).toBe('ledger-node');
-          expect(parseFlags(probeArgs, allFlags).positionals, where).toEqual(['probe', serviceOf(workload, container)]);
+          expect(parseFlags(probeArgs.map((arg) => onHost(arg, mounts)), allFlags, { env: envOnHost(env, mounts) }).positionals, where).toEqual(['probe', serviceOf(workload, container)]);
         }
+      }
+    }
+  });
+
+  it('sets the shared flags once, as LEDGER_NODE_<FLAG> variables of a ConfigMap every ledger-node container reads, each naming a flag', () => {
+    const flagVariables = new Set(allFlags.map((spec) => envVariable(spec.name)));
+    for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
+      const unknown = Object.keys(configMap.data ?? {}).filter((key) => key.startsWith('LEDGER_NODE_') && !flagVariables.has(key));
+      expect(unknown, configMap.metadata.name).toEqual([]);
+    }
+    const shared = Object.keys(objectNamed(objects, 'ConfigMap', 'ledger-node-flags').data ?? {});
+    expect(shared).toEqual(expect.arrayContaining(['LEDGER_NODE_CHAIN', 'LEDGER_NODE_LOG_LEVEL', 'LEDGER_NODE_ENDPOINT']));
+    for (const workload of workloads.filter((each) => isNodeImage(each.pod.containers[0].image))) {
+      for (const container of workload.pod.containers.filter((each: { image: string }) => isNodeImage(each.image))) {
+        const where = `${workload.name}/${container.name}`;
+        const { args, env } = containerLaunch(objects, workload, container.name);
+        for (const variable of shared) expect(env[variable], `${where} ${variable}`).toBe(objectNamed(objects, 'ConfigMap', 'ledger-node-flags').data![variable]);
+        // Not repeated in the arguments: the ConfigMap is the one place to change a shared flag.
+        const repeated = args.filter((arg) => shared.some((variable) => new RegExp(`^--?${variable.slice('LEDGER_NODE_'.length).toLowerCase()}(=|$)`).test(arg)));
+        expect(repeated, where).toEqual([]);
+        const flags = parsedLaunch(objects, workload, container.name).flags;
+        expect(flags.string('chain'), where).toBe(env.LEDGER_NODE_CHAIN);
+        expect(flags.origin('chain'), where).toEqual({ kind: 'env', variable: 'LEDGER_NODE_CHAIN' });
       }
     }
   });
@@ -185,7 +213,7 @@ describe.each(overlays)('the %s overlay', (overlay) => {
         if (address === undefined) continue;
         if (address.startsWith('unix:')) {
           // A store reader beside the facade (postgres overlay): a container of the same pod listens there.
-          const listener = workload.pod.containers.find((container: { name: string }) => container.name !== workload.pod.containers[0].name && parseFlags(containerLaunch(objects, workload, container.name).args, uncheckedFlags).flags.string(`${target.replace('-', '_')}_addr`) === address);
+          const listener = workload.pod.containers.find((container: { name: string }) => container.name !== workload.pod.containers[0].name && parsedLaunch(objects, workload, container.name).flags.string(`${target.replace('-', '_')}_addr`) === address);
           expect(listener?.name, `${workload.name} -> ${address}`).toBe(`${target}-reader`);
           continue;
         }
@@ -420,7 +448,8 @@ describe('the postgres overlay', () => {
   const objects = rendered.postgres;
   const storeFlags = (workload: Workload, containerName: string) => {
     const mounts = mountVolumes(objects, workload, path.join(volumes.dir, 'postgres-store', containerName), operatorSecrets(workload), containerName);
-    return parseFlags(containerLaunch(objects, workload, containerName).args.map((arg) => onHost(arg, mounts)), allFlags).flags;
+    const { args, env } = containerLaunch(objects, workload, containerName);
+    return parseFlags(args.map((arg) => onHost(arg, mounts)), allFlags, { env: envOnHost(env, mounts) }).flags;
   };
 
   it('runs the ledger-store writer on the database\'s primary and a reader beside each facade on its replicas, the facade calling its reader', () => {

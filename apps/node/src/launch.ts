@@ -1,5 +1,5 @@
 /**
- * The CLI's start-up, the same from the sources (bin/ledger-node.js, through tsx) and from the
+ * The CLI's start-up, the same from the sources (bin/ledger-node-sources.js, through tsx) and from the
  * bundle (`npm run build`, whose entry point this is): V8's heap growth, then OpenTelemetry, then
  * the CLI. Everything after the first line is imported dynamically so that @grpc/grpc-js is
  * first imported once its instrumentation hook is registered; in the bundle each dynamic import

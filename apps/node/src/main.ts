@@ -1,9 +1,11 @@
 import { allFlags, FlagError, parseFlags, readTlsFiles } from '@ledger-node/config';
 import { useTlsIdentity } from '@ledger-node/grpc';
 import { isLedgerNodeError } from '@ledger-node/errors';
+import { setLogFormat, type LogFormat } from '@ledger-node/telemetry';
 import { runAccountCommand } from './commands/account';
 import { exportHelp, runExportCommand } from './commands/export';
 import { helpText } from './commands/help';
+import { versionText } from './commands/version';
 import { importHelp, runImportCommand } from './commands/import';
 import { serve } from './commands/serve';
 import { runProbe } from './commands/probe';
@@ -14,14 +16,22 @@ import { isServiceName, serviceNames } from './services';
 const program = 'ledger-node';
 
 async function main(argv: string[]): Promise<number> {
-  const { flags, positionals, help } = parseFlags(argv, allFlags);
+  // A flag not on the command line may come from LEDGER_NODE_<FLAG> or the -config file.
+  const { flags, positionals, help, version } = parseFlags(argv, allFlags, { env: process.env });
+  if (version || (positionals[0] === 'version' && !help)) {
+    rejectExtra(version ? positionals : positionals.slice(1));
+    process.stdout.write(versionText());
+    return 0;
+  }
   if (help || positionals[0] === 'help') {
     // `ledger-node export --help`, `ledger-node help import`: the command's own page.
     const topic = positionals[0] === 'help' ? positionals[1] : positionals[0];
-    process.stdout.write(topic === 'export' ? exportHelp : topic === 'import' ? importHelp : helpText());
+    process.stdout.write(topic === 'export' ? exportHelp : topic === 'import' ? importHelp : helpText(flags));
     return 0;
   }
   const [command, ...rest] = positionals;
+  // Every logger of this process, the supervisor's and a service's alike, in the format asked for.
+  setLogFormat(flags.string('log_format') as LogFormat);
   // Every gRPC server and client of this process over TCP uses this one identity.
   useTlsIdentity(readTlsFiles(flags));
   switch (command) {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
-import { cliEntry, decryptKeyFile, startProcess, stopAll, tempDir, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, decryptKeyFile, startProcess, stopAll, tempDir, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
 
 const passphrase = 'account command test passphrase';
 /** Every byte the CLI and keystores printed, scanned for secrets at the end. */
@@ -21,11 +21,11 @@ interface Result {
   stderr: string;
 }
 
-/** Runs the CLI without a terminal and without LEDGER_NODE_PASSWORD unless given. */
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> {
+/** Runs the CLI without a terminal and without LEDGER_NODE_PASSWORD unless given, in `cwd` (this process's by default). */
+function run(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Result> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (env.LEDGER_NODE_PASSWORD === undefined) delete childEnv.LEDGER_NODE_PASSWORD;
-  const child = spawn(process.execPath, [cliEntry(), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliEntry(), ...args], { env: childEnv, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -67,6 +67,9 @@ describe('ledger-node account', () => {
     expect(address).toBeDefined();
     expect(result.stdout).toContain('  nickname: alice\n  key type: secp256k1\n');
     expect(result.stdout).toContain(`  key file: ${path.join(dir, 'keystore', `${address}.json`)}\n`);
+    // As geth does after `account new`: back up the key file, remember the passphrase.
+    expect(result.stdout).toContain(`\nBack up the key file and keep the passphrase:\n  - back up ${path.join(dir, 'keystore', `${address}.json`)} (a copy somewhere other than this disk)`);
+    expect(result.stdout).toContain('  - remember the passphrase: without it the key file cannot be decrypted');
     alice = { address: address!, nickname: 'alice', key_type: 'secp256k1', created: /created: {2}(\S+)/.exec(result.stdout)![1]! };
   });
 
@@ -169,6 +172,27 @@ describe('ledger-node account', () => {
     });
   });
 
+  describe('without -data_dir', () => {
+    it('generate writes to .data in the working directory, where `npm start` runs the node: the node\'s keystore lists the account', async () => {
+      const checkout = dataDir();
+      const generated = await run(['account', 'generate', '-nickname', 'frank', '-json'], withPassword, checkout);
+      expect(generated.stderr).toBe('');
+      const frank = JSON.parse(generated.stdout);
+      expect(readdirSync(path.join(checkout, '.data', 'keystore'))).toEqual([`${frank.address}.json`]);
+      keystoreDirs.push(path.join(checkout, '.data', 'keystore'));
+
+      // `npm start` gives no -data_dir either: its node (here its keystore, started the same way) reads the same directory.
+      const start = (JSON.parse(readFileSync(path.join(workspaceRoot(), 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+      expect(start[0]).toBe('ledger-node');
+      expect(start.some((arg) => /^--?data_dir(=|$)/.test(arg))).toBe(false);
+      const keystore = startProcess([cliEntry(), 'serve', 'keystore'], { env: withPassword, cwd: checkout });
+      await keystore.waitFor(/"msg":"serving"/);
+      const listed = await run(['account', 'list', '-json'], {}, checkout);
+      expect(JSON.parse(listed.stdout)).toEqual([frank]);
+      transcript.push(keystore.output());
+    });
+  });
+
   it('never prints a seed, private key or passphrase', () => {
     const secrets = [passphrase, 'a different passphrase'];
     for (const directory of keystoreDirs) {
@@ -186,8 +210,8 @@ describe('ledger-node account', () => {
         secrets.push(seed, privateKey, privateKey.toLowerCase());
       }
     }
-    // alice, bob, dave, swt and erin.
-    expect(secrets.length).toBe(2 + 3 * 5);
+    // alice, bob, dave, swt, erin and frank.
+    expect(secrets.length).toBe(2 + 3 * 6);
     const everything = transcript.join('\n');
     expect(everything).toContain(alice.address);
     for (const secret of secrets) expect(everything.includes(secret), `a secret of ${secret.length} characters was printed`).toBe(false);

@@ -103,6 +103,29 @@ describe('the bundle (npm run build)', () => {
     for (const usage of ['serve <service>', '-data_dir DIR', '-rpcport PORT', '-dev[=true|false]']) expect(help.stdout).toContain(usage);
   });
 
+  describe('its version', () => {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+    const versionText = (commit: string) => `ledger-node ${version}\ncommit: ${commit}\nnode: ${process.version} (${process.platform}-${process.arch})\n`;
+    /** `--version` of a bundle run where neither git nor the workspace's package.json can be reached. */
+    const shownVersion = (bundle: string) => spawnSync(process.execPath, [bundle, '--version'], { encoding: 'utf8', cwd: app.dir, env: { ...process.env, ...plainNode, PATH: '' } });
+
+    it("is the version and the checkout's commit, written in at build time", () => {
+      const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' });
+      expect(shownVersion(entry)).toMatchObject({ status: 0, stdout: versionText(head.status === 0 ? head.stdout.trim() : 'unknown'), stderr: '' });
+    });
+
+    it('takes the commit from --commit, as the image build does (its context has no .git), and refuses a malformed one', () => {
+      const commit = '0123456789abcdef0123456789abcdef01234567';
+      const outdir = path.join(app.dir, 'dist-commit');
+      const build = spawnSync(process.execPath, [path.join(root, 'tools/build/build.mjs'), '--outdir', outdir, '--commit', commit], { encoding: 'utf8' });
+      expect(build.status, build.stderr).toBe(0);
+      expect(shownVersion(path.join(outdir, 'ledger-node.mjs'))).toMatchObject({ status: 0, stdout: versionText(commit) });
+      const refused = spawnSync(process.execPath, [path.join(root, 'tools/build/build.mjs'), '--outdir', path.join(app.dir, 'dist-bad'), '--commit', 'main'], { encoding: 'utf8' });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('--commit main: expected a full git commit hash');
+    });
+  });
+
   it('serves ledger-store, which `ledger-node probe ledger-store` from the bundle finds SERVING', async () => {
     const dir = dataDir();
     const store = startProcess([entry, 'serve', 'ledger-store', '-data_dir', dir], { env: plainNode });

@@ -1,11 +1,24 @@
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { cliEntry } from '@ledger-node/test-utils';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliEntry, tempDir, workspaceRoot } from '@ledger-node/test-utils';
 
-const run = (...args: string[]) => {
-  const result = spawnSync(process.execPath, [cliEntry(), ...args], { encoding: 'utf8', timeout: 20_000 });
+/** The environment of the test runner without its LEDGER_NODE_* flags, plus `env`. */
+function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('LEDGER_NODE_')));
+  return { ...inherited, ...env };
+}
+
+const files = tempDir('cli-');
+afterAll(() => files.remove());
+
+/** Runs the CLI in a directory of this test's: a command that gets as far as its data directory makes it there (.data). */
+const runWithEnv = (env: NodeJS.ProcessEnv, ...args: string[]) => {
+  const result = spawnSync(process.execPath, [cliEntry(), ...args], { encoding: 'utf8', timeout: 20_000, env: cliEnv(env), cwd: files.dir });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
+const run = (...args: string[]) => runWithEnv({}, ...args);
 
 describe('ledger-node --help', () => {
   const { code, stdout } = run('--help');
@@ -13,7 +26,7 @@ describe('ledger-node --help', () => {
   it('exits 0', () => expect(code).toBe(0));
 
   it.each([
-    ['-data_dir DIR', 'current directory'],
+    ['-data_dir DIR', '.data in the working directory'],
     ['-database_name NAME', 'node.db'],
     ['-endpoint URL[,URL]', "the chain's public test network node"],
     ['-thread_count N', '8'],
@@ -37,6 +50,49 @@ describe('ledger-node --help', () => {
 
   it('names the commands', () => {
     for (const command of ['account list', 'account generate', 'serve <service>', 'devnet', 'export FILE|-', 'import FILE']) expect(stdout).toContain(command);
+  });
+});
+
+describe('ledger-node --version and ledger-node version', () => {
+  const { version } = JSON.parse(readFileSync(path.join(workspaceRoot(), 'package.json'), 'utf8')) as { version: string };
+  const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: workspaceRoot(), encoding: 'utf8' });
+  const commit = head.status === 0 ? head.stdout.trim() : 'unknown';
+  const expected = `ledger-node ${version}\ncommit: ${commit}\nnode: ${process.version} (${process.platform}-${process.arch})\n`;
+
+  it.each([[['--version']], [['-version']], [['version']]])('%j prints the version, the git commit and Node.js, exit 0', (args) => {
+    expect(run(...args)).toEqual({ code: 0, stdout: expected, stderr: '' });
+  });
+
+  it('--version needs no valid environment or -config file', () => {
+    expect(runWithEnv({ LEDGER_NODE_RPCPORT: 'lots' }, '--version', '-config', '/nonexistent.toml')).toEqual({ code: 0, stdout: expected, stderr: '' });
+  });
+});
+
+describe('flags from LEDGER_NODE_<FLAG> and -config FILE', () => {
+  const config = path.join(files.dir, 'node.toml');
+  writeFileSync(config, 'thread_count = 3\nrpcport = 9001\n');
+
+  it('--help says the precedence and shows each set flag with its value and where it came from', () => {
+    const { code, stdout } = runWithEnv({ LEDGER_NODE_RPCPORT: '9002', LEDGER_NODE_CONFIG: config }, '--help', '-apiport', '9003');
+    expect(code).toBe(0);
+    expect(stdout.replace(/\s+/g, ' ')).toContain('the command line wins over the environment, the environment over the file, the file over the default');
+    const line = (usage: string) => stdout.split('\n').find((each) => each.trimStart().startsWith(`${usage} `));
+    expect(line('-rpcport PORT')).toMatch(/\(default: 7545\) \[9002 from LEDGER_NODE_RPCPORT\]$/);
+    expect(line('-thread_count N')).toContain(`(default: 8) [3 from ${config}]`);
+    expect(line('-apiport PORT')).toMatch(/\(default: 7544\) \[9003 from -apiport\]$/);
+    expect(line('-config FILE')).toContain(`[${config} from LEDGER_NODE_CONFIG]`);
+    expect(line('-max_batch N')).toMatch(/\(default: 100\)$/);
+  });
+
+  it.each([
+    [{ LEDGER_NODE_THREAD_COUNT: 'lots' }, [], 'ledger-node: invalid value "lots" for flag -thread_count (from LEDGER_NODE_THREAD_COUNT): expected an integer from 1 to 256\n'],
+    [{}, ['-config', 'CONFIG'], 'ledger-node: unknown flag "rpc_port" in -config CONFIG (see --help)\n'],
+    [{ LEDGER_NODE_ENDPOINT: 'ws://127.0.0.1:1' }, ['-dev'], 'ledger-node: -dev and -endpoint (from LEDGER_NODE_ENDPOINT) exclude each other: -dev syncs from the embedded devnet\n'],
+  ])('%j %j: a bad value from elsewhere than the command line is refused as a flag is, naming where it came from (exit 2)', (env, args, message) => {
+    const bad = path.join(files.dir, 'bad.toml');
+    writeFileSync(bad, 'rpc_port = 9001\n');
+    const result = runWithEnv(env, ...(args[0] === '-dev' ? [] : ['serve', 'ledger-store']), ...args.map((arg) => arg.replace('CONFIG', bad)));
+    expect(result).toEqual({ code: 2, stdout: '', stderr: message.replace('CONFIG', bad) });
   });
 });
 

@@ -30,6 +30,7 @@ import {
   soaking,
   startProcess,
   stopAll,
+  supervisorStatus,
   tempDir,
   waitUntil,
   type RunningProcess,
@@ -131,7 +132,7 @@ function firstTxAtOrAbove(pool: Pool, ledgerIndex: number): number {
 
 /** Restarts the supervisor reported (a crashed child it started again). */
 function restartsOf(node: RunningProcess): number {
-  return (node.output().match(/^ledger-node: \S+\s+crashed\b/gm) ?? []).length;
+  return supervisorStatus(node).filter((status) => status.state === 'crashed').length;
 }
 
 /** Peak resident set (VmHWM) of a process in MiB; undefined once it is gone. */

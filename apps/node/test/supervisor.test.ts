@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { alive, childPids, cliEntry, freePort, processesNaming, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
+import { alive, childPids, cliEntry, freePort, processesNaming, startProcess, stopAll, supervisorStatus, tempDir, waitUntil } from '@ledger-node/test-utils';
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -68,8 +68,8 @@ describe('ledger-node (supervisor)', () => {
       process.kill(submissionPid, 'SIGCONT');
     }
     await node.waitFor(/facade\s+ready/);
-    const lines = node.output().split('\n');
-    const readyAt = (service: string) => lines.findIndex((line) => new RegExp(`^ledger-node: ${service}\\s+ready`).test(line));
+    const statuses = supervisorStatus(node);
+    const readyAt = (service: string) => statuses.findIndex((status) => status.child === service && status.state === 'ready');
     expect(readyAt('submission')).toBeGreaterThan(-1);
     expect(readyAt('facade')).toBeGreaterThan(readyAt('submission'));
   });
@@ -128,19 +128,20 @@ describe('ledger-node (supervisor)', () => {
     await waitUntil(() => processesNaming(dir).length === 0 || undefined, 20_000, 'no process of that node left');
   });
 
-  it('runs a whole node on an embedded devnet, shows ledgers arriving, and stops every service with code 0', async () => {
+  it('runs a whole node on an embedded devnet, shows ledgers arriving, and stops every service with code 0, each after those started after it', async () => {
     const { dir, remove } = tempDir();
     cleanups.push(remove);
     const port = await freePort();
     const node = startProcess([cliEntry(), '-dev', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(port), '-data_dir', dir]);
     for (const service of ['devnet', 'ledger-store', 'keystore', 'submission', 'sync', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`));
-    await node.waitFor(/stored validated ledger \d+ \(\d+ transactions\)/, 30_000);
+    // Sync's summary of the ledgers it stored (sync-summary.ts).
+    await node.waitFor(/"service":"sync".*"msg":"at ledger \d+/, 30_000);
     expect([...childPids(node).keys()].sort()).toEqual(['devnet', 'facade', 'keystore', 'ledger-store', 'submission', 'sync']);
     expect(await node.stop('SIGTERM', 12_000)).toBe(0);
-    const stopped = node.output().match(/^ledger-node: \S+\s+stopped .*$/gm) ?? [];
-    expect(stopped).toHaveLength(6);
+    const stopped = supervisorStatus(node).filter((status) => status.state === 'stopped');
+    expect(stopped.map((status) => status.child)).toEqual(['facade', 'sync', 'submission', 'keystore', 'ledger-store', 'devnet']);
     // Each child ends on the supervisor's SIGTERM: by its own clean exit, or by the signal itself; never by a timeout or a kill.
-    expect(stopped.filter((line) => !/(code 0|signal SIGTERM)$/.test(line))).toEqual([]);
+    expect(stopped.filter((status) => !/(code 0|signal SIGTERM)$/.test(status.msg))).toEqual([]);
     expect(node.output()).not.toMatch(/did not stop|killed/);
   }, 60_000);
 

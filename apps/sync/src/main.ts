@@ -7,6 +7,7 @@ import { BackfillProgress } from './backfill/progress';
 import { syncHandlers } from './grpc/handlers';
 import { GrpcLedgerStore } from './store/ledger-store';
 import { SyncEngine } from './sync-engine';
+import { SyncSummary } from './sync-summary';
 import { SyncRole, takeSyncLock } from './writer-lock';
 
 export const serviceName = 'ledgernode.sync.v1.SyncService';
@@ -25,6 +26,7 @@ export async function start(flags: ParsedFlags) {
   const store = new GrpcLedgerStore(config.ledgerStoreAddress, logger, storeAbort.signal);
   const engine = new SyncEngine(config, store, logger);
   const stopMetrics = syncMetrics(engine);
+  const stopSummary = new SyncSummary(() => engine.status(), logger).start();
   // With -store postgres://…, one sync follows and backfills: the holder of the database's sync lock.
   const role = new SyncRole();
   const stopWaiting = new AbortController();
@@ -39,6 +41,7 @@ export async function start(flags: ParsedFlags) {
       stopWaiting.abort();
       stopReadiness();
       stopMetrics();
+      stopSummary();
       storeAbort.abort();
       await engine.stop();
       store.close();
@@ -46,6 +49,7 @@ export async function start(flags: ParsedFlags) {
     },
   }).catch((error: unknown) => {
     stopMetrics();
+    stopSummary();
     store.close();
     throw error;
   });
@@ -96,9 +100,7 @@ function syncMetrics(engine: SyncEngine): () => void {
   observedGauge('ledger_node_sync_backfill_ledgers_per_second', 'Backfill speed over the last 10 s', () => engine.status().backfillLedgersPerSecond);
   observedGauge('ledger_node_sync_backfill_remaining_ledgers', 'Ledgers left to backfill down to the start ledger', () => Number(engine.status().backfillRemainingLedgers));
   observedGauge('ledger_node_sync_backfill_eta_seconds', 'Estimated seconds until backfill completes (NaN when unknown: no speed yet, or nothing left)', () => engine.status().backfillEtaSeconds);
-  observedGauge('ledger_node_sync_verification_failures', 'Ledgers that failed hash verification since start (never stored, fetched again)', () =>
-    Number(engine.status().verificationFailureCount),
-  );
+  // Verification failures are the counter ledger_node_sync_verification_failures_total{reason} (refusals.ts).
   observeEventLoop();
   observedGauge('ledger_node_sync_stopped', '1 while a verified ledger cannot be stored (sync retries; /v1/status says why), else 0', () => (engine.health.stop ? 1 : 0));
   return () => clearInterval(sampler);

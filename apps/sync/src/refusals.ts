@@ -6,7 +6,7 @@
  */
 import { counter } from '@ledger-node/telemetry';
 
-const refusalsTotal = counter('ledger_node_sync_verification_failures_total', 'What sync refused (never stored), by reason', ['reason']);
+const refusalsTotal = counter('ledger_node_sync_verification_failures_total', 'What sync refused and never stored, by reason: a hash or link that did not verify, a malformed message, a ledger the store refused', ['reason']);
 
 export class Refusals {
   private readonly byReason = new Map<string, bigint>();

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InvalidParams } from '@ledger-node/errors';
+import baseX from 'base-x';
 
 /** XRP Ledger base58 alphabet (rippled `ripple_alphabet`). */
 export const XRPL_ALPHABET = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
@@ -14,26 +15,33 @@ function doubleSha256(bytes: Uint8Array): Buffer {
   return createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest();
 }
 
-/** Base58 with checksum over one alphabet (rippled `encodeBase58Token` / `decodeBase58Token`). */
+/**
+ * Base58 with checksum over one alphabet (rippled `encodeBase58Token` / `decodeBase58Token`); the
+ * base conversion is base-x's, which takes any alphabet.
+ */
 export class Base58Check {
   private readonly digitOf = new Map<string, number>();
+  private readonly digits: baseX.BaseConverter;
 
   constructor(readonly alphabet: string) {
     if (alphabet.length !== 58 || new Set(alphabet).size !== 58) {
       throw new Error('a base58 alphabet needs 58 distinct characters');
     }
     for (let index = 0; index < 58; index++) this.digitOf.set(alphabet[index]!, index);
+    this.digits = baseX(alphabet);
   }
 
   encode(payload: Uint8Array): string {
     const checksum = doubleSha256(payload).subarray(0, CHECKSUM_LENGTH);
-    return this.encodeRaw(Buffer.concat([payload, checksum]));
+    return this.digits.encode(Buffer.concat([payload, checksum]));
   }
 
   /** Returns the payload (version bytes included) or null when the text or checksum is wrong. */
   decode(text: string): Uint8Array | null {
-    const raw = this.decodeRaw(text);
-    if (raw === null || raw.length <= CHECKSUM_LENGTH) return null;
+    const digits = this.digits.decodeUnsafe(text);
+    if (digits === undefined || digits.length <= CHECKSUM_LENGTH) return null;
+    // A Buffer over the same bytes, as callers had before.
+    const raw = Buffer.from(digits.buffer, digits.byteOffset, digits.length);
     const payload = raw.subarray(0, raw.length - CHECKSUM_LENGTH);
     const expected = doubleSha256(payload).subarray(0, CHECKSUM_LENGTH);
     return Buffer.compare(expected, raw.subarray(raw.length - CHECKSUM_LENGTH)) === 0 ? payload : null;
@@ -48,37 +56,6 @@ export class Base58Check {
       translated += target.alphabet[digit];
     }
     return translated;
-  }
-
-  private encodeRaw(bytes: Uint8Array): string {
-    let leadingZeros = 0;
-    while (leadingZeros < bytes.length && bytes[leadingZeros] === 0) leadingZeros++;
-    let value = 0n;
-    for (const byte of bytes) value = (value << 8n) | BigInt(byte);
-    let digits = '';
-    while (value > 0n) {
-      digits = this.alphabet[Number(value % 58n)] + digits;
-      value /= 58n;
-    }
-    return this.alphabet[0]!.repeat(leadingZeros) + digits;
-  }
-
-  private decodeRaw(text: string): Buffer | null {
-    if (text.length === 0) return null;
-    let leadingZeros = 0;
-    while (leadingZeros < text.length && text[leadingZeros] === this.alphabet[0]) leadingZeros++;
-    let value = 0n;
-    for (const character of text) {
-      const digit = this.digitOf.get(character);
-      if (digit === undefined) return null;
-      value = value * 58n + BigInt(digit);
-    }
-    const body: number[] = [];
-    while (value > 0n) {
-      body.unshift(Number(value & 0xffn));
-      value >>= 8n;
-    }
-    return Buffer.from([...new Array<number>(leadingZeros).fill(0), ...body]);
   }
 }
 

@@ -4,10 +4,18 @@
  */
 export type FlagValue = string | number | boolean | undefined;
 
+/** A bad flag or value: the CLI prints the message on one line and exits with code 2. */
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FlagError';
+  }
+}
+
 interface FlagBase<T extends FlagValue> {
   readonly name: string;
   readonly description: string;
-  /** Shown in --help when the default is computed at run time (e.g. "current directory"). */
+  /** Shown in --help when the default is computed at run time (e.g. ".data in the working directory"). */
   readonly defaultLabel?: string;
   readonly default: T;
   /** Flags from the seed specification keep their exact names and defaults. */

@@ -77,6 +77,13 @@ describe('parseFlags', () => {
     expect(parse('-h').help).toBe(true);
   });
 
+  it('recognises --version and -version', () => {
+    expect(parse('--version').version).toBe(true);
+    expect(parse('-version').version).toBe(true);
+    expect(parse('version').version).toBe(false);
+    expect(() => parse('-version=1')).toThrow(/unknown flag: -version/);
+  });
+
   it('gives back the given flags as child arguments, with overrides', () => {
     const { flags } = parse('-rpc', '-rpcport', '9000');
     expect(flags.with({ data_dir: '/d' }).toArgs().sort()).toEqual(['-data_dir=/d', '-rpc=true', '-rpcport=9000']);

@@ -1,21 +1,41 @@
-import type { FlagSpec, FlagValue } from './flag';
-
-/** A bad flag or value: the CLI prints the message on one line and exits with code 2. */
-export class FlagError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FlagError';
-  }
-}
+import { FlagError, type FlagSpec, type FlagValue } from './flag';
+import { readConfigFile } from './config-file';
 
 const booleanWords: Record<string, boolean> = { true: true, false: false, '1': true, '0': false, yes: true, no: false };
+
+/**
+ * Where a flag's value came from. Several sources may set one flag; the first of the command line,
+ * the environment (`LEDGER_NODE_<FLAG>`), the -config file wins, else the declared default.
+ */
+export type FlagOrigin = { kind: 'default' } | { kind: 'flag' } | { kind: 'env'; variable: string } | { kind: 'file'; file: string };
+/** The origin of a value that was set (not defaulted). */
+type SetOrigin = Exclude<FlagOrigin, { kind: 'default' }>;
+
+/** The environment variable that sets a flag: `LEDGER_NODE_` and the flag's name in upper case. */
+export function envVariable(flagName: string): string {
+  return `LEDGER_NODE_${flagName.toUpperCase()}`;
+}
+
+/** A flag's origin as messages and --help name it: `-rpcport`, `LEDGER_NODE_RPCPORT`, `/etc/ledger-node.toml`. */
+export function originText(origin: FlagOrigin, flagName: string): string {
+  switch (origin.kind) {
+    case 'default':
+      return 'the default';
+    case 'flag':
+      return `-${flagName}`;
+    case 'env':
+      return origin.variable;
+    case 'file':
+      return origin.file;
+  }
+}
 
 /** Flag values after parsing: every declared flag has a value (its default when not given). */
 export class ParsedFlags {
   constructor(
     private readonly specs: ReadonlyMap<string, FlagSpec>,
     private readonly values: ReadonlyMap<string, FlagValue>,
-    private readonly explicit: ReadonlySet<string>,
+    private readonly origins: ReadonlyMap<string, SetOrigin>,
   ) {}
 
   string(name: string): string | undefined {
@@ -30,28 +50,38 @@ export class ParsedFlags {
     return this.read(name, 'boolean') as boolean;
   }
 
-  /** True when the flag was given on the command line (not defaulted). */
+  /** True when the flag was set (on the command line, in the environment or in the -config file), not defaulted. */
   given(name: string): boolean {
     this.spec(name);
-    return this.explicit.has(name);
+    return this.origins.has(name);
+  }
+
+  /** Where the flag's value came from. */
+  origin(name: string): FlagOrigin {
+    this.spec(name);
+    return this.origins.get(name) ?? { kind: 'default' };
   }
 
   /** A copy with some values replaced (treated as given), e.g. computed addresses passed to children. */
   with(overrides: Record<string, FlagValue>): ParsedFlags {
     const values = new Map(this.values);
-    const explicit = new Set(this.explicit);
+    const origins = new Map(this.origins);
     for (const [name, value] of Object.entries(overrides)) {
       this.spec(name);
       values.set(name, value);
-      explicit.add(name);
+      origins.set(name, { kind: 'flag' });
     }
-    return new ParsedFlags(this.specs, values, explicit);
+    return new ParsedFlags(this.specs, values, origins);
   }
 
-  /** The given flags in `-name=value` form, for a child process's command line. */
+  /**
+   * Every set flag in `-name=value` form, for a child process's command line: the values the
+   * environment or the -config file gave too, so that a child sees the same values as its parent
+   * whatever its own environment. -config itself is left out, the values it gave being there.
+   */
   toArgs(): string[] {
-    return [...this.explicit]
-      .filter((name) => this.values.get(name) !== undefined)
+    return [...this.origins.keys()]
+      .filter((name) => name !== configFlagName && this.values.get(name) !== undefined)
       .map((name) => `-${name}=${String(this.values.get(name))}`);
   }
 
@@ -77,18 +107,33 @@ export interface ParseResult {
   flags: ParsedFlags;
   positionals: string[];
   help: boolean;
+  /** `--version` (or `-version`) was given. */
+  version: boolean;
 }
+
+export interface FlagSources {
+  /** The environment whose `LEDGER_NODE_<FLAG>` variables set flags (the CLI passes process.env); none when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The flag naming the file of flag values (libs/config/src/options/config.ts declares it). */
+const configFlagName = 'config';
 
 /**
  * Parses flags in the seed's form (`-flag value`, `-flag=value`, booleans `-sync` / `-sync=false`),
  * with `--flag` accepted too. Flags may appear before or after the command words. `--` ends flags.
+ * A flag not on the command line is then taken from `LEDGER_NODE_<FLAG>` in `sources.env`, else from
+ * the file -config names (TOML or JSON), else its default. Every value is checked the same way
+ * wherever it comes from, and an error names where the bad one came from. `--version` needs no
+ * other source: the environment and the file are not read for it.
  */
-export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): ParseResult {
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], sources: FlagSources = {}): ParseResult {
   const byName = new Map(specs.map((spec) => [spec.name, spec]));
   const values = new Map<string, FlagValue>(specs.map((spec) => [spec.name, spec.default]));
-  const explicit = new Set<string>();
+  const origins = new Map<string, SetOrigin>();
   const positionals: string[] = [];
   let help = false;
+  let version = false;
 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -108,33 +153,89 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
       help = true;
       continue;
     }
+    if (name === 'version' && raw === undefined) {
+      version = true;
+      continue;
+    }
     const spec = byName.get(name);
     if (!spec) throw new FlagError(`unknown flag: -${name} (see --help)`);
+    const origin = { kind: 'flag' } as const;
     if (spec.type === 'boolean') {
       // A following true/false word belongs to the flag (`-sync false`); anything else does not.
       if (raw === undefined && argv[i + 1] !== undefined && argv[i + 1]!.toLowerCase() in booleanWords) raw = argv[++i];
-      if (raw === undefined) {
-        values.set(name, true);
-      } else {
-        const word = booleanWords[raw.toLowerCase()];
-        if (word === undefined) throw new FlagError(`invalid value "${raw}" for flag -${name}: expected true or false`);
-        values.set(name, word);
-      }
+      values.set(name, raw === undefined ? true : booleanWord(spec.name, raw, origin));
     } else {
       if (raw === undefined) {
         if (i + 1 >= argv.length) throw new FlagError(`flag -${name} needs a value`);
         raw = argv[++i]!;
       }
-      values.set(name, convert(spec, raw));
+      values.set(name, convert(spec, raw, origin));
     }
-    explicit.add(name);
+    origins.set(name, origin);
   }
-  return { flags: new ParsedFlags(byName, values, explicit), positionals, help };
+
+  if (!version) {
+    // Each value of the environment and of the file is checked even where the command line overrides it: a bad one is a mistake either way.
+    if (sources.env !== undefined) {
+      for (const spec of specs) {
+        const variable = envVariable(spec.name);
+        const raw = sources.env[variable];
+        if (raw === undefined) continue;
+        const origin = { kind: 'env', variable } as const;
+        const value = spec.type === 'boolean' ? booleanWord(spec.name, raw, origin) : convert(spec, raw, origin);
+        if (origins.has(spec.name)) continue;
+        values.set(spec.name, value);
+        origins.set(spec.name, origin);
+      }
+    }
+    const file = byName.has(configFlagName) ? (values.get(configFlagName) as string | undefined) : undefined;
+    if (file !== undefined) {
+      for (const [name, written] of Object.entries(readConfigFile(file))) {
+        const spec = byName.get(name);
+        if (!spec) throw new FlagError(`unknown flag "${name}" in -config ${file} (see --help)`);
+        if (name === configFlagName) throw new FlagError(`-config ${file} names another config file: give one on the command line or in ${envVariable(configFlagName)}`);
+        const origin = { kind: 'file', file } as const;
+        const value = fileValue(spec, written, origin);
+        if (origins.has(name)) continue;
+        values.set(name, value);
+        origins.set(name, origin);
+      }
+    }
+  }
+  return { flags: new ParsedFlags(byName, values, origins), positionals, help, version };
 }
 
-function convert(spec: Exclude<FlagSpec, { type: 'boolean' }>, raw: string): FlagValue {
+/** `for flag -x` and, for a value from elsewhere than the command line, where it came from. */
+function flagNamed(name: string, origin: SetOrigin): string {
+  return origin.kind === 'flag' ? `flag -${name}` : `flag -${name} (from ${originText(origin, name)})`;
+}
+
+function booleanWord(name: string, raw: string, origin: SetOrigin): boolean {
+  const word = booleanWords[raw.toLowerCase()];
+  if (word === undefined) throw new FlagError(`invalid value "${raw}" for ${flagNamed(name, origin)}: expected true or false`);
+  return word;
+}
+
+/** A value the -config file holds (a TOML or JSON string, integer or boolean), checked as the same value on the command line would be. */
+function fileValue(spec: FlagSpec, written: unknown, origin: Extract<FlagOrigin, { kind: 'file' }>): FlagValue {
+  const bad = (expected: string) => new FlagError(`invalid value ${JSON.stringify(written) ?? String(written)} for ${flagNamed(spec.name, origin)}: ${expected}`);
+  if (spec.type === 'boolean') {
+    if (typeof written === 'boolean') return written;
+    if (typeof written === 'string') return booleanWord(spec.name, written, origin);
+    throw bad('expected true or false');
+  }
+  if (spec.type === 'integer') {
+    if (typeof written === 'number' && Number.isInteger(written)) return convert(spec, String(written), origin);
+    if (typeof written === 'string') return convert(spec, written, origin);
+    throw bad(`expected an integer from ${spec.min} to ${spec.max}`);
+  }
+  if (typeof written !== 'string') throw bad('expected a string');
+  return convert(spec, written, origin);
+}
+
+function convert(spec: Exclude<FlagSpec, { type: 'boolean' }>, raw: string, origin: SetOrigin): FlagValue {
   const shown = spec.type === 'string' && spec.shown ? spec.shown(raw) : raw;
-  const bad = (expected: string) => new FlagError(`invalid value "${shown}" for flag -${spec.name}: ${expected}`);
+  const bad = (expected: string) => new FlagError(`invalid value "${shown}" for ${flagNamed(spec.name, origin)}: ${expected}`);
   if (spec.type === 'integer') {
     if (!/^-?\d+$/.test(raw.trim())) throw bad(`expected an integer from ${spec.min} to ${spec.max}`);
     const value = Number(raw);

@@ -1,5 +1,6 @@
 import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
-import { status, type MethodDefinition, type ServerWritableStream, type ServiceDefinition } from '@grpc/grpc-js';
+import type { MethodDefinition, Server, ServiceDefinition } from '@grpc/grpc-js';
+import { HealthImplementation, type ServingStatus as SettableStatus } from 'grpc-health-check';
 
 /** grpc.health.v1 serving states (the standard health checking protocol). */
 export const ServingStatus = { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 } as const;
@@ -53,21 +54,24 @@ const method = (name: string, responseStream: boolean): MethodDefinition<HealthC
   responseDeserialize: decodeResponse,
 });
 
+/** grpc.health.v1 for clients (checkHealth, the readiness of dependencies). */
 export const HealthService = {
   check: method('Check', false),
   watch: method('Watch', true),
 } satisfies ServiceDefinition;
 
-/** Serving state per service name ('' is the whole server), with watchers notified on change. */
+/**
+ * Serving state per service name ('' is the whole server), served as grpc.health.v1 (Check, Watch,
+ * List) by grpc-health-check's HealthImplementation, which also notifies watchers on change.
+ */
 export class HealthReporter {
-  private readonly states = new Map<string, number>([['', ServingStatus.SERVING]]);
-  private readonly watchers = new Set<{ service: string; stream: ServerWritableStream<HealthCheckRequest, HealthCheckResponse> }>();
+  private readonly service = new HealthImplementation({ '': 'SERVING' });
+  /** What `service` answers, readable here (its own map is private). */
+  private readonly states = new Map<string, SettableStatus>([['', 'SERVING']]);
 
-  set(service: string, state: ServingStatusName): void {
-    this.states.set(service, ServingStatus[state]);
-    for (const watcher of this.watchers) {
-      if (watcher.service === service) watcher.stream.write({ status: ServingStatus[state] });
-    }
+  set(service: string, state: SettableStatus): void {
+    this.states.set(service, state);
+    this.service.setStatus(service, state);
   }
 
   /** Marks every known service (and the server) NOT_SERVING, e.g. while shutting down. */
@@ -76,26 +80,12 @@ export class HealthReporter {
   }
 
   get(service: string): number | undefined {
-    return this.states.get(service);
+    const state = this.states.get(service);
+    return state === undefined ? undefined : ServingStatus[state];
   }
 
-  implementation() {
-    return {
-      check: (
-        call: { request: HealthCheckRequest },
-        callback: (error: { code: status; details: string } | null, response?: HealthCheckResponse) => void,
-      ) => {
-        const state = this.states.get(call.request.service);
-        if (state === undefined) callback({ code: status.NOT_FOUND, details: `unknown service ${call.request.service}` });
-        else callback(null, { status: state });
-      },
-      watch: (stream: ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) => {
-        const watcher = { service: stream.request.service, stream };
-        this.watchers.add(watcher);
-        stream.write({ status: this.states.get(watcher.service) ?? ServingStatus.SERVICE_UNKNOWN });
-        stream.on('cancelled', () => this.watchers.delete(watcher));
-        stream.on('close', () => this.watchers.delete(watcher));
-      },
-    };
+  /** Serves grpc.health.v1 on `server`. */
+  addToServer(server: Server): void {
+    this.service.addToServer(server);
   }
 }

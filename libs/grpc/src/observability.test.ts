@@ -6,6 +6,7 @@ import { tempDir } from '@ledger-node/test-utils';
 import { checkHealth, createGrpcClient } from './client';
 import { dependenciesServing, watchReadiness } from './readiness';
 import { bindService, startGrpcServer } from './server';
+import { serveGrpc } from './standalone';
 
 const logger = createLogger('test', 'silent');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -77,5 +78,23 @@ describe('gRPC observability', () => {
     dependency = await serveFailingSync(dependencyAddress);
     await until(async () => (await checkHealth(server.address)) === 'SERVING');
     expect(await checkHealth(server.address)).toBe('SERVING');
+  });
+
+  it('says ledger_node_ready 1 while grpc.health.v1 answers SERVING, 0 while NOT_SERVING or stopping', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const served = await serveGrpc({ address: `unix:${dir}/sync.sock`, logger, services: [], metrics: { service: 'sync' } });
+    let stopped = false;
+    cleanups.push(() => (stopped ? undefined : served.stop()));
+    const ready = async () => /^ledger_node_ready\{ledger_node_service="sync"\} (\d)$/m.exec((await metricsText()).body)?.[1];
+    expect(await ready()).toBe('1');
+    served.setReady(false);
+    expect(await checkHealth(served.address)).toBe('NOT_SERVING');
+    expect(await ready()).toBe('0');
+    served.setReady(true);
+    expect(await ready()).toBe('1');
+    await served.stop();
+    stopped = true;
+    expect(await ready()).toBe('0');
   });
 });

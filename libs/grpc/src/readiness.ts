@@ -1,4 +1,4 @@
-import type { Logger } from '@ledger-node/telemetry';
+import { STARTUP_GRACE_MS, type Logger } from '@ledger-node/telemetry';
 import { createGrpcClient } from './client';
 import { HealthService, ServingStatus } from './health';
 
@@ -10,18 +10,36 @@ export interface ReadinessCheck {
 
 /**
  * Re-evaluates `check` every `intervalMs` and reports the result through grpc.health.v1
- * (`setReady`), logging each change. Returns the function that stops watching.
+ * (`setReady`), logging each change. Not being ready yet while the node starts is expected (the
+ * services it calls start beside it): said at debug, and warned about only when it lasts past
+ * `startupGraceMs`. Once ready, losing it is warned about at once. Returns the function that stops watching.
  */
-export function watchReadiness(server: { setReady(ready: boolean): void }, check: ReadinessCheck, logger: Logger, intervalMs = 2_000): () => void {
+export function watchReadiness(
+  server: { setReady(ready: boolean): void },
+  check: ReadinessCheck,
+  logger: Logger,
+  intervalMs = 2_000,
+  startupGraceMs = STARTUP_GRACE_MS,
+): () => void {
   let stopped = false;
   let lastReason: string | undefined | null = null;
+  let everReady = false;
+  let slowStartWarned = false;
+  const startedAtMs = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const evaluate = async () => {
     const reason = await check().catch((error: unknown) => `readiness check failed: ${(error as Error).message}`);
     if (stopped) return;
+    const slowStart = !everReady && reason !== undefined && !slowStartWarned && Date.now() - startedAtMs >= startupGraceMs;
+    if (slowStart) {
+      slowStartWarned = true;
+      logger.warn({ reason }, `not ready ${Math.round((Date.now() - startedAtMs) / 1000)} s after start: ${reason}`);
+    }
     if (reason !== lastReason) {
       if (reason === undefined) logger.info('ready');
-      else logger.warn({ reason }, `not ready: ${reason}`);
+      else if (everReady) logger.warn({ reason }, `not ready: ${reason}`);
+      else if (!slowStart) logger.debug({ reason }, `not ready yet: ${reason}`);
+      everReady ||= reason === undefined;
       server.setReady(reason === undefined);
       lastReason = reason;
     }

@@ -17,7 +17,7 @@ import { Unauthorized } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { parseGrpcAddress } from './address';
 import { CALLER_KEY, withCallScope, type CallScope } from './call-scope';
-import { HealthReporter, HealthService } from './health';
+import { HealthReporter } from './health';
 import { grpcLatency, statusName } from './metrics';
 import { toStatus } from './status';
 import { checkPeerIdentity, serverCredentials } from './tls';
@@ -67,7 +67,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   const parsed = parseGrpcAddress(options.address);
   const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
   const health = new HealthReporter();
-  server.addService(HealthService, health.implementation() as unknown as UntypedServiceImplementation);
+  health.addToServer(server);
   for (const binding of options.services) {
     server.addService(binding.definition, implement(binding, options));
     health.set(binding.name, 'SERVING');

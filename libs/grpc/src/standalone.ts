@@ -1,8 +1,9 @@
-import { initMetrics, serveMetrics, type MetricsListener } from '@ledger-node/telemetry';
+import { initMetrics, observeReadiness, serveMetrics, type MetricsListener } from '@ledger-node/telemetry';
+import { ServingStatus } from './health';
 import { startGrpcServer, type GrpcServerOptions } from './server';
 
 export interface ServeMetricsOptions {
-  /** The `service` label of every metric of this process. */
+  /** The `ledger_node_service` label of every metric of this process. */
   service: string;
   /** Where /metrics is served (-metrics_port); none when undefined. */
   listener?: MetricsListener;
@@ -14,6 +15,8 @@ export async function serveGrpc(
 ) {
   if (options.metrics) initMetrics(options.metrics.service);
   const server = await startGrpcServer(options);
+  // ledger_node_ready follows what grpc.health.v1 answers for the whole server, whoever sets it.
+  if (options.metrics) observeReadiness(() => server.health.get('') === ServingStatus.SERVING);
   const metricsServer = options.metrics?.listener
     ? await serveMetrics(options.metrics.listener, options.logger).catch(async (error: unknown) => {
         await server.stop();

@@ -1,3 +1,5 @@
+export * from './build-info';
 export * from './logger';
 export * from './metrics';
 export * from './tracing';
+export * from './dependency-log';

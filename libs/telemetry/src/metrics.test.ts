@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counter, gauge, histogram, metricsText, observedGauge } from './metrics';
+import { counter, gauge, histogram, initMetrics, metricsText, observedGauge, observeReadiness } from './metrics';
 
 describe('metric helpers', () => {
   it('define a metric once: a second definition returns the same metric', () => {
@@ -19,5 +19,22 @@ describe('metric helpers', () => {
     expect((await metricsText()).body).toContain('\ntest_observed 42\n');
     observedGauge('test_observed', 'Observed', () => undefined);
     expect((await metricsText()).body).toContain('\ntest_observed Nan\n');
+  });
+
+  it('label every metric with ledger_node_service, never `service` (the target label Prometheus Operator sets)', async () => {
+    initMetrics('sync');
+    counter('test_labelled_total', 'Labelled').inc();
+    const body = (await metricsText()).body;
+    expect(body).toContain('\ntest_labelled_total{ledger_node_service="sync"} 1\n');
+    expect(body).not.toMatch(/[{,]service="/);
+  });
+
+  it('say ledger_node_ready 1 or 0 as the readiness reader answers at scrape time', async () => {
+    let ready = false;
+    observeReadiness(async () => ready);
+    expect((await metricsText()).body).toMatch(/\nledger_node_ready\{ledger_node_service="sync"\} 0\n/);
+    ready = true;
+    expect((await metricsText()).body).toMatch(/\nledger_node_ready\{ledger_node_service="sync"\} 1\n/);
+    expect((await metricsText()).body).toContain('# TYPE ledger_node_ready gauge');
   });
 });

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import { buildInfo, type BuildInfo } from './build-info';
 
 export const metricsRegistry = new Registry();
 let defaultMetricsStarted = false;
@@ -61,12 +62,40 @@ export function observeEventLoop(): void {
   observedGauge('ledger_node_event_loop_idle_seconds', 'Seconds the event loop has been idle since the process started', () => performance.eventLoopUtilization().idle / 1000);
 }
 
-/** Labels every metric of this process with its service and starts the runtime metrics (once). */
+/**
+ * The label naming the service on every metric of a process. Not `service`: Prometheus Operator's
+ * ServiceMonitor sets a `service` target label (the Kubernetes Service), which would rename ours to
+ * `exported_service`.
+ */
+export const SERVICE_LABEL = 'ledger_node_service';
+
+/**
+ * Labels every metric of this process with its service (`ledger_node_service`) and starts the
+ * runtime metrics and the build's `ledger_node_build_info` (once).
+ */
 export function initMetrics(service: string): void {
-  metricsRegistry.setDefaultLabels({ service });
+  metricsRegistry.setDefaultLabels({ [SERVICE_LABEL]: service });
   if (defaultMetricsStarted) return;
   defaultMetricsStarted = true;
   collectDefaultMetrics({ register: metricsRegistry });
+  observeBuildInfo();
+}
+
+/** `ledger_node_build_info{version,commit,node_version} 1`: the Prometheus info-metric idiom, joined on by queries that ask which build runs. */
+export function observeBuildInfo(info: BuildInfo = buildInfo()): void {
+  gauge('ledger_node_build_info', 'The build this process runs: its version, git commit and Node.js version (always 1)', ['version', 'commit', 'node_version']).set(
+    { version: info.version, commit: info.commit, node_version: info.nodeVersion },
+    1,
+  );
+}
+
+/**
+ * `ledger_node_ready`: 1 while this process would answer its readiness probe positively (a gRPC
+ * service's grpc.health.v1 SERVING, the facade's /readyz 200), else 0; read at each scrape.
+ * Prometheus' own `up` says whether the process answers at all.
+ */
+export function observeReadiness(ready: () => boolean | Promise<boolean>): Gauge {
+  return observedGauge('ledger_node_ready', '1 while this service is ready (grpc.health.v1 SERVING; the facade: /readyz answers 200), else 0', async () => ((await ready()) ? 1 : 0));
 }
 
 /** The Prometheus text exposition of every metric. */

@@ -1,18 +1,22 @@
 /**
- * Prometheus metrics and health probes on real processes: `ledger-node -dev -rpc -metrics_port B`
+ * Prometheus metrics and health probes on real processes: `ledger-node -dev -rpc -api -metrics_port B`
  * serves /metrics on B + each service's offset, and the facade answers /metrics, /healthz and
- * /readyz on its JSON-RPC listener.
+ * /readyz on its JSON-RPC listener. The Grafana dashboard in deploy/grafana is checked against the
+ * metrics these processes expose once they have synced and answered calls.
  */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHealth } from '@ledger-node/grpc';
-import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
+import { dashboardProblems, dashboardQueries, readExposition } from './support/grafana-dashboard';
 
 let dir: string;
 let removeDir: () => void;
 let node: RunningProcess;
 let rpcPort: number;
+let apiPort: number;
 /** JSON-RPC to the node's facade, once its port is chosen. */
 let call: ReturnType<typeof rpcClient>;
 let metricsBase: number;
@@ -59,10 +63,12 @@ function sample(text: string, name: string, labels: string): number | undefined 
 beforeAll(async () => {
   ({ dir, remove: removeDir } = tempDir('metrics-'));
   rpcPort = await freePort();
+  apiPort = await freePort();
   call = rpcClient(rpcPort);
   metricsBase = await freePortRange(5);
   node = startProcess([
-    cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir,
+    cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+    '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-data_dir', dir,
     '-thread_count', '2', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsBase), '-slow_ms', '0', '-listener_metrics',
   ]);
   ledgerStorePid = Number((await node.waitFor(/ledger-store\s+ready\s+pid (\d+)/, 60_000))[1]);
@@ -79,19 +85,19 @@ afterAll(async () => {
 
 describe('JSON-RPC metrics on the facade', () => {
   it('counts and times each call by method and outcome, on the JSON-RPC listener and on its metrics port', async () => {
-    const before = sample(await scrape('facade'), 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="success",service="facade"') ?? 0;
+    const before = sample(await scrape('facade'), 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="success",ledger_node_service="facade"') ?? 0;
     for (let i = 0; i < 3; i++) expect((await call('jt_getBlockByNumber', ['latest', false])).status).toBe('success');
     expect((await call('jt_getBlockByNumber', ['not a block'])).status).toBe('error');
     expect((await call('jt_noSuchMethod')).error.code).toBe(-32601);
 
     for (const text of [await scrape('facade'), await (await fetch(`http://127.0.0.1:${rpcPort}/metrics`)).text()]) {
-      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="success",service="facade"')).toBe(before + 3);
-      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="invalidParams",service="facade"')).toBe(1);
-      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="unknown",outcome="methodNotFound",service="facade"')).toBe(1);
-      expect(sample(text, 'ledger_node_jsonrpc_request_duration_seconds_count', 'method="jt_getBlockByNumber",outcome="success",service="facade"')).toBe(before + 3);
-      expect(sample(text, 'ledger_node_jsonrpc_request_duration_seconds_bucket', 'le="+Inf",method="jt_getBlockByNumber",outcome="success",service="facade"')).toBe(before + 3);
+      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="success",ledger_node_service="facade"')).toBe(before + 3);
+      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="jt_getBlockByNumber",outcome="invalidParams",ledger_node_service="facade"')).toBe(1);
+      expect(sample(text, 'ledger_node_jsonrpc_requests_total', 'method="unknown",outcome="methodNotFound",ledger_node_service="facade"')).toBe(1);
+      expect(sample(text, 'ledger_node_jsonrpc_request_duration_seconds_count', 'method="jt_getBlockByNumber",outcome="success",ledger_node_service="facade"')).toBe(before + 3);
+      expect(sample(text, 'ledger_node_jsonrpc_request_duration_seconds_bucket', 'le="+Inf",method="jt_getBlockByNumber",outcome="success",ledger_node_service="facade"')).toBe(before + 3);
       // The facade's side of the gRPC calls those JSON-RPC calls made.
-      expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="GetLedger",grpc_code="OK",service="facade"')).toBeGreaterThanOrEqual(3);
+      expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="GetLedger",grpc_code="OK",ledger_node_service="facade"')).toBeGreaterThanOrEqual(3);
     }
   });
 
@@ -110,36 +116,103 @@ describe('JSON-RPC metrics on the facade', () => {
 describe('service metrics', () => {
   it('ledger-store: database size, stored ledgers, ledgers written and its gRPC server latency', async () => {
     const text = await scrape('ledger-store');
-    expect(sample(text, 'ledger_node_store_db_size_bytes', 'service="ledger-store"')).toBeGreaterThan(0);
-    expect(sample(text, 'ledger_node_store_ledgers', 'service="ledger-store"')).toBeGreaterThan(2);
-    expect(sample(text, 'ledger_node_store_ledgers_written_total', 'position="tip",service="ledger-store"')).toBeGreaterThan(2);
-    expect(sample(text, 'grpc_server_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="GetLedger",grpc_code="OK",service="ledger-store"')).toBeGreaterThanOrEqual(3);
-    expect(sample(text, 'process_resident_memory_bytes', 'service="ledger-store"')).toBeGreaterThan(0);
+    expect(sample(text, 'ledger_node_store_db_size_bytes', 'ledger_node_service="ledger-store"')).toBeGreaterThan(0);
+    expect(sample(text, 'ledger_node_store_ledgers', 'ledger_node_service="ledger-store"')).toBeGreaterThan(2);
+    expect(sample(text, 'ledger_node_store_ledgers_written_total', 'position="tip",ledger_node_service="ledger-store"')).toBeGreaterThan(2);
+    expect(sample(text, 'grpc_server_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="GetLedger",grpc_code="OK",ledger_node_service="ledger-store"')).toBeGreaterThanOrEqual(3);
+    expect(sample(text, 'process_resident_memory_bytes', 'ledger_node_service="ledger-store"')).toBeGreaterThan(0);
   });
 
   it('sync: lag, ingest speed, backfill progress and verification failures', async () => {
     const text = await waitUntil(
       async () => {
         const scraped = await scrape('sync');
-        return (sample(scraped, 'ledger_node_sync_ledgers_per_second', 'service="sync"') ?? 0) > 0 ? scraped : undefined;
+        return (sample(scraped, 'ledger_node_sync_ledgers_per_second', 'ledger_node_service="sync"') ?? 0) > 0 ? scraped : undefined;
       },
       20_000,
       'an ingest speed',
       250,
     );
-    expect(sample(text, 'ledger_node_sync_lag_ledgers', 'service="sync"')).toBeLessThanOrEqual(2);
-    expect(sample(text, 'ledger_node_sync_upstream_connected', 'service="sync"')).toBe(1);
-    expect(sample(text, 'ledger_node_sync_current_ledger_index', 'service="sync"')).toBeGreaterThan(2);
-    expect(sample(text, 'ledger_node_sync_stored_ledgers', 'service="sync"')).toBeGreaterThan(2);
-    expect(sample(text, 'ledger_node_sync_verification_failures', 'service="sync"')).toBe(0);
-    expect(sample(text, 'ledger_node_sync_backfill_remaining_ledgers', 'service="sync"')).toBe(0);
+    expect(sample(text, 'ledger_node_sync_lag_ledgers', 'ledger_node_service="sync"')).toBeLessThanOrEqual(2);
+    expect(sample(text, 'ledger_node_sync_upstream_connected', 'ledger_node_service="sync"')).toBe(1);
+    expect(sample(text, 'ledger_node_sync_current_ledger_index', 'ledger_node_service="sync"')).toBeGreaterThan(2);
+    expect(sample(text, 'ledger_node_sync_stored_ledgers', 'ledger_node_service="sync"')).toBeGreaterThan(2);
+    // Verification failures: a counter by reason, with no series while nothing was refused.
+    expect(text).toContain('# TYPE ledger_node_sync_verification_failures_total counter');
+    expect(text).not.toMatch(/^ledger_node_sync_verification_failures_total\{/m);
+    expect(text).not.toContain('# TYPE ledger_node_sync_verification_failures gauge');
+    expect(sample(text, 'ledger_node_sync_index_failures_total', 'ledger_node_service="sync"')).toBe(0);
+    expect(sample(text, 'ledger_node_sync_backfill_remaining_ledgers', 'ledger_node_service="sync"')).toBe(0);
     expect(text).toContain('# TYPE ledger_node_sync_backfill_ledgers_per_second gauge');
-    expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="PutLedgers",grpc_code="OK",service="sync"')).toBeGreaterThan(0);
+    expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="PutLedgers",grpc_code="OK",ledger_node_service="sync"')).toBeGreaterThan(0);
   });
 
   it('submission: pending submissions; keystore: its runtime metrics', async () => {
-    expect(sample(await scrape('submission'), 'ledger_node_submission_pending', 'service="submission"')).toBe(0);
-    expect(sample(await scrape('keystore'), 'process_resident_memory_bytes', 'service="keystore"')).toBeGreaterThan(0);
+    expect(sample(await scrape('submission'), 'ledger_node_submission_pending', 'ledger_node_service="submission"')).toBe(0);
+    expect(sample(await scrape('keystore'), 'process_resident_memory_bytes', 'ledger_node_service="keystore"')).toBeGreaterThan(0);
+  });
+});
+
+describe('REST metrics on the facade', () => {
+  it('counts and times each request by route template, HTTP method and status, never by the path asked for', async () => {
+    const rest = (path: string) => fetch(`http://127.0.0.1:${apiPort}${path}`).then((response) => response.status);
+    expect(await rest('/v1/ledgers/2')).toBe(200);
+    expect(await rest('/v1/ledgers/3')).toBe(200);
+    expect(await rest('/v1/ledgers/not-a-ledger')).toBe(400);
+    expect(await rest('/v1/status')).toBe(200);
+    expect(await rest('/v1/no/such/route')).toBe(404);
+
+    const text = await scrape('facade');
+    const series = (route: string, status: number) => `method="GET",route="${route}",status="${status}",ledger_node_service="facade"`;
+    expect(sample(text, 'ledger_node_rest_requests_total', series('/v1/ledgers/{ledger}', 200))).toBe(2);
+    expect(sample(text, 'ledger_node_rest_requests_total', series('/v1/ledgers/{ledger}', 400))).toBe(1);
+    expect(sample(text, 'ledger_node_rest_requests_total', series('/v1/status', 200))).toBe(1);
+    expect(sample(text, 'ledger_node_rest_requests_total', series('other', 404))).toBe(1);
+    expect(sample(text, 'ledger_node_rest_request_duration_seconds_count', series('/v1/ledgers/{ledger}', 200))).toBe(2);
+    expect(sample(text, 'ledger_node_rest_request_duration_seconds_bucket', `le="+Inf",${series('/v1/ledgers/{ledger}', 400)}`)).toBe(1);
+    expect(text).not.toContain('/v1/ledgers/2');
+  });
+});
+
+describe('labels', () => {
+  it('name the service ledger_node_service on every sample of every service, never service (Prometheus Operator sets that one)', async () => {
+    for (const service of Object.keys(offsets) as (keyof typeof offsets)[]) {
+      const samples = (await scrape(service)).split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+      expect(samples.length).toBeGreaterThan(10);
+      for (const line of samples) expect(line, service).toContain(`ledger_node_service="${service}"`);
+      for (const line of samples) expect(line, service).not.toMatch(/[{,]service="/);
+    }
+  });
+});
+
+describe('the Grafana dashboard (deploy/grafana/ledger-node.json)', () => {
+  const dashboard = JSON.parse(readFileSync(path.join(workspaceRoot(), 'deploy/grafana/ledger-node.json'), 'utf8')) as Parameters<typeof dashboardProblems>[0];
+
+  // The metrics that exist are those every service's /metrics names (its `# TYPE` lines, samples or
+  // not) on this node, once it has synced and answered JSON-RPC and REST calls; labels are checked
+  // on the metrics that have samples.
+  it('reads only metrics and labels that the services expose', async () => {
+    // A JSON-RPC call and a REST request of its own, so that their series have samples (and labels) to check.
+    expect((await call('jt_blockNumber')).status).toBe('success');
+    expect((await fetch(`http://127.0.0.1:${apiPort}/v1/status`)).status).toBe(200);
+    const exposition = readExposition(await Promise.all((Object.keys(offsets) as (keyof typeof offsets)[]).map(scrape)));
+    expect(dashboardQueries(dashboard).length).toBeGreaterThan(20);
+    expect(dashboardProblems(dashboard, exposition)).toEqual([]);
+  });
+
+  it('would be refused for a panel naming a metric, or a label, that no service exposes', async () => {
+    const exposition = readExposition(await Promise.all((Object.keys(offsets) as (keyof typeof offsets)[]).map(scrape)));
+    const doctored = {
+      ...dashboard,
+      panels: [
+        ...(dashboard.panels ?? []),
+        { title: 'Made up', targets: [{ expr: 'rate(ledger_node_sync_made_up_total[$__rate_interval])' }, { expr: 'sum by (service) (ledger_node_ready)' }] },
+      ],
+    };
+    expect(dashboardProblems(doctored, exposition)).toEqual([
+      'panel "Made up": no service exposes ledger_node_sync_made_up_total',
+      'panel "Made up": no label service on ledger_node_ready',
+    ]);
   });
 });
 
@@ -158,6 +231,9 @@ describe('health and readiness', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ status: 'ready', checks: { 'ledger-store': { ok: true }, sync: { ok: true } } });
     expect(await checkHealth(submissionSocket())).toBe('SERVING');
+    for (const service of Object.keys(offsets) as (keyof typeof offsets)[]) {
+      expect(sample(await scrape(service), 'ledger_node_ready', `ledger_node_service="${service}"`), service).toBe(1);
+    }
   });
 
   it('/readyz is 503 naming the ledger-store while it is stopped, and 200 again once it runs', async () => {
@@ -169,10 +245,15 @@ describe('health and readiness', () => {
       expect(body.checks['ledger-store']).toMatchObject({ ok: false, reason: expect.stringMatching(/ledger-store unavailable/) });
       // The submission service's gRPC health follows its dependencies.
       await waitUntil(async () => (await checkHealth(submissionSocket())) === 'NOT_SERVING', 20_000, 'submission NOT_SERVING', 250);
+      // ledger_node_ready says the same: the facade's as /readyz does, the submission's as its gRPC health does.
+      expect(sample(await scrape('facade'), 'ledger_node_ready', 'ledger_node_service="facade"')).toBe(0);
+      expect(sample(await scrape('submission'), 'ledger_node_ready', 'ledger_node_service="submission"')).toBe(0);
     } finally {
       process.kill(ledgerStorePid, 'SIGCONT');
     }
     await waitUntil(async () => (await readyz()).status === 200, 20_000, 'ready again', 250);
     await waitUntil(async () => (await checkHealth(submissionSocket())) === 'SERVING', 20_000, 'submission SERVING', 250);
+    expect(sample(await scrape('facade'), 'ledger_node_ready', 'ledger_node_service="facade"')).toBe(1);
+    expect(sample(await scrape('submission'), 'ledger_node_ready', 'ledger_node_service="submission"')).toBe(1);
   }, 60_000);
 });

@@ -19,9 +19,9 @@ export interface RunningProcess {
 
 const running = new Set<RunningProcess>();
 
-/** The `ledger-node` CLI entry, as `npx ledger-node` runs it. */
+/** The `ledger-node` CLI from its TypeScript sources (through tsx, no build): what the tests run. */
 export function cliEntry(): string {
-  return path.join(workspaceRoot(), 'apps/node/bin/ledger-node.js');
+  return path.join(workspaceRoot(), 'apps/node/bin/ledger-node-sources.js');
 }
 
 /** Starts `node <args>` in its own process group; every started process is tracked for `stopAll`. */
@@ -114,11 +114,38 @@ export function tempDir(prefix = 'ledger-node-test-'): { dir: string; remove: ()
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** One status line of a supervisor (its JSON form, as it prints without a terminal). */
+export interface SupervisorStatus {
+  child: string;
+  state: string;
+  childPid?: number;
+  address?: string;
+  msg: string;
+}
+
+/** The supervisor's status lines so far, in order: `{ child, state, childPid, … }` (service `ledger-node`). */
+export function supervisorStatus(node: RunningProcess): SupervisorStatus[] {
+  const lines: SupervisorStatus[] = [];
+  // The last piece is a line still being written, if any.
+  for (const line of node.output().split('\n').slice(0, -1)) {
+    if (!line.startsWith('{')) continue;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      // Not a log line (a line over the pipe's atomic write size, broken by another process's line): not a status.
+      continue;
+    }
+    if (record.service === 'ledger-node' && typeof record.child === 'string' && typeof record.state === 'string') lines.push(record as unknown as SupervisorStatus);
+  }
+  return lines;
+}
+
 /** Pids of a supervisor's children as its status lines in `states` report them, the newest of each. */
 export function childPids(node: RunningProcess, states: readonly string[] = ['ready', 'restarted']): Map<string, number> {
   const pids = new Map<string, number>();
-  for (const match of node.output().matchAll(new RegExp(`^ledger-node: (\\S+)\\s+(?:${states.join('|')})\\s+pid (\\d+)`, 'gm'))) {
-    pids.set(match[1]!, Number(match[2]));
+  for (const status of supervisorStatus(node)) {
+    if (states.includes(status.state) && status.childPid !== undefined) pids.set(status.child, status.childPid);
   }
   return pids;
 }

@@ -1,12 +1,12 @@
-// The `koa_echo_rps` baseline: a bare Koa + koa-bodyparser JSON-RPC endpoint that answers every call
+// The `koa_echo_rps` baseline: a bare Koa + @koa/bodyparser JSON-RPC endpoint that answers every call
 // with its own params, in the node's success envelope. No gRPC, no validation, no telemetry: what
 // the facade's HTTP stack costs on this machine before any work is done. Prints its port.
 import { createServer } from 'node:http';
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
+import { bodyParser } from '@koa/bodyparser';
 
 const app = new Koa();
-app.use(bodyParser({ enableTypes: ['json'], strict: false }));
+app.use(bodyParser({ enableTypes: ['json'], jsonStrict: false }));
 app.use((ctx) => {
   const call = ctx.request.body ?? {};
   ctx.body = { id: call.id ?? null, jsonrpc: '2.0', result: call.params ?? [], status: 'success' };

@@ -3,24 +3,30 @@ import { z } from 'zod';
 /** Result schemas of SPEC §2: they document the methods and check answers in the conformance tests. */
 const hexHash = z.string().regex(/^[0-9A-F]{64}$/);
 const decimalString = z.string().regex(/^\d+$/);
+/** An integer amount of drops of the native currency, as a decimal string (SPEC: "string, integer amount"). */
+const dropsString = decimalString.describe('drops of the native currency, an integer as a decimal string');
+/** SPEC: "integer (seconds)": seconds since the Ripple epoch, 2000-01-01T00:00:00Z (Unix seconds minus 946684800). */
+const rippleEpochSeconds = z.number().int().describe('seconds since the Ripple epoch, 2000-01-01T00:00:00Z (Unix seconds minus 946684800)');
 
 export const transactionSchema = z
   .looseObject({
     Account: z.string(),
-    Fee: decimalString,
+    Fee: dropsString.describe('the fee in drops of the native currency, an integer as a decimal string'),
     Flags: z.number().int().optional(),
     Sequence: z.number().int(),
     SigningPubKey: z.string().optional(),
     TransactionType: z.string(),
     TxnSignature: z.string().optional(),
-    date: z.number().int(),
+    date: rippleEpochSeconds.describe("when the transaction's ledger closed, in seconds since the Ripple epoch (2000-01-01T00:00:00Z)"),
     hash: hexHash,
     inLedger: z.number().int(),
     ledger_hash: hexHash,
     ledger_index: z.number().int(),
     validated: z.boolean(),
   })
-  .describe('Transaction object (SPEC §2.5): every field of the transaction plus date, hash, inLedger, ledger_hash, ledger_index, validated');
+  .describe(
+    'Transaction object (SPEC §2.5): every field of the transaction plus date, hash, inLedger, ledger_hash, ledger_index, validated. Native amounts (Amount, Fee…) are drops as decimal strings; an issued amount is {currency, issuer, value} with value in units of the currency; times (date, Expiration…) are Ripple-epoch seconds.',
+  );
 
 const affectedNode = z.looseObject({ LedgerEntryType: z.string(), LedgerIndex: hexHash });
 
@@ -33,24 +39,27 @@ export const receiptSchema = z
     TransactionResult: z.string(),
     hash: hexHash,
   })
-  .describe('Transaction receipt (SPEC §2.6): the metadata as the chain recorded it, plus the hash');
+  .describe('Transaction receipt (SPEC §2.6): the metadata as the chain recorded it, plus the hash; native amounts (Balance, delivered_amount…) in drops as decimal strings');
 
 export const blockSchema = z
   .object({
     ledger: z.object({
       accepted: z.boolean(),
       account_hash: hexHash,
-      close_time: z.number().int(),
-      close_time_human: z.string().regex(/^\d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
-      close_time_resolution: z.number().int(),
+      close_time: rippleEpochSeconds.describe('when the ledger closed, in seconds since the Ripple epoch (2000-01-01T00:00:00Z)'),
+      close_time_human: z
+        .string()
+        .regex(/^\d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+        .describe('close_time as YYYY-Mon-DD HH:MM:SS, UTC'),
+      close_time_resolution: z.number().int().describe('how finely close_time was rounded, in seconds'),
       closed: z.boolean(),
       hash: hexHash,
       ledger_hash: hexHash,
       ledger_index: decimalString,
       parent_hash: hexHash,
       seqNum: decimalString,
-      totalCoins: decimalString,
-      total_coins: decimalString,
+      totalCoins: dropsString.describe('all native currency in existence, in drops (an integer as a decimal string)'),
+      total_coins: dropsString.describe('the same as totalCoins'),
       transaction_hash: hexHash,
       transactions: z.union([z.array(hexHash), z.array(z.looseObject({ hash: hexHash, metaData: z.looseObject({}) }))]),
     }),
@@ -64,9 +73,9 @@ export const syncStatusSchema = z
   .union([
     z.literal(false),
     z.object({
-      startingBlock: z.number().int(),
-      currentBlock: z.number().int(),
-      highestBlock: z.number().int(),
+      startingBlock: z.number().int().describe('ledger index the import started at'),
+      currentBlock: z.number().int().describe('ledger index stored last (jt_blockNumber)'),
+      highestBlock: z.number().int().describe("the upstream's highest validated ledger index"),
       status: z.string().optional().describe('"stopped at ledger N: <reason>" while a verified ledger cannot be stored'),
     }),
   ])

@@ -10,6 +10,8 @@ const echo = defineMethod({
   summary: 'echo',
   params: [param('text', z.string(), 'text to echo'), param('times', z.number().int().min(1).default(1), 'repeat', { optional: true })],
   result: z.string(),
+  errors: [],
+  examples: [{ name: 'twice', params: ['ab', 2], result: 'abab' }],
   handler: async ([text, times]) => text.repeat(times),
 });
 const failing = (error: unknown) =>
@@ -18,6 +20,8 @@ const failing = (error: unknown) =>
     summary: 'fails',
     params: [],
     result: z.null(),
+    errors: [],
+    examples: [{ name: 'fails', params: [], result: null }],
     handler: async () => {
       throw error;
     },
@@ -148,6 +152,8 @@ describe('Dispatcher', () => {
       summary: 'slow',
       params: [],
       result: z.string(),
+      errors: [],
+      examples: [{ name: 'slow', params: [], result: 'done' }],
       handler: async () => {
         runs += 1;
         running += 1;

@@ -7,6 +7,7 @@ import type { TipCache } from '../tip';
 import type { Queries } from '../queries/queries';
 import type { RenderedJson } from '../queries/rendered-json';
 import type { SendLimit } from '../send-limit';
+import type { RpcCode } from './protocol';
 
 /** One positional parameter: its name (used in error messages and documents) and schema. */
 export interface Param<T = unknown> {
@@ -36,12 +37,36 @@ export interface MethodContext {
   readonly sends: SendLimit;
 }
 
+/** A JSON-RPC error by its name in protocol.ts's RpcCode, e.g. `outOfRange` for -32002. */
+export type RpcErrorName = keyof typeof RpcCode;
+
+/**
+ * What any call may be answered besides its result: bad params, a service of the node that cannot be
+ * reached, an answer over -max_response_bytes, an internal error. Signing methods may also be refused
+ * (unauthorized). A method lists only the errors beyond these.
+ */
+export const everyMethodErrors: readonly RpcErrorName[] = ['invalidParams', 'serviceUnavailable', 'responseTooLarge', 'internal'];
+
+/**
+ * One call and its answer as they travel (JSON): shown in the OpenRPC document, and checked by the
+ * tests against the method's own param and result schemas.
+ */
+export interface RpcExample {
+  readonly name: string;
+  readonly params: readonly unknown[];
+  readonly result: unknown;
+}
+
 /** A JSON-RPC method defined once: params and result schemas plus the handler they type. */
 export interface RpcMethod<P extends readonly Param[] = readonly Param[], R = unknown> {
   readonly name: string;
   readonly summary: string;
   readonly params: P;
   readonly result: z.ZodType<R>;
+  /** The errors this method answers beyond every method's (everyMethodErrors). */
+  readonly errors: readonly RpcErrorName[];
+  /** At least one real call and its answer. */
+  readonly examples: readonly [RpcExample, ...RpcExample[]];
   /** Signing methods run only for callers the listener trusts (loopback, or a bearer token when one is configured). */
   readonly signing?: boolean;
   /** What one call counts for in a batch's -max_batch, given its raw params (1 when absent). */

@@ -15,25 +15,38 @@ export const hash32 = z
   .regex(hex32, 'expected a 32-byte hash as 64 hex digits')
   .transform((value) => Buffer.from(value.replace(/^0x/, ''), 'hex'));
 
+/** The text forms of a QUANTITY: decimal digits, or `0x` and hex digits. */
+const quantityText = /^(0x[0-9a-fA-F]{1,16}|\d{1,16})$/;
+
+/**
+ * A QUANTITY's JSON forms, each failing with `message`: an integer from 0 to `max`, or its decimal or
+ * `0x` hex text. Declared as schemas (not only checked in code) so that the documents show them.
+ */
+function quantityForms(max: number, message: string) {
+  return [
+    z.number({ error: message }).int({ error: message }).min(0, { error: message }).max(max, { error: message }),
+    z.string({ error: message }).regex(quantityText, { error: message }),
+  ] as const;
+}
+
+/** A QUANTITY's value: the integer, or its text read as decimal or hex; undefined past `max`. */
+function quantityValue(value: number | string, max: number): number | undefined {
+  const parsed = typeof value === 'number' ? value : value.startsWith('0x') ? Number.parseInt(value.slice(2), 16) : Number(value);
+  return Number.isSafeInteger(parsed) && parsed >= 0 && parsed <= max ? parsed : undefined;
+}
+
 /** QUANTITY: a non-negative integer up to `max`, as a JSON integer, a decimal string or a `0x` hex string. */
-export const quantity = (max: number, what: string) =>
-  z
-    .union([z.number(), z.string()], { error: `expected ${what} as an integer, a decimal string or a 0x hex string` })
-    .transform((value, ctx) => {
-      const parsed =
-        typeof value === 'number'
-          ? value
-          : /^0x[0-9a-fA-F]{1,16}$/.test(value)
-            ? Number.parseInt(value.slice(2), 16)
-            : /^\d{1,16}$/.test(value)
-              ? Number(value)
-              : NaN;
-      if (!Number.isSafeInteger(parsed) || parsed < 0 || parsed > max) {
-        ctx.addIssue({ code: 'custom', message: `expected ${what} as an integer from 0 to ${max}, a decimal string or a 0x hex string` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
+export const quantity = (max: number, what: string) => {
+  const message = `expected ${what} as an integer from 0 to ${max}, a decimal string or a 0x hex string`;
+  return z.union(quantityForms(max, message), { error: message }).transform((value, ctx) => {
+    const parsed = quantityValue(value, max);
+    if (parsed === undefined) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+};
 
 export const ledgerIndexQuantity = quantity(maxLedgerIndex, 'a ledger number');
 export const txIndexQuantity = quantity(maxLedgerIndex, 'a transaction index');
@@ -52,22 +65,25 @@ export const blockTags = {
   closed: LedgerTag.CLOSED,
 } as const;
 
-const tagNames = Object.keys(blockTags).join(', ');
+type BlockTag = keyof typeof blockTags;
+const tagNames = Object.keys(blockTags) as [BlockTag, ...BlockTag[]];
+const blockNumberOrTagMessage = `expected a ledger number (decimal, 0x hex or integer) or one of ${tagNames.join(', ')}`;
 
 /** QUANTITY or TAG (jt_getBlockByNumber, jt_getTransactionByBlockNumberAndIndex, jt_getBlockTransactionCountByNumber). */
 export const blockNumberOrTag = z
-  .union([z.number(), z.string()], { error: `expected a ledger number or one of ${tagNames}` })
+  .union([...quantityForms(maxLedgerIndex, blockNumberOrTagMessage), z.enum(tagNames, { error: blockNumberOrTagMessage })], { error: blockNumberOrTagMessage })
   .transform((value, ctx): LedgerSelector => {
     if (typeof value === 'string' && Object.hasOwn(blockTags, value)) {
-      return { selector: { $case: 'tag', tag: blockTags[value as keyof typeof blockTags] } };
+      return { selector: { $case: 'tag', tag: blockTags[value as BlockTag] } };
     }
-    const parsed = ledgerIndexQuantity.safeParse(value);
-    if (!parsed.success) {
-      ctx.addIssue({ code: 'custom', message: `expected a ledger number (decimal, 0x hex or integer) or one of ${tagNames}` });
+    const index = quantityValue(value, maxLedgerIndex);
+    if (index === undefined) {
+      ctx.addIssue({ code: 'custom', message: blockNumberOrTagMessage });
       return z.NEVER;
     }
-    return { selector: { $case: 'index', index: parsed.data } };
-  });
+    return { selector: { $case: 'index', index } };
+  })
+  .describe(`a ledger number (integer, decimal string or 0x hex string, at most ${maxLedgerIndex}) or a tag: ${tagNames.join(', ')}`);
 
 export const blockHash = hash32.transform((hash): LedgerSelector => ({ selector: { $case: 'hash', hash } }));
 
@@ -93,10 +109,10 @@ export const maxDrops = 10n ** 17n;
 export const transactionRequest = z
   .object(
     {
-      from: z.string({ error: '"from" (a local account address or nickname) is required' }).min(1, '"from" must not be empty'),
-      to: z.string({ error: '"to" (the destination address) is required for a payment' }).min(1, '"to" must not be empty'),
-      fee: drops('"fee"', 0n, 1_000_000n).optional(),
-      value: drops('"value"', 1n, maxDrops),
+      from: z.string({ error: '"from" (a local account address or nickname) is required' }).min(1, '"from" must not be empty').describe('a local account address or nickname'),
+      to: z.string({ error: '"to" (the destination address) is required for a payment' }).min(1, '"to" must not be empty').describe('the destination address'),
+      fee: drops('"fee"', 0n, 1_000_000n).optional().describe('the fee in drops of the native currency, an integer (default 12)'),
+      value: drops('"value"', 1n, maxDrops).describe('the amount to pay in drops of the native currency, an integer (1 unit is 1 000 000 drops)'),
     },
     { error: 'expected a transaction request object {from, to, value, fee?}' },
   )
@@ -115,17 +131,28 @@ export const accountAddress = z
   .regex(/^[1-9A-HJ-NP-Za-km-z]{25,35}$/, 'expected an account address (base58, 25 to 35 characters)');
 
 const stateTags = { current: LedgerTag.CURRENT, validated: LedgerTag.VALIDATED, closed: LedgerTag.CLOSED } as const;
+type StateTag = keyof typeof stateTags;
+const stateTagNames = Object.keys(stateTags) as [StateTag, ...StateTag[]];
+const stateBlockMessage = `expected a ledger number (decimal, 0x hex or integer), a 64-hex-digit ledger hash, or one of ${stateTagNames.join(', ')}`;
 
 /** SPEC §4.3, for the account-state methods: a block number, a block hash, or current / validated / closed. */
 export const stateBlockSelector = z
-  .union([z.number(), z.string()], { error: 'expected a ledger number, a ledger hash, or one of current, validated, closed' })
+  .union(
+    [
+      ...quantityForms(maxLedgerIndex, stateBlockMessage),
+      z.string({ error: stateBlockMessage }).regex(hex32, { error: stateBlockMessage }),
+      z.enum(stateTagNames, { error: stateBlockMessage }),
+    ],
+    { error: stateBlockMessage },
+  )
   .transform((value, ctx): LedgerSelector => {
-    if (typeof value === 'string' && Object.hasOwn(stateTags, value)) return { selector: { $case: 'tag', tag: stateTags[value as keyof typeof stateTags] } };
+    if (typeof value === 'string' && Object.hasOwn(stateTags, value)) return { selector: { $case: 'tag', tag: stateTags[value as StateTag] } };
     if (typeof value === 'string' && hex32.test(value)) return { selector: { $case: 'hash', hash: Buffer.from(value.replace(/^0x/, ''), 'hex') } };
-    const parsed = ledgerIndexQuantity.safeParse(value);
-    if (!parsed.success) {
-      ctx.addIssue({ code: 'custom', message: 'expected a ledger number (decimal, 0x hex or integer), a 64-hex-digit ledger hash, or one of current, validated, closed' });
+    const index = quantityValue(value, maxLedgerIndex);
+    if (index === undefined) {
+      ctx.addIssue({ code: 'custom', message: stateBlockMessage });
       return z.NEVER;
     }
-    return { selector: { $case: 'index', index: parsed.data } };
-  });
+    return { selector: { $case: 'index', index } };
+  })
+  .describe(`a ledger number (integer, decimal string or 0x hex string, at most ${maxLedgerIndex}), a 64-hex-digit ledger hash, or a tag: ${stateTagNames.join(', ')}`);

@@ -9,13 +9,23 @@ import { defineMethod, type MethodContext, type RpcMethod } from './method';
 import { RenderedJson } from '../queries/rendered-json';
 import { jsonRpcRoute } from './route';
 
-const ping = defineMethod({ name: 'test_ping', summary: 'ping', params: [], result: z.literal('pong'), handler: async () => 'pong' as const });
+const ping = defineMethod({
+  name: 'test_ping',
+  summary: 'ping',
+  params: [],
+  result: z.literal('pong'),
+  errors: [],
+  examples: [{ name: 'ping', params: [], result: 'pong' }],
+  handler: async () => 'pong' as const,
+});
 /** A result already rendered, as cached answers are: written into the response byte for byte. */
 const rendered = defineMethod({
   name: 'test_rendered',
   summary: 'rendered',
   params: [],
   result: z.object({ b: z.number(), a: z.string() }),
+  errors: [],
+  examples: [{ name: 'rendered', params: [], result: { b: 1, a: 'x' } }],
   handler: async () => new RenderedJson<{ b: number; a: string }>('{"b":1,"a":"x"}'),
 });
 let server: Server;

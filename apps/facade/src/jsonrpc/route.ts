@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
+import { bodyParser } from '@koa/bodyparser';
 import type { CallerContext, Dispatcher } from './dispatcher';
 import { errorResponse, RpcCode } from './protocol';
 
@@ -13,8 +13,8 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
   const parseBody = bodyParser({
     enableTypes: ['json'],
     jsonLimit: String(maxBodyBytes),
-    strict: false,
-    onerror: (error: Error & { status?: number }, ctx) => {
+    jsonStrict: false,
+    onError: (error: Error & { status?: number }, ctx) => {
       if (error.status === 413) {
         ctx.status = 413;
         ctx.body = errorResponse(null, { code: RpcCode.invalidRequest, message: `request body exceeds ${maxBodyBytes} bytes` });

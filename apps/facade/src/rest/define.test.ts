@@ -12,11 +12,14 @@ import { defineRoute, mountRoutes, noParams, restErrors } from './define';
 const failing = defineRoute({
   method: 'get',
   path: '/fail',
+  operationId: 'fail',
+  tag: { name: 'failures', description: 'routes that fail' },
   summary: 'fails',
   params: noParams,
   query: z.object({ kind: z.enum(['not_found', 'out_of_range', 'unavailable', 'conflict', 'plain']) }),
   response: z.object({}),
   errors: { not_found: 404, out_of_range: 416 },
+  example: { query: { kind: 'not_found' }, response: {} },
   async handler({ query }) {
     if (query.kind === 'not_found') throw new NotFound('no such thing');
     if (query.kind === 'out_of_range') throw new OutOfRange('outside');

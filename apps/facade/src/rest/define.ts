@@ -1,14 +1,31 @@
 import Router from '@koa/router';
-import bodyParser from 'koa-bodyparser';
+import { bodyParser } from '@koa/bodyparser';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { InvalidParams, isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
-import type { Logger } from '@ledger-node/telemetry';
+import { counter, histogram, type Logger } from '@ledger-node/telemetry';
 import type { MethodContext } from '../jsonrpc/method';
 import { RenderedJson } from '../queries/rendered-json';
 
 /** How a resource names the errors its routes answer: HTTP status by error kind. */
 export type RestErrorMap = Partial<Record<ErrorKind, number>>;
+
+/** The resource a route belongs to, declared once in its resource file: the OpenAPI tag of its routes. */
+export interface RestTag {
+  readonly name: string;
+  readonly description: string;
+}
+
+/**
+ * One request and its answer as they travel (path and query values as text, the body and the answer
+ * as JSON): shown in the OpenAPI document and checked against the route's own schemas by its tests.
+ */
+export interface RestExample {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  readonly response: unknown;
+}
 
 /**
  * A REST route defined once: its path, input schemas, response schema, error map and handler. The
@@ -19,6 +36,9 @@ export interface RestRoute<P = unknown, Q = unknown, B = unknown, R = unknown> {
   readonly method: 'get' | 'post';
   /** OpenAPI form under /v1, e.g. `/ledgers/{ledger}`. */
   readonly path: string;
+  /** The operation's name in the OpenAPI document (and in generated clients), e.g. `getLedger`. */
+  readonly operationId: string;
+  readonly tag: RestTag;
   readonly summary: string;
   readonly params: z.ZodType<P>;
   readonly query: z.ZodType<Q>;
@@ -26,6 +46,7 @@ export interface RestRoute<P = unknown, Q = unknown, B = unknown, R = unknown> {
   readonly response: z.ZodType<R>;
   /** The errors this route answers beyond every route's (commonErrors), by kind. */
   readonly errors: RestErrorMap;
+  readonly example: RestExample;
   /** The answer, or the same already rendered as JSON (an answer that never changes, from the cache). */
   readonly handler: (input: { params: P; query: Q; body: B }, context: MethodContext) => Promise<R | RenderedJson<R>>;
 }
@@ -49,7 +70,14 @@ export class PayloadTooLarge extends InvalidParams {
   }
 }
 
-export const errorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) }).describe('Error');
+export const errorBody = z
+  .object({
+    error: z.object({
+      code: z.string().describe('the kind of error: invalid_params, not_found, out_of_range, account_not_found, rejected, rate_limited, unavailable, internal…'),
+      message: z.string().describe('what went wrong, for a person'),
+    }),
+  })
+  .describe('The answer of a request that failed, with the HTTP status of its kind.');
 
 function parseInput<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const result = schema.safeParse(value);
@@ -88,13 +116,40 @@ export function restErrors(logger: Logger): Koa.Middleware {
   };
 }
 
+const requestMetrics = {
+  count: counter('ledger_node_rest_requests_total', 'REST requests by route template, HTTP method and status', ['route', 'method', 'status']),
+  latency: histogram('ledger_node_rest_request_duration_seconds', 'REST request latency by route template, HTTP method and status', ['route', 'method', 'status']),
+};
+
+/**
+ * Counts and times every request by the template of the route that answered it
+ * (`/v1/ledgers/{ledger}`, never the path asked for, so that the series stay few), its HTTP
+ * method and final status; what no route answered (the status page, an unknown path) is
+ * `route="other"`. Mounted outside restErrors, which sets the status of a failed request.
+ */
+export function restMetrics(): Koa.Middleware {
+  return async (ctx, next) => {
+    const stopTimer = requestMetrics.latency.startTimer();
+    try {
+      await next();
+    } finally {
+      // @koa/router's `routerPath` is the matched route's Koa path: `/v1/ledgers/:ledger`.
+      const routerPath = (ctx as { routerPath?: unknown }).routerPath;
+      const route = typeof routerPath === 'string' ? routerPath.replace(/:(\w+)/g, '{$1}') : 'other';
+      const labels = { route, method: ctx.method, status: String(ctx.status) };
+      requestMetrics.count.inc(labels);
+      stopTimer(labels);
+    }
+  };
+}
+
 /** Mounts routes under /v1 on a router; each validates its input, then answers with its handler's value. */
 export function mountRoutes(routes: readonly RestRoute[], context: MethodContext, maxBodyBytes: number): Router {
   const router = new Router({ prefix: '/v1' });
   const jsonBody = bodyParser({
     enableTypes: ['json'],
     jsonLimit: String(maxBodyBytes),
-    onerror: (error: Error & { status?: number }) => {
+    onError: (error: Error & { status?: number }) => {
       if (error.status === 413) throw new PayloadTooLarge(`request body exceeds ${maxBodyBytes} bytes`);
       throw new InvalidParams('the body is not valid JSON', 'body');
     },

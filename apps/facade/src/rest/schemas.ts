@@ -38,11 +38,15 @@ const pageMarker = z.string().regex(/^([0-9a-f]{2})+$/, 'expected the marker of 
 
 export const pagingQuery = z.object({ limit: pageLimit, marker: pageMarker, descending: booleanText.describe('newest first when true') }).loose();
 
-export const transactionSchema = z.object({
-  hash: hexHash,
-  ledger_index: z.number().int(),
-  ledger_hash: hexHash,
-  date: z.string(),
-  tx: z.looseObject({ TransactionType: z.string(), Account: z.string() }),
-  meta: z.looseObject({ TransactionResult: z.string() }),
-});
+export const transactionSchema = z
+  .object({
+    hash: hexHash,
+    ledger_index: z.number().int(),
+    ledger_hash: hexHash,
+    date: z.string().describe("when the transaction's ledger closed, ISO 8601 with a UTC offset"),
+    tx: z
+      .looseObject({ TransactionType: z.string(), Account: z.string() })
+      .describe('the transaction as the chain records it: native amounts (Amount, Fee…) in drops as decimal strings, issued amounts as {currency, issuer, value}, times in Ripple-epoch seconds'),
+    meta: z.looseObject({ TransactionResult: z.string() }).describe('its metadata as the chain records it, in the same units'),
+  })
+  .describe('A validated transaction with its metadata');

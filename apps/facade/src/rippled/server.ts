@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
+import { bodyParser } from '@koa/bodyparser';
 import { withCallScope } from '@ledger-node/grpc';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { MethodContext } from '../jsonrpc/method';
@@ -46,8 +46,8 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
     // rippled reads the body as JSON whatever its Content-Type says.
     extendTypes: { json: ['*/*'] },
     jsonLimit: String(maxBodyBytes),
-    strict: false,
-    onerror: (error: Error & { status?: number }, ctx) => {
+    jsonStrict: false,
+    onError: (error: Error & { status?: number }, ctx) => {
       ctx.type = 'text/plain';
       if (error.status === 413) {
         ctx.status = 413;

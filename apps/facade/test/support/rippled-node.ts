@@ -1,10 +1,9 @@
 /**
  * What the tests of the node's rippled-compatible API share: a whole `ledger-node -dev -ws` node on
- * free ports, a raw WebSocket client that keeps rippled's messages exactly as they came (error
- * shapes, stream messages), and rippled's HTTP JSON-RPC form (`POST /`, `{method, params: [{…}]}`).
+ * free ports, and rippled's HTTP JSON-RPC form (`POST /`, `{method, params: [{…}]}`); raw WebSocket
+ * messages come through test-utils' WsClient.
  */
 import { connect as connectTcp } from 'node:net';
-import WebSocket from 'ws';
 import { childPids, cliEntry, freePort, startProcess, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 
 export type Json = Record<string, any>;

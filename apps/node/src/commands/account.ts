@@ -46,10 +46,25 @@ export async function runAccountCommand(args: string[], flags: ParsedFlags): Pro
   } else {
     const json = accountJson(account);
     const lines = [`Generated account ${json.address}`, `  nickname: ${json.nickname ?? '(none)'}`, `  key type: ${json.key_type}`, `  created:  ${json.created}`];
-    if (!flags.given('keystore_addr')) lines.push(`  key file: ${path.join(dataDir(flags), 'keystore', `${json.address}.json`)}`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    const keyFile = flags.given('keystore_addr') ? undefined : path.join(dataDir(flags), 'keystore', `${json.address}.json`);
+    if (keyFile !== undefined) lines.push(`  key file: ${keyFile}`);
+    process.stdout.write(`${lines.join('\n')}\n\n${backupReminder(keyFile ?? `keystore/${json.address}.json in the data directory of the keystore at ${serviceAddress(flags, 'keystore')}`)}`);
   }
   return 0;
+}
+
+/**
+ * What geth tells after `account new`: the key file and the passphrase are the account, and
+ * neither can be recovered from the other or from the node.
+ */
+function backupReminder(keyFile: string): string {
+  return [
+    'Back up the key file and keep the passphrase:',
+    `  - back up ${keyFile} (a copy somewhere other than this disk): without it the account's funds cannot be moved;`,
+    '  - remember the passphrase: without it the key file cannot be decrypted, and nothing can recover it;',
+    '  - never share the key file together with the passphrase: with both, anyone can move the funds.',
+    '',
+  ].join('\n');
 }
 
 function accountJson(account: LocalAccount) {

@@ -14,7 +14,7 @@ header, its transactions and their metadata, as a ledger stream (format 1, READM
 store") that \`ledger-node import\` verifies and stores.
 
 The store is selected by the flags the node uses:
-  -data_dir DIR [-database_name NAME]      RocksDB (default: the current directory, node.db)
+  -data_dir DIR [-database_name NAME]      RocksDB (default: .data in the working directory, node.db)
   -store postgres://[USER@]HOST[:PORT]/DB  PostgreSQL (or -store_read for a reader);
                                            password from -store_password_file, PGPASSWORD or PGPASSFILE
   -chain xrpl|jingtum                      the chain the store holds, recorded in the stream (default: xrpl)

@@ -1,6 +1,7 @@
-import { flagGroups, renderFlagHelp } from '@ledger-node/config';
+import { envVariable, flagGroups, renderFlagHelp, type ParsedFlags } from '@ledger-node/config';
 
-export function helpText(): string {
+/** The CLI's --help; given the parsed flags, each set flag shows its value and where it came from. */
+export function helpText(flags?: ParsedFlags): string {
   return `ledger-node: a verified ledger node for XRP-Ledger-derived chains (XRP Ledger, Jingtum/SWTC)
 
 Usage:
@@ -18,13 +19,19 @@ Usage:
                                          stdout as a ledger stream (see ledger-node export --help)
   ledger-node import FILE                verify every ledger of a ledger stream and store it, e.g. to move
                                          RocksDB to PostgreSQL (see ledger-node import --help)
+  ledger-node version                    print the version, the git commit and the Node.js version (also --version)
 
 Flags take one dash or two: -flag value, -flag=value; booleans -sync, -sync=false.
+Every flag can also be set in the environment as LEDGER_NODE_<FLAG> (${envVariable('rpcport')}=7545)
+or in the file -config names (TOML or JSON, keyed by flag name: rpcport = 7545). Where several set a
+flag, the command line wins over the environment, the environment over the file, the file over the
+default. A flag that is set shows [its value from where] after its default.
 
-${renderFlagHelp(flagGroups)}
+${renderFlagHelp(flagGroups, flags)}
 
 Environment:
-  LEDGER_NODE_PASSWORD     keystore passphrase (when -password_file is not given)
+  LEDGER_NODE_<FLAG>       a flag's value (above); ${envVariable('config')} names a -config file
+  LEDGER_NODE_PASSWORD     keystore passphrase (when -password_file is not given; not a flag)
   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*   OpenTelemetry export (off when unset)
 `;
 }

@@ -24,7 +24,7 @@ written, with an error naming the ledger and what did not match (exit 1). Ledger
 already holds identically are skipped: an interrupted import resumes when run again.
 
 The target store is selected by the flags the node uses:
-  -data_dir DIR [-database_name NAME]      RocksDB (default: the current directory, node.db)
+  -data_dir DIR [-database_name NAME]      RocksDB (default: .data in the working directory, node.db)
   -store postgres://[USER@]HOST[:PORT]/DB  PostgreSQL (the writer; -store_read is refused);
                                            password from -store_password_file, PGPASSWORD or PGPASSFILE
   -chain xrpl|jingtum                      must be the stream's chain (default: xrpl)

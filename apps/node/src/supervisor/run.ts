@@ -2,13 +2,14 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
-import { dataDir, FlagError, type ParsedFlags } from '@ledger-node/config';
+import { dataDir, FlagError, originText, type ParsedFlags } from '@ledger-node/config';
+import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
 import { Supervisor } from './supervisor';
 
 /** Which services `ledger-node` starts for the given flags, in start order. */
 export function servicePlan(flags: ParsedFlags): ServiceName[] {
-  const serving = flags.boolean('rpc') || flags.boolean('api');
+  const serving = flags.boolean('rpc') || flags.boolean('api') || flags.boolean('ws');
   const plan: ServiceName[] = [];
   if (flags.boolean('dev')) plan.push('devnet');
   plan.push('ledger-store');
@@ -51,11 +52,15 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     throw new FlagError(`${dir} is in use: ${running.join(', ')} of an earlier node still answer under ${path.join(dir, 'run')}; stop that node first`);
   }
   mkdirSync(path.join(dir, 'run'), { recursive: true, mode: 0o700 });
-  let childFlags = flags.with({ data_dir: dir });
+  // The children write to this process's stdout: each is told the format chosen for it here.
+  const logFormat = resolveLogFormat(flags.string('log_format') as LogFormat);
+  let childFlags = flags.with({ data_dir: dir, log_format: logFormat });
 
   if (flags.boolean('dev')) {
     for (const flag of ['endpoint', 'endpoint_file']) {
-      if (flags.given(flag)) throw new FlagError(`-dev and -${flag} exclude each other: -dev syncs from the embedded devnet`);
+      const origin = flags.origin(flag);
+      const from = origin.kind === 'flag' || origin.kind === 'default' ? '' : ` (from ${originText(origin, flag)})`;
+      if (flags.given(flag)) throw new FlagError(`-dev and -${flag}${from} exclude each other: -dev syncs from the embedded devnet`);
     }
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}` });
@@ -67,8 +72,14 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     }
   }
 
-  const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), (line) => process.stdout.write(`${line}\n`));
+  const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
+  const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), logger);
   return supervisor.run();
+}
+
+/** The supervisor's status lines (one per service change) are shown at any -log_level but a more verbose one. */
+function supervisorLogLevel(level: LogLevel): LogLevel {
+  return level === 'trace' || level === 'debug' ? level : 'info';
 }
 
 async function freeLoopbackPort(): Promise<number> {

@@ -1,3 +1,4 @@
+import type { Logger } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
 import { ServiceChild } from './child';
 
@@ -28,9 +29,14 @@ export const defaultRestartPolicy: RestartPolicy = {
   stopGraceMs: 9_000,
 };
 
+/** How a status is logged: a crash or a kill is a warning, giving up an error. */
+const statusLevels: Record<string, 'info' | 'warn' | 'error'> = { crashed: 'warn', killed: 'warn', failed: 'error' };
+
 /**
  * Starts each service as a child process, restarts a crashed child with exponential backoff,
- * prints one status line per change, and on SIGINT/SIGTERM stops every child (last started first).
+ * logs one status line per change (in the services' format: the children write to the same
+ * stdout), and on SIGINT/SIGTERM stops every child, last started first, each once those started
+ * after it have stopped: a service never loses what it calls while it stops.
  */
 export class Supervisor {
   private readonly children: ServiceChild[];
@@ -40,11 +46,13 @@ export class Supervisor {
   /** Ready children whose ready line waits for their dependencies, with the address to print. */
   private readonly awaitingDependencies = new Map<ServiceChild, string | undefined>();
   private finish: (code: number) => void = () => {};
+  private readonly startedAt = Date.now();
+  private allReadyOnce = false;
 
   constructor(
     plan: readonly ServiceName[],
     args: string[],
-    private readonly print: (line: string) => void,
+    private readonly logger: Logger,
     private readonly policy: RestartPolicy = defaultRestartPolicy,
   ) {
     this.children = plan.map(
@@ -60,12 +68,12 @@ export class Supervisor {
     const done = new Promise<number>((resolve) => (this.finish = resolve));
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.stopping) return;
-      this.print(`ledger-node: ${signal} received, stopping ${this.children.length} services`);
+      this.logger.info({ signal }, `${signal} received, stopping ${this.children.length} services`);
       void this.stop(0);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    this.print(`ledger-node: starting ${this.children.map((c) => c.name).join(', ')}`);
+    this.logger.info({ services: this.children.map((c) => c.name) }, `starting ${this.children.map((c) => c.name).join(', ')}`);
     for (const child of this.children) {
       child.start();
       this.status(child, 'starting');
@@ -76,9 +84,11 @@ export class Supervisor {
     });
   }
 
-  private status(child: ServiceChild, state: string, detail?: string): void {
+  /** One line per change: `<service> <state> pid <pid> <detail>`, in columns, and as fields. */
+  private status(child: ServiceChild, state: string, detail?: string, fields: Record<string, unknown> = {}): void {
     const pid = child.pid === undefined ? '' : `pid ${child.pid}`;
-    this.print(`ledger-node: ${child.name.padEnd(12)} ${state.padEnd(10)} ${pid.padEnd(10)} ${detail ?? ''}`.trimEnd());
+    const line = `${child.name.padEnd(12)} ${state.padEnd(10)} ${pid.padEnd(10)} ${detail ?? ''}`.trimEnd();
+    this.logger[statusLevels[state] ?? 'info']({ child: child.name, state, childPid: child.pid, ...fields }, line);
   }
 
   private onReady(child: ServiceChild, address: string | undefined): void {
@@ -86,8 +96,15 @@ export class Supervisor {
     // The child that just became ready first, then any that waited for it.
     for (const waiting of [child, ...this.awaitingDependencies.keys()]) {
       if (!this.awaitingDependencies.has(waiting) || !this.dependenciesReady(waiting)) continue;
-      this.status(waiting, 'ready', this.awaitingDependencies.get(waiting));
+      const address = this.awaitingDependencies.get(waiting);
+      const startSeconds = Number(((Date.now() - waiting.startedAt) / 1000).toFixed(1));
+      this.status(waiting, 'ready', `${address ?? ''} (started in ${startSeconds} s)`.trimStart(), { address, startSeconds });
       this.awaitingDependencies.delete(waiting);
+    }
+    if (!this.allReadyOnce && this.children.every((each) => each.ready) && this.awaitingDependencies.size === 0) {
+      this.allReadyOnce = true;
+      const startSeconds = Number(((Date.now() - this.startedAt) / 1000).toFixed(1));
+      this.logger.info({ startSeconds }, `all ${this.children.length} services ready, ${startSeconds} s after start`);
     }
   }
 
@@ -129,17 +146,20 @@ export class Supervisor {
     if (this.stopping) return;
     this.stopping = true;
     for (const timer of this.restartTimers) clearTimeout(timer);
-    // Last started first: the facade stops taking requests before the store closes.
+    // Last started first, one after the other: the facade stops taking requests before the services
+    // it calls stop, sync before the ledger-store and the devnet it reads from.
     const order = [...this.children].reverse();
-    for (const child of order) child.signal('SIGTERM');
     const killTimer = setTimeout(() => {
       for (const child of order) {
         if (child.signal('SIGKILL')) this.status(child, 'killed', `did not stop within ${this.policy.stopGraceMs} ms`);
       }
     }, this.policy.stopGraceMs);
-    await Promise.all(order.map((child) => child.exited()));
+    for (const child of order) {
+      child.signal('SIGTERM');
+      await child.exited();
+    }
     clearTimeout(killTimer);
-    this.print('ledger-node: all services stopped');
+    this.logger.info('all services stopped');
     this.finish(code);
   }
 }

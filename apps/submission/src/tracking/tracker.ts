@@ -1,6 +1,6 @@
 import type { LedgerStoreServiceService, WatchLedgersResponse } from '@ledger-node/contracts';
 import { followStream, type Client } from '@ledger-node/grpc';
-import type { Logger } from '@ledger-node/telemetry';
+import { DependencyLog, type Logger } from '@ledger-node/telemetry';
 import type { SubmissionBook } from './book';
 
 /** Ledgers a submission without LastLedgerSequence is watched for before it counts as expired. */
@@ -15,12 +15,15 @@ export const UNBOUNDED_WATCH_LEDGERS = 256;
  */
 export class Tracker {
   private follower: { stop(): void } | undefined;
+  private readonly ledgerStoreLog: DependencyLog;
 
   constructor(
     private readonly book: SubmissionBook,
     private readonly ledgerStore: Client<typeof LedgerStoreServiceService>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.ledgerStoreLog = new DependencyLog(logger, 'ledger-store');
+  }
 
   start(): void {
     const { book, ledgerStore } = this;
@@ -31,8 +34,14 @@ export class Tracker {
         const fromLedgerIndex = open.length > 0 ? Math.min(...open.map((record) => record.openLedgerIndex)) : undefined;
         return ledgerStore.watchLedgers({ fromLedgerIndex, includeBackfill: false }, { signal });
       },
-      onMessage: (ledger) => this.apply(ledger),
-      onInterrupted: (error, retryInMs) => this.logger.warn({ err: error }, `ledger stream from ledger-store interrupted; retrying in ${retryInMs} ms`),
+      onMessage: (ledger) => {
+        this.ledgerStoreLog.answered();
+        this.apply(ledger);
+      },
+      onInterrupted: (error, retryInMs) => {
+        const reason = error instanceof Error ? error.message : 'the stream ended';
+        this.ledgerStoreLog.failed(`ledger stream from ledger-store interrupted: ${reason}; retrying in ${retryInMs} ms`, { reason, retryInMs });
+      },
     });
   }
 

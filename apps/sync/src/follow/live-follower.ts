@@ -154,8 +154,8 @@ export class LiveFollower {
     await stateProver.provenWrite(ledger, (stateChanges) =>
       chain.write([{ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), link: linkOf(ledger) }]),
     );
-    // One line per new validated ledger: an operator sees the chain arrive.
-    logger.info({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
+    // One line per ledger at debug; at info, the chain's arrival is summarised every few seconds (sync-summary.ts).
+    logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {
       logger.info(
         { ledgerIndex, previousTip: tip, proof },

@@ -7,7 +7,7 @@
  * (a refetch after a failed verification).
  */
 import { UpstreamUnavailable } from '@ledger-node/errors';
-import type { Logger } from '@ledger-node/telemetry';
+import { DependencyLog, type Logger } from '@ledger-node/telemetry';
 import {
   backoffDelayMs,
   firstAnswering,
@@ -97,9 +97,12 @@ export class Upstream {
   malformedMessageCount = 0n;
   private malformedLoggedAtMs = Number.NEGATIVE_INFINITY;
   reconnectCount = 0n;
+  /** Endpoints refusing while the node starts (the devnet may listen after sync) are said at debug. */
+  private readonly availability: DependencyLog;
 
   constructor(private readonly options: UpstreamOptions) {
     if (options.endpoints.length === 0) throw new Error('at least one upstream endpoint is needed');
+    this.availability = new DependencyLog(options.logger, 'the upstream');
   }
 
   get connected(): boolean {
@@ -257,7 +260,7 @@ export class Upstream {
       const connected = await firstAnswering(endpoints, (url) => this.connectAndSubscribe(url), {
         first: startAt,
         signal: this.abort.signal,
-        onFailure: (url, error) => logger.warn({ url, err: error }, `upstream ${url} unavailable: ${error.message}`),
+        onFailure: (url, error) => this.availability.failed(`upstream ${url} unavailable: ${error.message}`, { url, reason: error.message }),
       }).catch(() => undefined);
       if (connected === undefined) {
         const delayMs = backoffDelayMs(failedRounds++, this.options.reconnectBaseMs ?? 250, this.options.reconnectMaxMs ?? 10_000);
@@ -284,6 +287,7 @@ export class Upstream {
     try {
       const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, { timeoutMs: this.options.connectTimeoutMs ?? 5_000 });
       this.subscribed = true;
+      this.availability.answered();
       this.lastAdvanceAtMs = Date.now();
       this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
       for (const wake of this.connectedWaiters) wake();

@@ -1,5 +1,6 @@
 import type { FlagGroup, FlagSpec } from '../flag';
 import { accountOptions } from './account';
+import { configOptions } from './config';
 import { devnetOptions } from './devnet';
 import { limitOptions } from './limits';
 import { apiOptions, nodeOptions, syncOptions } from './node';
@@ -13,6 +14,6 @@ export { chainIdChoices } from './shared';
 export { metricsListener, metricsPortOffsets, type MetricsService } from './observability';
 
 /** Every flag of every command, in the order --help shows them. */
-export const flagGroups: readonly FlagGroup[] = [nodeOptions, storageOptions, syncOptions, apiOptions, securityOptions, limitOptions, observabilityOptions, serviceOptions, accountOptions, devnetOptions, verifyOptions];
+export const flagGroups: readonly FlagGroup[] = [configOptions, nodeOptions, storageOptions, syncOptions, apiOptions, securityOptions, limitOptions, observabilityOptions, serviceOptions, accountOptions, devnetOptions, verifyOptions];
 
 export const allFlags: readonly FlagSpec[] = flagGroups.flatMap((group) => group.flags);

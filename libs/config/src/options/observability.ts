@@ -13,6 +13,12 @@ const highestOffset = Math.max(...Object.values(metricsPortOffsets));
 export const observabilityOptions: FlagGroup = {
   title: 'Observability (traces: the standard OTEL_* environment variables, off when unset)',
   flags: [
+    stringFlag({
+      name: 'log_format',
+      description: 'Log lines as json (one object per line) or pretty (for a person: time, level, service, message, fields); auto: pretty on a terminal, json otherwise',
+      default: 'auto',
+      choices: ['auto', 'json', 'pretty'],
+    }),
     stringFlag({ name: 'metrics_addr', description: 'Address on which the Prometheus /metrics endpoints listen', default: 'localhost', valueName: 'HOST' }),
     integerFlag({
       name: 'metrics_port',

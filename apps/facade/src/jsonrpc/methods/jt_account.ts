@@ -5,6 +5,7 @@ import { accountIdOf } from '../../accounts/address';
 import { historyEntry } from '../../accounts/history';
 import { defineMethod, param } from '../method';
 import { accountAddress } from '../params';
+import { ledger38129, rpcExamples } from '../../format/examples';
 
 /** Largest page jt_account returns; also the ceiling of the default "all transactions". */
 export const maxHistoryPage = 1000;
@@ -27,8 +28,17 @@ export const jt_account = defineMethod({
     param('direction', z.enum(['in', 'out', 'both'], { error: 'expected "in", "out" or "both"' }).default('both'), 'STRING, in, out or both (default both)', { optional: true }),
   ],
   result: z.array(
-    z.looseObject({ amount: z.string(), date: z.string(), from_address: z.string(), hash: z.string(), to_address: z.string(), type: z.string() }),
+    z.looseObject({
+      amount: z.string().describe('a native amount in drops (an integer as a decimal string); an issued amount in units of its currency, with currency and issuer beside it'),
+      date: z.string().describe("when the transaction's ledger closed, ISO 8601 with a UTC offset"),
+      from_address: z.string(),
+      hash: z.string(),
+      to_address: z.string(),
+      type: z.string(),
+    }),
   ),
+  errors: ['outOfRange'],
+  examples: [{ name: 'the first page of the sender of mainnet ledger 38129\'s payment', params: [ledger38129.sender, 0, 1], result: [rpcExamples.historyEntry] }],
   async handler([address, page, perPage, newestFirst, direction], { queries, profile, maxPageSize }) {
     if (perPage !== undefined && perPage > maxPageSize) throw new InvalidParams(`invalid parameter 3 (perPage): the page size is at most ${maxPageSize}`, 'perPage');
     const { transactions, marker } = await queries.accountTransactions({

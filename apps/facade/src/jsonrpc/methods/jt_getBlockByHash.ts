@@ -2,6 +2,7 @@ import { defineMethod, param } from '../method';
 import { blockHash, fullTransactions } from '../params';
 import { blockSchema } from '../../format/schemas';
 import { blockCallWeight, readBlock } from './blocks';
+import { ledger38129, rpcExamples } from '../../format/examples';
 
 export const jt_getBlockByHash = defineMethod({
   name: 'jt_getBlockByHash',
@@ -12,5 +13,7 @@ export const jt_getBlockByHash = defineMethod({
   ],
   result: blockSchema.nullable(),
   weight: blockCallWeight,
+  errors: [],
+  examples: [{ name: 'mainnet ledger 38129 with transaction hashes', params: [ledger38129.hash, false], result: rpcExamples.block }],
   handler: ([ledger, full], context) => readBlock(ledger, full, context),
 });

@@ -2,6 +2,7 @@ import { defineMethod, param } from '../method';
 import { blockNumberOrTag, fullTransactions } from '../params';
 import { blockSchema } from '../../format/schemas';
 import { blockCallWeight, readBlock } from './blocks';
+import { rpcExamples } from '../../format/examples';
 
 export const jt_getBlockByNumber = defineMethod({
   name: 'jt_getBlockByNumber',
@@ -12,5 +13,7 @@ export const jt_getBlockByNumber = defineMethod({
   ],
   result: blockSchema.nullable(),
   weight: blockCallWeight,
+  errors: [],
+  examples: [{ name: 'mainnet ledger 38129 with transaction hashes', params: ['38129', false], result: rpcExamples.block }],
   handler: ([ledger, full], context) => readBlock(ledger, full, context),
 });

@@ -3,6 +3,7 @@ import { OutOfRange } from '@ledger-node/errors';
 import { accountIdOf } from '../../accounts/address';
 import { defineMethod, param } from '../method';
 import { accountAddress, stateBlockSelector } from '../params';
+import { ledger38129, rpcExamples } from '../../format/examples';
 
 export const jt_getTransactionCount = defineMethod({
   name: 'jt_getTransactionCount',
@@ -12,6 +13,8 @@ export const jt_getTransactionCount = defineMethod({
     param('block', stateBlockSelector, 'QUANTITY or TAG: ledger number, ledger hash, or current, validated, closed'),
   ],
   result: z.number().int().nonnegative(),
+  errors: ['outOfRange'],
+  examples: [{ name: 'the sender of mainnet ledger 38129\'s payment', params: [ledger38129.sender, '38129'], result: rpcExamples.senderSentCount }],
   async handler([address, ledger], { queries, profile }) {
     const count = await queries.accountSentCount(accountIdOf(address, profile), ledger);
     if (!count.coversAccountLifetime) {

@@ -1,6 +1,7 @@
 import { defineMethod, param } from '../method';
 import { transactionRequest } from '../params';
 import { sendAnswer, sendResult } from './sends';
+import { genesisSigned } from '../../format/examples';
 
 export const jt_sendTransaction = defineMethod({
   name: 'jt_sendTransaction',
@@ -9,6 +10,8 @@ export const jt_sendTransaction = defineMethod({
   params: [param('transaction', transactionRequest, 'transaction request object {from, to, value, fee=12} (SPEC §4.2)')],
   result: sendResult,
   signing: true,
+  errors: ['noLocalAccount', 'notFound', 'upstreamUnavailable', 'rateLimited'],
+  examples: [{ name: 'a payment of 1 000 000 drops', params: [genesisSigned.payment.request], result: [genesisSigned.payment.hash] }],
   async handler([request], { clients, sends }) {
     await sends.take();
     return sendAnswer(await clients.submission.sendPayment({ from: request.from, to: request.to, valueDrops: request.value, feeDrops: request.fee }));

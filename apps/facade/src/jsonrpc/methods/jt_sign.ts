@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMethod, param } from '../method';
 import { hexData } from '../params';
+import { genesisSigned } from '../../format/examples';
 
 /** See README "Keys and accounts" for the message prefix and how to verify the signature. */
 export const jt_sign = defineMethod({
@@ -12,6 +13,8 @@ export const jt_sign = defineMethod({
   ],
   result: z.string().regex(/^0x[0-9a-f]+$/),
   signing: true,
+  errors: ['noLocalAccount'],
+  examples: [{ name: 'the message "hello"', params: [genesisSigned.address, genesisSigned.message.hex], result: genesisSigned.message.signature }],
   async handler([account, message], { clients }) {
     const { signature } = await clients.keystore.signMessage({ account, message });
     return `0x${signature.toString('hex')}`;

@@ -11,6 +11,11 @@ export const jt_syncing = defineMethod({
     'The sync status object (startingBlock, currentBlock, highestBlock) while the node catches up, with status "stopped at ledger N: <reason>" while a verified ledger cannot be stored; false when in sync or when sync is off.',
   params: [],
   result: syncStatusSchema,
+  errors: [],
+  examples: [
+    { name: 'in sync', params: [], result: false },
+    { name: 'catching up', params: [], result: { startingBlock: 38000, currentBlock: 38129, highestBlock: 38400 } },
+  ],
   async handler(_params, { syncStatus, syncEnabled }) {
     if (!syncEnabled) return false as const;
     const status = await syncStatus.status();

@@ -10,6 +10,8 @@ export const jt_unsubscribe = defineMethod({
   summary: `Over the WebSocket at ${JSON_RPC_WS_PATH} only: ends a subscription of this connection; true when it ended, false when the connection has no subscription of that id.`,
   params: [param('subscriptionId', z.string({ error: 'expected a subscription id' }).max(100, 'expected a subscription id'), 'String: the id jt_subscribe answered')],
   result: z.boolean(),
+  errors: ['notImplemented'],
+  examples: [{ name: 'a subscription of this connection', params: ['0x9cbd0b4b41e4c6a1e0d4a4ea1c1d0c2f'], result: true }],
   async handler([id]) {
     const call = jtCallScopes.getStore();
     if (!call) {

@@ -3,17 +3,53 @@ import { z } from 'zod';
 import { Direction } from '@ledger-node/contracts';
 import { InvalidParams } from '@ledger-node/errors';
 import { accountIdOf } from '../../accounts/address';
-import { accountState } from '../../accounts/state';
+import type { TransactionRecord } from '@ledger-node/contracts';
+import type { ChainProfile } from '@ledger-node/chain';
+import { accountState, type AccountState } from '../../accounts/state';
+import { ledger38129, restExamples } from '../../format/examples';
 import { restTransaction } from '../../format/rest';
 import type { MethodContext } from '../../jsonrpc/method';
 import { accountAddress, stateBlockSelector } from '../../jsonrpc/params';
-import { defineRoute, type RestErrorMap } from '../define';
+import { defineRoute, type RestErrorMap, type RestTag } from '../define';
 import { hexHash, pagingQuery, transactionSchema } from '../schemas';
 import { dropsToUnits } from '../units';
 
+const tag: RestTag = { name: 'accounts', description: "Any account's balances, transactions and payments, as the stored ledgers hold them." };
 const errors: RestErrorMap = { not_found: 404, account_not_found: 404, out_of_range: 404, not_synced: 503 };
 
-const addressParams = z.object({ address: accountAddress });
+const addressParams = z.object({ address: accountAddress.describe('the account address') });
+
+const drops = z.string().regex(/^\d+$/).optional().describe('the same amount in drops (an integer as a decimal string); only for the native currency');
+
+/**
+ * An account's balances as REST shows them: `value` in units of its currency (the native currency in
+ * whole units, e.g. "1.5" XRP, with `drops` beside it), each trust line's from the account's side.
+ */
+export function restBalances(state: Pick<AccountState, 'balance' | 'lines'>, profile: ChainProfile) {
+  return [
+    { currency: profile.nativeCurrency, value: dropsToUnits(state.balance, profile.dropsPerUnit), drops: state.balance },
+    ...state.lines.map((line) => ({ currency: line.currency, counterparty: line.account, value: line.balance })),
+  ];
+}
+
+/** A payment as /payments lists it: `amount` in units of its currency, and `drops` too for the native currency. */
+export function restPayment(record: TransactionRecord, profile: ChainProfile) {
+  const { tx, meta, hash, ledger_index, date } = restTransaction(record, profile) as { tx: Record<string, any>; meta: Record<string, any>; hash: string; ledger_index: number; date: string };
+  const amount = tx.Amount as string | { currency: string; issuer: string; value: string };
+  const native = typeof amount === 'string';
+  return {
+    hash,
+    ledger_index,
+    date,
+    source: String(tx.Account),
+    destination: String(tx.Destination),
+    currency: native ? profile.nativeCurrency : amount.currency,
+    ...(native ? {} : { issuer: amount.issuer }),
+    amount: native ? dropsToUnits(amount, profile.dropsPerUnit) : amount.value,
+    ...(native ? { drops: amount } : {}),
+    result: String(meta.TransactionResult),
+  };
+}
 
 /** One page of an account's transactions (optionally of one type), oldest first unless descending. */
 async function accountTransactions(
@@ -40,6 +76,8 @@ export const accountRoutes = [
   defineRoute({
     method: 'get',
     path: '/accounts/{address}/balances',
+    operationId: 'getAccountBalances',
+    tag,
     summary: "An account's native balance and trust-line balances at a ledger (default: the latest validated).",
     params: addressParams,
     query: z.object({ ledger: stateBlockSelector.optional().describe('ledger index, hash, or current / validated / closed (default validated)') }).loose(),
@@ -48,9 +86,17 @@ export const accountRoutes = [
       ledger_index: z.number().int(),
       ledger_hash: hexHash,
       validated: z.boolean(),
-      balances: z.array(z.object({ currency: z.string(), counterparty: z.string().optional(), value: z.string() })),
+      balances: z.array(
+        z.object({
+          currency: z.string(),
+          counterparty: z.string().optional().describe("the trust line's other account"),
+          value: z.string().describe('the balance in units of the currency, a decimal string (the native currency in whole units, not drops)'),
+          drops,
+        }),
+      ),
     }),
     errors,
+    example: { params: { address: ledger38129.lineHolder }, query: { ledger: '38129' }, response: restExamples.balances },
     async handler({ params, query }, context) {
       const ledger = query.ledger ?? stateBlockSelector.parse('validated');
       const state = await accountState(params.address, accountIdOf(params.address, context.profile), ledger, context);
@@ -59,21 +105,21 @@ export const accountRoutes = [
         ledger_index: state.ledgerIndex,
         ledger_hash: state.ledgerHash,
         validated: true,
-        balances: [
-          { currency: context.profile.nativeCurrency, value: dropsToUnits(state.balance, context.profile.dropsPerUnit) },
-          ...state.lines.map((line) => ({ currency: line.currency, counterparty: line.account, value: line.balance })),
-        ],
+        balances: restBalances(state, context.profile),
       };
     },
   }),
   defineRoute({
     method: 'get',
     path: '/accounts/{address}/transactions',
+    operationId: 'listAccountTransactions',
+    tag,
     summary: "An account's transactions, a page at a time (limit, marker), optionally of one type.",
     params: addressParams,
     query: pagingQuery.extend({ type: z.string().regex(/^[A-Za-z]{1,40}$/, 'expected a transaction type such as Payment').optional() }).loose(),
-    response: z.object({ account: z.string(), transactions: z.array(transactionSchema), marker: z.string().optional() }),
+    response: z.object({ account: z.string(), transactions: z.array(transactionSchema), marker: z.string().optional().describe('give it back as marker for the next page') }),
     errors,
+    example: { params: { address: ledger38129.sender }, query: { limit: '1', descending: 'true' }, response: { account: ledger38129.sender, transactions: [restExamples.transaction] } },
     async handler({ params, query }, context) {
       const { records, marker } = await accountTransactions(params.address, query, query.type ?? '', context);
       return { account: params.address, transactions: records.map((record) => restTransaction(record, context.profile)), ...(marker ? { marker } : {}) };
@@ -82,6 +128,8 @@ export const accountRoutes = [
   defineRoute({
     method: 'get',
     path: '/accounts/{address}/payments',
+    operationId: 'listAccountPayments',
+    tag,
     summary: "An account's payments, a page at a time: source, destination, amount and result.",
     params: addressParams,
     query: pagingQuery,
@@ -91,38 +139,23 @@ export const accountRoutes = [
         z.object({
           hash: hexHash,
           ledger_index: z.number().int(),
-          date: z.string(),
+          date: z.string().describe("when the payment's ledger closed, ISO 8601 with a UTC offset"),
           source: z.string(),
           destination: z.string(),
           currency: z.string(),
-          issuer: z.string().optional(),
-          amount: z.string(),
-          result: z.string(),
+          issuer: z.string().optional().describe('the issuer of a currency other than the native one'),
+          amount: z.string().describe('the amount sent in units of the currency, a decimal string (the native currency in whole units, not drops)'),
+          drops,
+          result: z.string().describe('the transaction result, e.g. tesSUCCESS'),
         }),
       ),
-      marker: z.string().optional(),
+      marker: z.string().optional().describe('give it back as marker for the next page'),
     }),
     errors,
+    example: { params: { address: ledger38129.sender }, query: { limit: '1' }, response: { account: ledger38129.sender, payments: [restExamples.payment] } },
     async handler({ params, query }, context) {
-      const { profile } = context;
       const { records, marker } = await accountTransactions(params.address, query, 'Payment', context);
-      const payments = records.map((record) => {
-        const { tx, meta, hash, ledger_index, date } = restTransaction(record, profile) as { tx: Record<string, any>; meta: Record<string, any>; hash: string; ledger_index: number; date: string };
-        const amount = tx.Amount as string | { currency: string; issuer: string; value: string };
-        const native = typeof amount === 'string';
-        return {
-          hash,
-          ledger_index,
-          date,
-          source: String(tx.Account),
-          destination: String(tx.Destination),
-          currency: native ? profile.nativeCurrency : amount.currency,
-          ...(native ? {} : { issuer: amount.issuer }),
-          amount: native ? dropsToUnits(amount, profile.dropsPerUnit) : amount.value,
-          result: String(meta.TransactionResult),
-        };
-      });
-      return { account: params.address, payments, ...(marker ? { marker } : {}) };
+      return { account: params.address, payments: records.map((record) => restPayment(record, context.profile)), ...(marker ? { marker } : {}) };
     },
   }),
 ];

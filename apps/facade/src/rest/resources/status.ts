@@ -1,15 +1,50 @@
 /** REST: what the node holds and how its sync stands. */
 import { z } from 'zod';
-import { defineRoute, noParams, noQuery } from '../define';
+import { buildInfo } from '@ledger-node/telemetry';
+import { defineRoute, noParams, noQuery, type RestTag } from '../define';
+
+const tag: RestTag = { name: 'status', description: 'What the node holds and how its sync stands.' };
+
+/** A node following a devnet, its backfill done. */
+const example = {
+  version: '0.1.0',
+  commit: '4f3c2a1b0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b',
+  chain: 'xrpl',
+  native_currency: 'XRP',
+  drops_per_unit: '1000000',
+  store: { complete_ranges: ['1-1204'], lowest_ledger_index: 1, highest_ledger_index: 1204, ledger_count: 1204, transaction_count: 318, db_size_bytes: 4718592 },
+  sync: {
+    enabled: true,
+    syncing: false,
+    upstream_url: 'ws://127.0.0.1:6006',
+    upstream_connected: true,
+    starting_ledger_index: 1,
+    current_ledger_index: 1204,
+    highest_ledger_index: 1204,
+    lag_ledgers: 0,
+    state_ready: true,
+    backfill: { ledgers_per_second: 0, remaining_ledgers: 0, eta_seconds: null },
+    verification_failures: 0,
+    verification_failures_by_reason: {},
+    index_failures: 0,
+    last_index_failure: null,
+    stopped: null,
+    anchor_proof: 'ledger 1 validated by 1 of 1 trusted validators',
+  },
+};
 
 export const statusRoutes = [
   defineRoute({
     method: 'get',
     path: '/status',
-    summary: 'What the node holds and how its sync stands: stored ranges, counts, upstream, lag, backfill progress.',
+    operationId: 'getStatus',
+    tag,
+    summary: 'What the node holds and how its sync stands: its build (version, commit), stored ranges, counts, upstream, lag, backfill progress.',
     params: noParams,
     query: noQuery,
     response: z.object({
+      version: z.string().describe("the node's version (its package.json)"),
+      commit: z.string().regex(/^([0-9a-f]{40}|[0-9a-f]{64}|unknown)$/).describe('the git commit the node was built from, or "unknown"'),
       chain: z.string(),
       native_currency: z.string().describe('code of the native currency, counted in drops'),
       drops_per_unit: z.string().regex(/^\d+$/).describe('drops in one unit of the native currency'),
@@ -21,15 +56,21 @@ export const statusRoutes = [
         transaction_count: z.number().int(),
         db_size_bytes: z.number().int(),
       }),
-      sync: z.looseObject({ enabled: z.boolean() }),
+      sync: z
+        .looseObject({ enabled: z.boolean() })
+        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, backfill {ledgers_per_second, remaining_ledgers, eta_seconds}, failure counters'),
     }),
     errors: {},
+    example: { response: example },
     async handler(_input, { queries, profile, syncEnabled, syncStatus }) {
       const [store, sync] = await Promise.all([
         queries.status(),
         syncEnabled ? syncStatus.status().catch((error: Error) => ({ error: error.message })) : undefined,
       ]);
+      const { version, commit } = buildInfo();
       return {
+        version,
+        commit,
         chain: profile.id,
         native_currency: profile.nativeCurrency,
         drops_per_unit: profile.dropsPerUnit.toString(),

@@ -3,20 +3,25 @@ import { z } from 'zod';
 import { NotFound } from '@ledger-node/errors';
 import { restTransaction } from '../../format/rest';
 import { hash32, hexData } from '../../jsonrpc/params';
-import { defineRoute, noParams, noQuery, type RestErrorMap } from '../define';
+import { genesisSigned, ledger38129, restExamples } from '../../format/examples';
+import { defineRoute, noParams, noQuery, type RestErrorMap, type RestTag } from '../define';
 import { hexHash, transactionSchema } from '../schemas';
 
+const tag: RestTag = { name: 'transactions', description: 'Validated transactions by hash, and signed transactions sent to the network.' };
 const errors: RestErrorMap = { not_found: 404, rejected: 422, upstream_unavailable: 502, conflict: 409 };
 
 export const transactionRoutes = [
   defineRoute({
     method: 'get',
     path: '/transactions/{hash}',
+    operationId: 'getTransaction',
+    tag,
     summary: 'A validated transaction by hash, with its metadata.',
-    params: z.object({ hash: hash32 }),
+    params: z.object({ hash: hash32.describe('the transaction hash, 64 hex digits') }),
     query: noQuery,
     response: z.object({ transaction: transactionSchema }),
     errors,
+    example: { params: { hash: ledger38129.paymentHash }, response: { transaction: restExamples.transaction } },
     // A stored transaction is validated and never changes: rendered once, then served from the answer cache.
     async handler({ params }, { queries, profile }) {
       const answer = await queries.kept(`rest-tx:${params.hash.toString('hex')}`, async () => {
@@ -30,12 +35,30 @@ export const transactionRoutes = [
   defineRoute({
     method: 'post',
     path: '/transactions',
+    operationId: 'submitTransaction',
+    tag,
     summary: 'Submits a signed transaction (hex) after checking its signature, and tracks it; accepted: whether it is or will be in a ledger (tesSUCCESS, tec, terQUEUED).',
     params: noParams,
     query: noQuery,
-    body: z.object({ tx_blob: hexData('tx_blob').refine((bytes) => bytes.length > 0, 'the signed transaction is empty') }),
-    response: z.object({ hash: hexHash, submission_id: z.string(), engine_result: z.string(), engine_result_message: z.string(), accepted: z.boolean() }),
+    body: z.object({ tx_blob: hexData('tx_blob').refine((bytes) => bytes.length > 0, 'the signed transaction is empty').describe('the signed transaction, hex') }),
+    response: z.object({
+      hash: hexHash,
+      submission_id: z.string().describe('the id of its submission record (GET /v1/submissions/{id})'),
+      engine_result: z.string().describe("the upstream's preliminary result, e.g. tesSUCCESS"),
+      engine_result_message: z.string(),
+      accepted: z.boolean().describe('whether it is or will be in a ledger (tesSUCCESS, tec…, terQUEUED)'),
+    }),
     errors,
+    example: {
+      body: { tx_blob: genesisSigned.payment.blob },
+      response: {
+        hash: genesisSigned.payment.hash,
+        submission_id: '5b0f7c1e-9f3a-4d2b-8c61-2a7e4f0d9b13',
+        engine_result: 'tesSUCCESS',
+        engine_result_message: 'The transaction was applied. Only final in a validated ledger.',
+        accepted: true,
+      },
+    },
     async handler({ body }, { clients, sends }) {
       await sends.take();
       const sent = await clients.submission.submitSigned({ signedBlob: body.tx_blob });
