@@ -1,12 +1,12 @@
 /**
- * `npm run bench [-- --json] [-- --only rpc] [-- --store postgres]`: sync, JSON-RPC and storage figures of one
+ * `npm run bench [-- --json] [-- --only rpc|rocksdb-packages] [-- --store postgres]`: sync, JSON-RPC and storage figures of one
  * machine, each beside a baseline measured in the same run, on loopback only, bounded in time. See README
  * "Performance".
  *
  * Stages: the Koa echo baseline; a devnet that builds a signed history; a fresh node timed from its
  * start until its store holds that whole range, with where its time went read from its services'
  * /metrics (then the same ledgers fetched and dropped as sync fetches them, and the raw RocksDB
- * baseline over the same bytes);
+ * baseline over the same bytes, and the `rocksdb` package beside its fork `@nxtedition/rocksdb` on one raw workload);
  * verification alone against SHA-512Half of the same bytes; the node restarted for the JSON-RPC
  * figures and jt_sendTransaction; once more with tracing exported to a local sink. With `--store
  * postgres`, a second fresh node on a PostgreSQL server the run starts syncs the same history and
@@ -31,6 +31,7 @@ import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, markdown
 import { runLoad, type LoadResult } from './http-load';
 import { measureLiveFollow, type LiveFollowResult } from './live-follow';
 import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
+import { compareRocksDbPackages, rocksDbPackageFigures, type RocksDbPackagesResult } from './rocksdb-packages';
 import { ledgersFetched, parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
 
 // ---------------------------------------------------------------- settings
@@ -44,12 +45,16 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-/** `--only rpc`: only what the JSON-RPC and tracing figures need (history, sync, the RPC loads, tracing). */
-function onlyOption(): 'rpc' | undefined {
+/**
+ * `--only rpc`: only what the JSON-RPC and tracing figures need (history, sync, the RPC loads, tracing).
+ * `--only rocksdb-packages`: only `rocksdb` 5.2.1 beside `@nxtedition/rocksdb` (rocksdb-packages.ts), a few seconds.
+ */
+function onlyOption(): 'rpc' | 'rocksdb-packages' | undefined {
   const position = argv.indexOf('--only');
   if (position < 0) return undefined;
-  if (argv[position + 1] !== 'rpc') throw new Error('--only takes rpc');
-  return 'rpc';
+  const only = argv[position + 1];
+  if (only !== 'rpc' && only !== 'rocksdb-packages') throw new Error('--only takes rpc or rocksdb-packages');
+  return only;
 }
 
 /** `--store postgres`: also the sync and read figures with the ledger-store on PostgreSQL, beside RocksDB's. */
@@ -84,6 +89,8 @@ const settings = {
   followCloseMs: 300,
   followLoad: 100,
   followSeconds: option('follow-seconds', 30),
+  /** Keys each RocksDB package writes, reads and scans in the package comparison. */
+  rocksdbPackageKeys: option('rocksdb-package-keys', 100_000),
   /** The whole run is stopped (and fails) past this. */
   hardTimeoutMs: option('timeout-seconds', 600) * 1000,
 };
@@ -310,6 +317,17 @@ async function rawRocksDbBaseline(storePath: string, scratch: string, ledgerCoun
   const seconds = (performance.now() - startedAt) / 1000;
   await target.close();
   return { seconds, keys: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.key.length + entry.value.length, 0) };
+}
+
+/** `rocksdb_pkg_*`: the `rocksdb` package and its fork on the same raw workload (rocksdb-packages.ts). */
+async function rocksdbPackagesStage(scratch: string): Promise<RocksDbPackagesResult> {
+  log(`rocksdb_pkg_*: rocksdb 5.2.1 beside @nxtedition/rocksdb, ${settings.rocksdbPackageKeys} keys written, read and scanned on each`);
+  const result = await compareRocksDbPackages(scratch, settings.rocksdbPackageKeys);
+  const line = (name: string, run: RocksDbPackagesResult['current']) =>
+    `${name}: write ${Math.round(run.writeKeysPerSecond)}, get ${Math.round(run.getKeysPerSecond)}, getMany ${Math.round(run.getManyKeysPerSecond)}, scan ${Math.round(run.scanKeysPerSecond)} keys/s`;
+  log(line('rocksdb 5.2.1', result.current));
+  log(line(`@nxtedition/rocksdb ${result.forkVersion}`, result.fork));
+  return result;
 }
 
 /**
@@ -736,6 +754,14 @@ async function main(): Promise<void> {
   let mainnetSync: MainnetSync | undefined;
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
+    if (settings.only === 'rocksdb-packages') {
+      const packages = await rocksdbPackagesStage(scratch);
+      details.rocksdb_packages = packages;
+      figures.push(...rocksDbPackageFigures(packages));
+      // A stage alone: printed, and bench/results (the full run's) left as it is.
+      process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
+      return;
+    }
 
     log(`koa_echo_rps: bare Koa + @koa/bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
     const koa = await koaEchoBaseline();
@@ -805,6 +831,12 @@ async function main(): Promise<void> {
       raw = await rawRocksDbBaseline(storePath, scratch, lastLedger);
       details.rocksdb_raw = { ...raw, keysPerSecond: raw.keys / raw.seconds };
       log(`raw: ${raw.keys} keys (${(raw.bytes / 1e6).toFixed(1)} MB) in ${raw.seconds.toFixed(2)} s`);
+    }
+
+    let packages: RocksDbPackagesResult | undefined;
+    if (!settings.only) {
+      packages = await rocksdbPackagesStage(scratch);
+      details.rocksdb_packages = packages;
     }
 
     const history = await fetchHistory(devnet, lastLedger);
@@ -995,6 +1027,7 @@ async function main(): Promise<void> {
         (service): Figure => ({ name: `rss_mb.${service}`, value: peaks.get(service), unit: 'MiB', goal: { text: '≤ 300 MiB', met: atMost(peaks.get(service), 300) } }),
       ),
       { name: 'send_tx_per_s', value: sent && sent.validated / sent.seconds, unit: 'tx/s', note: 'keystore derives its scrypt key per signature (~0.4 s)' },
+      ...(settings.only ? [] : rocksDbPackageFigures(packages)),
     );
     // `--only rpc` reports the JSON-RPC, tracing and memory figures only.
     if (settings.only) figures.splice(0, figures.length, ...figures.filter((figure) => /^(rpc_|otel_|rss_mb\.)/.test(figure.name)));
