@@ -1,7 +1,5 @@
+import type { ApiVersion } from '@ledger-node/rippled-api';
 import type { MethodContext } from '../jsonrpc/method';
-
-/** rippled's API versions: 1 (the default when a request names none) and 2. */
-export type ApiVersion = 1 | 2;
 
 /** One request of the rippled-compatible API, after the transport took off its envelope. */
 export interface RippledRequest {

@@ -23,7 +23,8 @@ import {
 } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
 import type { MethodContext } from '../../jsonrpc/method';
-import type { ApiVersion, RippledRequest } from '../method';
+import type { ApiVersion } from '@ledger-node/rippled-api';
+import type { RippledRequest } from '../method';
 
 export interface FixtureLedger {
   /** rippled's `ledger` JSON: header fields, `transactions` (expanded) and `accountState`. */
