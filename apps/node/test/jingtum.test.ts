@@ -245,16 +245,16 @@ describe('ledger-node -dev -chain jingtum -rpc -api', () => {
 
   it('REST balances, payments and status name the native currency SWT, in SWT units', async () => {
     const body = await rest(`/accounts/${local}/balances`);
-    expect(body).toMatchObject({ account: local, balances: [{ currency: 'SWT', value: '974.999988' }] });
+    expect(body).toMatchObject({ account: local, balances: [{ currency: 'SWT', value: '974.999988', drops: '974999988' }] });
     const issued = await rest(`/accounts/${addressOf(holder)}/balances`);
     expect(issued.balances).toEqual([
-      { currency: 'SWT', value: expect.any(String) },
+      { currency: 'SWT', value: expect.any(String), drops: expect.stringMatching(/^\d+$/) },
       { currency: 'CNY', counterparty: addressOf(issuer), value: '7' },
     ]);
     const history = await rest(`/accounts/${local}/transactions`);
     expect(history.transactions).toHaveLength(2);
     const payments = await rest(`/accounts/${local}/payments`);
-    expect(payments.payments).toContainEqual(expect.objectContaining({ hash: paymentHash, source: local, destination: genesis.address, currency: 'SWT', amount: '25' }));
+    expect(payments.payments).toContainEqual(expect.objectContaining({ hash: paymentHash, source: local, destination: genesis.address, currency: 'SWT', amount: '25', drops: '25000000' }));
     expect((await rest('/local-accounts')).accounts).toEqual([expect.objectContaining({ address: local, nickname: 'a' })]);
     expect(await rest('/status')).toMatchObject({ chain: 'jingtum', native_currency: 'SWT', drops_per_unit: '1000000' });
   });

@@ -55,7 +55,8 @@ describe('the node\'s output', () => {
     // util-linux `script` runs the node on a pseudo-terminal of its own and copies what it prints.
     const terminal = spawn('script', ['-qefc', command.map((word) => `'${word}'`).join(' '), '/dev/null'], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      // No colours, and nothing asking for them (Node warns when FORCE_COLOR, set by some test runners, overrides NO_COLOR).
+      env: { ...process.env, FORCE_COLOR: undefined, NO_COLOR: '1' },
     });
     let output = '';
     terminal.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

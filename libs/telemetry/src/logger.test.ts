@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAX_LOGGED_TEXT, resolveLogFormat } from './logger';
 
+/** No colours, and nothing asking for them (Node warns when FORCE_COLOR, set by some test runners, overrides NO_COLOR). */
+const colorless = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: '1' };
+
 const loggerModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'logger.ts');
 
 /** The lines a fresh process logs with `script` (the logger writes to its own stdout). */
@@ -31,7 +34,7 @@ function loggedOnTerminal(script: string, format?: string): string {
   const setFormat = format === undefined ? '' : `setLogFormat(${JSON.stringify(format)});`;
   const program = `import { createLogger, setLogFormat } from ${JSON.stringify(loggerModule)}; ${setFormat} const logger = createLogger('test'); ${script}`;
   const command = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', program].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
-  const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: colorless });
   expect(run.status, run.stderr).toBe(0);
   // The terminal carries the process's stderr too (a runtime warning under load, say): the logger's lines are those it writes.
   return run.stdout
@@ -60,7 +63,7 @@ describe('the log format', () => {
     const json = loggedOnTerminal(`logger.info({ ledgerIndex: 7 }, 'stored ledger 7');`, 'json');
     expect(JSON.parse(json)).toMatchObject({ level: 'info', service: 'test', ledgerIndex: 7, msg: 'stored ledger 7' });
     const program = `import { createLogger, setLogFormat } from ${JSON.stringify(loggerModule)}; setLogFormat('pretty'); createLogger('test').warn('disk nearly full');`;
-    const piped = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const piped = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { encoding: 'utf8', env: colorless });
     expect(piped.stdout).toMatch(/^\[[\d:.]+\] WARN: test {9}disk nearly full\n$/);
   });
 
