@@ -6,11 +6,11 @@
  * rippled's `internal`, never with their details.
  */
 import { randomUUID } from 'node:crypto';
-import { isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
-import { envelopeErrors, errorFields, rpcErrors, type ApiVersion, type JsonObject, type RpcErrorToken } from '@ledger-node/rippled-api';
+import { envelopeErrors, errorFields, rpcErrors, type ApiVersion, type JsonObject } from '@ledger-node/rippled-api';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
 import type { MethodContext } from '../jsonrpc/method';
 import type { RippledMethod } from './method';
+import { rippledErrorOf } from './methods/errors';
 import type { RippledSubscriptions, SubscribeOutcome } from './streams';
 
 const commandMetrics = {
@@ -20,17 +20,6 @@ const commandMetrics = {
 
 /** The commands bound to a WebSocket connection. */
 const connectionCommands = new Set(['subscribe', 'unsubscribe']);
-
-/** How the store's and services' errors read in rippled's terms. */
-const tokenByKind: Partial<Record<ErrorKind, RpcErrorToken>> = {
-  out_of_range: 'lgrNotFound',
-  not_synced: 'notSynced',
-  rate_limited: 'slowDown',
-  unavailable: 'notReady',
-  upstream_unavailable: 'noNetwork',
-  unimplemented: 'notImpl',
-  not_found: 'entryNotFound',
-};
 
 export interface CommandRunner {
   /**
@@ -58,12 +47,8 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
   const { methods, context, logger, slowMs } = options;
 
   const errorOf = (error: unknown, command: string): JsonObject => {
-    const fields = errorFields(error);
+    const fields = errorFields(rippledErrorOf(error) ?? error);
     if (fields) return fields;
-    if (isLedgerNodeError(error)) {
-      const token = tokenByKind[error.kind];
-      if (token) return { error: token, error_code: rpcErrors[token].code, error_message: error.message };
-    }
     const correlationId = randomUUID();
     logger.error({ err: error, command, correlationId }, 'internal error in a rippled API command');
     return { ...envelopeErrors.internal, correlation_id: correlationId };

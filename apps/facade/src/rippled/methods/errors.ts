@@ -1,13 +1,14 @@
 /**
  * The node's own errors (libs/errors kinds) in rippled's terms, for what a method does not name
  * itself: a read the store refuses, a service the facade cannot reach, a client sending too fast.
+ * The one mapping of both the methods and the command runner (commands.ts).
  */
 import { isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
 import { BareRpcError, RpcError, type RpcErrorToken } from '@ledger-node/rippled-api';
 
 const tokenOf: Partial<Record<ErrorKind, RpcErrorToken>> = {
   invalid_params: 'invalidParams',
-  not_found: 'lgrNotFound',
+  not_found: 'entryNotFound',
   out_of_range: 'lgrNotFound',
   account_not_found: 'actNotFound',
   not_synced: 'notSynced',
