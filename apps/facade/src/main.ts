@@ -52,7 +52,6 @@ export async function start(flags: ParsedFlags) {
     clients,
     profile: config.profile,
     syncEnabled: config.syncEnabled,
-    tip,
     syncStatus,
     maxPageSize: config.maxPageSize,
     queries: new Queries(clients, tip, new AnswerCache(config.answerCacheBytes)),

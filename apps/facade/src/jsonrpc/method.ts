@@ -3,7 +3,6 @@ import { InvalidParams } from '@ledger-node/errors';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Clients } from '../clients';
 import type { SyncStatusCache } from '../sync-status';
-import type { TipCache } from '../tip';
 import type { Queries } from '../queries/queries';
 import type { RenderedJson } from '../queries/rendered-json';
 import type { SendLimit } from '../send-limit';
@@ -25,8 +24,6 @@ export interface MethodContext {
   readonly profile: ChainProfile;
   /** False when the node runs with -sync=false (jt_syncing then answers false). */
   readonly syncEnabled: boolean;
-  /** The highest stored ledger, followed live. */
-  readonly tip: TipCache;
   /** Sync's status, asked for in the background. */
   readonly syncStatus: SyncStatusCache;
   /** Most transactions in one history page (-max_page_size). */

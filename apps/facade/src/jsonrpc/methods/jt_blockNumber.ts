@@ -10,5 +10,5 @@ export const jt_blockNumber = defineMethod({
   result: z.number().int().nonnegative(),
   errors: [],
   examples: [{ name: 'mainnet ledger 38129 stored last', params: [], result: ledger38129.index }],
-  handler: (_params, { tip }) => tip.highestLedgerIndex(),
+  handler: (_params, { queries }) => queries.highestLedgerIndex(),
 });
