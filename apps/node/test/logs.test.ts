@@ -53,7 +53,8 @@ describe('the node\'s output', () => {
     const dir = dataDir();
     const command = [process.execPath, cliEntry(), '-dev', '-rpc', '-data_dir', dir, '-rpcport', String(await freePort()), '-log_level', 'debug'];
     // util-linux `script` runs the node on a pseudo-terminal of its own and copies what it prints.
-    const terminal = spawn('script', ['-qefc', command.map((word) => `'${word}'`).join(' '), '/dev/null'], {
+    // `exec`: the node replaces script's shell, which (dash as /bin/sh) would itself die of the Ctrl-C.
+    const terminal = spawn('script', ['-qefc', `exec ${command.map((word) => `'${word}'`).join(' ')}`, '/dev/null'], {
       stdio: ['pipe', 'pipe', 'pipe'],
       // No colours, and nothing asking for them (Node warns when FORCE_COLOR, set by some test runners, overrides NO_COLOR).
       env: { ...process.env, FORCE_COLOR: undefined, NO_COLOR: '1' },
