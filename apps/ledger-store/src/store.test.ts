@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeLedgerHeader, getProfile, hashLedgerHeader, indexTransactionOrPlaceholder, keylet } from '@ledger-node/chain';
-import { LedgerTag, StateChangeKind, TxDetail, type LedgerSelector, type LedgerWrite, type StateObject, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
+import { Direction, LedgerTag, StateChangeKind, TxDetail, type LedgerSelector, type LedgerWrite, type StateObject, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, Unavailable, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
 import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
@@ -16,7 +16,7 @@ import { describeTarget, PgLedgerBackend } from './backend/pg-backend';
 import type { StateWindow } from './backend/records';
 import { LedgerStore, STORE_FORMAT_VERSION, type HistoryOptions } from './store';
 import type { LedgerRange } from './ledgers/ranges';
-import { accountTransactionCount } from './accounts/history';
+import { accountTransactionCount, accountTransactions } from './accounts/history';
 import type { LedgerEvent } from './ledgers/events';
 import { accountState, listedLedger, listStateObjects, MAX_STATE_OBJECTS_PER_LIST, stateObjects } from './state/reads';
 
@@ -1419,6 +1419,50 @@ describe.each(engines)('bounded history (-ledger_history) on %s', (name, createE
     expect(await versionLedgers('C')).toEqual([15]);
     expect(await versionLedgers('E')).toEqual([14]);
     expect((await store.status()).counters.stateObjectVersionCount).toBe(versionsBefore - 8n);
+  });
+
+  it('leaves ledgers removed while an account history page is read out of that page, and answers the rest', async () => {
+    const engine = await createEngine();
+    const writes = new Map<string, TransactionWrite>();
+    const unbounded = await LedgerStore.open(await engine.open());
+    for (let ledgerIndex = 100; ledgerIndex < 110; ledgerIndex++) {
+      const write = syntheticLedgerWrite(ledgerIndex, { transactionCount: 1 });
+      for (const tx of write.transactions) writes.set(tx.hash.toString('hex'), tx);
+      await unbounded.putLedger(write);
+    }
+    await unbounded.close();
+
+    // The removal waits until the page's index entries are read; the page's records are read after it.
+    let indexRead!: () => void;
+    const indexReadOnce = new Promise<void>((resolve) => (indexRead = resolve));
+    let removed!: () => void;
+    const removedOnce = new Promise<void>((resolve) => (removed = resolve));
+    const backend = await engine.open();
+    const gated = new Proxy(backend, {
+      get(target, name) {
+        const member = Reflect.get(target, name, target) as unknown;
+        if (typeof member !== 'function') return member;
+        if (name === 'headersBetween') return async (...args: unknown[]) => (await indexReadOnce, member.apply(target, args));
+        if (name === 'transactionHashAt') {
+          return async (...args: unknown[]) => {
+            indexRead();
+            await removedOnce;
+            return member.apply(target, args);
+          };
+        }
+        return member.bind(target);
+      },
+    });
+    const store = await LedgerStore.open(gated, {
+      history: { ledgers: 4, indexOf: (tx) => writes.get(tx.hash.toString('hex'))!, batch: 10, onPruned: () => removed() },
+    });
+    cleanups.push(() => store.close());
+
+    const receiver = syntheticAccount(100);
+    const page = await accountTransactions(store, { accountId: receiver, direction: Direction.BOTH, forward: true, limit: 0, transactionType: '' });
+    expect(store.ranges).toEqual([{ first: 106, last: 109 }]);
+    expect(page.transactions.map((tx) => tx.ledgerIndex)).toEqual([106, 107, 108, 109]);
+    expect(page.marker).toHaveLength(0);
   });
 
   it('removes ledgers below the kept ones as the tip rises, in the background', async () => {

@@ -10,6 +10,7 @@ import { throwIfCancelled } from '@ledger-node/grpc';
 import { IndexDirection, type HistoryPosition, type StoredHeader } from '../backend/records';
 import { transactionRecord, type LedgerStore } from '../store';
 import { requireAccountId } from '../state/reads';
+import { rangesContain } from '../ledgers/ranges';
 
 /** GetAccountTransactions answers at most this many transactions per call (ledgerstore.proto). */
 export const MAX_ACCOUNT_TRANSACTIONS_PER_PAGE = 1000;
@@ -102,23 +103,33 @@ async function typeOfStored(store: LedgerStore, ledgerIndex: number, txIndex: nu
   return hash && (await store.backend.transactions([hash]))[0]?.transactionType;
 }
 
+/**
+ * The records at `positions`, in order. A ledger that bounded history (-ledger_history) removed
+ * after the index was read is left out of the page, as a read started now would not list it; a
+ * piece missing from a ledger still held is corruption.
+ */
 async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Promise<TransactionRecord[]> {
-  const hashes = await Promise.all(positions.map((position) => store.backend.transactionHashAt(position.ledgerIndex, position.txIndex)));
-  const present = hashes.map((hash, position) => {
-    // The index entry and the ledger's rows are written in one batch: a missing row is corruption.
-    if (!hash) throw new Internal(`the account index lists ledger ${positions[position].ledgerIndex} tx ${positions[position].txIndex}, which is not stored`);
-    return hash;
-  });
-  const transactions = await store.backend.transactions(present);
-  const headers = new Map<number, StoredHeader>();
+  const leftOut = (ledgerIndex: number, missing: string): TransactionRecord[] => {
+    if (rangesContain(store.ranges, ledgerIndex)) throw new Internal(missing);
+    return [];
+  };
+  const headers = new Map<number, StoredHeader | undefined>();
   for (const ledgerIndex of new Set(positions.map((position) => position.ledgerIndex))) {
-    const header = await store.backend.header(ledgerIndex);
-    if (!header) throw new Internal(`ledger ${ledgerIndex} holds indexed transactions but its header is not stored`);
-    headers.set(ledgerIndex, header);
+    headers.set(ledgerIndex, await store.backend.header(ledgerIndex));
   }
-  return transactions.map((tx, position) => {
-    if (!tx) throw new Internal(`transaction ${present[position].toString('hex').toUpperCase()} is indexed but not stored`);
-    return transactionRecord(tx, headers.get(tx.ledgerIndex)!);
+  const hashes = await Promise.all(positions.map((position) => store.backend.transactionHashAt(position.ledgerIndex, position.txIndex)));
+  const transactions = await store.backend.transactions(hashes.filter((hash) => hash !== undefined));
+  let next = 0;
+  return positions.flatMap((position, at) => {
+    const { ledgerIndex, txIndex } = position;
+    const hash = hashes[at];
+    // The index entry and the ledger's rows are written (and removed) in one batch.
+    if (!hash) return leftOut(ledgerIndex, `the account index lists ledger ${ledgerIndex} tx ${txIndex}, which is not stored`);
+    const tx = transactions[next++];
+    if (!tx) return leftOut(ledgerIndex, `transaction ${hash.toString('hex').toUpperCase()} is indexed but not stored`);
+    const header = headers.get(ledgerIndex);
+    if (!header) return leftOut(ledgerIndex, `ledger ${ledgerIndex} holds indexed transactions but its header is not stored`);
+    return [transactionRecord(tx, header)];
   });
 }
 
