@@ -63,8 +63,8 @@ describe('ledger-node --version and ledger-node version', () => {
     expect(run(...args)).toEqual({ code: 0, stdout: expected, stderr: '' });
   });
 
-  it('--version needs no valid environment or -config file', () => {
-    expect(runWithEnv({ LEDGER_NODE_RPCPORT: 'lots' }, '--version', '-config', '/nonexistent.toml')).toEqual({ code: 0, stdout: expected, stderr: '' });
+  it.each([[['--version']], [['version']]])('%j needs no valid environment or -config file', (args) => {
+    expect(runWithEnv({ LEDGER_NODE_RPCPORT: 'lots' }, ...args, '-config', '/nonexistent.toml')).toEqual({ code: 0, stdout: expected, stderr: '' });
   });
 });
 

@@ -174,7 +174,8 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
     origins.set(name, origin);
   }
 
-  if (!version) {
+  // `--version` and the `version` command answer whatever the environment and a -config file say.
+  if (!version && !(positionals[0] === 'version' && !help)) {
     // Each value of the environment and of the file is checked even where the command line overrides it: a bad one is a mistake either way.
     if (sources.env !== undefined) {
       for (const spec of specs) {

@@ -115,8 +115,12 @@ describe('-config FILE', () => {
     expect(() => parse(['-config', missing])).toThrow(`cannot read -config ${missing}: ENOENT`);
   });
 
-  it('is not read for --version', () => {
-    expect(parse(['--version', '-config', path.join(dir.dir, 'missing.toml')]).version).toBe(true);
+  it('is not read for --version or the version command, but is for version --help and help version', () => {
+    const missing = path.join(dir.dir, 'missing.toml');
+    expect(parse(['--version', '-config', missing]).version).toBe(true);
+    expect(parse(['version', '-config', missing], { LEDGER_NODE_RPCPORT: 'lots' }).positionals).toEqual(['version']);
+    expect(() => parse(['version', '--help', '-config', missing])).toThrow(`cannot read -config ${missing}`);
+    expect(() => parse(['help', 'version', '-config', missing])).toThrow(`cannot read -config ${missing}`);
   });
 });
 
