@@ -31,6 +31,8 @@ export interface FacadeConfig {
   /** -sync: whether a sync service runs at all. */
   syncEnabled: boolean;
   profile: ChainProfile;
+  /** -network_id, which the rippled API states; undefined states none. */
+  networkId: number | undefined;
   logLevel: LogLevel;
   /** Largest accepted request body. */
   maxBodyBytes: number;
@@ -64,6 +66,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     corsOrigins: listValue(flags.string('rpc_cors_origins')),
     syncEnabled: flags.boolean('sync'),
     profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
+    networkId: flags.integer('network_id'),
     logLevel: flags.string('log_level') as LogLevel,
     maxBodyBytes: flags.integer('max_body_bytes')!,
     maxConnections: flags.integer('max_connections')!,

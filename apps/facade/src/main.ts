@@ -120,9 +120,9 @@ export async function start(flags: ParsedFlags) {
     if (config.ws) {
       const rippled = rippledApi({
         methods: rippledMethods,
-        context,
+        context: { ...context, networkId: config.networkId },
         follower,
-        chain: streamChainOf(config.profile),
+        chain: streamChainOf(config.profile, config.networkId),
         guard,
         probes,
         maxBodyBytes: config.maxBodyBytes,

@@ -28,16 +28,6 @@ const INTENDED: IntendedDifference[] = [
     when: (difference) => difference.reference === ABSENT && (difference.request.api_version ?? 1) === 1,
     reason: 'in API v1 the devnet renders a Payment as rippled before 2.0 did (Amount alone), the node as rippled 2.0 and later (Amount and DeliverMax)',
   },
-  {
-    command: 'server_info',
-    path: /^\$\.result\.info\.network_id$/,
-    reason: 'the node does not learn its upstream\'s network id, so it states none',
-  },
-  {
-    command: 'tx',
-    path: /^\$\.result\.ctid$/,
-    reason: 'rippled derives the CTID from the network id, which the node does not know',
-  },
 ];
 
 /** Fields of a WebSocket message that are the envelope, not the answer (rippled puts the rest under HTTP's `result`). */

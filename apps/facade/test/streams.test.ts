@@ -99,7 +99,7 @@ beforeAll(async () => {
   node = startProcess([
     cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-start_ledger', String(START_LEDGER),
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
-    '-ws_queue_bytes', String(QUEUE_BYTES), '-data_dir', dir, '-thread_count', '2',
+    '-ws_queue_bytes', String(QUEUE_BYTES), '-data_dir', dir, '-thread_count', '2', '-network_id', '0',
   ]);
   await node.waitFor(/facade\s+ready/, 90_000);
   call = rpcClient(rpcPort);

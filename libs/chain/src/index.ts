@@ -21,6 +21,7 @@ export { type ChainId, type ChainProfile, chainIds, getProfile, isChainId } from
 export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
 export {
+  DEVNET_NETWORK_ID,
   devnetValidatorKeypair,
   devnetValidatorsFileText,
   encodeNodePublicKey,

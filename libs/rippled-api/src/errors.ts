@@ -41,6 +41,7 @@ export const rpcErrors = {
   txnNotFound: { code: 29, message: 'Transaction not found.' },
   unexpectedLedgerType: { code: 99, message: 'Unexpected ledger type.' },
   unknownCmd: { code: 32, message: 'Unknown method.' },
+  wrongNetwork: { code: 4, message: 'Wrong network.' },
 } as const satisfies Record<string, RpcErrorInfo>;
 
 export type RpcErrorToken = keyof typeof rpcErrors;

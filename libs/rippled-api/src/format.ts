@@ -55,8 +55,8 @@ export function closeTimeIso(closeTime: number): string {
  * rippled's compact transaction identifier (XLS-37): 0xC, 28-bit ledger index, 16-bit
  * TransactionIndex, 16-bit network id; absent when a part does not fit.
  */
-export function ctidOf(ledgerIndex: number, txIndex: number, networkId: number): string | undefined {
-  if (ledgerIndex > 0x0fffffff || txIndex > 0xffff || networkId > 0xffff) return undefined;
+export function ctidOf(ledgerIndex: number, txIndex: number, networkId: number | undefined): string | undefined {
+  if (networkId === undefined || ledgerIndex > 0x0fffffff || txIndex > 0xffff || networkId > 0xffff) return undefined;
   const value = (0xcn << 60n) | (BigInt(ledgerIndex) << 32n) | (BigInt(txIndex) << 16n) | BigInt(networkId);
   return value.toString(16).toUpperCase().padStart(16, '0');
 }
@@ -139,7 +139,7 @@ export function ledgerTransactionJson(
 export function txResult(
   place: LedgerPlace,
   tx: TransactionInput,
-  options: { apiVersion: ApiVersion; binary: boolean; networkId: number } & RenderStyle,
+  options: { apiVersion: ApiVersion; binary: boolean; networkId: number | undefined } & RenderStyle,
 ): JsonObject {
   const { ledgerIndex, closeTime: date } = place;
   const ctid = ctidOf(ledgerIndex, tx.index, options.networkId);

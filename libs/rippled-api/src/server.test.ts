@@ -53,6 +53,13 @@ describe('ledgerStreamFields', () => {
     const { type: _type, txn_count: _count, ...rest } = recorded;
     expect(fields).toEqual({ ...rest, network_id: 0 });
   });
+
+  it('states no network_id for a server that states none', () => {
+    const place = { ledgerIndex: 5, ledgerHash: 'AB'.repeat(32), closeTime: 1 };
+    const fields = ledgerStreamFields({ place, fees: { baseFee: 10n, reserveBase: 1n, reserveIncrement: 1n }, networkId: undefined, validatedLedgers: '1-5' });
+    expect(fields).not.toHaveProperty('network_id');
+    expect(fields).toMatchObject({ ledger_index: 5, fee_base: 10 });
+  });
 });
 
 describe('feeResult', () => {

@@ -12,7 +12,8 @@ import type { FeeSchedule } from './server';
 export function ledgerStreamFields(input: {
   place: LedgerPlace;
   fees: FeeSchedule;
-  networkId: number;
+  /** Left out when the server states none. */
+  networkId: number | undefined;
   /** rippled's `complete_ledgers` text (formatRanges). */
   validatedLedgers: string;
 }): JsonObject {
@@ -23,7 +24,7 @@ export function ledgerStreamFields(input: {
     ledger_hash: place.ledgerHash,
     ledger_index: place.ledgerIndex,
     ledger_time: place.closeTime,
-    network_id: input.networkId,
+    ...(input.networkId === undefined ? {} : { network_id: input.networkId }),
     reserve_base: Number(fees.reserveBase),
     reserve_inc: Number(fees.reserveIncrement),
     validated_ledgers: input.validatedLedgers,

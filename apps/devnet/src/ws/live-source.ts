@@ -3,13 +3,11 @@
  * index, and closes ledgers on a timer — every `closeMs` while transactions are pending, at least
  * every `idleCloseMs` otherwise — or at once on `ledger_accept`, as rippled's standalone mode does.
  */
+import { DEVNET_NETWORK_ID } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
 import type { ClosedLedger, DevnetChain } from '../engine/types';
 import { AccountTxIndex } from './account-tx-index';
 import type { AccountTxPage, AccountTxQuery, LedgerRange, LedgerSource, LedgerTransaction, LedgerWriter } from './ledger-source';
-
-/** A single local chain needs no NetworkID field in its transactions (rippled: only ids above 1024 do). */
-export const DEVNET_NETWORK_ID = 0;
 
 /** How often the close timer looks at the open ledger; finer than any sensible close interval. */
 const TICK_MS = 50;

@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { NotSynced, OutOfRange, RateLimited } from '@ledger-node/errors';
 import { RpcError } from '@ledger-node/rippled-api';
 import { createLogger } from '@ledger-node/telemetry';
-import type { MethodContext } from '../jsonrpc/method';
 import { commandRunner } from './commands';
-import type { RippledMethod } from './method';
+import type { RippledContext, RippledMethod } from './method';
 
 const logger = createLogger('commands-test', 'silent');
 
@@ -28,7 +27,7 @@ const methods: Record<string, RippledMethod> = {
   },
 };
 
-const runner = commandRunner({ methods, context: {} as MethodContext, logger });
+const runner = commandRunner({ methods, context: {} as RippledContext, logger });
 
 describe('a rippled command', () => {
   it('answers the result of the method the command names, with the fields and API version', async () => {

@@ -8,8 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { envelopeErrors, errorFields, rpcErrors, type ApiVersion, type JsonObject } from '@ledger-node/rippled-api';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
-import type { MethodContext } from '../jsonrpc/method';
-import type { RippledMethod } from './method';
+import type { RippledContext, RippledMethod } from './method';
 import { rippledErrorOf } from './methods/errors';
 import type { RippledSubscriptions, SubscribeOutcome } from './streams';
 
@@ -37,7 +36,7 @@ export interface CommandRunner {
 
 export interface CommandRunnerOptions {
   methods: Readonly<Record<string, RippledMethod>>;
-  context: MethodContext;
+  context: RippledContext;
   logger: Logger;
   /** A command that takes this long or longer is logged with its name and duration (-slow_ms). */
   slowMs?: number;

@@ -13,4 +13,10 @@ export interface RippledRequest {
  * RpcError (libs/rippled-api) that the transport renders as rippled does. Connection-bound methods
  * (subscribe, unsubscribe) are the transport's own.
  */
-export type RippledMethod = (request: RippledRequest, context: MethodContext) => Promise<Record<string, unknown>>;
+export type RippledMethod = (request: RippledRequest, context: RippledContext) => Promise<Record<string, unknown>>;
+
+/** What a rippled-compatible method reads from: the facade's context and the network the node states. */
+export interface RippledContext extends MethodContext {
+  /** -network_id: stated in server_info and encoded in CTIDs; undefined states none. */
+  readonly networkId: number | undefined;
+}

@@ -10,7 +10,6 @@ import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { withCallScope } from '@ledger-node/grpc';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
-import type { MethodContext } from '../jsonrpc/method';
 import { requestScope } from '../request-scope';
 import { requestSpans } from '../request-spans';
 import { messageText, peerOf, StreamConnection } from '../streams/connection';
@@ -18,13 +17,13 @@ import type { LedgerFollower } from '../streams/follower';
 import { acceptUpgrades, type Upgrades } from '../streams/upgrade';
 import { commandRunner, type CommandRunner } from './commands';
 import { httpAnswer, parseHttpCall, parseWsCall, wsAnswer } from './envelope';
-import type { RippledMethod } from './method';
+import type { RippledContext, RippledMethod } from './method';
 import { serverStateOf } from './methods/server-info';
 import { RippledSubscriptions, type ServerFacts, type StreamChain } from './streams';
 
 export interface RippledApiOptions {
   methods: Readonly<Record<string, RippledMethod>>;
-  context: MethodContext;
+  context: RippledContext;
   follower: LedgerFollower;
   chain: StreamChain;
   /** The listener's Host/Origin guard (http-guard.ts). */

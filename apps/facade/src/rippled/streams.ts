@@ -50,7 +50,8 @@ export const MAX_ACCOUNTS_PER_CONNECTION = 1_000;
 export interface StreamChain {
   readonly profile: ChainProfile;
   readonly fees: FeeSchedule;
-  readonly networkId: number;
+  /** -network_id; the ledger stream states none when undefined. */
+  readonly networkId: number | undefined;
 }
 
 /** What a `server` subscription is answered with (rippled NetworkOPs subServer): the state and a constant load. */
@@ -61,12 +62,9 @@ export interface ServerFacts {
   readonly random: string;
 }
 
-/**
- * The chain facts of a profile: its fee schedule (the store keeps no FeeSettings reader yet) and
- * network id 0, what rippled states for a network that names none.
- */
-export function streamChainOf(profile: ChainProfile): StreamChain {
-  return { profile, fees: { baseFee: profile.baseFee, reserveBase: profile.reserveBase, reserveIncrement: profile.reserveIncrement }, networkId: 0 };
+/** The chain facts of a profile: its fee schedule (the store keeps no FeeSettings reader yet) and the network id given. */
+export function streamChainOf(profile: ChainProfile, networkId: number | undefined): StreamChain {
+  return { profile, fees: { baseFee: profile.baseFee, reserveBase: profile.reserveBase, reserveIncrement: profile.reserveIncrement }, networkId };
 }
 
 interface Subscription {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
-import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
+import { DEVNET_NETWORK_ID, devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
 import { dataDir, FlagError, originText, type ParsedFlags } from '@ledger-node/config';
 import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
@@ -44,6 +44,12 @@ async function liveServices(dir: string): Promise<string[]> {
   return answering.filter((name): name is string => name !== undefined);
 }
 
+/** Where a flag's value came from, when not the command line: " (from LEDGER_NODE_X)". */
+function fromText(flags: ParsedFlags, flag: string): string {
+  const origin = flags.origin(flag);
+  return origin.kind === 'flag' || origin.kind === 'default' ? '' : ` (from ${originText(origin, flag)})`;
+}
+
 /** `ledger-node` with no command: every needed service as a child process, until SIGINT/SIGTERM. */
 export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   const dir = dataDir(flags);
@@ -58,12 +64,15 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
 
   if (flags.boolean('dev')) {
     for (const flag of ['endpoint', 'endpoint_file']) {
-      const origin = flags.origin(flag);
-      const from = origin.kind === 'flag' || origin.kind === 'default' ? '' : ` (from ${originText(origin, flag)})`;
-      if (flags.given(flag)) throw new FlagError(`-dev and -${flag}${from} exclude each other: -dev syncs from the embedded devnet`);
+      if (flags.given(flag)) throw new FlagError(`-dev and -${flag}${fromText(flags, flag)} exclude each other: -dev syncs from the embedded devnet`);
+    }
+    // The node states the network it follows: the devnet's.
+    const networkId = flags.integer('network_id') ?? DEVNET_NETWORK_ID;
+    if (networkId !== DEVNET_NETWORK_ID) {
+      throw new FlagError(`-dev syncs from the embedded devnet, whose network id is ${DEVNET_NETWORK_ID}, not -network_id ${networkId}${fromText(flags, 'network_id')}`);
     }
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
-    childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}` });
+    childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId });
     if (!flags.given('validators')) {
       // The embedded devnet's ledgers are proven by its own validator's signatures.
       const validators = path.join(dir, 'run', 'devnet-validators.txt');

@@ -30,6 +30,12 @@ describe('server_info', () => {
     expect(info.network_id).toBeUndefined();
   });
 
+  it('states the -network_id given, in server_info and server_state alike', async () => {
+    const chain = new TestChain({ profile: xrpl, ledgers: [fixture], networkId: 1 });
+    expect(((await serverInfo(request({}), chain.context)) as { info: Record<string, any> }).info.network_id).toBe(1);
+    expect(((await serverState(request({}), chain.context)) as { state: Record<string, any> }).state.network_id).toBe(1);
+  });
+
   it('falls back to the profile fees when the ledger holds no FeeSettings, and names the sync state', async () => {
     const syncing = new TestChain({ profile: xrpl, ledgers: [fixture], sync: { syncing: true } });
     const { info } = (await serverInfo(request({}), syncing.context)) as { info: Record<string, any> };

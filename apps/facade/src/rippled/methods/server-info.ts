@@ -3,12 +3,11 @@
  * network through its upstream rather than through peers and consensus: `server_state` is "full"
  * while sync is level with the upstream's validated ledger, "syncing" while it catches up, and
  * "connected" when it does not follow (no upstream connection, or -sync=false); load factors are 1.
- * `network_id` is left out: the node does not learn it from its upstream.
+ * `network_id` is the node's -network_id, left out when none is given.
  */
 import { LedgerTag, TxDetail, type GetStatusResponse, type GetSyncStatusResponse } from '@ledger-node/contracts';
 import { formatRanges, serverInfoValidatedLedger, serverStateValidatedLedger, serverTime, type FeeSchedule, type JsonObject, type ValidatedLedgerInput } from '@ledger-node/rippled-api';
-import type { MethodContext } from '../../jsonrpc/method';
-import type { RippledMethod } from '../method';
+import type { RippledContext, RippledMethod } from '../method';
 import { feesAt } from './fees';
 import { resolvedOf } from './ledgers';
 import { StateView } from './state';
@@ -27,7 +26,7 @@ interface ServerFacts {
   validated: { ledger: ValidatedLedgerInput; fees: FeeSchedule } | undefined;
 }
 
-async function gather(context: MethodContext): Promise<ServerFacts> {
+async function gather(context: RippledContext): Promise<ServerFacts> {
   const [status, sync, record] = await Promise.all([
     context.queries.status(),
     context.syncEnabled ? context.syncStatus.status().catch(() => undefined) : Promise.resolve(undefined),
@@ -39,8 +38,9 @@ async function gather(context: MethodContext): Promise<ServerFacts> {
   return { status, sync, validated: { ledger: { ledgerIndex: ledger.header.ledgerIndex, hash: ledger.hash, closeTime: ledger.header.closeTime }, fees } };
 }
 
-function commonFields(facts: ServerFacts, context: MethodContext, nowMs: number): JsonObject {
+function commonFields(facts: ServerFacts, context: RippledContext, nowMs: number): JsonObject {
   return {
+    ...(context.networkId === undefined ? {} : { network_id: context.networkId }),
     build_version: NODE_BUILD_VERSION,
     complete_ledgers: formatRanges(facts.status.completeRanges),
     hostid: 'ledger-node',

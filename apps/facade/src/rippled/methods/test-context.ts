@@ -22,9 +22,8 @@ import {
   type TransactionRecord,
 } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
-import type { MethodContext } from '../../jsonrpc/method';
 import type { ApiVersion } from '@ledger-node/rippled-api';
-import type { RippledRequest } from '../method';
+import type { RippledContext, RippledRequest } from '../method';
 
 export interface FixtureLedger {
   /** rippled's `ledger` JSON: header fields, `transactions` (expanded) and `accountState`. */
@@ -47,12 +46,14 @@ export interface TestChainOptions {
   stateHeld?: (ledgerIndex: number) => boolean;
   sync?: Partial<GetSyncStatusResponse>;
   submitted?: { engineResult: string; engineResultMessage: string; accepted: boolean } | Error;
+  /** -network_id (none by default). */
+  networkId?: number;
 }
 
 export class TestChain {
   readonly ledgers = new Map<number, StoredLedger>();
   readonly submittedBlobs: Buffer[] = [];
-  readonly context: MethodContext;
+  readonly context: RippledContext;
 
   constructor(readonly options: TestChainOptions) {
     const { profile } = options;
@@ -121,7 +122,7 @@ export class TestChain {
     return [...this.ledgers.values()].flatMap((stored) => stored.record.transactions);
   }
 
-  private makeContext(): MethodContext {
+  private makeContext(): RippledContext {
     const chain = this;
     const { profile } = this.options;
     const withDetail = (record: LedgerRecord, detail: TxDetail): LedgerRecord => ({
@@ -251,7 +252,8 @@ export class TestChain {
       maxPageSize: 200,
       queries,
       sends: { take: async () => undefined },
-    } as unknown as MethodContext;
+      networkId: this.options.networkId,
+    } as unknown as RippledContext;
   }
 }
 

@@ -39,9 +39,32 @@ describe('tx', () => {
     expect(answer).toMatchObject({ hash: recorded.hash, tx: expect.stringMatching(/^[0-9A-F]+$/), meta: expect.stringMatching(/^[0-9A-F]+$/), ledger_index: 11119600 });
   });
 
-  it('finds a transaction by its CTID', async () => {
-    const ctid = `C${(11119600).toString(16).toUpperCase().padStart(7, '0')}${recorded.metaData.TransactionIndex.toString(16).toUpperCase().padStart(4, '0')}0000`;
-    expect((await tx(request({ ctid }), chain.context)).hash).toBe(recorded.hash);
+  /** The CTID of `recorded` on a network. */
+  const ctidOn = (networkId: number) =>
+    `C${(11119600).toString(16).toUpperCase().padStart(7, '0')}${recorded.metaData.TransactionIndex.toString(16).toUpperCase().padStart(4, '0')}${networkId.toString(16).toUpperCase().padStart(4, '0')}`;
+
+  it('finds a transaction by its CTID, of any network when the node states none', async () => {
+    expect((await tx(request({ ctid: ctidOn(0) }), chain.context)).hash).toBe(recorded.hash);
+    expect((await tx(request({ ctid: ctidOn(5) }), chain.context)).hash).toBe(recorded.hash);
+  });
+
+  describe('on a node with -network_id', () => {
+    const onNetwork = new TestChain({ profile: getProfile('xrpl'), ledgers: fixtures, networkId: 21 });
+
+    it('answers each form with the CTID of its network', async () => {
+      for (const [apiVersion, binary] of [[1, false], [1, true], [2, false], [2, true]] as const) {
+        expect((await tx(request({ transaction: recorded.hash, binary }, apiVersion), onNetwork.context)).ctid).toBe(ctidOn(21));
+      }
+    });
+
+    it('finds a transaction by a CTID of its network, and refuses another network\'s with wrongNetwork', async () => {
+      expect((await tx(request({ ctid: ctidOn(21).toLowerCase() }), onNetwork.context)).hash).toBe(recorded.hash);
+      await expect(tx(request({ ctid: ctidOn(0) }), onNetwork.context)).rejects.toMatchObject({
+        token: 'wrongNetwork',
+        code: 4,
+        message: 'Wrong network. You should submit this request to a node running on NetworkID: 0',
+      });
+    });
   });
 
   it('answers txnNotFound, with searched_all when a ledger range is given', async () => {

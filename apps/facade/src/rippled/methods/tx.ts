@@ -2,8 +2,9 @@
  * rippled `tx` (by hash, or by CTID) and `transaction_entry` over the stored, validated
  * transactions. A transaction not stored is `txnNotFound`; with `min_ledger`/`max_ledger` it says
  * `searched_all` as Clio does: true when the store holds every ledger of that range, so the
- * transaction is surely not in it. The CTID is neither checked against nor printed with a network
- * id: the node does not learn its network's id from the upstream.
+ * transaction is surely not in it. With -network_id, each answer carries the transaction's CTID
+ * and a CTID of another network is `wrongNetwork`; without it the node states no network and gives
+ * no CTID.
  */
 import { TxDetail, type TransactionRecord } from '@ledger-node/contracts';
 import { closeTimeIso, invalidField, isHash256, missingField, readBoolean, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
@@ -22,10 +23,10 @@ function readLedgerBound(params: JsonObject, field: 'min_ledger' | 'max_ledger')
 }
 
 /** A CTID (XLS-37): 0xC, 28-bit ledger index, 16-bit TransactionIndex, 16-bit network id. */
-function readCtid(value: unknown): { ledgerIndex: number; txIndex: number } {
+function readCtid(value: unknown): { ledgerIndex: number; txIndex: number; networkId: number } {
   if (typeof value !== 'string' || !/^[Cc][0-9A-Fa-f]{15}$/.test(value)) throw new RpcError('invalidParams');
   const bits = BigInt(`0x${value}`);
-  return { ledgerIndex: Number((bits >> 32n) & 0x0fffffffn), txIndex: Number((bits >> 16n) & 0xffffn) };
+  return { ledgerIndex: Number((bits >> 32n) & 0x0fffffffn), txIndex: Number((bits >> 16n) & 0xffffn), networkId: Number(bits & 0xffffn) };
 }
 
 export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
@@ -45,6 +46,10 @@ export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
   let record: TransactionRecord | undefined;
   if (ctid !== undefined) {
     const position = readCtid(ctid);
+    // As Clio: checked when the node states a network.
+    if (context.networkId !== undefined && position.networkId !== context.networkId) {
+      throw new RpcError('wrongNetwork', `Wrong network. You should submit this request to a node running on NetworkID: ${position.networkId}`);
+    }
     record = await context.queries.transactionAt({ selector: { $case: 'index', index: position.ledgerIndex } }, position.txIndex);
   } else {
     if (!isHash256(hash)) throw new RpcError('invalidParams', "Invalid field 'transaction'.");
@@ -56,11 +61,8 @@ export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
     const searchedAll = completeRanges.some((range) => range.first <= minLedger && maxLedger <= range.last);
     throw new RpcError('txnNotFound', undefined, { searched_all: searchedAll });
   }
-  return txResult(placeOfRecord(record), transactionInput(record, context.profile), { apiVersion, binary, networkId: NO_NETWORK_ID });
+  return txResult(placeOfRecord(record), transactionInput(record, context.profile), { apiVersion, binary, networkId: context.networkId });
 };
-
-/** ctidOf gives no CTID for a network id above 0xFFFF: the node's network id is not known. */
-const NO_NETWORK_ID = 0x10000;
 
 /**
  * rippled `transaction_entry`: a transaction of one given ledger (ledger_hash or ledger_index,
