@@ -45,11 +45,14 @@ export async function startRippledNode(flags: string[] = []): Promise<RippledNod
     const devnetUrl = (await node.waitFor(/devnet\s+ready\s+pid \d+\s+(ws:\/\/\S+)/, 60_000))[1]!;
     await node.waitFor(/facade\s+ready/, 60_000);
     await waitUntil(() => portAccepts(wsPort), 30_000, `the node's WebSocket port ${wsPort}`);
+    // Until it has stored a ledger the node answers lgrNotFound, and a ledger subscription carries no ledger.
+    const httpUrl = `http://127.0.0.1:${wsPort}/`;
+    await waitUntil(async () => (await postRippled(httpUrl, 'ledger_closed')).body?.result?.status === 'success', 60_000, 'a ledger stored by the node');
     return {
       process: node,
       devnetUrl,
       wsUrl: `ws://127.0.0.1:${wsPort}`,
-      httpUrl: `http://127.0.0.1:${wsPort}/`,
+      httpUrl,
       dataDir: dir,
       facadePid: () => childPids(node).get('facade')!,
       stop,
