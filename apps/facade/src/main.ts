@@ -21,7 +21,6 @@ import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
 import { rippledMethods } from './rippled/methods/index';
 import { rippledApi } from './rippled/server';
-import { streamChainOf } from './rippled/streams';
 import { LedgerFollower } from './streams/follower';
 import { attachJsonRpcWebSocket } from './streams/jsonrpc-ws';
 import type { Upgrades } from './streams/upgrade';
@@ -122,7 +121,7 @@ export async function start(flags: ParsedFlags) {
         methods: rippledMethods,
         context: { ...context, networkId: config.networkId },
         follower,
-        chain: streamChainOf(config.profile, config.networkId),
+        chain: { profile: config.profile, networkId: config.networkId },
         guard,
         probes,
         maxBodyBytes: config.maxBodyBytes,

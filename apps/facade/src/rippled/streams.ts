@@ -17,7 +17,6 @@ import {
   RpcError,
   transactionStreamMessage,
   type ApiVersion,
-  type FeeSchedule,
   type JsonObject,
 } from '@ledger-node/rippled-api';
 import type { Logger } from '@ledger-node/telemetry';
@@ -46,10 +45,9 @@ const LOAD_BASE = 256;
 /** Most accounts one connection may follow. */
 export const MAX_ACCOUNTS_PER_CONNECTION = 1_000;
 
-/** The chain facts the ledger stream states beside each ledger. */
+/** The chain facts the streams render with. */
 export interface StreamChain {
   readonly profile: ChainProfile;
-  readonly fees: FeeSchedule;
   /** -network_id; the ledger stream states none when undefined. */
   readonly networkId: number | undefined;
 }
@@ -60,11 +58,6 @@ export interface ServerFacts {
   serverStatus(): Promise<string>;
   /** Random per process, so that a client can tell whether two connections reach the same server. */
   readonly random: string;
-}
-
-/** The chain facts of a profile: its fee schedule (the store keeps no FeeSettings reader yet) and the network id given. */
-export function streamChainOf(profile: ChainProfile, networkId: number | undefined): StreamChain {
-  return { profile, fees: { baseFee: profile.baseFee, reserveBase: profile.reserveBase, reserveIncrement: profile.reserveIncrement }, networkId };
 }
 
 interface Subscription {
@@ -120,7 +113,7 @@ export function ledgerClosedText(ledger: StreamLedger, chain: StreamChain): stri
   return ledger.memo('rippled ledgerClosed', () =>
     JSON.stringify({
       type: 'ledgerClosed',
-      ...ledgerStreamFields({ place: ledger.place, fees: chain.fees, networkId: chain.networkId, validatedLedgers: ledger.validatedLedgers }),
+      ...ledgerStreamFields({ place: ledger.place, fees: ledger.fees, networkId: chain.networkId, validatedLedgers: ledger.validatedLedgers }),
       txn_count: ledger.transactions.length,
     }),
   );
@@ -200,7 +193,7 @@ export class RippledSubscriptions {
     // rippled answers a `ledger` subscription with the newest validated ledger.
     const result: JsonObject =
       wantsLedger && current
-        ? ledgerStreamFields({ place: current.place, fees: this.chain.fees, networkId: this.chain.networkId, validatedLedgers: current.validatedLedgers })
+        ? ledgerStreamFields({ place: current.place, fees: current.fees, networkId: this.chain.networkId, validatedLedgers: current.validatedLedgers })
         : {};
     if (streams.includes('server')) {
       Object.assign(result, { load_base: LOAD_BASE, load_factor: LOAD_BASE, random: this.server.random, server_status: await this.server.serverStatus() });

@@ -3,7 +3,8 @@
  * API: a single ledger-store WatchLedgers stream, each new ledger read once with its full
  * transactions (GetLedger) and handed to every feed. After an interruption the stream is opened
  * again from the ledger after the last one published (WatchLedgers `from_ledger_index`: the stored
- * ones first, then live), so the follower itself never skips a ledger the store holds.
+ * ones first, then live), so the follower itself never skips a ledger the store holds. Each ledger
+ * is read with the fees in force at it (one point read of its FeeSettings object).
  */
 import type { ChainProfile } from '@ledger-node/chain';
 import { TxDetail } from '@ledger-node/contracts';
@@ -13,6 +14,8 @@ import { formatRanges, type LedgerRange } from '@ledger-node/rippled-api';
 import type { Logger } from '@ledger-node/telemetry';
 import type { Clients } from '../clients';
 import type { Queries } from '../queries/queries';
+import { feesAt } from '../rippled/methods/fees';
+import { StateView } from '../rippled/methods/state';
 import type { FollowedLedgers, PublishListener } from './feed';
 import { StreamLedger } from './stream-ledger';
 
@@ -136,7 +139,11 @@ export class LedgerFollower implements FollowedLedgers<StreamLedger> {
   private async read(ledgerIndex: number): Promise<StreamLedger | undefined> {
     const record = await this.queries.ledger({ selector: { $case: 'index', index: ledgerIndex } }, TxDetail.FULL);
     if (!record) return undefined;
-    return new StreamLedger(record, this.profile, formatRanges(await this.storedRanges(ledgerIndex)));
+    const [ranges, fees] = await Promise.all([
+      this.storedRanges(ledgerIndex),
+      feesAt(new StateView({ queries: this.queries, profile: this.profile }, ledgerIndex), this.profile),
+    ]);
+    return new StreamLedger(record, this.profile, formatRanges(ranges), fees);
   }
 
   /** The store's complete ranges, read again when older than a second, when `fresh`, or when they end before `atLeast`. */

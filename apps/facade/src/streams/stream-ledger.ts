@@ -5,7 +5,7 @@
  */
 import { decodeLedgerHeader, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
 import type { LedgerRecord, TransactionRecord } from '@ledger-node/contracts';
-import { affectedAccounts, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
+import { affectedAccounts, type FeeSchedule, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
 import { transactionInput } from '../rippled/methods/records';
 
 export const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex').toUpperCase();
@@ -44,11 +44,14 @@ export class StreamLedger {
   /**
    * @param validatedLedgers rippled's `complete_ledgers` text of the store when the ledger was read
    *   (the ledger stream's `validated_ledgers`).
+   * @param fees the fees in force at the ledger (its FeeSettings object; the profile's where the
+   *   store does not hold its state), which the ledger stream states.
    */
   constructor(
     readonly record: LedgerRecord,
     profile: ChainProfile,
     readonly validatedLedgers: string,
+    readonly fees: FeeSchedule,
   ) {
     this.header = decodeLedgerHeader(record.headerBlob);
     this.ledgerIndex = record.ledgerIndex;

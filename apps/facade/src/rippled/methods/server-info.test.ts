@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { getProfile, keylet } from '@ledger-node/chain';
+import { getProfile } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
 import { fee } from './fee';
 import { serverInfo, serverState } from './server-info';
-import { request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
+import { request, STATE_LEDGER, TestChain, withFeeSettings, type FixtureLedger } from './test-context';
 
 const fixture = readFixture<FixtureLedger>(STATE_LEDGER);
 const xrpl = getProfile('xrpl');
 
-/** The fixture with a FeeSettings object of the XRPFees amendment (fees in drops). */
-function withFees(ledger: FixtureLedger): FixtureLedger {
-  const settings = {
-    LedgerEntryType: 'FeeSettings',
-    Flags: 0,
-    BaseFeeDrops: '10',
-    ReserveBaseDrops: '1000000',
-    ReserveIncrementDrops: '200000',
-    index: keylet.feeSettings(),
-  };
-  return { ledger: { ...ledger.ledger, accountState: [...ledger.ledger.accountState, settings] } };
-}
+const withFees = (ledger: FixtureLedger) => withFeeSettings(ledger, { baseFee: 10n, reserveBase: 1_000_000n, reserveIncrement: 200_000n });
 
 describe('server_info', () => {
   it('reports the stored range, the newest validated ledger with its fees, and "full" while sync is level', async () => {

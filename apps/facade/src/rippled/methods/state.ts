@@ -19,7 +19,7 @@ const MAX_SCAN_PAGE = 4096;
 
 export class StateView {
   constructor(
-    private readonly context: MethodContext,
+    private readonly context: Pick<MethodContext, 'queries' | 'profile'>,
     readonly ledgerIndex: number,
   ) {}
 

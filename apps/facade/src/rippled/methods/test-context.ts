@@ -22,7 +22,7 @@ import {
   type TransactionRecord,
 } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
-import type { ApiVersion } from '@ledger-node/rippled-api';
+import type { ApiVersion, FeeSchedule } from '@ledger-node/rippled-api';
 import type { RippledContext, RippledRequest } from '../method';
 
 export interface FixtureLedger {
@@ -265,3 +265,16 @@ export function request(params: Record<string, unknown>, apiVersion: ApiVersion 
 export const STATE_LEDGER = 'xrpl/ledgers/mainnet/38129-full-state.json';
 /** Mainnet ledgers 11119599 to 11119604 with their transactions (no state). */
 export const HISTORY_LEDGERS = [11119599, 11119600, 11119601, 11119602, 11119603, 11119604].map((index) => `xrpl/ledgers/mainnet/${index}.json`);
+
+/** The fixture ledger with a FeeSettings object of the XRPFees amendment stating `fees` (in drops). */
+export function withFeeSettings(ledger: FixtureLedger, fees: FeeSchedule): FixtureLedger {
+  const settings = {
+    LedgerEntryType: 'FeeSettings',
+    Flags: 0,
+    BaseFeeDrops: String(fees.baseFee),
+    ReserveBaseDrops: String(fees.reserveBase),
+    ReserveIncrementDrops: String(fees.reserveIncrement),
+    index: keylet.feeSettings(),
+  };
+  return { ledger: { ...ledger.ledger, accountState: [...ledger.ledger.accountState, settings] } };
+}
