@@ -15,6 +15,8 @@ export interface SyncConfig {
   startLedger: number | undefined;
   /** The newest ledgers the ledger-store keeps (-ledger_history); 0 keeps every ledger. */
   ledgerHistory: number;
+  /** -network_id: endpoints on another network are not used. */
+  networkId: number | undefined;
   /** gRPC address this service listens on. */
   address: string;
   ledgerStoreAddress: string;
@@ -60,6 +62,7 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
     threadCount: flags.integer('thread_count') ?? 8,
     startLedger: flags.integer('start_ledger'),
     ledgerHistory: flags.integer('ledger_history') ?? 0,
+    networkId: flags.integer('network_id'),
     address: serviceAddress(flags, 'sync'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,

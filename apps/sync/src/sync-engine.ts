@@ -56,6 +56,7 @@ export class SyncEngine {
     this.upstream = new Upstream({
       endpoints: config.endpoints.urls,
       connectUrl: config.endpoints.connectUrl,
+      networkId: config.networkId,
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
       onValidation: (validationHex) => this.anchorProof.onValidation(validationHex),

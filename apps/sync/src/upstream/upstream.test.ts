@@ -120,3 +120,39 @@ describe('Upstream facing a 100 MB message', () => {
     expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(64 * 1024 * 1024);
   });
 });
+
+describe('Upstream with -network_id', () => {
+  /** A mock upstream whose subscribe answer names `networkId` (none when undefined). */
+  async function serverOn(networkId: number | undefined): Promise<MockUpstream> {
+    const server = await MockUpstream.start();
+    stoppers.push(() => server.close());
+    server.reply('subscribe', { result: { ledger_index: 100, ledger_hash: 'AB'.repeat(32), ...(networkId === undefined ? {} : { network_id: networkId }) } });
+    return server;
+  }
+
+  it('uses no endpoint whose subscribe answer names another network, and one that names this network or none', async () => {
+    const testnet = await serverOn(1);
+    const mainnet = await serverOn(0);
+    const silent = await serverOn(undefined);
+    const failures: string[] = [];
+    const logger = { ...countingLogger(), debug: (fields: { reason?: string }) => fields.reason && failures.push(fields.reason) } as unknown as Logger;
+    const upstream = new Upstream({ endpoints: [testnet.url, mainnet.url], networkId: 0, logger, reconnectBaseMs: 10, onValidatedLedger: () => {} });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    await waitUntil(() => (upstream.connected && upstream.url === mainnet.url) || undefined, 5_000, 'subscribed to the mainnet endpoint');
+    expect(failures).toContain("it is on network 1, not this node's -network_id 0");
+
+    const unstated = new Upstream({ endpoints: [silent.url], networkId: 0, logger, onValidatedLedger: () => {} });
+    unstated.start();
+    stoppers.push(() => unstated.stop());
+    await waitUntil(() => unstated.connected || undefined, 5_000, 'subscribed to the endpoint that names no network');
+  });
+
+  it('uses any endpoint when the node states no network', async () => {
+    const testnet = await serverOn(1);
+    const upstream = new Upstream({ endpoints: [testnet.url], logger: countingLogger(), onValidatedLedger: () => {} });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed');
+  });
+});

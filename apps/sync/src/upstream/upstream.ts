@@ -60,6 +60,8 @@ export interface UpstreamOptions {
   reconnectMaxMs?: number;
   /** Fixed stall timeout; by default 3× the observed close interval. */
   stallTimeoutMs?: number;
+  /** -network_id: an endpoint whose subscribe answer names another network is not used. */
+  networkId?: number;
 }
 
 /** A `ledger` answer's wait and decoding, as sync's `fetch` and `parse` stages. */
@@ -286,6 +288,11 @@ export class Upstream {
     this.subscription = source;
     try {
       const answer = await connection.request('subscribe', { streams: ['ledger', 'validations'] }, { timeoutMs: this.options.connectTimeoutMs ?? 5_000 });
+      // As Clio refuses an ETL source of another network: its ledgers would fail validation against this node's validators anyway.
+      const { networkId } = this.options;
+      if (networkId !== undefined && answer.network_id !== undefined && answer.network_id !== networkId) {
+        throw new Error(`it is on network ${answer.network_id}, not this node's -network_id ${networkId}`);
+      }
       this.subscribed = true;
       this.availability.answered();
       this.lastAdvanceAtMs = Date.now();

@@ -27,7 +27,7 @@ export const nodeOptions: FlagGroup = {
     integerFlag({
       name: 'network_id',
       description:
-        "The network's id, as rippled's [network_id] says it (XRP Ledger: 0 mainnet, 1 testnet, 2 devnet): the rippled API (-ws) states it in server_info and the ledger stream and encodes it in each transaction's CTID, and tx by CTID refuses another network's; unset, it states none and gives no CTIDs",
+        "The network's id, as rippled's [network_id] says it (XRP Ledger: 0 mainnet, 1 testnet, 2 devnet): sync uses no endpoint that names another; the rippled API (-ws) states it in server_info and the ledger stream and encodes it in each transaction's CTID, and tx by CTID refuses another network's; unset, it states none and gives no CTIDs",
       default: undefined,
       defaultLabel: "none (with -dev, the devnet's: 0)",
       min: 0,

@@ -12,5 +12,7 @@ export const subscribeResult = z.looseObject({
   ledger_index: ledgerIndex.optional(),
   ledger_hash: hash256.optional(),
   validated_ledgers: z.string().optional(),
+  /** rippled 1.11 and later: the server's network id. */
+  network_id: z.number().int().min(0).max(4_294_967_295).optional(),
 });
 export type SubscribeResult = z.infer<typeof subscribeResult>;
