@@ -58,7 +58,7 @@ export {
   type LedgerRange,
   type ValidatedLedgerInput,
 } from './server';
-export { ledgerStreamFields, transactionStreamMessage } from './streams';
+export { ledgerStreamFields, readStreamAccounts, transactionStreamMessage } from './streams';
 export { submitResult, type SubmitInput } from './submit';
 export { directoryIndexes, lineView, negateValue, nextDirectoryPage, rippleStateFlags, trustLineSides } from './trust-lines';
 export { pageLimits } from './tuning';

@@ -1,12 +1,29 @@
 /**
- * rippled's subscription messages (NetworkOPs pubLedger / pubValidatedTransaction): the fields of
- * the `ledger` stream and one validated transaction, per API version.
+ * rippled's subscriptions: the accounts a subscribe names, and its messages (NetworkOPs pubLedger /
+ * pubValidatedTransaction): the fields of the `ledger` stream and one validated transaction, per
+ * API version.
  */
 import type { ChainProfile } from '@ledger-node/chain';
 import { engineResultOf } from './engine-results';
+import { invalidField, RpcError } from './errors';
 import { closeTimeIso, txJsonV1, txJsonV2, type LedgerPlace, type RenderStyle, type TransactionInput } from './format';
 import type { ApiVersion, JsonObject } from './protocol';
 import type { FeeSchedule } from './server';
+
+/** The addresses a subscribe or unsubscribe names in `accounts` and `accounts_proposed` (rippled doSubscribe's checks and errors). */
+export function readStreamAccounts(request: JsonObject, profile: ChainProfile): string[] {
+  const accounts: string[] = [];
+  for (const field of ['accounts', 'accounts_proposed'] as const) {
+    const list = request[field];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) throw invalidField(field, 'array');
+    for (const account of list) {
+      if (typeof account !== 'string' || !profile.codec.isValidAddress(account)) throw new RpcError('actMalformed');
+      accounts.push(account);
+    }
+  }
+  return accounts;
+}
 
 /** The fields of the `ledger` stream shared by the subscribe answer and ledgerClosed messages. */
 export function ledgerStreamFields(input: {

@@ -14,6 +14,7 @@ import { isLedgerNodeError } from '@ledger-node/errors';
 import {
   invalidField,
   ledgerStreamFields,
+  readStreamAccounts,
   RpcError,
   transactionStreamMessage,
   type ApiVersion,
@@ -83,16 +84,7 @@ export function readSubscription(request: JsonObject, profile: ChainProfile): Su
       streams.push(name);
     }
   }
-  const accounts: string[] = [];
-  for (const field of ['accounts', 'accounts_proposed'] as const) {
-    const list = request[field];
-    if (list === undefined) continue;
-    if (!Array.isArray(list)) throw invalidField(field, 'an array');
-    for (const account of list) {
-      if (typeof account !== 'string' || !profile.codec.isValidAddress(account)) throw new RpcError('actMalformed');
-      accounts.push(account);
-    }
-  }
+  const accounts = readStreamAccounts(request, profile);
   if (request.books !== undefined) throw new RpcError('notSupported', 'Order book streams are not served by this node.');
   if (request.url !== undefined) throw new RpcError('notSupported', 'Subscriptions by URL are not served: subscribe over a WebSocket connection.');
   return { streams, accounts };

@@ -1,7 +1,7 @@
 /** rippled `subscribe` / `unsubscribe`: streams and accounts for this connection. */
 import type { JsonObject } from '../../engine/types';
 import type { LedgerSource } from '../ledger-source';
-import { invalidField, RpcError } from '@ledger-node/rippled-api';
+import { readStreamAccounts, RpcError } from '@ledger-node/rippled-api';
 import { isStreamName, ledgerStreamFields, type StreamName } from '../subscriptions';
 import type { MethodHandler } from './context';
 
@@ -19,16 +19,7 @@ function readSubscription(request: JsonObject, source: LedgerSource): Subscripti
       streams.push(stream);
     }
   }
-  const accounts: string[] = [];
-  for (const field of ['accounts', 'accounts_proposed'] as const) {
-    const list = request[field];
-    if (list === undefined) continue;
-    if (!Array.isArray(list)) throw invalidField(field, 'array');
-    for (const account of list) {
-      if (typeof account !== 'string' || !source.profile.codec.isValidAddress(account)) throw new RpcError('actMalformed');
-      accounts.push(account);
-    }
-  }
+  const accounts = readStreamAccounts(request, source.profile);
   if (request.books !== undefined) throw new RpcError('notSupported', 'Order book streams are not served by the devnet.');
   return { streams, accounts };
 }
