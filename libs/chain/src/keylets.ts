@@ -19,6 +19,7 @@ const LedgerSpace = {
   payChannel: 0x0078, // 'x'
   check: 0x0043, // 'C'
   depositPreauth: 0x0070, // 'p'
+  negativeUnl: 0x004e, // 'N'
 } as const;
 
 function space(code: number): Buffer {
@@ -131,6 +132,10 @@ export const keylet = {
   },
   amendments(): string {
     return indexOf(space(LedgerSpace.amendments));
+  },
+  /** The NegativeUNL object (rippled `keylet::negativeUNL()`). */
+  negativeUnl(): string {
+    return indexOf(space(LedgerSpace.negativeUnl));
   },
   /** The skip list of the last 256 ledger hashes (rippled `keylet::skip()`). */
   ledgerHashes(): string {

@@ -18,6 +18,21 @@ export const devnetOptions: FlagGroup = {
     integerFlag({ name: 'replay_rate', description: 'Ledgers per second announced on the ledger stream in replay mode', default: 1, min: 1, max: 100_000, valueName: 'N' }),
     integerFlag({ name: 'open_ledger_limit', description: 'Most transactions one open ledger takes; past it they are queued (terQUEUED) for the next ledgers, as rippled does when the open ledger is full (0: no limit)', default: 0, min: 0, max: 100_000, valueName: 'N' }),
     integerFlag({ name: 'load', description: 'Submit random payments at this many transactions per second (0: off)', default: 0, min: 0, max: 100_000, valueName: 'TPS' }),
+    integerFlag({
+      name: 'devnet_validators',
+      description: 'Validators the devnet runs, each validating every ledger it closes under a manifest, listed by its validator-list publisher',
+      default: 5,
+      min: 1,
+      max: 32,
+      valueName: 'N',
+    }),
+    stringFlag({
+      name: 'devnet_keys',
+      description: "Where the devnet keeps its publisher's and validators' keys (made at the first start, mode 0600); unset, they come from public entropy, the same on every devnet",
+      default: undefined,
+      defaultLabel: 'none (-dev: <data_dir>/devnet/network-keys.json)',
+      valueName: 'FILE',
+    }),
     integerFlag({ name: 'load_accounts', description: 'Number of funded accounts the load generator uses', default: 10, min: 2, max: 10_000, valueName: 'N' }),
   ],
 };
