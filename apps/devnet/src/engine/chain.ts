@@ -7,6 +7,8 @@
 import {
   hashLedgerHeader,
   hashTransaction,
+  isFlagLedger,
+  keylet,
   StateTree,
   transactionTreeRoot,
   unixMsToRippleTime,
@@ -20,11 +22,12 @@ import { TransactionProcessor, type ApplyOutcome, type Candidate } from './apply
 import { dirEntries, u64Hex } from './directory';
 import { LedgerKeys } from './keys';
 import { MetadataWriter } from './metadata';
+import { applyUnlModify, negativeUnlState, supportsNegativeUnl, unlModifyTransaction, updateNegativeUnl, type NegativeUnlVoter } from './negative-unl';
 import { definitionsOf, TrustLineFlag } from './protocol';
 import { ResultCatalog, type EngineResult } from './results';
 import { signingDataOf } from './signing';
 import type { ChainSettings } from './rules/context';
-import { cloneEntry, OpenLedgerState, type LedgerEntry } from './state';
+import { cloneEntry, OpenLedgerState, Sandbox, type LedgerEntry } from './state';
 import { flagsOf, lineSide } from './trustLines';
 import type {
   ClosedLedger,
@@ -46,6 +49,11 @@ export interface DevnetChainOptions {
   openLedgerLimit?: number;
   /** Current time in seconds since the ripple epoch. */
   now?: () => number;
+  /**
+   * The network's negative-UNL vote, asked at each flag ledger (unset: the chain keeps no negative
+   * UNL). Ignored on a chain whose format lacks the negative UNL's fields.
+   */
+  negativeUnlVoter?: NegativeUnlVoter;
 }
 
 /** rippled `ledgerDefaultTimeResolution` for a single-node chain. */
@@ -102,6 +110,8 @@ class Devnet implements DevnetChain {
   private readonly settings: ChainSettings;
   private readonly results: ResultCatalog;
   private readonly processor: TransactionProcessor;
+  private readonly metadata: MetadataWriter;
+  private readonly negativeUnlVoter: NegativeUnlVoter | undefined;
   private readonly state: OpenLedgerState;
   private readonly ledgers: LedgerRecord[] = [];
   private readonly ledgerIndexByHash = new Map<string, number>();
@@ -136,8 +146,9 @@ class Devnet implements DevnetChain {
       zeroAccount: profile.codec.encodeAccountId(new Uint8Array(20)),
     };
     this.results = new ResultCatalog(definitions, profile.nativeCurrency);
-    const metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType]), profile.trustLineEntryType);
-    this.processor = new TransactionProcessor(this.settings, this.results, metadata);
+    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType]), profile.trustLineEntryType);
+    this.processor = new TransactionProcessor(this.settings, this.results, this.metadata);
+    this.negativeUnlVoter = supportsNegativeUnl(definitions) ? options.negativeUnlVoter : undefined;
     this.state = new OpenLedgerState(profile.codec, new StateTree());
     this.createGenesis();
   }
@@ -186,6 +197,8 @@ class Devnet implements DevnetChain {
     if (!Number.isSafeInteger(requested) || requested < 0 || requested > 0xffffffff) {
       throw new InvalidParams(`close time must be seconds since the ripple epoch (u32), got ${requested}`, 'closeTime');
     }
+    // rippled buildLedger: the negative UNL first, then the ledger's transactions, then the skip list.
+    if (this.negativeUnlVoter && isFlagLedger(ledgerIndex)) this.buildFlagLedger(this.negativeUnlVoter, ledgerIndex, parent.hash);
     this.updateSkipList(ledgerIndex, parent.hash);
 
     const transactions = this.openTransactions.map((open, position) => this.sealTransaction(open, position));
@@ -226,6 +239,36 @@ class Devnet implements DevnetChain {
       metaJson.delivered_amount = cloneEntry(metaJson.DeliveredAmount ?? txJson.Amount);
     }
     return { hash: open.candidate.txHash, txBlob: open.txBlob, metaBlob, txJson, metaJson, index: position };
+  }
+
+  /**
+   * A flag ledger's negative UNL: the vote (over the parent's NegativeUNL object), then the object
+   * updated (no metadata), then the UNLModify pseudo-transactions the vote named, after the
+   * transactions already in the open ledger. A UNLModify rippled would refuse (tef) is left out.
+   */
+  private buildFlagLedger(voter: NegativeUnlVoter, ledgerIndex: number, parentHash: string): void {
+    const index = keylet.negativeUnl();
+    const vote = voter.vote({ ledgerIndex, parentHash, negativeUnl: negativeUnlState(this.state.get(index)) });
+    updateNegativeUnl(this.state, index, ledgerIndex);
+    const changes: [boolean, string | undefined][] = [
+      [true, vote.disable],
+      [false, vote.reEnable],
+    ];
+    for (const [disabling, masterKey] of changes) {
+      if (masterKey === undefined) continue;
+      const txJson = unlModifyTransaction(ledgerIndex, disabling, masterKey);
+      const txBlob = this.profile.codec.encode(txJson);
+      const txHash = hashTransaction(txBlob);
+      const sandbox = new Sandbox(this.state);
+      if (applyUnlModify(sandbox, index, txJson, ledgerIndex) !== 'tesSUCCESS') continue;
+      const { meta } = this.metadata.commit(
+        sandbox,
+        { txHash, ledgerIndex, transactionIndex: this.openTransactions.length, resultToken: this.results.get('tesSUCCESS').token },
+        (address) => this.keys.account(address),
+      );
+      this.openTransactions.push({ candidate: { txJson, txHash }, txBlob, meta });
+      this.openTransactionHashes.add(txHash);
+    }
   }
 
   /** rippled `Ledger::updateSkipList`: the parent's hash joins the recent list (and every 256th, the long list). */

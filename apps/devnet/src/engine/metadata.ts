@@ -175,14 +175,21 @@ export class MetadataWriter {
     return { meta, changedEntries: writes.length };
   }
 
-  /** PreviousFields: original fields that are absent or different now (rippled `sMD_ChangeOrig`). */
+  /**
+   * PreviousFields: original fields that are absent or different now (rippled `sMD_ChangeOrig`).
+   * rippled walks the original's whole template, absent fields included, so a field the
+   * transaction added puts an (absent, unprinted) entry in it: PreviousFields is then present even
+   * when nothing else changed, as `{}` (mainnet UNLModify metadata shows it so).
+   */
   private addChangedFields(node: AffectedNode, original: Readonly<LedgerEntry>, current: Readonly<LedgerEntry>): void {
     const previous: JsonObject = {};
+    const inMetadata = (field: string) => !NEVER_IN_METADATA.has(field) && !DELETE_FINAL_ONLY.has(field);
     for (const [field, value] of Object.entries(original)) {
-      if (NEVER_IN_METADATA.has(field) || DELETE_FINAL_ONLY.has(field)) continue;
+      if (!inMetadata(field)) continue;
       if (!(field in current) || !sameValue(value, current[field])) previous[field] = cloneEntry(value);
     }
-    if (Object.keys(previous).length > 0) node.fields.PreviousFields = previous;
+    const added = Object.keys(current).some((field) => inMetadata(field) && current[field] !== undefined && original[field] === undefined);
+    if (Object.keys(previous).length > 0 || added) node.fields.PreviousFields = previous;
   }
 
   private pick(entry: Readonly<LedgerEntry>, keep: (field: string, value: unknown) => boolean): JsonObject {
