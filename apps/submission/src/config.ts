@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { getProfile, type ChainProfile } from '@ledger-node/chain';
+import { defaultEndpointOf, getProfile, type ChainProfile } from '@ledger-node/chain';
 import { dataDir, readSecretFile, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { connectionConfig, describeDatabase } from '@ledger-node/postgres';
 import type { ClientConfig } from 'pg';
@@ -32,7 +32,7 @@ export interface SubmissionConfig {
 export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
   const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
   const tokenFile = flags.string('keystore_token_file');
-  const endpoints = upstreamEndpoints(flags, profile.defaultEndpoint);
+  const endpoints = upstreamEndpoints(flags, defaultEndpointOf(profile, flags.integer('network_id')));
   const store = storeTarget(flags);
   return {
     profile,

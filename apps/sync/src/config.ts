@@ -1,5 +1,6 @@
-import { serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
-import { getProfile, readValidatorList, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
+import { dataDir, FlagError, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { chainNetwork, defaultEndpointOf, getProfile, nodePublicKeyHex, readValidatorList, XRPL_ALPHABET, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
+import path from 'node:path';
 import { connectionConfig, describeDatabase, type WriterLockTarget } from '@ledger-node/postgres';
 import type { LogLevel } from '@ledger-node/telemetry';
 
@@ -8,8 +9,8 @@ export interface SyncConfig {
   /** Upstream WebSocket URLs, tried in this order. */
   /** -endpoint or -endpoint_file: shown URLs, and those with credentials to connect to. */
   endpoints: UpstreamEndpoints;
-  /** Keys whose validations prove an anchor (-validators); undefined: endpoints must agree. */
-  validators: ValidatorList | undefined;
+  /** What proves a ledger: published lists, -validators keys, or (neither) agreeing endpoints. */
+  trust: TrustConfig;
   threadCount: number;
   /** Oldest ledger to backfill; undefined means the upstream's earliest available. */
   startLedger: number | undefined;
@@ -31,6 +32,53 @@ export interface SyncConfig {
   writerLock?: WriterLockTarget;
 }
 
+export interface TrustConfig {
+  /** Publisher master keys (-validator_list_keys), uppercase hex. */
+  publisherKeys: string[];
+  /** Where their lists are fetched (-validator_list_sites: http, https or file URLs). */
+  sites: string[];
+  /** List documents read from files (-validator_list_file). */
+  listFiles: string[];
+  /** -validators: keys trusted beside the lists. */
+  validators: ValidatorList | undefined;
+  /** Where the lists come from, for the status: the flags, or the network whose defaults these are. */
+  origin: string;
+  /** Where the last verified list of each publisher is kept. */
+  keptListsDir: string;
+  /** Fetches each site this often instead of on the list's schedule (LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS, for tests). */
+  refreshMs?: number;
+}
+
+const TRUST_FLAGS = ['validator_list_sites', 'validator_list_keys', 'validator_list_file', 'validators'] as const;
+
+function commaList(value: string | undefined): string[] {
+  return value === undefined || value.trim() === '' ? [] : value.split(',').map((entry) => entry.trim());
+}
+
+/**
+ * What proves a ledger: with any trust flag given, exactly what the flags say; else the published
+ * lists of the network (-network_id, else the default endpoint's) the profile knows.
+ */
+function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: number | undefined): TrustConfig {
+  const keptListsDir = path.join(dataDir(flags), 'validator-lists');
+  if (TRUST_FLAGS.some((flag) => flags.given(flag))) {
+    const publisherKeys = commaList(flags.string('validator_list_keys')).map((key) => nodePublicKeyHex(key, { addressAlphabet: XRPL_ALPHABET }));
+    const sites = commaList(flags.string('validator_list_sites'));
+    const listFiles = commaList(flags.string('validator_list_file'));
+    if ((sites.length > 0 || listFiles.length > 0) && publisherKeys.length === 0) {
+      throw new FlagError('-validator_list_sites and -validator_list_file need -validator_list_keys: the publisher keys their lists must be signed with');
+    }
+    if (publisherKeys.length > 0 && sites.length === 0 && listFiles.length === 0) {
+      throw new FlagError('-validator_list_keys needs -validator_list_sites or -validator_list_file: where the lists are read');
+    }
+    const validatorsFile = flags.string('validators');
+    return { publisherKeys, sites, listFiles, validators: validatorsFile ? readValidatorList(validatorsFile) : undefined, origin: 'the command line', keptListsDir };
+  }
+  const network = chainNetwork(profile, networkId);
+  if (!network || network.validatorListKeys.length === 0) return { publisherKeys: [], sites: [], listFiles: [], validators: undefined, origin: 'none', keptListsDir };
+  return { publisherKeys: [...network.validatorListKeys], sites: [...network.validatorListSites], listFiles: [], validators: undefined, origin: `the ${profile.displayName} ${network.name} defaults`, keptListsDir };
+}
+
 /** rippled serves at most 2048 objects per binary ledger_data page (Tuning::binaryPageLength). */
 const STATE_PAGE_SIZE = 2048;
 
@@ -48,21 +96,30 @@ function stateDownloadPageSize(): number {
   return size;
 }
 
+/** LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS fetches the validator lists this often, so that tests see a new list in seconds. */
+function listRefreshMs(): number | undefined {
+  const configured = process.env.LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS;
+  if (configured === undefined || configured === '') return undefined;
+  const ms = Number(configured);
+  if (!Number.isInteger(ms) || ms < 100 || ms > 86_400_000) throw new Error(`LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS must be an integer from 100 to 86400000, got ${JSON.stringify(configured)}`);
+  return ms;
+}
+
 /** The only place the sync service reads flags. */
 export function syncConfig(flags: ParsedFlags): SyncConfig {
   // -chain has a default (libs/config), so it is always set.
   const profile = getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') });
-  const endpoints = upstreamEndpoints(flags, profile.defaultEndpoint);
-  const validatorsFile = flags.string('validators');
+  const networkId = flags.integer('network_id');
+  const endpoints = upstreamEndpoints(flags, defaultEndpointOf(profile, networkId));
   const store = storeTarget(flags);
   return {
     profile,
     endpoints,
-    validators: validatorsFile === undefined ? undefined : readValidatorList(validatorsFile),
+    trust: { ...trustConfig(flags, profile, networkId), refreshMs: listRefreshMs() },
     threadCount: flags.integer('thread_count') ?? 8,
     startLedger: flags.integer('start_ledger'),
     ledgerHistory: flags.integer('ledger_history') ?? 0,
-    networkId: flags.integer('network_id'),
+    networkId,
     address: serviceAddress(flags, 'sync'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     logLevel: flags.string('log_level') as LogLevel,

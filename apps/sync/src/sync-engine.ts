@@ -17,6 +17,8 @@ import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from '@ledger-node/upstream';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
 import { Refusals } from './refusals';
+import { NegativeUnlSource } from './trust/negative-unl';
+import { ValidatorLists } from './trust/validator-lists';
 import { AnchorProof } from './verify/anchor-proof';
 import { VerificationCounter } from './verify/verified-fetch';
 
@@ -35,6 +37,7 @@ export class SyncEngine {
   private readonly stateProver: StateProver;
   private readonly failures: VerificationCounter;
   private readonly anchorProof: AnchorProof;
+  private readonly lists: ValidatorLists;
   private readonly refusals = new Refusals();
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
@@ -59,15 +62,24 @@ export class SyncEngine {
       networkId: config.networkId,
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
-      onValidation: (validationHex) => this.anchorProof.onValidation(validationHex),
+      onValidation: (validation) => this.anchorProof.onValidation(validation),
       onMalformed: () => this.refusals.count('malformed_message'),
+    });
+    this.lists = new ValidatorLists({ config: config.trust, logger, refreshMs: config.trust.refreshMs });
+    const negativeUnl = new NegativeUnlSource({
+      profile: config.profile,
+      stateAfter: (ledgerIndex) => this.stateProver.stateAfter(ledgerIndex),
+      ledgerEntry: (objectKey, ledgerHash) => this.upstream.ledgerEntry(objectKey, ledgerHash),
     });
     this.anchorProof = new AnchorProof({
       profile: config.profile,
       logger,
-      validators: config.validators,
+      lists: this.lists,
       endpoints: config.endpoints.urls,
       ledgerHashFrom: (url, ledgerIndex) => this.upstream.ledgerHashFrom(url, ledgerIndex),
+      fetchManifest: (nodePublicKey) => this.upstream.manifest(nodePublicKey),
+      negativeUnl: (ledgerIndex, parentHash) => negativeUnl.read(ledgerIndex, parentHash),
+      onRefused: (reason) => this.refusals.count(reason),
     });
     const pipeline: LedgerPipeline = {
       fetcher: this.upstream,
@@ -115,6 +127,7 @@ export class SyncEngine {
       await this.chain.load();
       this.loaded = true;
       this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints.urls }, 'stored ranges loaded; connecting upstream');
+      this.lists.start();
       this.upstream.start();
       this.backfill.start();
       this.stateDownload.start();
@@ -130,7 +143,7 @@ export class SyncEngine {
   async stop(): Promise<void> {
     this.abort.abort();
     // The upstream stops first: a start-up or a fetch still waiting for it to connect ends with it.
-    await Promise.all([this.upstream.stop(), Promise.allSettled([this.starting])]);
+    await Promise.all([this.upstream.stop(), this.lists.stop(), Promise.allSettled([this.starting])]);
     await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop(), this.stateProver.stop()]);
   }
 
@@ -193,6 +206,7 @@ export class SyncEngine {
       lastIndexFailure: indexFailureText(this.health.lastIndexFailure),
       stopped: this.health.stopText(),
       anchorProof: this.anchorProof.state,
+      ...(this.lists.trust.configured ? { validatorList: this.lists.state() } : {}),
       verificationFailuresByReason: this.refusals.toRecord(),
     };
   }

@@ -17,13 +17,12 @@ export { decodeHex, isHex, toBytes, toHex } from './hex';
 export { createChainKeys, type ChainKeys, type KeyAlgorithm } from './keys';
 export { keylet } from './keylets';
 export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
-export { type ChainId, type ChainProfile, chainIds, getProfile, isChainId } from './profiles';
+export { type ChainId, type ChainNetwork, type ChainProfile, chainIds, chainNetwork, defaultEndpointOf, getProfile, isChainId } from './profiles';
 export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
 export {
   DEVNET_NETWORK_ID,
   devnetValidatorKeypair,
-  devnetValidatorsFileText,
   encodeNodePublicKey,
   nodePublicKeyHex,
   readValidatorList,
@@ -70,4 +69,4 @@ export { InvalidManifest, ManifestCache, readManifest, REVOKED_SEQUENCE, signMan
 export { InvalidList, readPublishedList, signPublishedList, type BlobToSign, type ListBlob, type ListedValidator, type ListRefusal, type PublishedList } from './trust/validator-list';
 export { ValidatorTrust, type ListDisposition, type ListOutcome, type PublisherState, type PublisherStatus, type ValidatorTrustOptions } from './trust/validator-trust';
 export { FLAG_LEDGER_INTERVAL, isFlagLedger, readNegativeUnl } from './trust/negative-unl';
-export { DEFAULT_DEVNET_VALIDATORS, devnetNetworkKeys, type DevnetKeyHolder, type DevnetNetworkKeys } from './trust/devnet-keys';
+export { DEFAULT_DEVNET_VALIDATORS, devnetNetworkKeys, devnetValidatorsFileText, type DevnetKeyHolder, type DevnetNetworkKeys } from './trust/devnet-keys';

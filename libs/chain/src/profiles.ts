@@ -15,6 +15,16 @@ import { createChainKeys, type ChainKeys } from './keys';
 
 export type ChainId = 'xrpl' | 'jingtum';
 
+export interface ChainNetwork {
+  id: number;
+  name: string;
+  endpoint: string;
+  /** Sites serving the network's published validator list; none when no list is published. */
+  validatorListSites: readonly string[];
+  /** The master keys of the list publishers, uppercase hex. */
+  validatorListKeys: readonly string[];
+}
+
 export interface ChainProfile {
   id: ChainId;
   displayName: string;
@@ -39,6 +49,13 @@ export interface ChainProfile {
   reserveIncrement: bigint;
   /** Public test-network WebSocket endpoint. */
   defaultEndpoint: string;
+  /**
+   * The chain's public networks by rippled `network_id`: the endpoint and the published validator
+   * lists (rippled's [validator_list_sites] and [validator_list_keys]) each uses unless told otherwise.
+   */
+  networks: readonly ChainNetwork[];
+  /** The network of `defaultEndpoint`, whose lists prove ledgers when no -network_id names another. */
+  defaultNetworkId?: number;
   /** The account that holds every native unit in a fresh ledger (rippled's "masterpassphrase" account). */
   genesis: { secret: string; address: string; balanceDrops: bigint };
   /** Jingtum: issued-currency codes of four to six characters (`TEST`) besides the three-character ones. */
@@ -73,6 +90,25 @@ const xrplBase: ProfileBase = {
   reserveBase: 1_000_000n,
   reserveIncrement: 200_000n,
   defaultEndpoint: 'wss://s.altnet.rippletest.net:51233',
+  // Public facts: the lists rippled's validators.txt names for each network (rippled cfg/validators-example.txt, xrpl.org).
+  networks: [
+    {
+      id: 0,
+      name: 'mainnet',
+      endpoint: 'wss://xrplcluster.com',
+      validatorListSites: ['https://vl.ripple.com', 'https://unl.xrplf.org'],
+      validatorListKeys: ['ED2677ABFFD1B33AC6FBC3062B71F1E8397C1505E1C42C64D11AD1B28FF73F4734', 'ED42AEC58B701EEBB77356FFFEC26F83C1F0407263530F068C7C73D392C7E06FD1'],
+    },
+    {
+      id: 1,
+      name: 'testnet',
+      endpoint: 'wss://s.altnet.rippletest.net:51233',
+      validatorListSites: ['https://vl.altnet.rippletest.net'],
+      validatorListKeys: ['ED264807102805220DA0F312E71FC2C69E1552C9C5790F6C25E3729DEB573D5860'],
+    },
+    { id: 2, name: 'devnet', endpoint: 'wss://s.devnet.rippletest.net:51233', validatorListSites: [], validatorListKeys: [] },
+  ],
+  defaultNetworkId: 1,
   genesis: {
     secret: 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb',
     address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
@@ -95,6 +131,8 @@ const jingtumBase: ProfileBase = {
   reserveBase: 20_000_000n,
   reserveIncrement: 5_000_000n,
   defaultEndpoint: 'ws://ts5.jingtum.com:5020',
+  // No published validator list is known for the Jingtum network (README, "What proves a ledger").
+  networks: [],
   genesis: {
     secret: 'snoPBjXtMeMyMHUVTgbuqAfg1SUTb',
     address: 'jHb9CJAWyB4jr91VRWn96DkukG4bwdtyTh',
@@ -140,6 +178,16 @@ const profiles: Record<ChainId, ChainProfile> = {
 const withDefinitionsFile = new Map<string, ChainProfile>();
 
 export const chainIds: readonly ChainId[] = Object.freeze(Object.keys(profiles) as ChainId[]);
+
+/** The chain's public network with this id (default: the default endpoint's), if the profile knows it. */
+export function chainNetwork(profile: Pick<ChainProfile, 'networks' | 'defaultNetworkId'>, networkId: number | undefined = profile.defaultNetworkId): ChainNetwork | undefined {
+  return networkId === undefined ? undefined : profile.networks.find((network) => network.id === networkId);
+}
+
+/** The endpoint sync and submission use unless told: the -network_id network's, else the profile's default. */
+export function defaultEndpointOf(profile: ChainProfile, networkId: number | undefined): string {
+  return (networkId === undefined ? undefined : chainNetwork(profile, networkId)?.endpoint) ?? profile.defaultEndpoint;
+}
 
 export function isChainId(id: string): id is ChainId {
   return Object.hasOwn(profiles, id);

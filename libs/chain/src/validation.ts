@@ -138,8 +138,3 @@ export function devnetValidatorKeypair(profile: ChainProfile): { publicKey: stri
 
 /** rippled `network_id` of every devnet: at most 1024, so that its transactions need no NetworkID field. */
 export const DEVNET_NETWORK_ID = 0;
-
-/** A `-validators` file naming the devnet's validator alone. */
-export function devnetValidatorsFileText(profile: ChainProfile): string {
-  return `# the devnet's validator (ledger-node devnet)\n${encodeNodePublicKey(devnetValidatorKeypair(profile).publicKey, profile)}\n`;
-}

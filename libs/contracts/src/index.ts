@@ -124,8 +124,10 @@ export {
   GetSyncStatusRequest,
   GetSyncStatusResponse,
   GetSyncStatusResponse_VerificationFailuresByReasonEntry,
+  PublisherListStatus,
   SyncServiceClient,
   SyncServiceService,
+  ValidatorListStatus,
 } from './gen/ledgernode/sync/v1/sync';
 export type {
   SyncServiceServer,

@@ -54,8 +54,10 @@ export {
   serverInfoValidatedLedger,
   serverStateValidatedLedger,
   serverTime,
+  validatorListFields,
   type FeeSchedule,
   type LedgerRange,
+  type TrustFacts,
   type ValidatedLedgerInput,
 } from './server';
 export { ledgerStreamFields, readStreamAccounts, transactionStreamMessage } from './streams';

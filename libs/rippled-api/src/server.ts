@@ -81,3 +81,28 @@ export function serverStateValidatedLedger(ledger: ValidatedLedgerInput, fees: F
     seq: ledger.ledgerIndex,
   };
 }
+
+/** What the node trusts, as server_info shows it: the publishers' lists and the quorum. */
+export interface TrustFacts {
+  /** Trusted publishers (rippled ValidatorList::count). */
+  publishers: number;
+  /** When the earliest list in force expires (seconds since the XRP Ledger epoch); undefined while one is not had. */
+  expiration?: number;
+  /** Undefined while out of reach. */
+  quorum?: number;
+}
+
+/**
+ * rippled server_info's `validation_quorum` and `validator_list` {count, expiration, status}
+ * (NetworkOPs::getServerInfo): "never"/"active" with no publisher, "unknown" while a list is not had.
+ */
+export function validatorListFields(trust: TrustFacts | undefined, nowMs: number): { validation_quorum: number; validator_list: { count: number; expiration: string; status: string } } {
+  const quorum = trust?.quorum ?? 0;
+  if (!trust || trust.publishers === 0) return { validation_quorum: quorum, validator_list: { count: 0, expiration: 'never', status: 'active' } };
+  if (trust.expiration === undefined) return { validation_quorum: quorum, validator_list: { count: trust.publishers, expiration: 'unknown', status: 'unknown' } };
+  const expiresMs = (trust.expiration + RIPPLE_EPOCH_OFFSET) * 1000;
+  return {
+    validation_quorum: quorum,
+    validator_list: { count: trust.publishers, expiration: serverTime(new Date(expiresMs)), status: expiresMs > nowMs ? 'active' : 'expired' },
+  };
+}

@@ -26,6 +26,8 @@ export type {
   LedgerEntryParams,
   LedgerParams,
   LedgerSelector,
+  ManifestParams,
+  ManifestResult,
   ParamsOf,
   ResultOf,
   ServerInfoResult,

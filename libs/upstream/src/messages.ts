@@ -39,6 +39,8 @@ export type LedgerClosedMessage = z.infer<typeof ledgerClosedMessage>;
 export const validationReceivedMessage = z.looseObject({
   type: z.literal('validationReceived'),
   data: hex.min(2).max(4096),
+  /** The validator's master key (`n…`), when it signs with another key its manifest names. */
+  master_key: z.string().max(128).optional(),
 });
 export type ValidationReceivedMessage = z.infer<typeof validationReceivedMessage>;
 

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
-import { DEVNET_NETWORK_ID, devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
+import { DEVNET_NETWORK_ID, devnetNetworkKeys } from '@ledger-node/chain';
 import { dataDir, FlagError, originText, type ParsedFlags } from '@ledger-node/config';
 import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
@@ -73,11 +73,11 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     }
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId });
-    if (!flags.given('validators')) {
-      // The embedded devnet's ledgers are proven by its own validator's signatures.
-      const validators = path.join(dir, 'run', 'devnet-validators.txt');
-      writeFileSync(validators, devnetValidatorsFileText(getProfile(flags.string('chain')!)));
-      childFlags = childFlags.with({ validators });
+    if (!['validators', 'validator_list_sites', 'validator_list_keys', 'validator_list_file'].some((flag) => flags.given(flag))) {
+      // The embedded devnet plays a network: its ledgers are proven by its publisher's list, as a real network's are.
+      const devnetKeys = flags.string('devnet_keys') ?? path.join(dir, 'devnet', 'network-keys.json');
+      const { publisher } = devnetNetworkKeys({ file: devnetKeys, validatorCount: flags.integer('devnet_validators')! });
+      childFlags = childFlags.with({ devnet_keys: devnetKeys, validator_list_sites: `http://127.0.0.1:${port}/vl.json`, validator_list_keys: publisher.master.publicKey });
     }
   }
 

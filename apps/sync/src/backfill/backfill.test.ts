@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from '@ledger-node/test-utils';
-import { decodeLedgerHeader, devnetValidatorKeypair, encodeLedgerHeader, type FetchedLedger, getProfile, hashLedgerHeader, signValidation, verifyLedger } from '@ledger-node/chain';
+import { decodeLedgerHeader, encodeLedgerHeader, type FetchedLedger, getProfile, hashLedgerHeader, signValidation, verifyLedger } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { MemoryLedgerStore, RecordedUpstream } from '../../test/support/fakes';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
 import { LiveFollower, type LiveFollowerOptions } from '../follow/live-follower';
 import { AnchorProof } from '../verify/anchor-proof';
+import { testNetwork } from '../trust/test-network';
 import { StoredChain } from '../store/stored-chain';
 import { SyncHealth } from '../sync-health';
 import { Refusals } from '../refusals';
@@ -61,10 +62,20 @@ async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, t
 const hashOf = (ledgerIndex: number) => recordedLedgerFile(ledgerIndex).ledger_hash;
 
 describe('an anchor must be proven the network\'s', () => {
-  const validator = devnetValidatorKeypair(profile);
-  const validations = (ledgerIndex: number, ledgerHash: string) => signValidation(profile, validator, { ledgerIndex, ledgerHash, signingTime: 1 });
-  const proofTrusting = (keys: string[]) =>
-    new AnchorProof({ profile, logger, validators: { keys, quorum: 1 }, endpoints: ['ws://one'], ledgerHashFrom: async () => '', validationWaitMs: 300 });
+  const network = testNetwork(profile, 1);
+  const validations = (ledgerIndex: number, ledgerHash: string) => network.validation(0, ledgerIndex, ledgerHash);
+  const proofTrusting = () =>
+    new AnchorProof({
+      profile,
+      logger,
+      lists: network.lists(),
+      endpoints: ['ws://one'],
+      ledgerHashFrom: async () => '',
+      fetchManifest: async () => undefined,
+      negativeUnl: async () => ({ keys: new Set(), source: 'state' }),
+      onRefused: () => undefined,
+      validationWaitMs: 300,
+    });
 
   /** Ledger 11119604 with its close time moved: a self-consistent header (it hashes to what it is announced as) the network never validated. */
   function forgedTip(): { ledgers: Map<number, FetchedLedger>; hash: string } {
@@ -80,7 +91,7 @@ describe('an anchor must be proven the network\'s', () => {
   it('refuses a forged self-consistent tip that no trusted validator signed: nothing is stored', async () => {
     const { ledgers, hash } = forgedTip();
     const store = new MemoryLedgerStore();
-    const proof = proofTrusting([validator.publicKey]);
+    const proof = proofTrusting();
     // The real ledger is validated; the forged one is announced.
     proof.onValidation(validations(11119604, hashOf(11119604)));
     const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
@@ -102,7 +113,7 @@ describe('an anchor must be proven the network\'s', () => {
   it('refuses a fork at the tip: a forged ledger naming the stored tip as its parent, which no trusted validator signed', async () => {
     const { ledgers, hash } = forgedTip();
     const store = new MemoryLedgerStore();
-    const proof = proofTrusting([validator.publicKey]);
+    const proof = proofTrusting();
     proof.onValidation(validations(11119603, hashOf(11119603)));
     const sync = await startSync(store, new RecordedUpstream(ledgers), 3, proof);
     sync.follower.announce({ ledgerIndex: 11119603, ledgerHash: hashOf(11119603), source: UPSTREAM });
@@ -116,8 +127,8 @@ describe('an anchor must be proven the network\'s', () => {
   it('anchors at a ledger a trusted validator signed, and not on an untrusted key\'s word', async () => {
     const untrusted = profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(3) }));
     const store = new MemoryLedgerStore();
-    const proof = proofTrusting([validator.publicKey]);
-    proof.onValidation(signValidation(profile, untrusted, { ledgerIndex: 11119604, ledgerHash: hashOf(11119604), signingTime: 1 }));
+    const proof = proofTrusting();
+    proof.onValidation({ data: signValidation(profile, untrusted, { ledgerIndex: 11119604, ledgerHash: hashOf(11119604), signingTime: 1 }) });
     const sync = await startSync(store, new RecordedUpstream(recordedLedgers()), 3, proof);
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => proof.state.includes('not proven') || undefined, 5_000, 'no trusted validation yet');
@@ -125,7 +136,7 @@ describe('an anchor must be proven the network\'s', () => {
     proof.onValidation(validations(11119604, hashOf(11119604)));
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
     await waitUntil(() => store.ledgers.size === 6 || undefined, 10_000, 'anchored and backfilled');
-    expect(proof.state).toBe('ledger 11119604 validated by 1 of 1 trusted validators');
+    expect(proof.state).toBe('ledger 11119604 validated by 1 of 1 trusted validators (quorum 1)');
   });
 });
 

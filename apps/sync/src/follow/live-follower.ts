@@ -125,7 +125,7 @@ export class LiveFollower {
     this.highestVerified = Math.max(this.highestVerified, ledgerIndex);
     // A self-consistent forgery verifies, even one naming the stored tip as its parent (a fork at the
     // tip): the hash itself must be proven the network's, for an anchor and for the next ledger alike.
-    const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, this.abort.signal);
+    const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, ledger.header.parentHash, this.abort.signal);
     if (proof === undefined) {
       if (this.abort.signal.aborted) return;
       // A fork, a forgery, or validations withheld: refused like any unverified ledger.

@@ -25,7 +25,7 @@
  * before-image when an optional field of FinalFields may have been added by the transaction
  * (PreviousFields lists only fields the original had).
  */
-import { amountIssuer, type ChainProfile, fixedField, keylet, type RawField, readObjectFields, serializeFields, sha512Half, type VerifiedLedger } from '@ledger-node/chain';
+import { amountIssuer, type ChainProfile, fixedField, isFlagLedger, keylet, type RawField, readObjectFields, serializeFields, sha512Half, type VerifiedLedger } from '@ledger-node/chain';
 import { StateChangeKind } from '@ledger-node/contracts';
 
 /** An image: the object's bytes, `absent` (it does not exist), or `unknown` (read it from the upstream). */
@@ -248,17 +248,14 @@ export function deriveStateChanges(ledger: VerifiedLedger, profile: ChainProfile
     if (count === 1 && threadedOnly && first.previousTxnLgrSeq) change.threadingBefore = [first.previousTxnId!, first.previousTxnLgrSeq];
     changes.push(change);
   }
+  const unknownChange = (key: string, ledgerEntryType: string): DerivedChange => ({ key, kind: StateChangeKind.MODIFIED, ledgerEntryType, after: unknown, before: unknown, ownerAccountIds: [] });
   for (const skipKey of skipListKeysChangedBy(ledger.ledgerIndex)) {
-    if (byKey.has(skipKey)) continue;
-    changes.push({
-      key: skipKey,
-      kind: StateChangeKind.MODIFIED,
-      ledgerEntryType: 'LedgerHashes',
-      after: unknown,
-      before: unknown,
-      ownerAccountIds: [],
-    });
+    if (!byKey.has(skipKey)) changes.push(unknownChange(skipKey, 'LedgerHashes'));
   }
+  // rippled Ledger::updateNegativeUNL changes the NegativeUNL object of a flag ledger before its
+  // transactions apply, outside any metadata (its images are read; an unchanged one is dropped).
+  const negativeUnlKey = keylet.negativeUnl();
+  if (isFlagLedger(ledger.ledgerIndex) && !byKey.has(negativeUnlKey)) changes.push(unknownChange(negativeUnlKey, 'NegativeUNL'));
   return changes;
 }
 

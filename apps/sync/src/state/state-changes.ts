@@ -165,17 +165,24 @@ async function attempt(
     throw new StateNotProven(ledger.ledgerIndex, 'image_unavailable', `ledger ${ledger.ledgerIndex}: ${error.message}`);
   }
   const tree = proven.tree.snapshot();
-  for (const change of derived) {
+  const changed = derived.filter((change) => !unchanged(change));
+  for (const change of changed) {
     const image = proven.side === 'before' ? change.after : change.before;
     if (image.state === 'object') tree.set(change.key, image.blob);
     else if (image.state === 'absent') tree.delete(change.key);
   }
-  const changes = derived.map(storedChange);
+  const changes = changed.map(storedChange);
   if (expectedRoot === undefined) return { proof: { changes, tree }, mismatch: '' };
   const root = tree.root();
   if (root === expectedRoot.toUpperCase()) return { proof: { changes, tree }, mismatch: '' };
   const side = proven.side === 'before' ? `after ledger ${ledger.ledgerIndex}` : `before ledger ${ledger.ledgerIndex}`;
   return { mismatch: `the state ${side} has root ${root}, not the account_hash ${expectedRoot.toUpperCase()}` };
+}
+
+/** An object read on both sides that the ledger left as it was (a flag ledger's NegativeUNL with nothing to update). */
+function unchanged(change: DerivedChange): boolean {
+  if (change.before.state === 'absent' && change.after.state === 'absent') return true;
+  return change.before.state === 'object' && change.after.state === 'object' && change.before.blob.equals(change.after.blob);
 }
 
 /** The store's form of one change, both images known (previous_blob absent only below the first ledger). */

@@ -73,6 +73,11 @@ export class StateProver {
     return this.forward && this.downward ? { first: this.downward.ledgerIndex, last: this.forward.ledgerIndex } : undefined;
   }
 
+  /** The proven state after `ledgerIndex`, when the forward tree is there now. */
+  stateAfter(ledgerIndex: number): StateTree | undefined {
+    return this.forward?.ledgerIndex === ledgerIndex ? this.forward.tree : undefined;
+  }
+
   start(): void {
     this.running ??= this.run().catch((error: unknown) => {
       if (!this.abort.signal.aborted) this.options.logger.error({ err: error }, `state proofs stopped: ${(error as Error).message}`);

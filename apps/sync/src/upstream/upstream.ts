@@ -49,8 +49,8 @@ export interface UpstreamOptions {
   logger: Logger;
   /** A newly validated ledger (from the subscribe answer or the `ledger` stream). */
   onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void;
-  /** A serialized validation from the `validations` stream, not yet checked. */
-  onValidation?(validationHex: string): void;
+  /** A validation from the `validations` stream (`data`: the serialized validation), not yet checked. */
+  onValidation?(validation: { data: string; master_key?: string }): void;
   /** A message that is not what the rippled API sends (counted; logged at most once per interval). */
   onMalformed?(reason: string): void;
   /** Deadline of one request. */
@@ -171,6 +171,11 @@ export class Upstream {
   /** One state object in binary form at the ledger with `ledgerHash` (rippled `ledger_entry`). */
   async ledgerEntry(objectKey: string, ledgerHash: string, options: { preferOtherEndpoint?: boolean } = {}): Promise<BinaryLedgerEntryResult> {
     return this.request('ledger_entry', { index: objectKey, ledger_hash: ledgerHash, binary: true }, options);
+  }
+
+  /** The upstream's newest manifest for a validator key (`n…`), base64, or undefined when it knows none (rippled `manifest`). */
+  async manifest(nodePublicKey: string): Promise<string | undefined> {
+    return (await this.request('manifest', { public_key: nodePublicKey }, {})).manifest;
   }
 
   /** One page of a ledger's state objects in binary form (rippled `ledger_data`), from `marker` on. */
@@ -359,7 +364,7 @@ export class Upstream {
   private onStreamMessage(message: StreamMessage, source: string): void {
     if (message.type === 'validationReceived') {
       const validation = validationReceivedMessage.safeParse(message);
-      if (validation.success) this.options.onValidation?.(validation.data.data);
+      if (validation.success) this.options.onValidation?.(validation.data);
       return;
     }
     if (message.type !== 'ledgerClosed') return;

@@ -3,125 +3,245 @@
  * stores: an anchor (the first ledger, or one above a gap) has no stored parent to chain to, and
  * even the next ledger above the tip could be a self-consistent fork naming the tip as its parent.
  * Verification shows a ledger hashes to the hash it was announced with; only this shows that hash
- * is the network's. Two ways, as configured:
+ * is the network's.
  *
- * - `-validators`: full validations of that hash, signed by at least `quorum` of the listed keys,
- *   taken from the upstream's `validations` stream (each signature checked; the upstream cannot
- *   forge them, only withhold them);
- * - otherwise: at least two `-endpoint`s name that hash for the ledger and none names another.
- *   This trusts that the endpoints are not all lying together.
- *
- * With neither (no list, one endpoint) nothing proves an anchor, and sync says so.
+ * - The network's way (rippled LedgerMaster::checkAccept): full validations of that hash from at
+ *   least the quorum of the validators trusted (the published lists, and -validators keys), each
+ *   counted for a validator only when signed by its current signing key (manifests, learnt from the
+ *   lists and from the upstream's `manifest` command), validators on the ledger's negative UNL not
+ *   counted and the quorum lowered for them. The validations come from the upstream's `validations`
+ *   stream and each signature is checked: an upstream can withhold validations, never forge them.
+ * - Only where nothing is trusted at all: at least two endpoints, counted as servers, name that
+ *   hash for the ledger and none names another. This trusts that they are not all lying together.
  */
-import { verifyValidation, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
+import { encodeNodePublicKey, nodePublicKeyHex, verifyValidation, type ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
 import { sleep } from '@ledger-node/upstream';
+import type { ValidatorLists } from '../trust/validator-lists';
+
+/** The negative UNL a ledger is proven with: the master keys its parent's NegativeUNL object disables. */
+export interface NegativeUnlReading {
+  keys: ReadonlySet<string>;
+  /** `state`: read from the proven state; `upstream`: as the upstream states it (bounded by the quorum's 60% floor). */
+  source: 'state' | 'upstream' | 'unknown';
+}
 
 export interface AnchorProofOptions {
   profile: ChainProfile;
   logger: Logger;
-  validators: ValidatorList | undefined;
+  lists: ValidatorLists;
   endpoints: readonly string[];
   /** The hash one endpoint gives the validated ledger at an index. */
   ledgerHashFrom(url: string, ledgerIndex: number): Promise<string>;
+  /** The upstream's newest manifest for a key (`manifest` command, base64), or undefined when it knows none. */
+  fetchManifest(nodePublicKey: string): Promise<string | undefined>;
+  /** The negative UNL in force for the ledger with this index and parent. */
+  negativeUnl(ledgerIndex: number, parentHash: string): Promise<NegativeUnlReading>;
+  /** Counts a refused validation or manifest, by reason. */
+  onRefused(reason: string): void;
   /** How long to wait for a quorum of validations of one ledger. */
   validationWaitMs?: number;
+}
+
+/** A validation as received: decoded, its signature checked only when it would count. */
+interface ReceivedValidation {
+  ledgerIndex: number;
+  full: boolean;
+  blobHex: string;
+  verified: boolean;
 }
 
 /** Ledgers whose validations are kept (the newest ones seen). */
 const KEPT_LEDGERS = 256;
 const DEFAULT_VALIDATION_WAIT_MS = 15_000;
+/** A key's manifest is asked for at most this often. */
+const MANIFEST_RETRY_MS = 30_000;
 
 export class AnchorProof {
-  /** Ledger hash → the trusted keys that validated it, for the newest ledger indexes seen. */
-  private readonly validatedBy = new Map<string, { ledgerIndex: number; keys: Set<string> }>();
-  private readonly trusted: Set<string>;
-  /** The highest ledger index whose validations reached the quorum. */
-  private newestValidated = 0;
+  /** Ledger hash → its validations by signing key, for the newest ledger indexes seen. */
+  private readonly validations = new Map<string, { ledgerIndex: number; bySigningKey: Map<string, ReceivedValidation> }>();
+  private readonly manifestAskedAt = new Map<string, number>();
   /** How the newest anchor was proven, or why none could be: for the status. */
   state = '';
-  rejectedValidations = 0n;
 
   constructor(private readonly options: AnchorProofOptions) {
-    this.trusted = new Set(options.validators?.keys ?? []);
     this.state = this.trustText();
+  }
+
+  private get trust() {
+    return this.options.lists.trust;
   }
 
   /** What proves an anchor, as configured. */
   trustText(): string {
-    const { validators, endpoints } = this.options;
-    if (validators) return `validations from ${validators.quorum} of ${validators.keys.length} trusted validators`;
-    if (endpoints.length >= 2) return `agreement of at least two of ${endpoints.length} endpoints`;
-    return 'nothing: no -validators list and a single -endpoint';
-  }
-
-  /** A validation from the stream: kept when its signature checks out and a trusted key made it. */
-  onValidation(validationHex: string): void {
-    if (!this.options.validators) return;
-    let validation;
-    try {
-      validation = verifyValidation(this.options.profile, validationHex);
-    } catch (error) {
-      this.rejectedValidations++;
-      this.options.logger.debug({ reason: (error as Error).message }, 'validation refused');
-      return;
-    }
-    if (!validation.full || !this.trusted.has(validation.publicKey)) return;
-    const entry = this.validatedBy.get(validation.ledgerHash) ?? { ledgerIndex: validation.ledgerIndex, keys: new Set<string>() };
-    entry.keys.add(validation.publicKey);
-    this.validatedBy.set(validation.ledgerHash, entry);
-    if (entry.keys.size >= this.options.validators.quorum) this.newestValidated = Math.max(this.newestValidated, entry.ledgerIndex);
-    if (this.validatedBy.size > KEPT_LEDGERS) {
-      const oldest = [...this.validatedBy].sort(([, a], [, b]) => a.ledgerIndex - b.ledgerIndex)[0]![0];
-      this.validatedBy.delete(oldest);
-    }
+    if (this.trust.configured) return 'validations from the trusted validators (waiting for the first ledger)';
+    if (this.options.endpoints.length >= 2) return `agreement of at least two of ${this.options.endpoints.length} endpoints (no validator list is configured)`;
+    return 'nothing: no validator list, no -validators key, and a single -endpoint';
   }
 
   /**
-   * Whether `ledgerHash` is the network's ledger at `ledgerIndex`: the proof as text, or
-   * undefined when none came (validations awaited up to the configured wait).
+   * A validation from the stream: kept when a trusted validator may have made it (its signing key
+   * is one, or its master key is and the manifest naming this key is asked for). Its signature is
+   * checked when it is counted.
    */
-  async prove(ledgerIndex: number, ledgerHash: string, signal: AbortSignal): Promise<string | undefined> {
+  onValidation(message: { data: string; master_key?: string }): void {
+    if (!this.trust.configured) return;
+    let fields;
+    try {
+      fields = this.options.profile.codec.decode(message.data);
+    } catch {
+      this.options.onRefused('validation_malformed');
+      return;
+    }
+    const { LedgerSequence: ledgerIndex, LedgerHash: ledgerHash, SigningPubKey: signingKey, Flags: flags } = fields;
+    if (typeof ledgerIndex !== 'number' || typeof ledgerHash !== 'string' || typeof signingKey !== 'string') {
+      this.options.onRefused('validation_malformed');
+      return;
+    }
+    const key = signingKey.toUpperCase();
+    if (this.trust.trustedMasterOf(key) === undefined) {
+      const master = this.masterKeyNamed(message.master_key);
+      if (master === undefined || !this.trust.trusted().has(master)) return;
+      // A trusted validator signing with a key its known manifest does not name: a rotation to learn.
+      this.askManifest(key);
+    }
     const hash = ledgerHash.toUpperCase();
-    const { validators, endpoints } = this.options;
-    let proof: string | undefined;
-    if (validators) {
-      const deadline = Date.now() + (this.options.validationWaitMs ?? DEFAULT_VALIDATION_WAIT_MS);
-      while (!signal.aborted) {
-        const count = this.validatedBy.get(hash)?.keys.size ?? 0;
-        if (count >= validators.quorum) {
-          proof = `validated by ${count} of ${validators.keys.length} trusted validators`;
-          break;
-        }
-        // The network validated a later ledger already: validations of this hash (withheld, or never
-        // made, for a fork) will not come now, and waiting would hold back every ledger behind it.
-        if (this.newestValidated > ledgerIndex) {
-          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${validators.quorum} trusted validations needed came, and ledger ${this.newestValidated} is validated already`, 'validations');
-          return undefined;
-        }
-        if (Date.now() >= deadline) {
-          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${validators.quorum} trusted validations needed came`, 'validations');
-          return undefined;
-        }
-        await sleep(100, signal);
-      }
-    } else if (endpoints.length >= 2) {
-      const answers = await Promise.all(endpoints.map((url) => this.options.ledgerHashFrom(url, ledgerIndex).catch(() => undefined)));
-      const agreeing = answers.filter((answer) => answer === hash).length;
-      const disagreeing = answers.filter((answer) => answer !== undefined && answer !== hash).length;
-      if (agreeing < 2 || disagreeing > 0) {
-        this.told(`ledger ${ledgerIndex} ${hash} not proven: ${agreeing} endpoints name it, ${disagreeing} name another hash`, 'endpoints');
-        return undefined;
-      }
-      proof = `named by ${agreeing} of ${endpoints.length} endpoints`;
-    } else {
-      this.told(`ledger ${ledgerIndex} not proven: nothing proves an anchor with no -validators list and a single -endpoint`, 'nothing');
+    const entry = this.validations.get(hash) ?? { ledgerIndex, bySigningKey: new Map() };
+    if (!entry.bySigningKey.has(key)) entry.bySigningKey.set(key, { ledgerIndex, full: typeof flags === 'number' && (flags & 1) !== 0, blobHex: message.data, verified: false });
+    this.validations.set(hash, entry);
+    if (this.validations.size > KEPT_LEDGERS) {
+      const oldest = [...this.validations].sort(([, a], [, b]) => a.ledgerIndex - b.ledgerIndex)[0]![0];
+      this.validations.delete(oldest);
+    }
+  }
+
+  private masterKeyNamed(text: string | undefined): string | undefined {
+    if (text === undefined) return undefined;
+    try {
+      return nodePublicKeyHex(text, this.options.profile);
+    } catch {
       return undefined;
     }
+  }
+
+  /** Asks the upstream for the manifest naming `signingKey` (at most once per interval per key). */
+  private askManifest(signingKey: string): void {
+    const now = Date.now();
+    if (now - (this.manifestAskedAt.get(signingKey) ?? Number.NEGATIVE_INFINITY) < MANIFEST_RETRY_MS) return;
+    this.manifestAskedAt.set(signingKey, now);
+    const nodePublicKey = encodeNodePublicKey(signingKey, this.options.profile);
+    void this.options
+      .fetchManifest(nodePublicKey)
+      .then((manifest) => {
+        if (manifest === undefined) return;
+        const outcome = this.trust.applyManifest(manifest);
+        if (outcome.disposition === 'accepted') {
+          this.options.logger.info({ masterKey: outcome.masterKey, signingKey }, `validator ${outcome.masterKey} now signs with ${signingKey} (its manifest from the upstream)`);
+        } else if (outcome.disposition !== 'stale') {
+          this.options.onRefused(`manifest_${outcome.disposition}`);
+          this.options.logger.warn({ signingKey, disposition: outcome.disposition, reason: outcome.reason }, `manifest for ${signingKey} refused (${outcome.disposition})${outcome.reason ? `: ${outcome.reason}` : ''}`);
+        }
+      })
+      .catch((error: unknown) => this.options.logger.debug({ err: error, signingKey }, `manifest for ${signingKey} not had: ${(error as Error).message}`));
+  }
+
+  /** The distinct trusted validators (master keys) whose full validation of this ledger checks out, negative UNL left out. */
+  private validators(ledgerIndex: number, ledgerHash: string, disabled: ReadonlySet<string>): Set<string> {
+    const masters = new Set<string>();
+    const entry = this.validations.get(ledgerHash);
+    if (!entry) return masters;
+    for (const [signingKey, validation] of entry.bySigningKey) {
+      const master = this.trust.trustedMasterOf(signingKey);
+      if (master === undefined || disabled.has(master) || !validation.full || validation.ledgerIndex !== ledgerIndex || masters.has(master)) continue;
+      if (!validation.verified) {
+        try {
+          const checked = verifyValidation(this.options.profile, validation.blobHex);
+          validation.verified = checked.ledgerHash === ledgerHash && checked.publicKey === signingKey;
+        } catch {
+          validation.verified = false;
+        }
+        if (!validation.verified) {
+          entry.bySigningKey.delete(signingKey);
+          this.options.onRefused('validation_bad_signature');
+          continue;
+        }
+      }
+      masters.add(master);
+    }
+    return masters;
+  }
+
+  /** Whether trusted validators have validated a later ledger (unchecked signatures: a reason to stop waiting, not a proof). */
+  private laterLedgerValidated(ledgerIndex: number, quorum: number): boolean {
+    for (const entry of this.validations.values()) {
+      if (entry.ledgerIndex <= ledgerIndex) continue;
+      const masters = new Set([...entry.bySigningKey.keys()].map((key) => this.trust.trustedMasterOf(key)).filter((key) => key !== undefined));
+      if (masters.size >= quorum) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Whether `ledgerHash` is the network's ledger at `ledgerIndex`: the proof as text, or undefined
+   * when none came (validations awaited up to the configured wait).
+   */
+  async prove(ledgerIndex: number, ledgerHash: string, parentHash: string, signal: AbortSignal): Promise<string | undefined> {
+    const hash = ledgerHash.toUpperCase();
+    const proof = this.trust.configured ? await this.proveByValidations(ledgerIndex, hash, parentHash, signal) : await this.proveByEndpoints(ledgerIndex, hash);
     if (proof === undefined) return undefined;
     this.state = `ledger ${ledgerIndex} ${proof}`;
     this.lastFailure = undefined;
     return proof;
+  }
+
+  private async proveByValidations(ledgerIndex: number, hash: string, parentHash: string, signal: AbortSignal): Promise<string | undefined> {
+    const { lists } = this.options;
+    const negativeUnl = await this.options.negativeUnl(ledgerIndex, parentHash).catch((): NegativeUnlReading => ({ keys: new Set(), source: 'unknown' }));
+    const deadline = Date.now() + (this.options.validationWaitMs ?? DEFAULT_VALIDATION_WAIT_MS);
+    let count = 0;
+    let quorum = Number.POSITIVE_INFINITY;
+    while (!signal.aborted) {
+      lists.update();
+      const disabled = this.trust.effectiveNegativeUnl(negativeUnl.keys);
+      quorum = this.trust.quorum(negativeUnl.keys);
+      if (Number.isFinite(quorum)) {
+        count = this.validators(ledgerIndex, hash, disabled).size;
+        if (count >= quorum) {
+          const trusted = this.trust.trusted().size;
+          const negative = disabled.size === 0 ? '' : `, ${disabled.size} on the negative UNL${negativeUnl.source === 'upstream' ? ' the upstream states' : ''}`;
+          return `validated by ${count} of ${trusted} trusted validators (quorum ${quorum}${negative})`;
+        }
+        // The network validated a later ledger already: validations of this hash (withheld, or never
+        // made, for a fork) will not come now, and waiting would hold back every ledger behind it.
+        if (this.laterLedgerValidated(ledgerIndex, quorum)) {
+          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${quorum} trusted validations needed came, and a later ledger is validated already`, 'validations');
+          return undefined;
+        }
+      }
+      if (Date.now() >= deadline) {
+        const why = Number.isFinite(quorum) ? `${count} of the ${quorum} trusted validations needed came` : `no quorum can be reached: ${this.trust.blockedReason() ?? 'the lists trust no validator'}`;
+        this.told(`ledger ${ledgerIndex} ${hash} not proven: ${why}`, Number.isFinite(quorum) ? 'validations' : 'lists');
+        return undefined;
+      }
+      await sleep(100, signal).catch(() => undefined);
+    }
+    return undefined;
+  }
+
+  private async proveByEndpoints(ledgerIndex: number, hash: string): Promise<string | undefined> {
+    const { endpoints } = this.options;
+    if (endpoints.length < 2) {
+      this.told(`ledger ${ledgerIndex} not proven: nothing proves a ledger with no validator list, no -validators key and a single -endpoint`, 'nothing');
+      return undefined;
+    }
+    const answers = await Promise.all(endpoints.map((url) => this.options.ledgerHashFrom(url, ledgerIndex).catch(() => undefined)));
+    const agreeing = answers.filter((answer) => answer === hash).length;
+    const disagreeing = answers.filter((answer) => answer !== undefined && answer !== hash).length;
+    if (agreeing < 2 || disagreeing > 0) {
+      this.told(`ledger ${ledgerIndex} ${hash} not proven: ${agreeing} endpoints name it, ${disagreeing} name another hash`, 'endpoints');
+      return undefined;
+    }
+    return `named by ${agreeing} of ${endpoints.length} endpoints (no validator list is configured)`;
   }
 
   private lastFailure: string | undefined;

@@ -13,6 +13,8 @@ import path from 'node:path';
 import { InvalidParams } from '@ledger-node/errors';
 import { XRPL_ALPHABET } from '../base58';
 import { createChainKeys, type KeyAlgorithm } from '../keys';
+import type { ChainProfile } from '../profiles';
+import { encodeNodePublicKey } from '../validation';
 import type { KeyPair } from './manifest';
 
 const keys = createChainKeys(XRPL_ALPHABET);
@@ -99,4 +101,14 @@ export function devnetNetworkKeys(options: { file?: string; validatorCount?: num
       return keys.deriveKeypair(file === undefined ? publicSeed(`${label} signing rotation ${rotations}`, 'secp256k1') : randomSeed('secp256k1'));
     },
   };
+}
+
+/**
+ * A `-validators` file naming the master keys of the public-entropy devnet's validators (the
+ * devnet run without -devnet_keys): their validations count through the manifests the devnet's
+ * `manifest` command gives.
+ */
+export function devnetValidatorsFileText(profile: ChainProfile, validatorCount = DEFAULT_DEVNET_VALIDATORS): string {
+  const lines = devnetNetworkKeys({ validatorCount }).validators.map((validator, index) => `${encodeNodePublicKey(validator.master.publicKey, profile)}  # devnet validator ${index + 1}`);
+  return `# the validators of any devnet run without -devnet_keys (ledger-node devnet)\n${lines.join('\n')}\n`;
 }

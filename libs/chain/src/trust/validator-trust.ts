@@ -214,6 +214,16 @@ export class ValidatorTrust {
     }
   }
 
+  /** The next time after `now` at which a list in force expires or a waiting one takes effect. */
+  nextChange(now: number): number | undefined {
+    const times = [...this.publishers.values()].flatMap((publisher) => [
+      ...(publisher.current ? [publisher.current.expiration] : []),
+      ...[...publisher.pending.values()].map((list) => list.effective),
+    ]);
+    const future = times.filter((time) => time > now);
+    return future.length === 0 ? undefined : Math.min(...future);
+  }
+
   /** Applies a manifest from the upstream or a list: a newer one replaces the older (rotation), a revocation ends the key. */
   applyManifest(serialized: string | Uint8Array): { disposition: ManifestDisposition; masterKey?: string; reason?: string } {
     const outcome = this.manifests.applySerialized(serialized);

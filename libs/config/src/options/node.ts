@@ -1,5 +1,6 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
-import { readValidatorList } from '@ledger-node/chain';
+import { nodePublicKeyHex, readValidatorList, XRPL_ALPHABET } from '@ledger-node/chain';
+import { readFileSync } from 'node:fs';
 import { endpointProblem, hasCredentials, readEndpointFile, shownUrlList } from '../endpoints';
 import { chainFlag, definitionsFlag, fileCheck, logLevelFlag } from './shared';
 
@@ -72,11 +73,35 @@ export const syncOptions: FlagGroup = {
       check: fileCheck(readEndpointFile),
     }),
     stringFlag({
+      name: 'validator_list_sites',
+      description:
+        "Sites serving a publisher-signed validator list (rippled's [validator_list_sites]), comma-separated: the validators it names prove each ledger with their signed validations, under the keys their manifests name, down to rippled's quorum (lowered by the ledger's negative UNL); refreshed on the list's schedule, and the last verified list is kept in -data_dir",
+      default: undefined,
+      defaultLabel: "the network's (-network_id, else the default endpoint's): XRP Ledger mainnet vl.ripple.com and unl.xrplf.org, testnet vl.altnet.rippletest.net; none for Jingtum",
+      valueName: 'URL[,URL]',
+      check: (value) => listProblem(value, validatorListSiteProblem),
+    }),
+    stringFlag({
+      name: 'validator_list_keys',
+      description: "Master keys of the publishers whose lists are trusted (rippled's [validator_list_keys]), 66 hex digits each, comma-separated",
+      default: undefined,
+      defaultLabel: "the network's publishers, with the sites above",
+      valueName: 'KEY[,KEY]',
+      check: (value) => listProblem(value, publisherKeyProblem),
+    }),
+    stringFlag({
+      name: 'validator_list_file',
+      description: 'Published validator list documents read from files instead of (or beside) the sites, comma-separated: for machines that cannot reach a site; they are verified like a fetched list',
+      default: undefined,
+      valueName: 'FILE[,FILE]',
+      check: (value) => listProblem(value, fileCheck(readJsonFile)),
+    }),
+    stringFlag({
       name: 'validators',
       description:
-        'Validator public keys whose signed validations prove each ledger sync follows is the network\'s: one key per line (n… or 66 hex digits), optionally a line "quorum N" (default: 80% of the keys, rounded up); without it, at least two -endpoint URLs must agree on each ledger',
+        'Validator public keys trusted beside any published list, for private networks: one key per line (n… or 66 hex digits), a master key (followed through its manifests) or a signing key, optionally a line "quorum N" (default: rippled\'s, 80% of the keys rounded up); given alone, no published list is used. With no list and no key at all, at least two -endpoint servers must agree on each ledger',
       default: undefined,
-      defaultLabel: 'none (-dev: the devnet\'s validator)',
+      defaultLabel: "none (-dev: the devnet's published list)",
       valueName: 'FILE',
       check: fileCheck(readValidatorList),
     }),
@@ -127,3 +152,35 @@ export const apiOptions: FlagGroup = {
     }),
   ],
 };
+
+/** The first problem of any comma-separated entry of a list flag. */
+function listProblem(value: string, problemOf: (entry: string) => string | undefined): string | undefined {
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => entry === '')) return 'has an empty entry (comma-separated, no spaces needed)';
+  return entries.map(problemOf).find((problem) => problem !== undefined);
+}
+
+function validatorListSiteProblem(site: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(site);
+  } catch {
+    return `'${site}' is not a URL`;
+  }
+  if (!['http:', 'https:', 'file:'].includes(url.protocol)) return `'${site}' is not an http, https or file URL`;
+  if (url.username !== '' || url.password !== '') return `'${site}' holds credentials`;
+  return undefined;
+}
+
+function publisherKeyProblem(key: string): string | undefined {
+  try {
+    nodePublicKeyHex(key, { addressAlphabet: XRPL_ALPHABET });
+    return undefined;
+  } catch {
+    return `'${key.slice(0, 80)}' is not a publisher public key (66 hex digits)`;
+  }
+}
+
+function readJsonFile(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}

@@ -12,6 +12,7 @@ import { ledgerClosedResult, type LedgerClosedParams, type LedgerClosedResult } 
 import { ledgerCurrentResult, type LedgerCurrentParams, type LedgerCurrentResult } from './ledger-current';
 import { ledgerDataResultSchema, type LedgerDataParams, type LedgerDataResult } from './ledger-data';
 import { ledgerEntryResultSchema, type LedgerEntryParams, type LedgerEntryResult } from './ledger-entry';
+import { manifestResult, type ManifestParams, type ManifestResult } from './manifest';
 import { serverInfoResult, type ServerInfoParams, type ServerInfoResult } from './server-info';
 import { submitResult, type SubmitParams, type SubmitResult } from './submit';
 import { subscribeResult, type SubscribeParams, type SubscribeResult } from './subscribe';
@@ -26,6 +27,7 @@ export interface CommandParams {
   ledger_current: LedgerCurrentParams;
   ledger_data: LedgerDataParams;
   ledger_entry: LedgerEntryParams;
+  manifest: ManifestParams;
   server_info: ServerInfoParams;
   submit: SubmitParams;
   subscribe: SubscribeParams;
@@ -45,6 +47,7 @@ interface CommandResults<P> {
   ledger_current: LedgerCurrentResult;
   ledger_data: LedgerDataResult<P>;
   ledger_entry: LedgerEntryResult<P>;
+  manifest: ManifestResult;
   server_info: ServerInfoResult;
   submit: SubmitResult;
   subscribe: SubscribeResult;
@@ -63,6 +66,7 @@ const resultSchemas: { [C in Command]: (params: CommandParams[C]) => z.ZodType }
   ledger_current: () => ledgerCurrentResult,
   ledger_data: ledgerDataResultSchema,
   ledger_entry: ledgerEntryResultSchema,
+  manifest: () => manifestResult,
   server_info: () => serverInfoResult,
   submit: () => submitResult,
   subscribe: () => subscribeResult,
@@ -82,6 +86,7 @@ export type { LedgerClosedResult } from './ledger-closed';
 export type { LedgerCurrentResult } from './ledger-current';
 export type { BinaryLedgerDataResult, JsonLedgerDataResult, LedgerDataParams } from './ledger-data';
 export type { BinaryLedgerEntryResult, JsonLedgerEntryResult, LedgerEntryParams } from './ledger-entry';
+export type { ManifestParams, ManifestResult } from './manifest';
 export type { ServerInfoResult } from './server-info';
 export type { SubmitParams, SubmitResult } from './submit';
 export type { SubscribeParams, SubscribeResult } from './subscribe';

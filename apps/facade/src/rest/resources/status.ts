@@ -1,5 +1,6 @@
 /** REST: what the node holds and how its sync stands. */
 import { z } from 'zod';
+import type { ValidatorListStatus } from '@ledger-node/contracts';
 import { buildInfo } from '@ledger-node/telemetry';
 import { defineRoute, noParams, noQuery, type RestTag } from '../define';
 
@@ -29,9 +30,49 @@ const example = {
     index_failures: 0,
     last_index_failure: null,
     stopped: null,
-    anchor_proof: 'ledger 1 validated by 1 of 1 trusted validators',
+    anchor_proof: 'ledger 1204 validated by 5 of 5 trusted validators (quorum 4)',
+    validator_list: {
+      publisher: 'ED3F1E0DA736FCF99BE2880A60DBD470715C0E04DD793FB862236B070571FC09E2',
+      sequence: 1,
+      expiration: 849139200,
+      effective: 0,
+      validators: 5,
+      quorum: 4,
+      state: 'accepted',
+      reason: null,
+      origin: 'the command line',
+      publishers: [
+        { publisher: 'ED3F1E0DA736FCF99BE2880A60DBD470715C0E04DD793FB862236B070571FC09E2', site: 'http://127.0.0.1:6006/vl.json', sequence: 1, effective: 0, expiration: 849139200, validators: 5, state: 'available', last_outcome: 'accepted', reason: null },
+      ],
+    },
   },
 };
+
+/** `sync.validator_list`: the lists and the quorum sync proves ledgers with (times in seconds since the XRP Ledger epoch). */
+function validatorListJson(list: ValidatorListStatus) {
+  return {
+    publisher: list.publisher,
+    sequence: list.sequence ?? null,
+    expiration: list.expiration ?? null,
+    effective: list.effective ?? null,
+    validators: list.validators,
+    quorum: list.quorum ?? null,
+    state: list.state,
+    reason: list.reason ?? null,
+    origin: list.origin,
+    publishers: list.publishers.map((publisher) => ({
+      publisher: publisher.publisher,
+      site: publisher.site ?? null,
+      sequence: publisher.sequence ?? null,
+      effective: publisher.effective ?? null,
+      expiration: publisher.expiration ?? null,
+      validators: publisher.validators,
+      state: publisher.state,
+      last_outcome: publisher.lastOutcome ?? null,
+      reason: publisher.reason ?? null,
+    })),
+  };
+}
 
 export const statusRoutes = [
   defineRoute({
@@ -58,7 +99,7 @@ export const statusRoutes = [
       }),
       sync: z
         .looseObject({ enabled: z.boolean() })
-        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, backfill {ledgers_per_second, remaining_ledgers, eta_seconds}, failure counters'),
+        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, backfill {ledgers_per_second, remaining_ledgers, eta_seconds}, failure counters, anchor_proof (how the newest ledger was proven) and validator_list (the published lists, validators and quorum that prove ledgers: publisher, sequence, expiration, effective, validators, quorum, state, reason, publishers)'),
     }),
     errors: {},
     example: { response: example },
@@ -108,6 +149,7 @@ export const statusRoutes = [
                   last_index_failure: sync.lastIndexFailure ?? null,
                   stopped: sync.stopped ?? null,
                   anchor_proof: sync.anchorProof,
+                  validator_list: sync.validatorList ? validatorListJson(sync.validatorList) : null,
                 },
       };
     },

@@ -6,7 +6,7 @@
  * `network_id` is the node's -network_id, left out when none is given.
  */
 import { LedgerTag, TxDetail, type GetStatusResponse, type GetSyncStatusResponse } from '@ledger-node/contracts';
-import { formatRanges, serverInfoValidatedLedger, serverStateValidatedLedger, serverTime, type FeeSchedule, type JsonObject, type ValidatedLedgerInput } from '@ledger-node/rippled-api';
+import { formatRanges, serverInfoValidatedLedger, serverStateValidatedLedger, serverTime, validatorListFields, type FeeSchedule, type JsonObject, type TrustFacts, type ValidatedLedgerInput } from '@ledger-node/rippled-api';
 import type { RippledContext, RippledMethod } from '../method';
 import { feesAt } from './fees';
 import { resolvedOf } from './ledgers';
@@ -51,8 +51,17 @@ function commonFields(facts: ServerFacts, context: RippledContext, nowMs: number
     server_state: serverStateOf(facts.sync, context.syncEnabled),
     time: serverTime(new Date(nowMs)),
     uptime: Math.floor(process.uptime()),
-    validation_quorum: 0,
+    ...validatorListFields(trustFacts(facts.sync), nowMs),
   };
+}
+
+/** What sync trusts, as server_info states it: the earliest expiration among the publishers' lists, unknown while one is not had. */
+function trustFacts(sync: GetSyncStatusResponse | undefined): TrustFacts | undefined {
+  const trust = sync?.validatorList;
+  if (!trust) return undefined;
+  const had = trust.publishers.every((publisher) => publisher.expiration !== undefined);
+  const expiration = had && trust.publishers.length > 0 ? Math.min(...trust.publishers.map((publisher) => publisher.expiration!)) : undefined;
+  return { publishers: trust.publishers.length, ...(expiration === undefined ? {} : { expiration }), ...(trust.quorum === undefined ? {} : { quorum: trust.quorum }) };
 }
 
 export const serverInfo: RippledMethod = async (_request, context) => {

@@ -79,12 +79,91 @@ export interface GetSyncStatusResponse {
    * Why this sync neither follows nor backfills: another sync holds the database's sync writer lock
    * (-store postgres://…) and this one waits to take over. Absent while it is the writer, or runs without -store.
    */
-  standby?: string | undefined;
+  standby?:
+    | string
+    | undefined;
+  /**
+   * The published validator lists, the -validators keys and the quorum that prove each ledger
+   * followed live; absent when nothing is trusted (then endpoints must agree).
+   */
+  validatorList?: ValidatorListStatus | undefined;
 }
 
 export interface GetSyncStatusResponse_VerificationFailuresByReasonEntry {
   key: string;
   value: bigint;
+}
+
+/** What sync trusts to prove ledgers (rippled's validator_list and validation_quorum). */
+export interface ValidatorListStatus {
+  /** The trusted publishers' master keys (hex), comma-separated. */
+  publisher: string;
+  /** Sequence of the list in force (of the first publisher whose list is not in force, when one is not). */
+  sequence?:
+    | number
+    | undefined;
+  /** When that list expires, in seconds since the XRP Ledger epoch. */
+  expiration?:
+    | number
+    | undefined;
+  /** When that list took effect (0: at once), in seconds since the XRP Ledger epoch. */
+  effective?:
+    | number
+    | undefined;
+  /** Validators trusted now. */
+  validators: number;
+  /**
+   * Full validations from distinct trusted validators that prove a ledger with no negative UNL;
+   * absent while no quorum can be reached (a list not in force).
+   */
+  quorum?:
+    | number
+    | undefined;
+  /**
+   * rippled's outcome of the last list offered: accepted, expired, pending, invalid, untrusted,
+   * stale, same_sequence; unavailable before any list was verified.
+   */
+  state: string;
+  /** Why no quorum can be reached, or why the last list offered was refused. */
+  reason?:
+    | string
+    | undefined;
+  /** Where the lists come from: the command line, or the network whose defaults they are. */
+  origin: string;
+  /** Each publisher's list. */
+  publishers: PublisherListStatus[];
+}
+
+/** One publisher's list as sync holds it. */
+export interface PublisherListStatus {
+  /** The publisher's master key (hex). */
+  publisher: string;
+  /** The site (or file) the list in force came from. */
+  site?:
+    | string
+    | undefined;
+  /** Sequence of the list in force. */
+  sequence?:
+    | number
+    | undefined;
+  /** When it took effect (0: at once), in seconds since the XRP Ledger epoch. */
+  effective?:
+    | number
+    | undefined;
+  /** When it expires, in seconds since the XRP Ledger epoch. */
+  expiration?:
+    | number
+    | undefined;
+  /** Validators it lists (0 while it is not in force). */
+  validators: number;
+  /** available, expired, revoked, or unavailable (no list verified yet). */
+  state: string;
+  /** rippled's outcome of the last document offered. */
+  lastOutcome?:
+    | string
+    | undefined;
+  /** Why that document, or one of its blobs, was refused. */
+  reason?: string | undefined;
 }
 
 function createBaseGetSyncStatusRequest(): GetSyncStatusRequest {
@@ -160,6 +239,7 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     anchorProof: "",
     verificationFailuresByReason: {},
     standby: undefined,
+    validatorList: undefined,
   };
 }
 
@@ -237,6 +317,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     });
     if (message.standby !== undefined) {
       writer.uint32(154).string(message.standby);
+    }
+    if (message.validatorList !== undefined) {
+      ValidatorListStatus.encode(message.validatorList, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -409,6 +492,14 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             message.standby = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.validatorList = ValidatorListStatus.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -528,6 +619,11 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         )
         : {},
       standby: isSet(object.standby) ? globalThis.String(object.standby) : undefined,
+      validatorList: isSet(object.validatorList)
+        ? ValidatorListStatus.fromJSON(object.validatorList)
+        : isSet(object.validator_list)
+        ? ValidatorListStatus.fromJSON(object.validator_list)
+        : undefined,
     };
   },
 
@@ -596,6 +692,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.standby !== undefined) {
       obj.standby = message.standby;
     }
+    if (message.validatorList !== undefined) {
+      obj.validatorList = ValidatorListStatus.toJSON(message.validatorList);
+    }
     return obj;
   },
 
@@ -640,6 +739,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         {},
       );
     message.standby = object.standby ?? undefined;
+    message.validatorList = (object.validatorList !== undefined && object.validatorList !== null)
+      ? ValidatorListStatus.fromPartial(object.validatorList)
+      : undefined;
     return message;
   },
 };
@@ -737,6 +839,443 @@ export const GetSyncStatusResponse_VerificationFailuresByReasonEntry: MessageFns
     const message = createBaseGetSyncStatusResponse_VerificationFailuresByReasonEntry();
     message.key = object.key ?? "";
     message.value = (object.value !== undefined && object.value !== null) ? BigInt(object.value) : 0n;
+    return message;
+  },
+};
+
+function createBaseValidatorListStatus(): ValidatorListStatus {
+  return {
+    publisher: "",
+    sequence: undefined,
+    expiration: undefined,
+    effective: undefined,
+    validators: 0,
+    quorum: undefined,
+    state: "",
+    reason: undefined,
+    origin: "",
+    publishers: [],
+  };
+}
+
+export const ValidatorListStatus: MessageFns<ValidatorListStatus> = {
+  encode(message: ValidatorListStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.publisher !== "") {
+      writer.uint32(10).string(message.publisher);
+    }
+    if (message.sequence !== undefined) {
+      writer.uint32(16).uint32(message.sequence);
+    }
+    if (message.expiration !== undefined) {
+      writer.uint32(24).uint32(message.expiration);
+    }
+    if (message.effective !== undefined) {
+      writer.uint32(32).uint32(message.effective);
+    }
+    if (message.validators !== 0) {
+      writer.uint32(40).uint32(message.validators);
+    }
+    if (message.quorum !== undefined) {
+      writer.uint32(48).uint32(message.quorum);
+    }
+    if (message.state !== "") {
+      writer.uint32(58).string(message.state);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(66).string(message.reason);
+    }
+    if (message.origin !== "") {
+      writer.uint32(74).string(message.origin);
+    }
+    for (const v of message.publishers) {
+      PublisherListStatus.encode(v!, writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatorListStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatorListStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.publisher = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sequence = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.expiration = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.effective = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.validators = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.quorum = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.publishers.push(PublisherListStatus.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatorListStatus {
+    return {
+      publisher: isSet(object.publisher) ? globalThis.String(object.publisher) : "",
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : undefined,
+      expiration: isSet(object.expiration) ? globalThis.Number(object.expiration) : undefined,
+      effective: isSet(object.effective) ? globalThis.Number(object.effective) : undefined,
+      validators: isSet(object.validators) ? globalThis.Number(object.validators) : 0,
+      quorum: isSet(object.quorum) ? globalThis.Number(object.quorum) : undefined,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+      publishers: globalThis.Array.isArray(object?.publishers)
+        ? object.publishers.map((e: any) => PublisherListStatus.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ValidatorListStatus): unknown {
+    const obj: any = {};
+    if (message.publisher !== "") {
+      obj.publisher = message.publisher;
+    }
+    if (message.sequence !== undefined) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    if (message.expiration !== undefined) {
+      obj.expiration = Math.round(message.expiration);
+    }
+    if (message.effective !== undefined) {
+      obj.effective = Math.round(message.effective);
+    }
+    if (message.validators !== 0) {
+      obj.validators = Math.round(message.validators);
+    }
+    if (message.quorum !== undefined) {
+      obj.quorum = Math.round(message.quorum);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    if (message.publishers?.length) {
+      obj.publishers = message.publishers.map((e) => PublisherListStatus.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ValidatorListStatus>, I>>(base?: I): ValidatorListStatus {
+    return ValidatorListStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ValidatorListStatus>, I>>(object: I): ValidatorListStatus {
+    const message = createBaseValidatorListStatus();
+    message.publisher = object.publisher ?? "";
+    message.sequence = object.sequence ?? undefined;
+    message.expiration = object.expiration ?? undefined;
+    message.effective = object.effective ?? undefined;
+    message.validators = object.validators ?? 0;
+    message.quorum = object.quorum ?? undefined;
+    message.state = object.state ?? "";
+    message.reason = object.reason ?? undefined;
+    message.origin = object.origin ?? "";
+    message.publishers = object.publishers?.map((e) => PublisherListStatus.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePublisherListStatus(): PublisherListStatus {
+  return {
+    publisher: "",
+    site: undefined,
+    sequence: undefined,
+    effective: undefined,
+    expiration: undefined,
+    validators: 0,
+    state: "",
+    lastOutcome: undefined,
+    reason: undefined,
+  };
+}
+
+export const PublisherListStatus: MessageFns<PublisherListStatus> = {
+  encode(message: PublisherListStatus, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.publisher !== "") {
+      writer.uint32(10).string(message.publisher);
+    }
+    if (message.site !== undefined) {
+      writer.uint32(18).string(message.site);
+    }
+    if (message.sequence !== undefined) {
+      writer.uint32(24).uint32(message.sequence);
+    }
+    if (message.effective !== undefined) {
+      writer.uint32(32).uint32(message.effective);
+    }
+    if (message.expiration !== undefined) {
+      writer.uint32(40).uint32(message.expiration);
+    }
+    if (message.validators !== 0) {
+      writer.uint32(48).uint32(message.validators);
+    }
+    if (message.state !== "") {
+      writer.uint32(58).string(message.state);
+    }
+    if (message.lastOutcome !== undefined) {
+      writer.uint32(66).string(message.lastOutcome);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(74).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PublisherListStatus {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePublisherListStatus();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.publisher = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.site = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sequence = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.effective = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.expiration = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.validators = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.lastOutcome = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PublisherListStatus {
+    return {
+      publisher: isSet(object.publisher) ? globalThis.String(object.publisher) : "",
+      site: isSet(object.site) ? globalThis.String(object.site) : undefined,
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : undefined,
+      effective: isSet(object.effective) ? globalThis.Number(object.effective) : undefined,
+      expiration: isSet(object.expiration) ? globalThis.Number(object.expiration) : undefined,
+      validators: isSet(object.validators) ? globalThis.Number(object.validators) : 0,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      lastOutcome: isSet(object.lastOutcome)
+        ? globalThis.String(object.lastOutcome)
+        : isSet(object.last_outcome)
+        ? globalThis.String(object.last_outcome)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+    };
+  },
+
+  toJSON(message: PublisherListStatus): unknown {
+    const obj: any = {};
+    if (message.publisher !== "") {
+      obj.publisher = message.publisher;
+    }
+    if (message.site !== undefined) {
+      obj.site = message.site;
+    }
+    if (message.sequence !== undefined) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    if (message.effective !== undefined) {
+      obj.effective = Math.round(message.effective);
+    }
+    if (message.expiration !== undefined) {
+      obj.expiration = Math.round(message.expiration);
+    }
+    if (message.validators !== 0) {
+      obj.validators = Math.round(message.validators);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.lastOutcome !== undefined) {
+      obj.lastOutcome = message.lastOutcome;
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PublisherListStatus>, I>>(base?: I): PublisherListStatus {
+    return PublisherListStatus.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PublisherListStatus>, I>>(object: I): PublisherListStatus {
+    const message = createBasePublisherListStatus();
+    message.publisher = object.publisher ?? "";
+    message.site = object.site ?? undefined;
+    message.sequence = object.sequence ?? undefined;
+    message.effective = object.effective ?? undefined;
+    message.expiration = object.expiration ?? undefined;
+    message.validators = object.validators ?? 0;
+    message.state = object.state ?? "";
+    message.lastOutcome = object.lastOutcome ?? undefined;
+    message.reason = object.reason ?? undefined;
     return message;
   },
 };
