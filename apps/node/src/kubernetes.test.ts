@@ -5,10 +5,9 @@
  * one, hardened non-root containers with probes and limits, and a network that admits exactly the
  * node's call graph.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { devnetValidatorsFileText, getProfile } from '@ledger-node/chain';
+import { devnetNetworkKeys } from '@ledger-node/chain';
 import { allFlags, envVariable, metricsListener, parseFlags, serviceAddress, storeTarget } from '@ledger-node/config';
 import {
   connectionAllowed,
@@ -23,7 +22,6 @@ import {
   selects,
   tempDir,
   workloadsOf,
-  workspaceRoot,
   type Endpoint,
   type KubeObject,
   type Workload,
@@ -531,8 +529,10 @@ describe('the base', () => {
     expect(JSON.stringify(base)).not.toMatch(/BEGIN [A-Z ]*PRIVATE KEY|secretKeyRef/);
   });
 
-  it('the dev overlay trusts the devnet\'s own validator', () => {
-    const validators = readFileSync(path.join(workspaceRoot(), 'deploy/k8s/overlays/dev/validators.txt'), 'utf8');
-    expect(validators).toBe(devnetValidatorsFileText(getProfile('xrpl')));
+  it("the dev overlay trusts the devnet's publisher, and its list at the devnet's site", () => {
+    const sync = objectNamed(rendered.dev, 'Deployment', 'sync');
+    const args: string[] = sync.spec.template.spec.containers[0].args;
+    expect(args).toContain('-validator_list_sites=http://devnet:6006/vl.json');
+    expect(args).toContain(`-validator_list_keys=${devnetNetworkKeys().publisher.master.publicKey}`);
   });
 });
