@@ -1,6 +1,7 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { SyncServiceService } from '@ledger-node/contracts';
 import { bindService, dependenciesServing, serveGrpc, watchReadiness } from '@ledger-node/grpc';
+import { RIPPLE_EPOCH_OFFSET } from '@ledger-node/chain';
 import { createLogger, observedGauge, observeEventLoop } from '@ledger-node/telemetry';
 import { syncConfig } from './config';
 import { BackfillProgress } from './backfill/progress';
@@ -100,7 +101,13 @@ function syncMetrics(engine: SyncEngine): () => void {
   observedGauge('ledger_node_sync_backfill_ledgers_per_second', 'Backfill speed over the last 10 s', () => engine.status().backfillLedgersPerSecond);
   observedGauge('ledger_node_sync_backfill_remaining_ledgers', 'Ledgers left to backfill down to the start ledger', () => Number(engine.status().backfillRemainingLedgers));
   observedGauge('ledger_node_sync_backfill_eta_seconds', 'Estimated seconds until backfill completes (NaN when unknown: no speed yet, or nothing left)', () => engine.status().backfillEtaSeconds);
-  // Verification failures are the counter ledger_node_sync_verification_failures_total{reason} (refusals.ts).
+  observedGauge('ledger_node_sync_trusted_validators', 'Validators trusted now (published lists and -validators keys)', () => engine.status().validatorList?.validators);
+  observedGauge('ledger_node_sync_validation_quorum', 'Validations from distinct trusted validators that prove a ledger (no negative UNL); absent while out of reach', () => engine.status().validatorList?.quorum);
+  observedGauge('ledger_node_sync_validator_list_expiration_seconds', 'When the earliest published list in force expires, in Unix seconds', () => {
+    const expirations = engine.status().validatorList?.publishers.map((publisher) => publisher.expiration).filter((time) => time !== undefined) ?? [];
+    return expirations.length === 0 ? undefined : Math.min(...expirations) + RIPPLE_EPOCH_OFFSET;
+  });
+  // Verification failures are the counter ledger_node_sync_verification_failures_total{reason} (refusals.ts), validations and manifests refused among them; refused lists are ledger_node_sync_validator_list_refusals_total{reason}.
   observeEventLoop();
   observedGauge('ledger_node_sync_stopped', '1 while a verified ledger cannot be stored (sync retries; /v1/status says why), else 0', () => (engine.health.stop ? 1 : 0));
   return () => clearInterval(sampler);
