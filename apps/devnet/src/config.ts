@@ -1,7 +1,8 @@
 /**
  * The devnet's settings: the only place that reads flags. The flags themselves are declared once in
- * libs/config (`-port`, `-host`, `-close_ms`, `-chain`, `-replay`, `-replay_rate`, `-load`,
- * `-load_accounts`, `-log_level`), which has already checked each value's type and range.
+ * libs/config (`-port`, `-host`, `-close_ms`, `-idle_close_ms`, `-chain`, `-replay`, `-replay_rate`,
+ * `-load`, `-load_accounts`, `-devnet_validators`, `-devnet_keys`, `-log_level`), which has already
+ * checked each value's type and range.
  */
 import type { ChainId } from '@ledger-node/chain';
 import type { ParsedFlags } from '@ledger-node/config';
@@ -14,6 +15,8 @@ export interface DevnetFlags {
   host: string;
   /** Close interval while transactions are pending. */
   close_ms: number;
+  /** Close interval while none is pending. */
+  idle_close_ms: number;
   chain: ChainId;
   /** -definitions: the chain's binary format from this file instead of the profile's table. */
   definitions?: string;
@@ -26,6 +29,10 @@ export interface DevnetFlags {
   /** Most transactions one open ledger takes before it queues them (0: no limit). */
   open_ledger_limit: number;
   load_accounts: number;
+  /** How many validators the network has. */
+  devnet_validators: number;
+  /** The file keeping the network's keys; undefined: keys from public entropy. */
+  devnet_keys?: string;
   log_level: LogLevel;
   /** A history to build before serving (LEDGER_NODE_DEVNET_HISTORY); undefined: start from genesis. */
   history?: HistoryPlan;
@@ -75,6 +82,7 @@ export function devnetConfig(flags: ParsedFlags): DevnetFlags {
     port: flags.integer('port')!,
     host: flags.string('host')!,
     close_ms: flags.integer('close_ms')!,
+    idle_close_ms: flags.integer('idle_close_ms')!,
     open_ledger_limit: flags.integer('open_ledger_limit')!,
     chain: flags.string('chain') as ChainId,
     definitions: flags.string('definitions'),
@@ -82,6 +90,8 @@ export function devnetConfig(flags: ParsedFlags): DevnetFlags {
     replay_rate: flags.integer('replay_rate')!,
     load: flags.integer('load')!,
     load_accounts: flags.integer('load_accounts')!,
+    devnet_validators: flags.integer('devnet_validators')!,
+    devnet_keys: flags.string('devnet_keys'),
     log_level: flags.string('log_level') as LogLevel,
     history: historyPlan(process.env.LEDGER_NODE_DEVNET_HISTORY),
   };

@@ -62,12 +62,14 @@ export class LiveLedgerSource implements LedgerSource, LedgerWriter {
   startClosing(): void {
     if (this.timer) return;
     const idleIntervalMs = Math.max(this.closeMs, this.idleCloseMs);
+    // A close interval shorter than the usual tick (tests racing to a flag ledger) sets the pace itself.
+    const tickMs = Math.min(TICK_MS, this.closeMs);
     const tick = () => {
       const dueAfterMs = this.chain.pendingCount() > 0 ? this.closeMs : idleIntervalMs;
       if (Date.now() - this.lastCloseAtMs >= dueAfterMs) this.closeNow();
-      this.timer = setTimeout(tick, TICK_MS);
+      this.timer = setTimeout(tick, tickMs);
     };
-    this.timer = setTimeout(tick, TICK_MS);
+    this.timer = setTimeout(tick, tickMs);
   }
 
   stop(): void {
