@@ -1,13 +1,15 @@
 /**
  * The devnet: a local single-node chain (or a replay of recorded ledgers) behind rippled's
- * WebSocket API. Wiring only: flags → chain or replay → WebSocket server → optional load.
+ * WebSocket API, playing a network of validators and a list publisher. Wiring only: flags →
+ * network → chain or replay → WebSocket server and publisher site → optional load.
  */
-import { getProfile } from '@ledger-node/chain';
+import { devnetNetworkKeys, getProfile, type ChainProfile } from '@ledger-node/chain';
 import { InvalidParams } from '@ledger-node/errors';
 import { createLogger, type Logger } from '@ledger-node/telemetry';
 import type { ParsedFlags } from '@ledger-node/config';
 import { devnetConfig, type DevnetFlags } from './config';
 import { LoadGenerator } from './load/load-generator';
+import { DevnetNetwork } from './network/network';
 import { readRecordedLedgers } from './replay/recorded-ledgers';
 import { ReplayLedgerSource } from './replay/replay-source';
 import { formatRanges, type LedgerSource } from './ws/ledger-source';
@@ -27,8 +29,7 @@ interface PreparedSource {
   live?: LiveLedgerSource;
 }
 
-function replaySource(flags: DevnetFlags, folder: string, logger: Logger): PreparedSource {
-  const profile = getProfile(flags.chain, { definitionsFile: flags.definitions });
+function replaySource(flags: DevnetFlags, profile: ChainProfile, folder: string, logger: Logger): PreparedSource {
   const recorded = readRecordedLedgers(folder, profile);
   for (const failure of recorded.failures) {
     logger.error({ file: failure.file, reason: failure.reason }, `recorded ledger file ${failure.file} skipped: ${failure.reason}`);
@@ -47,11 +48,13 @@ function replaySource(flags: DevnetFlags, folder: string, logger: Logger): Prepa
   return { source: replay, stop: () => replay.stop() };
 }
 
-async function liveSource(flags: DevnetFlags, logger: Logger): Promise<PreparedSource> {
-  const profile = getProfile(flags.chain, { definitionsFile: flags.definitions });
+async function liveSource(flags: DevnetFlags, profile: ChainProfile, network: DevnetNetwork, logger: Logger): Promise<PreparedSource> {
   // Loaded only for a live chain: a replay serves recorded ledgers without the engine.
   const { createDevnetChain } = await import('./engine');
-  const live = new LiveLedgerSource(createDevnetChain(profile, { openLedgerLimit: flags.open_ledger_limit }), { closeMs: flags.close_ms, logger });
+  const chain = createDevnetChain(profile, { openLedgerLimit: flags.open_ledger_limit, negativeUnlVoter: network });
+  // Who validated each ledger is fixed when it closes: the negative-UNL vote scores it.
+  chain.onLedgerClosed((ledger) => network.ledgerClosed({ ledgerIndex: ledger.header.ledgerIndex, hash: ledger.hash }));
+  const live = new LiveLedgerSource(chain, { closeMs: flags.close_ms, idleCloseMs: flags.idle_close_ms, logger });
   logger.info(
     { chain: profile.id, address: profile.genesis.address, secret: profile.genesis.secret },
     `genesis account ${profile.genesis.address} secret ${profile.genesis.secret} (devnet only: never use this key elsewhere)`,
@@ -63,7 +66,9 @@ async function liveSource(flags: DevnetFlags, logger: Logger): Promise<PreparedS
 export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
   const flags = devnetConfig(parsed);
   const logger = createLogger('devnet', flags.log_level);
-  const prepared = flags.replay !== undefined ? replaySource(flags, flags.replay, logger) : await liveSource(flags, logger);
+  const profile = getProfile(flags.chain, { definitionsFile: flags.definitions });
+  const network = new DevnetNetwork(profile, devnetNetworkKeys({ file: flags.devnet_keys, validatorCount: flags.devnet_validators }));
+  const prepared = flags.replay !== undefined ? replaySource(flags, profile, flags.replay, logger) : await liveSource(flags, profile, network, logger);
 
   if (prepared.live && flags.history) {
     const builder = new LoadGenerator(prepared.live, { transactionsPerSecond: 0, accountCount: flags.load_accounts, logger });
@@ -77,13 +82,18 @@ export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
 
   let server;
   try {
-    server = await startWsServer({ source: prepared.source, host: flags.host, port: flags.port, logger });
+    server = await startWsServer({ source: prepared.source, network, host: flags.host, port: flags.port, logger });
   } catch (error) {
     prepared.stop();
     throw error;
   }
+  network.site = server.siteUrl;
+  logger.info(
+    { publisher: network.publisherKey, site: server.siteUrl, validators: network.validators.length },
+    `validator list publisher ${network.publisherKey} at ${server.siteUrl} (${network.validators.length} validators)`,
+  );
   prepared.live?.startClosing();
-  logger.info({ url: server.url, mode: prepared.source.mode, closeMs: flags.close_ms }, `devnet listening on ${server.url}`);
+  logger.info({ url: server.url, mode: prepared.source.mode, closeMs: flags.close_ms, idleCloseMs: flags.idle_close_ms }, `devnet listening on ${server.url}`);
 
   let load: LoadGenerator | undefined;
   if (prepared.live && flags.load > 0) {

@@ -2,13 +2,14 @@
  * The WebSocket handlers over the live engine, in process: trust-line paging, ledger_entry by
  * trust line, API v2 ledger shapes, server_info/fee figures and the Jingtum profile's names.
  */
-import { getProfile, keylet } from '@ledger-node/chain';
+import { devnetNetworkKeys, getProfile, keylet } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { waitUntil } from '@ledger-node/test-utils';
 import { Wallet, type Transaction } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnetChain } from '../src/engine';
 import { LiveLedgerSource } from '../src/ws/live-source';
+import { DevnetNetwork } from '../src/network/network';
 import { answer } from '../src/ws/server';
 import { Subscriber } from '../src/ws/subscriptions';
 
@@ -19,9 +20,10 @@ const logger = createLogger('devnet-test', 'silent');
 function handlersOver(chainId: 'xrpl' | 'jingtum') {
   const profile = getProfile(chainId);
   const source = new LiveLedgerSource(createDevnetChain(profile), { closeMs: 60_000, logger });
-  const subscriber = new Subscriber(source, () => {});
+  const network = new DevnetNetwork(profile, devnetNetworkKeys());
+  const subscriber = new Subscriber(source, network, () => {});
   let id = 0;
-  const call = (request: Json): Json => answer(JSON.stringify({ id: ++id, ...request }), { source, subscriber, startedAtMs: Date.now(), logger });
+  const call = (request: Json): Json => answer(JSON.stringify({ id: ++id, ...request }), { source, network, subscriber, startedAtMs: Date.now(), logger });
   const ok = (request: Json): Json => {
     const response = call(request);
     if (response.status !== 'success') throw new Error(`${JSON.stringify(request)} failed: ${JSON.stringify(response)}`);

@@ -5,13 +5,14 @@
  */
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
-import { getProfile } from '@ledger-node/chain';
+import { devnetNetworkKeys, getProfile } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { fixturesDir, readFixture, tempDir } from '@ledger-node/test-utils';
 import { hashes } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRecordedLedgers } from '../src/replay/recorded-ledgers';
 import { ReplayLedgerSource } from '../src/replay/replay-source';
+import { DevnetNetwork } from '../src/network/network';
 import { answer } from '../src/ws/server';
 import { Subscriber } from '../src/ws/subscriptions';
 
@@ -31,9 +32,10 @@ beforeAll(() => {
   const read = readRecordedLedgers(folder.dir, profile);
   expect(read.failures).toEqual([]);
   source = new ReplayLedgerSource(profile, read.ledgers, { ledgersPerSecond: 1, logger });
-  const subscriber = new Subscriber(source, () => {});
+  const network = new DevnetNetwork(profile, devnetNetworkKeys());
+  const subscriber = new Subscriber(source, network, () => {});
   let id = 0;
-  call = (request) => answer(JSON.stringify({ id: ++id, ...request }), { source, subscriber, startedAtMs: Date.now(), logger });
+  call = (request) => answer(JSON.stringify({ id: ++id, ...request }), { source, network, subscriber, startedAtMs: Date.now(), logger });
 });
 
 afterAll(() => {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decode } from 'ripple-binary-codec';
-import { devnetValidatorKeypair, encodeNodePublicKey, getProfile, verifyValidation } from '@ledger-node/chain';
+import { devnetNetworkKeys, encodeNodePublicKey, getProfile, verifyValidation } from '@ledger-node/chain';
 import { fixturesDir, readFixture, stopAll, tempDir, WsClient } from '@ledger-node/test-utils';
 import { hashes } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,17 +160,27 @@ describe('devnet -replay', () => {
     }
   });
 
-  it('publishes its signed validation of each recorded ledger on the validations stream, the newest one at once', async () => {
+  it("publishes each validator's signed validation of each recorded ledger on the validations stream, the newest ledger's at once", async () => {
     const subscriber = await WsClient.open(devnet.url);
     try {
       const response = await subscriber.request({ command: 'subscribe', streams: ['validations'] });
       expect(response.status).toBe('success');
-      const [message] = await subscriber.waitForCount((candidate) => candidate.type === 'validationReceived', 1);
       const xrpl = getProfile('xrpl');
-      const validator = devnetValidatorKeypair(xrpl);
+      const network = devnetNetworkKeys();
+      const messages = await subscriber.waitForCount((candidate) => candidate.type === 'validationReceived', network.validators.length);
       const newest = recordedIndexes.at(-1)!;
-      expect(message).toMatchObject({ full: true, ledger_index: String(newest), ledger_hash: recorded.get(newest)!.ledger.ledger_hash, validation_public_key: encodeNodePublicKey(validator.publicKey, xrpl) });
-      expect(verifyValidation(xrpl, message!.data as string)).toMatchObject({ ledgerIndex: newest, ledgerHash: recorded.get(newest)!.ledger.ledger_hash, publicKey: validator.publicKey, full: true });
+      const ledgerHash = recorded.get(newest)!.ledger.ledger_hash;
+      for (const [position, message] of messages.slice(0, network.validators.length).entries()) {
+        const validator = network.validators[position]!;
+        expect(message).toMatchObject({
+          full: true,
+          ledger_index: String(newest),
+          ledger_hash: ledgerHash,
+          validation_public_key: encodeNodePublicKey(validator.signing.publicKey, xrpl),
+          master_key: encodeNodePublicKey(validator.master.publicKey, xrpl),
+        });
+        expect(verifyValidation(xrpl, message.data as string)).toMatchObject({ ledgerIndex: newest, ledgerHash, publicKey: validator.signing.publicKey.toUpperCase(), full: true });
+      }
     } finally {
       await subscriber.close();
     }

@@ -1,12 +1,15 @@
 /**
- * The devnet's WebSocket server: rippled's request/response protocol (`command`, echoed `id`,
- * `type: "response"`, `status: "success" | "error"`) over one LedgerSource. A malformed request
- * gets rippled's error shape and never ends the connection.
+ * The devnet's server: rippled's WebSocket request/response protocol (`command`, echoed `id`,
+ * `type: "response"`, `status: "success" | "error"`) over one LedgerSource, and on plain HTTP the
+ * network's validator-list publisher site (`GET /vl.json`). A malformed request gets rippled's
+ * error shape and never ends the connection.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@ledger-node/telemetry';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { envelopeErrors, errorFields, parseWsRequest, readApiVersion, readCommand, wsError, wsSuccess, type JsonObject } from '@ledger-node/rippled-api';
+import type { DevnetNetwork } from '../network/network';
 import type { LedgerSource } from './ledger-source';
 import { methods } from './methods';
 import { Subscriber } from './subscriptions';
@@ -16,21 +19,30 @@ export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** A subscriber that lets this much output pile up is too slow to keep. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
+/** Where the publisher site serves the signed list. */
+export const VALIDATOR_LIST_PATH = '/vl.json';
+
 export interface DevnetWsServer {
   readonly url: string;
+  /** `http://HOST:PORT/vl.json`: the publisher site. */
+  readonly siteUrl: string;
   readonly port: number;
   close(): Promise<void>;
 }
 
 export interface WsServerOptions {
   source: LedgerSource;
+  network: DevnetNetwork;
   host: string;
   port: number;
   logger: Logger;
 }
 
 /** Handles one request text and returns the response object (exported for unit tests). */
-export function answer(text: string, context: { source: LedgerSource; subscriber: Subscriber; startedAtMs: number; logger: Logger }): JsonObject {
+export function answer(
+  text: string,
+  context: { source: LedgerSource; network: DevnetNetwork; subscriber: Subscriber; startedAtMs: number; logger: Logger },
+): JsonObject {
   const parsed = parseWsRequest(text);
   if ('response' in parsed) return parsed.response;
   const { request } = parsed;
@@ -41,7 +53,7 @@ export function answer(text: string, context: { source: LedgerSource; subscriber
   const handler = Object.hasOwn(methods, command) ? methods[command] : undefined;
   if (!handler) return wsError(request, envelopeErrors.unknownCmd);
   try {
-    const result = handler({ request, apiVersion, source: context.source, subscriber: context.subscriber, startedAtMs: context.startedAtMs });
+    const result = handler({ request, apiVersion, source: context.source, network: context.network, subscriber: context.subscriber, startedAtMs: context.startedAtMs });
     return wsSuccess(request, result);
   } catch (error) {
     const fields = errorFields(error);
@@ -56,14 +68,30 @@ function rawText(data: RawData): string {
   return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
+/** The publisher site: the current signed list at VALIDATOR_LIST_PATH, 404 for anything else. */
+function serveSite(network: DevnetNetwork, request: IncomingMessage, response: ServerResponse): void {
+  const path = (request.url ?? '/').split('?')[0];
+  if ((request.method === 'GET' || request.method === 'HEAD') && path === VALIDATOR_LIST_PATH) {
+    const body = JSON.stringify(network.document);
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+    response.end(request.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  response.writeHead(404, { 'Content-Type': 'text/plain' });
+  response.end('Not Found\n');
+}
+
 export async function startWsServer(options: WsServerOptions): Promise<DevnetWsServer> {
-  const { source, logger } = options;
+  const { source, network, logger } = options;
   const startedAtMs = Date.now();
-  const server = new WebSocketServer({ host: options.host, port: options.port, maxPayload: MAX_REQUEST_BYTES });
+  const http = createServer((request, response) => serveSite(network, request, response));
+  const server = new WebSocketServer({ server: http, maxPayload: MAX_REQUEST_BYTES });
   await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
+    http.once('listening', resolve);
+    http.once('error', reject);
+    http.listen(options.port, options.host);
   });
+  http.on('error', (error) => logger.error({ err: error }, 'http server error'));
   server.on('error', (error) => logger.error({ err: error }, 'websocket server error'));
 
   server.on('connection', (socket: WebSocket, incoming) => {
@@ -77,10 +105,10 @@ export async function startWsServer(options: WsServerOptions): Promise<DevnetWsS
       }
       socket.send(JSON.stringify(message));
     };
-    const subscriber = new Subscriber(source, send);
+    const subscriber = new Subscriber(source, network, send);
     logger.debug({ peer }, 'client connected');
     socket.on('message', (data) => {
-      send(answer(rawText(data), { source, subscriber, startedAtMs, logger }));
+      send(answer(rawText(data), { source, network, subscriber, startedAtMs, logger }));
     });
     socket.on('close', () => {
       subscriber.close();
@@ -89,15 +117,17 @@ export async function startWsServer(options: WsServerOptions): Promise<DevnetWsS
     socket.on('error', (error) => logger.warn({ err: error, peer }, 'client connection error'));
   });
 
-  const address = server.address() as AddressInfo;
+  const address = http.address() as AddressInfo;
   const url = `ws://${options.host}:${address.port}`;
   return {
     url,
+    siteUrl: `http://${options.host}:${address.port}${VALIDATOR_LIST_PATH}`,
     port: address.port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const client of server.clients) client.terminate();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: async () => {
+      for (const client of server.clients) client.terminate();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      http.closeAllConnections();
+      await new Promise<void>((resolve, reject) => http.close((error) => (error ? reject(error) : resolve())));
+    },
   };
 }

@@ -1,12 +1,12 @@
 /**
  * One connection's subscriptions (rippled `subscribe`): the `ledger` stream (ledgerClosed
- * messages), the `validations` stream (the devnet's own validation of each ledger, signed with its
- * validator key), the `transactions` stream and per-account transaction messages. Messages follow
+ * messages), the `validations` stream (each validator's validation of each ledger, see
+ * network/network.ts), the `transactions` stream and per-account transaction messages. Messages follow
  * the API version of the subscribe request, as rippled keeps it per subscriber.
  */
-import { devnetValidatorKeypair, encodeNodePublicKey, signValidation, type ChainProfile } from '@ledger-node/chain';
 import { formatRanges, ledgerStreamFields as streamFields, placeOf, transactionStreamMessage, type ApiVersion } from '@ledger-node/rippled-api';
 import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
+import type { DevnetNetwork } from '../network/network';
 import { affectedAccountsOf } from './account-tx-index';
 import type { LedgerSource } from './ledger-source';
 import { DEVNET_RENDER_STYLE } from './methods/context';
@@ -42,30 +42,9 @@ export function ledgerStreamFields(source: LedgerSource, ledger: ClosedLedger): 
   });
 }
 
-const validators = new Map<ChainProfile, { publicKey: string; privateKey: string; nodePublicKey: string }>();
-
-/** rippled's validationReceived message for the devnet's full validation of a ledger (signed at its close time). */
-export function validationMessage(profile: ChainProfile, ledger: ClosedLedger): JsonObject {
-  let validator = validators.get(profile);
-  if (!validator) {
-    const keypair = devnetValidatorKeypair(profile);
-    validator = { ...keypair, nodePublicKey: encodeNodePublicKey(keypair.publicKey, profile) };
-    validators.set(profile, validator);
-  }
-  const signingTime = ledger.header.closeTime;
-  const data = signValidation(profile, validator, { ledgerIndex: ledger.header.ledgerIndex, ledgerHash: ledger.hash, signingTime });
-  return {
-    type: 'validationReceived',
-    data,
-    flags: 0x80000001,
-    full: true,
-    ledger_hash: ledger.hash,
-    ledger_index: String(ledger.header.ledgerIndex),
-    master_key: validator.nodePublicKey,
-    signature: String(profile.codec.decode(data).Signature),
-    signing_time: signingTime,
-    validation_public_key: validator.nodePublicKey,
-  };
+/** rippled writes a validation's `ledger_index` as a string for API v1, a number from v2 on. */
+export function validationForApi(message: JsonObject, apiVersion: ApiVersion): JsonObject {
+  return apiVersion === 1 ? { ...message, ledger_index: String(message.ledger_index) } : message;
 }
 
 export function transactionMessage(source: LedgerSource, ledger: ClosedLedger, tx: ClosedTransaction, apiVersion: ApiVersion): JsonObject {
@@ -80,16 +59,17 @@ export class Subscriber {
 
   constructor(
     private readonly source: LedgerSource,
+    private readonly network: DevnetNetwork,
     private readonly send: (message: JsonObject) => void,
   ) {}
 
   subscribe(streams: readonly StreamName[], accounts: readonly string[], apiVersion: ApiVersion): void {
     this.apiVersion = apiVersion;
-    // The validation of the newest ledger at once: a devnet whose replay has ended closes no more
+    // The validations of the newest ledger at once: a devnet whose replay has ended closes no more
     // ledgers, so a subscriber would otherwise never see one (a live network validates every few seconds).
     const validated = this.source.validatedLedger();
     if (streams.includes('validations') && !this.streams.has('validations') && validated) {
-      queueMicrotask(() => this.send(validationMessage(this.source.profile, validated)));
+      queueMicrotask(() => this.sendValidations(validated));
     }
     for (const stream of streams) this.streams.add(stream);
     for (const account of accounts) this.accounts.add(account);
@@ -128,7 +108,7 @@ export class Subscriber {
 
   /** rippled NetworkOPs::pubLedger: the ledgerClosed message first, then the ledger's transactions. */
   private publish(ledger: ClosedLedger): void {
-    if (this.streams.has('validations')) this.send(validationMessage(this.source.profile, ledger));
+    if (this.streams.has('validations')) this.sendValidations(ledger);
     if (this.streams.has('ledger')) {
       this.send({ type: 'ledgerClosed', ...ledgerStreamFields(this.source, ledger), txn_count: ledger.transactions.length });
     }
@@ -139,6 +119,11 @@ export class Subscriber {
         this.send(transactionMessage(this.source, ledger, tx, this.apiVersion));
       }
     }
+  }
+
+  private sendValidations(ledger: ClosedLedger): void {
+    const validations = this.network.validations({ ledgerIndex: ledger.header.ledgerIndex, hash: ledger.hash, closeTime: ledger.header.closeTime });
+    for (const message of validations) this.send(validationForApi(message, this.apiVersion));
   }
 
   private affectsSubscribedAccount(tx: ClosedTransaction): boolean {

@@ -1,13 +1,15 @@
 import type { JsonObject } from '../../engine/types';
 import type { ApiVersion, RenderStyle } from '@ledger-node/rippled-api';
+import type { DevnetNetwork } from '../../network/network';
 import type { LedgerSource } from '../ledger-source';
 import type { Subscriber } from '../subscriptions';
 
-/** What a method handler is given: the request, its API version, the ledgers, and its connection's subscriptions. */
+/** What a method handler is given: the request, its API version, the ledgers, the network, and its connection's subscriptions. */
 export interface MethodContext {
   readonly request: JsonObject;
   readonly apiVersion: ApiVersion;
   readonly source: LedgerSource;
+  readonly network: DevnetNetwork;
   readonly subscriber: Subscriber;
   /** When the server started (Unix ms), for `uptime`. */
   readonly startedAtMs: number;

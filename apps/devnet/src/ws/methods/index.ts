@@ -3,11 +3,13 @@ import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
 import { accountTx } from './account-tx';
 import type { MethodHandler } from './context';
+import { devnetNetwork, devnetPublish, devnetValidator } from './devnet-network';
 import { fee } from './fee';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerAccept } from './ledger-accept';
 import { ledgerData } from './ledger-data';
 import { ledgerEntry } from './ledger-entry';
+import { manifest } from './manifest';
 import { ping } from './ping';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
@@ -20,6 +22,9 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   account_info: accountInfo,
   account_lines: accountLines,
   account_tx: accountTx,
+  devnet_network: devnetNetwork,
+  devnet_publish: devnetPublish,
+  devnet_validator: devnetValidator,
   fee,
   ledger,
   ledger_accept: ledgerAccept,
@@ -27,6 +32,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   ledger_current: ledgerCurrent,
   ledger_data: ledgerData,
   ledger_entry: ledgerEntry,
+  manifest,
   ping,
   server_info: serverInfo,
   server_state: serverState,

@@ -2,6 +2,7 @@
 import { formatRanges, serverInfoValidatedLedger, serverStateValidatedLedger, serverTime, type JsonObject } from '@ledger-node/rippled-api';
 import type { LedgerSource } from '../ledger-source';
 import type { MethodContext, MethodHandler } from './context';
+import { validatedNegativeUnl } from './devnet-network';
 
 /** Reported as the server's version; rippled-style so that clients parsing it see a release number. */
 export const DEVNET_BUILD_VERSION = '2.4.0-ledger-node-devnet';
@@ -19,7 +20,8 @@ function commonFields(source: LedgerSource, context: MethodContext, nowMs: numbe
     server_state: 'full',
     time: serverTime(new Date(nowMs)),
     uptime: Math.floor((nowMs - context.startedAtMs) / 1000),
-    validation_quorum: 0,
+    // rippled ValidatorList::quorum: over the trusted validators the list names, less the negative UNL.
+    validation_quorum: context.network.quorum(new Set(validatedNegativeUnl(source)?.disabled ?? [])),
   };
 }
 
