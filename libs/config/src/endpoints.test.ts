@@ -39,11 +39,13 @@ describe('upstreamEndpoints', () => {
     const endpoints = upstreamEndpoints(flagsOf({ endpoint_file: file }), 'wss://default.example');
     expect(endpoints.urls).toEqual(['wss://***@a.example/ws', 'wss://b.example/?token=***']);
     expect(endpoints.connectUrl('wss://***@a.example/ws')).toBe('wss://user:s3cret@a.example/ws');
-    expect(endpoints.connectUrl('wss://b.example/?token=***')).toBe('wss://b.example?token=t0ken');
+    expect(endpoints.connectUrl('wss://b.example/?token=***')).toBe('wss://b.example/?token=t0ken');
   });
 
   it('takes -endpoint, else the default; one server named twice is one endpoint', () => {
     expect(upstreamEndpoints(flagsOf({ endpoint: 'ws://a:1, ws://b:2,ws://a:1' }), 'wss://d').urls).toEqual(['ws://a:1', 'ws://b:2']);
+    // Spellings of one URL: case, the default port, a trailing slash.
+    expect(upstreamEndpoints(flagsOf({ endpoint: 'ws://h:6006,ws://h:6006/,WS://H:6006,wss://x.example:443/,wss://x.example' }), 'wss://d').urls).toEqual(['ws://h:6006', 'wss://x.example']);
     expect(upstreamEndpoints(flagsOf({}), 'wss://d').urls).toEqual(['wss://d']);
     expect(upstreamEndpoints(flagsOf({}), 'wss://d').connectUrl('wss://d')).toBe('wss://d');
   });

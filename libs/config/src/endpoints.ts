@@ -41,6 +41,18 @@ export function shownUrl(url: string): string {
   return `${parsed.protocol}//${hidden ? '***@' : ''}${parsed.host}${parsed.pathname}${query ? `?${query}` : ''}`;
 }
 
+/**
+ * One spelling of a WebSocket URL: scheme and host in lower case, the scheme's default port left
+ * out, and no lone trailing `/` (`WS://Host:80/` is `ws://host`), so that one server named twice is
+ * seen as one. (`localhost` beside `127.0.0.1` is two spellings of one server that only its answers
+ * tell apart: sync counts agreeing endpoints by the server identity they state.)
+ */
+export function canonicalUrl(url: string): string {
+  const parsed = new URL(url);
+  const href = parsed.href;
+  return parsed.pathname === '/' && parsed.search === '' && parsed.hash === '' ? href.slice(0, -1) : href;
+}
+
 /** Comma-separated URLs as an error may show them: credentials as `***`, a part that is no URL as `(not a URL)`. */
 export function shownUrlList(value: string): string {
   return value
@@ -81,7 +93,7 @@ export function upstreamEndpoints(flags: { string(name: string): string | undefi
   if (file !== undefined && listed !== undefined) throw new InvalidParams('-endpoint and -endpoint_file exclude each other: give one', 'endpoint_file');
   const given = file !== undefined ? readEndpointFile(file) : (listed ?? defaultEndpoint).split(',').map((url) => url.trim());
   const connectUrls = new Map<string, string>();
-  for (const url of given.filter((url) => url.length > 0)) {
+  for (const url of given.filter((url) => url.length > 0).map(canonicalUrl)) {
     const shown = shownUrl(url);
     const known = connectUrls.get(shown);
     if (known !== undefined && known !== url) throw new InvalidParams(`two endpoints differ only in their credentials (${shown}): give each server once`, 'endpoint');

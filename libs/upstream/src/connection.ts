@@ -70,6 +70,8 @@ export class UpstreamConnection {
   private closed = false;
   /** Requests in a row that got no answer at all (any answer resets it): a server that streams but does not answer. */
   unansweredInARow = 0;
+  /** The address and port the connection reached (`127.0.0.1:6006`), once open. */
+  remoteEndpoint = '';
 
   private constructor(
     readonly url: string,
@@ -102,9 +104,15 @@ export class UpstreamConnection {
         fail(error);
       };
       socket.once('error', failToOpen);
+      let remoteEndpoint = '';
+      socket.once('upgrade', (response) => {
+        remoteEndpoint = `${response.socket.remoteAddress ?? ''}:${response.socket.remotePort ?? ''}`;
+      });
       socket.once('open', () => {
         socket.off('error', failToOpen);
-        resolve(new UpstreamConnection(url, socket, options.events ?? {}, options.requestTimeoutMs));
+        const connection = new UpstreamConnection(url, socket, options.events ?? {}, options.requestTimeoutMs);
+        connection.remoteEndpoint = remoteEndpoint;
+        resolve(connection);
       });
     });
   }

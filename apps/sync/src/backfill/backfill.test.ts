@@ -70,7 +70,7 @@ describe('an anchor must be proven the network\'s', () => {
       logger,
       lists: network.lists(),
       endpoints: ['ws://one'],
-      ledgerHashFrom: async () => '',
+      ledgerHashFrom: async () => ({ hash: '', server: '' }),
       fetchManifest: async () => undefined,
       negativeUnl: async () => ({ keys: new Set(), source: 'state' }),
       onRefused: () => undefined,

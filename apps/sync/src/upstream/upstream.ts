@@ -151,18 +151,23 @@ export class Upstream {
     );
   }
 
-  /** The hash one endpoint gives the validated ledger at `ledgerIndex`, over a connection of its own. */
-  async ledgerHashFrom(url: string, ledgerIndex: number): Promise<string> {
+  /**
+   * The hash one endpoint gives the validated ledger at `ledgerIndex`, over a connection of its own,
+   * and the server that gave it: its node identity (server_info `pubkey_node`), else the address
+   * reached. Two URLs of one server (a second spelling, a proxy in front of it) are one server.
+   */
+  async ledgerHashFrom(url: string, ledgerIndex: number): Promise<{ hash: string; server: string }> {
     const connection = await this.open(url, this.connectionEvents());
     try {
-      const answer = await connection.request('ledger', { ledger_index: ledgerIndex });
+      const [answer, info] = await Promise.all([connection.request('ledger', { ledger_index: ledgerIndex }), connection.request('server_info', {}).catch(() => undefined)]);
       // Only a validated ledger's hash is an endpoint's word on the network's ledger.
       if (answer.validated !== true) {
         const reason = `ledger ${ledgerIndex} answered by ${url} is not validated`;
         this.malformed(reason);
         throw new MalformedUpstreamMessage(reason);
       }
-      return answer.ledger_hash.toUpperCase();
+      const nodeKey = info?.info.pubkey_node;
+      return { hash: answer.ledger_hash.toUpperCase(), server: nodeKey ? `node ${nodeKey}` : `address ${connection.remoteEndpoint}` };
     } finally {
       connection.terminate('done');
     }

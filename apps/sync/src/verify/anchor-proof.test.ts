@@ -19,7 +19,7 @@ function proof(options: Partial<AnchorProofOptions> & { refused?: string[] } = {
     logger,
     lists: network.lists(),
     endpoints: ['ws://a'],
-    ledgerHashFrom: async () => hash,
+    ledgerHashFrom: async () => ({ hash, server: 'node A' }),
     fetchManifest: async () => undefined,
     negativeUnl: async (): Promise<NegativeUnlReading> => ({ keys: new Set(), source: 'state' }),
     onRefused: (reason) => refused.push(reason),
@@ -137,18 +137,23 @@ function anchorLists(manifest: string) {
 
 describe('AnchorProof with nothing trusted', () => {
   it('proves a ledger when at least two endpoints name its hash and none names another', async () => {
-    const named: Record<string, string | Error> = { 'ws://a': hash, 'ws://b': hash, 'ws://c': new Error('down') };
+    const named: Record<string, { hash: string; server: string } | Error> = { 'ws://a': { hash, server: 'node A' }, 'ws://b': { hash, server: 'node B' }, 'ws://c': new Error('down') };
     const ledgerHashFrom = async (url: string) => {
       const answer = named[url]!;
       if (answer instanceof Error) throw answer;
       return answer;
     };
-    const none = untrustingLists();
-    const anchor = proof({ lists: none, endpoints: Object.keys(named), ledgerHashFrom });
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('named by 2 of 3 endpoints (no validator list is configured)');
-    named['ws://c'] = otherHash;
+    const anchor = proof({ lists: untrustingLists(), endpoints: Object.keys(named), ledgerHashFrom });
+    expect(await anchor.prove(500, hash, parentHash, never())).toBe('named by 2 servers of 3 endpoints (no validator list is configured)');
+    named['ws://c'] = { hash: otherHash, server: 'node C' };
     expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
-    expect(anchor.state).toBe(`ledger 500 ${hash} not proven: 2 endpoints name it, 1 name another hash`);
+    expect(anchor.state).toBe(`ledger 500 ${hash} not proven: named by 2 of the 2 servers needed, another hash by 1 endpoint(s)`);
+  });
+
+  it('counts one server named by two URLs (a second spelling, a proxy) once: it proves nothing', async () => {
+    const anchor = proof({ lists: untrustingLists(), endpoints: ['ws://localhost:6006', 'ws://127.0.0.1:6006'], ledgerHashFrom: async () => ({ hash, server: 'node N9' }) });
+    expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
+    expect(anchor.state).toBe(`ledger 500 ${hash} not proven: named by 1 of the 2 servers needed, another hash by 0 endpoint(s); 2 endpoints named it, but they are one server`);
   });
 
   it('proves nothing with a single endpoint, and says so', async () => {

@@ -31,8 +31,8 @@ export interface AnchorProofOptions {
   logger: Logger;
   lists: ValidatorLists;
   endpoints: readonly string[];
-  /** The hash one endpoint gives the validated ledger at an index. */
-  ledgerHashFrom(url: string, ledgerIndex: number): Promise<string>;
+  /** The hash one endpoint gives the validated ledger at an index, and the server (its identity) that gave it. */
+  ledgerHashFrom(url: string, ledgerIndex: number): Promise<{ hash: string; server: string }>;
   /** The upstream's newest manifest for a key (`manifest` command, base64), or undefined when it knows none. */
   fetchManifest(nodePublicKey: string): Promise<string | undefined>;
   /** The negative UNL in force for the ledger with this index and parent. */
@@ -235,13 +235,16 @@ export class AnchorProof {
       return undefined;
     }
     const answers = await Promise.all(endpoints.map((url) => this.options.ledgerHashFrom(url, ledgerIndex).catch(() => undefined)));
-    const agreeing = answers.filter((answer) => answer === hash).length;
-    const disagreeing = answers.filter((answer) => answer !== undefined && answer !== hash).length;
+    // Agreement counts servers, not URLs: one server named twice (or behind a proxy) proves nothing.
+    const agreeing = new Set(answers.filter((answer) => answer?.hash === hash).map((answer) => answer!.server)).size;
+    const disagreeing = answers.filter((answer) => answer !== undefined && answer.hash !== hash).length;
+    const urlsAgreeing = answers.filter((answer) => answer?.hash === hash).length;
     if (agreeing < 2 || disagreeing > 0) {
-      this.told(`ledger ${ledgerIndex} ${hash} not proven: ${agreeing} endpoints name it, ${disagreeing} name another hash`, 'endpoints');
+      const fewerServers = urlsAgreeing > agreeing ? `; ${urlsAgreeing} endpoints named it, but they are ${agreeing === 1 ? 'one server' : `${agreeing} servers`}` : '';
+      this.told(`ledger ${ledgerIndex} ${hash} not proven: named by ${agreeing} of the 2 servers needed, another hash by ${disagreeing} endpoint(s)${fewerServers}`, 'endpoints');
       return undefined;
     }
-    return `named by ${agreeing} of ${endpoints.length} endpoints (no validator list is configured)`;
+    return `named by ${agreeing} servers of ${endpoints.length} endpoints (no validator list is configured)`;
   }
 
   private lastFailure: string | undefined;
