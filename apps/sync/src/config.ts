@@ -1,4 +1,4 @@
-import { dataDir, FlagError, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { dataDir, FlagError, listValue, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { chainNetwork, defaultEndpointOf, getProfile, nodePublicKeyHex, readValidatorList, XRPL_ALPHABET, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
 import path from 'node:path';
 import { connectionConfig, describeDatabase, type WriterLockTarget } from '@ledger-node/postgres';
@@ -51,10 +51,6 @@ export interface TrustConfig {
 
 const TRUST_FLAGS = ['validator_list_sites', 'validator_list_keys', 'validator_list_file', 'validators'] as const;
 
-function commaList(value: string | undefined): string[] {
-  return value === undefined || value.trim() === '' ? [] : value.split(',').map((entry) => entry.trim());
-}
-
 /**
  * What proves a ledger: with any trust flag given, exactly what the flags say; else the published
  * lists of the network (-network_id, else the default endpoint's) the profile knows.
@@ -62,9 +58,10 @@ function commaList(value: string | undefined): string[] {
 function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: number | undefined): TrustConfig {
   const keptListsDir = path.join(dataDir(flags), 'validator-lists');
   if (TRUST_FLAGS.some((flag) => flags.given(flag))) {
-    const publisherKeys = commaList(flags.string('validator_list_keys')).map((key) => nodePublicKeyHex(key, { addressAlphabet: XRPL_ALPHABET }));
-    const sites = commaList(flags.string('validator_list_sites'));
-    const listFiles = commaList(flags.string('validator_list_file'));
+    const keysFlag = flags.string('validator_list_keys');
+    const publisherKeys = (keysFlag === 'none' ? [] : listValue(keysFlag)).map((key) => nodePublicKeyHex(key, { addressAlphabet: XRPL_ALPHABET }));
+    const sites = listValue(flags.string('validator_list_sites'));
+    const listFiles = listValue(flags.string('validator_list_file'));
     if ((sites.length > 0 || listFiles.length > 0) && publisherKeys.length === 0) {
       throw new FlagError('-validator_list_sites and -validator_list_file need -validator_list_keys: the publisher keys their lists must be signed with');
     }

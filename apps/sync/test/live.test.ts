@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { decodeLedgerHeader, encodeLedgerHeader, encodeNodePublicKey, getProfile, hashLedgerHeader, verifyLedger } from '@ledger-node/chain';
-import { stopAll, STORE_KINDS, storedHeaders, storeServer, waitUntil } from '@ledger-node/test-utils';
+import { fixturesDir, stopAll, STORE_KINDS, storedHeaders, storeServer, waitUntil } from '@ledger-node/test-utils';
 import { createLogger } from '@ledger-node/telemetry';
 import { ledgerWriteOf } from '../src/index/ledger-write';
 import { SyncHealth } from '../src/sync-health';
@@ -106,7 +106,7 @@ describe('an anchor the configured trust cannot prove', () => {
       writeFileSync(file, `${encodeNodePublicKey(other.publicKey, xrpl)}\n`);
       return ['-validators', file];
     }, /not proven: 0 of the 1 trusted validations needed came/],
-    ['no list and a single endpoint', () => ['-validators='], /not proven: nothing proves an anchor with no -validators list and a single -endpoint/],
+    ['no list and a single endpoint', () => ['-validator_list_keys', 'none'], /not proven: nothing proves a ledger with no validator list, no -validators key and a single -endpoint/],
   ])('stores nothing with %s, and says why in the status', async (_what, trust, reason) => {
     const devnet = await startDevnet(['-close_ms', '200']);
     const dataDir = scratchDir(cleanups);
@@ -120,18 +120,40 @@ describe('an anchor the configured trust cannot prove', () => {
   });
 });
 
-describe('an anchor proven by endpoints that agree', () => {
-  it('with no -validators list, anchors once two endpoints (the devnet and a proxy to it) name the same ledger', async () => {
+describe('an anchor proven by endpoints that agree (nothing trusted)', () => {
+  /** A folder holding the recorded mainnet run 11119599..11119604. */
+  function recordedRunFolder(): string {
+    const folder = path.join(scratchDir(cleanups), 'replay');
+    mkdirSync(folder);
+    for (const ledgerIndex of [11119599, 11119600, 11119601, 11119602, 11119603, 11119604]) copyFileSync(path.join(fixturesDir(), 'xrpl/ledgers/mainnet', `${ledgerIndex}.json`), path.join(folder, `${ledgerIndex}.json`));
+    return folder;
+  }
+
+  it('anchors once two servers (two replays of one recorded run) name the same ledger', async () => {
+    const folder = recordedRunFolder();
+    const [first, second] = await Promise.all([startDevnet(['-replay', folder, '-replay_rate', '5']), startDevnet(['-replay', folder, '-replay_rate', '5'])]);
+    const dataDir = scratchDir(cleanups);
+    const { clients } = await startStoreAndSync(dataDir, `${first.url},${second.url}`, ['-validator_list_keys', 'none'], cleanups);
+    const status = await waitUntil(async () => {
+      const current = await clients.sync.getSyncStatus({});
+      return current.completeRanges.length > 0 ? current : undefined;
+    }, 30_000, 'anchored', 200);
+    expect(status.anchorProof).toMatch(/^ledger \d+ named by 2 servers of 2 endpoints \(no validator list is configured\)$/);
+  });
+
+  it('proves nothing from one server named twice: a second spelling and a proxy in front of it', async () => {
     const devnet = await startDevnet(['-close_ms', '200']);
     const devnetUrl = new URL(devnet.url);
     const proxy = await TcpProxy.start(devnetUrl.hostname, Number(devnetUrl.port));
     cleanups.push(() => proxy.close());
     const dataDir = scratchDir(cleanups);
-    const { clients } = await startStoreAndSync(dataDir, `${devnet.url},ws://127.0.0.1:${proxy.port}`, ['-validators='], cleanups);
+    const endpoints = [devnet.url, `${devnet.url}/`, `ws://localhost:${devnetUrl.port}`, `ws://127.0.0.1:${proxy.port}`].join(',');
+    const { clients } = await startStoreAndSync(dataDir, endpoints, ['-validator_list_keys', 'none'], cleanups);
     const status = await waitUntil(async () => {
       const current = await clients.sync.getSyncStatus({});
-      return current.completeRanges.length > 0 ? current : undefined;
-    }, 30_000, 'anchored', 200);
-    expect(status.anchorProof).toMatch(/^ledger \d+ named by 2 of 2 endpoints$/);
+      return /not proven/.test(current.anchorProof) ? current : undefined;
+    }, 30_000, 'the anchor refused', 200);
+    expect(status.anchorProof).toMatch(/not proven: named by 1 of the 2 servers needed, another hash by 0 endpoint\(s\); [23] endpoints named it, but they are one server$/);
+    expect((await clients.store.getStatus({})).completeRanges).toEqual([]);
   });
 });

@@ -22,7 +22,6 @@ export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } f
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
 export {
   DEVNET_NETWORK_ID,
-  devnetValidatorKeypair,
   encodeNodePublicKey,
   nodePublicKeyHex,
   readValidatorList,

@@ -125,16 +125,5 @@ export function verifyValidation(profile: ChainProfile, blobHex: string): Valida
   return { ledgerIndex, ledgerHash, signingTime, full: typeof flags === 'number' && (flags & FULL_VALIDATION) !== 0, publicKey: publicKey.toUpperCase() };
 }
 
-/**
- * The devnet's validator key, the same on every devnet as its genesis account is: derived from the
- * seed of these 16 bytes ("ledger-node devnet", cut). Trusting it (`-validators` naming it, as
- * `-dev` does) trusts any devnet, and nothing else.
- */
-const DEVNET_VALIDATOR_ENTROPY = Buffer.from('ledger-node devnet', 'utf8').subarray(0, 16);
-
-export function devnetValidatorKeypair(profile: ChainProfile): { publicKey: string; privateKey: string } {
-  return profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: DEVNET_VALIDATOR_ENTROPY }));
-}
-
 /** rippled `network_id` of every devnet: at most 1024, so that its transactions need no NetworkID field. */
 export const DEVNET_NETWORK_ID = 0;

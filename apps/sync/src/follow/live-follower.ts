@@ -128,8 +128,12 @@ export class LiveFollower {
     const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, ledger.header.parentHash, this.abort.signal);
     if (proof === undefined) {
       if (this.abort.signal.aborted) return;
-      // A fork, a forgery, or validations withheld: refused like any unverified ledger.
+      // A fork, a forgery, or validations withheld: refused like any unverified ledger. The queued
+      // announcements below the newest are left to backfill (proven by the hash links from the next
+      // anchor): waiting on each in turn would leave the tip further behind with every one.
       this.options.refusals.count('unproven_ledger');
+      const newest = Math.max(...this.queued.keys());
+      for (const queued of [...this.queued.keys()]) if (queued !== newest) this.queued.delete(queued);
       if (announcement.source !== this.unprovenSource) [this.unprovenSource, this.unprovenInARow] = [announcement.source, 0];
       if (++this.unprovenInARow >= UNPROVEN_BEFORE_LEAVING) {
         this.options.onUnprovable(this.unprovenInARow, announcement.source);

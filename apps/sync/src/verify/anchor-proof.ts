@@ -54,6 +54,8 @@ interface ReceivedValidation {
 /** Ledgers whose validations are kept (the newest ones seen). */
 const KEPT_LEDGERS = 256;
 const DEFAULT_VALIDATION_WAIT_MS = 15_000;
+/** How long a ledger's validations are awaited once a later ledger has as many. */
+const MOVED_ON_GRACE_MS = 2_000;
 /** A key's manifest is asked for at most this often. */
 const MANIFEST_RETRY_MS = 30_000;
 
@@ -171,14 +173,15 @@ export class AnchorProof {
     return masters;
   }
 
-  /** Whether trusted validators have validated a later ledger (unchecked signatures: a reason to stop waiting, not a proof). */
-  private laterLedgerValidated(ledgerIndex: number, quorum: number): boolean {
+  /** The most trusted validators that validated any one later ledger (signatures unchecked: a reason to stop waiting, never a proof). */
+  private laterValidations(ledgerIndex: number): number {
+    let most = 0;
     for (const entry of this.validations.values()) {
       if (entry.ledgerIndex <= ledgerIndex) continue;
       const masters = new Set([...entry.bySigningKey.keys()].map((key) => this.trust.trustedMasterOf(key)).filter((key) => key !== undefined));
-      if (masters.size >= quorum) return true;
+      most = Math.max(most, masters.size);
     }
-    return false;
+    return most;
   }
 
   /**
@@ -197,7 +200,8 @@ export class AnchorProof {
   private async proveByValidations(ledgerIndex: number, hash: string, parentHash: string, signal: AbortSignal): Promise<string | undefined> {
     const { lists } = this.options;
     const negativeUnl = await this.options.negativeUnl(ledgerIndex, parentHash).catch((): NegativeUnlReading => ({ keys: new Set(), source: 'unknown' }));
-    const deadline = Date.now() + (this.options.validationWaitMs ?? DEFAULT_VALIDATION_WAIT_MS);
+    const startedAt = Date.now();
+    const deadline = startedAt + (this.options.validationWaitMs ?? DEFAULT_VALIDATION_WAIT_MS);
     let count = 0;
     let quorum = Number.POSITIVE_INFINITY;
     while (!signal.aborted) {
@@ -211,10 +215,13 @@ export class AnchorProof {
           const negative = disabled.size === 0 ? '' : `, ${disabled.size} on the negative UNL${negativeUnl.source === 'upstream' ? ' the upstream states' : ''}`;
           return `validated by ${count} of ${trusted} trusted validators (quorum ${quorum}${negative})`;
         }
-        // The network validated a later ledger already: validations of this hash (withheld, or never
-        // made, for a fork) will not come now, and waiting would hold back every ledger behind it.
-        if (this.laterLedgerValidated(ledgerIndex, quorum)) {
-          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${quorum} trusted validations needed came, and a later ledger is validated already`, 'validations');
+        // The network validated a later ledger already (or, after a grace, validates later ledgers as
+        // well as this one): validations of this hash (withheld, or never made, for a fork) will not
+        // come now, and waiting would hold back every ledger behind it.
+        const later = this.laterValidations(ledgerIndex);
+        if (later >= quorum || (later > 0 && later >= count && Date.now() >= startedAt + MOVED_ON_GRACE_MS)) {
+          const what = later >= quorum ? 'a later ledger is validated already' : `a later ledger has as many trusted validations (${later})`;
+          this.told(`ledger ${ledgerIndex} ${hash} not proven: ${count} of the ${quorum} trusted validations needed came, and ${what}`, 'validations');
           return undefined;
         }
       }

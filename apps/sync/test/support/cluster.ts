@@ -20,14 +20,17 @@ export function startLedgerStore(dataDir: string, store?: StoreUnderTest): Runni
   return startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dataDir, ...(store?.flags ?? [])], { env: store?.env });
 }
 
-/** Sync from `endpoint`, trusting the devnet's validator unless `extra` says otherwise (-validators, or `-validators=` for none). */
 /** Where sync's upstream is named: an -endpoint URL, or an -endpoint_file. */
 export type EndpointFlag = string | { file: string };
 
-export function startSync(dataDir: string, endpoint: EndpointFlag, extra: string[] = []): RunningProcess {
-  const trust = extra.some((flag) => flag.startsWith('-validators')) ? [] : ['-validators', devnetValidatorsFile(dataDir)];
+/**
+ * Sync from `endpoint`, trusting the devnet's validators (their master keys, followed through the
+ * devnet's manifests) unless `extra` names its own trust (-validators…, -validator_list_…; `-validators=` for none).
+ */
+export function startSync(dataDir: string, endpoint: EndpointFlag, extra: string[] = [], env: NodeJS.ProcessEnv = {}): RunningProcess {
+  const trust = extra.some((flag) => flag.startsWith('-validator')) ? [] : ['-validators', devnetValidatorsFile(dataDir)];
   const upstream = typeof endpoint === 'string' ? ['-endpoint', endpoint] : ['-endpoint_file', endpoint.file];
-  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, ...upstream, ...trust, ...extra.filter((flag) => flag !== '-validators=')]);
+  return startProcess([cliEntry(), 'serve', 'sync', '-data_dir', dataDir, ...upstream, ...trust, ...extra], { env });
 }
 
 /** Waits for the "serving" line of a service started with startLedgerStore / startSync. */
@@ -41,11 +44,11 @@ export function opened(store: RunningProcess, storeUnderTest?: StoreUnderTest): 
 }
 
 /** A ledger-store and a sync service on `dataDir`, both serving, and clients of both (closed by `cleanups`). */
-export async function startStoreAndSync(dataDir: string, endpoint: EndpointFlag, extra: string[], cleanups: (() => void)[], storeUnderTest?: StoreUnderTest) {
+export async function startStoreAndSync(dataDir: string, endpoint: EndpointFlag, extra: string[], cleanups: (() => void)[], storeUnderTest?: StoreUnderTest, env?: NodeJS.ProcessEnv) {
   const store = startLedgerStore(dataDir, storeUnderTest);
   await serving(store);
   await opened(store, storeUnderTest);
-  const sync = startSync(dataDir, endpoint, extra);
+  const sync = startSync(dataDir, endpoint, extra, env);
   await serving(sync);
   const clients = clientsFor(dataDir);
   cleanups.push(() => clients.close());

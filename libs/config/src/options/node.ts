@@ -83,11 +83,11 @@ export const syncOptions: FlagGroup = {
     }),
     stringFlag({
       name: 'validator_list_keys',
-      description: "Master keys of the publishers whose lists are trusted (rippled's [validator_list_keys]), 66 hex digits each, comma-separated",
+      description: "Master keys of the publishers whose lists are trusted (rippled's [validator_list_keys]), 66 hex digits each, comma-separated; none: no published list (then -validators keys, or agreeing endpoints, prove ledgers)",
       default: undefined,
       defaultLabel: "the network's publishers, with the sites above",
-      valueName: 'KEY[,KEY]',
-      check: (value) => listProblem(value, publisherKeyProblem),
+      valueName: 'KEY[,KEY]|none',
+      check: (value) => (value === 'none' ? undefined : listProblem(value, publisherKeyProblem)),
     }),
     stringFlag({
       name: 'validator_list_file',

@@ -1,4 +1,6 @@
 /** rippled `server_info` and `server_state`: the node's state and its newest validated ledger. */
+import { randomBytes } from 'node:crypto';
+import { createChainKeys, encodeNodePublicKey, XRPL_ALPHABET } from '@ledger-node/chain';
 import { formatRanges, serverInfoValidatedLedger, serverStateValidatedLedger, serverTime, type JsonObject } from '@ledger-node/rippled-api';
 import type { LedgerSource } from '../ledger-source';
 import type { MethodContext, MethodHandler } from './context';
@@ -6,6 +8,9 @@ import { validatedNegativeUnl } from './devnet-network';
 
 /** Reported as the server's version; rippled-style so that clients parsing it see a release number. */
 export const DEVNET_BUILD_VERSION = '2.4.0-ledger-node-devnet';
+
+/** This process's node identity (rippled's `pubkey_node`): new at every start, so that two devnets are two servers. */
+const nodeIdentity = createChainKeys(XRPL_ALPHABET).deriveKeypair(createChainKeys(XRPL_ALPHABET).generateSeed({ entropy: randomBytes(16) })).publicKey;
 
 function commonFields(source: LedgerSource, context: MethodContext, nowMs: number): JsonObject {
   return {
@@ -17,6 +22,7 @@ function commonFields(source: LedgerSource, context: MethodContext, nowMs: numbe
     last_close: { converge_time_s: 0, proposers: 0 },
     network_id: source.networkId,
     peers: 0,
+    pubkey_node: encodeNodePublicKey(nodeIdentity, source.profile),
     server_state: 'full',
     time: serverTime(new Date(nowMs)),
     uptime: Math.floor((nowMs - context.startedAtMs) / 1000),
