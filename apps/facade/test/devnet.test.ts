@@ -29,7 +29,12 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
     call = rpcClient(rpcPort);
     upstream = await connectUpstream(devnetUrl);
     // Enough ledgers with load transactions in them.
-    await waitUntil(async () => ((await call('jt_blockNumber')).result as number) >= 12, 90_000, 'twelve ledgers stored');
+    // Sync anchors at the devnet's validated tip and backfills down to its genesis.
+    await waitUntil(
+      async () => ((await call('jt_blockNumber')).result as number) >= 12 && (await call('jt_getBlockByNumber', ['1', false])).result !== null,
+      90_000,
+      'twelve ledgers stored, down to the genesis',
+    );
   }, 120_000);
 
   afterAll(async () => {

@@ -286,7 +286,19 @@ describe('the status page in Chromium', () => {
       );
       process.kill(devnet.pid, 'SIGSTOP');
       paused = true;
-      const { sync } = (await (await fetch(`${backfillApi}/status`)).json()) as Record<string, any>;
+      // Ledgers fetched before the pause may still be written: the figures the page shows are those once they settle.
+      let settled: number | undefined;
+      const sync = await waitUntil(
+        async () => {
+          const current = ((await (await fetch(`${backfillApi}/status`)).json()) as Record<string, any>).sync;
+          const same = current.backfill.remaining_ledgers === settled;
+          settled = current.backfill.remaining_ledgers;
+          return same ? current : undefined;
+        },
+        20_000,
+        'backfill paused with the devnet',
+        1_000,
+      );
 
       // A page of its own: it stops asking once closed, before this node stops.
       backfillPage = await browser.newPage();

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unixMsToRippleTime, ValidatorTrust, type ListOutcome, type PublisherStatus } from '@ledger-node/chain';
 import { counter, type Logger } from '@ledger-node/telemetry';
-import { sleep } from '@ledger-node/upstream';
+import { backoffDelayMs, sleep } from '@ledger-node/upstream';
 import type { TrustConfig } from '../config';
 
 const refusalsTotal = counter('ledger_node_sync_validator_list_refusals_total', 'Validator list documents (or fetches of them) refused, by reason: rippled dispositions (invalid, untrusted, stale, unsupported_version, expired) and fetch failures', ['reason']);
@@ -116,16 +116,19 @@ export class ValidatorLists {
 
   /** Fetches one site again and again, on the list's schedule. */
   private async follow(site: string): Promise<void> {
+    let failures = 0;
     while (!this.abort.signal.aborted) {
       let delayMs: number;
       try {
         const document = site.startsWith('file:') ? JSON.parse(readFileSync(fileURLToPath(site), 'utf8')) : await this.fetchDocument(site);
         this.offer(document, site);
         delayMs = this.nextRefreshMs(document);
+        failures = 0;
       } catch (error) {
         if (this.abort.signal.aborted) return;
         this.refused(site, 'fetch_failed', `validator list ${site} could not be had: ${(error as Error).message}`);
-        delayMs = Math.min(ERROR_RETRY_MS, this.options.refreshMs ?? ERROR_RETRY_MS);
+        // From a second after the first failure (a site starting beside the node) up to rippled's 30 s.
+        delayMs = Math.min(backoffDelayMs(failures++, 1_000, ERROR_RETRY_MS), this.options.refreshMs ?? ERROR_RETRY_MS);
       }
       await sleep(delayMs, this.abort.signal).catch(() => undefined);
     }

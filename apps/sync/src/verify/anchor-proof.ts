@@ -53,6 +53,8 @@ interface ReceivedValidation {
 
 /** Ledgers whose validations are kept (the newest ones seen). */
 const KEPT_LEDGERS = 256;
+/** Validations kept per ledger: more than any network's validators (mainnet has about 200). */
+const MAX_VALIDATIONS_PER_LEDGER = 512;
 const DEFAULT_VALIDATION_WAIT_MS = 15_000;
 /** How long a ledger's validations are awaited once a later ledger has as many. */
 const MOVED_ON_GRACE_MS = 2_000;
@@ -101,7 +103,8 @@ export class AnchorProof {
       return;
     }
     const key = signingKey.toUpperCase();
-    if (this.trust.trustedMasterOf(key) === undefined) {
+    // Before a list is in force nothing tells whose validations count: they are kept, and judged when counted.
+    if (this.trust.trustedMasterOf(key) === undefined && this.trust.blockedReason() === undefined) {
       const master = this.masterKeyNamed(message.master_key);
       if (master === undefined || !this.trust.trusted().has(master)) return;
       // A trusted validator signing with a key its known manifest does not name: a rotation to learn.
@@ -109,7 +112,9 @@ export class AnchorProof {
     }
     const hash = ledgerHash.toUpperCase();
     const entry = this.validations.get(hash) ?? { ledgerIndex, bySigningKey: new Map() };
-    if (!entry.bySigningKey.has(key)) entry.bySigningKey.set(key, { ledgerIndex, full: typeof flags === 'number' && (flags & 1) !== 0, blobHex: message.data, verified: false });
+    if (!entry.bySigningKey.has(key) && entry.bySigningKey.size < MAX_VALIDATIONS_PER_LEDGER) {
+      entry.bySigningKey.set(key, { ledgerIndex, full: typeof flags === 'number' && (flags & 1) !== 0, blobHex: message.data, verified: false });
+    }
     this.validations.set(hash, entry);
     if (this.validations.size > KEPT_LEDGERS) {
       const oldest = [...this.validations].sort(([, a], [, b]) => a.ledgerIndex - b.ledgerIndex)[0]![0];
