@@ -12,6 +12,7 @@ import type { LedgerPipeline } from './pipeline';
 import type { LedgerStorePort } from './store/ledger-store';
 import { StateDownloader, type StateStorePort } from './state/download';
 import { StateProver, type StateProverStore } from './state/state-prover';
+import { ChainCheck } from './store/chain-check';
 import { StoredChain } from './store/stored-chain';
 import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from '@ledger-node/upstream';
@@ -38,6 +39,9 @@ export class SyncEngine {
   private readonly failures: VerificationCounter;
   private readonly anchorProof: AnchorProof;
   private readonly lists: ValidatorLists;
+  private readonly chainCheck: ChainCheck;
+  /** The index of the upstream's newest validated ledger announcement (not the highest ever: an upstream can fall behind). */
+  private lastAnnounced = 0;
   private readonly refusals = new Refusals();
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
@@ -63,9 +67,17 @@ export class SyncEngine {
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
       onValidation: (validation) => this.anchorProof.onValidation(validation),
+      onSubscribed: () => void this.chainCheck.onSubscribed().catch((error: unknown) => this.logger.debug({ err: error }, 'the chain check at subscription failed')),
       onMalformed: () => this.refusals.count('malformed_message'),
     });
     this.lists = new ValidatorLists({ config: config.trust, logger, refreshMs: config.trust.refreshMs });
+    this.chainCheck = new ChainCheck({
+      chain: this.chain,
+      health: this.health,
+      logger,
+      identity: () => store.chainIdentity?.() ?? Promise.resolve(undefined),
+      upstreamHash: (ledgerIndex) => this.upstream.validatedHash(ledgerIndex),
+    });
     const negativeUnl = new NegativeUnlSource({
       profile: config.profile,
       stateAfter: (ledgerIndex) => this.stateProver.stateAfter(ledgerIndex),
@@ -106,6 +118,7 @@ export class SyncEngine {
       threadCount: config.threadCount,
       refusals: this.refusals,
       startLedger: () => config.startLedger ?? this.upstreamEarliest,
+      paused: () => this.health.contradiction !== undefined,
       ledgerHistory: config.ledgerHistory,
       onNotFound: () => void this.refreshUpstreamEarliest(),
     });
@@ -148,10 +161,17 @@ export class SyncEngine {
   }
 
   private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {
+    this.lastAnnounced = announcement.ledgerIndex;
     if (announcement.validatedLedgers !== undefined && this.config.startLedger === undefined) {
       this.setUpstreamEarliest(earliestContiguousLedger(parseCompleteLedgers(announcement.validatedLedgers), announcement.ledgerIndex));
     }
-    this.follower.announce(announcement);
+    // A ledger is followed only from an upstream whose chain is the stored one.
+    void this.chainCheck.agrees(announcement).then(
+      (agrees) => {
+        if (agrees) this.follower.announce(announcement);
+      },
+      (error: unknown) => this.logger.debug({ err: error }, 'the chain check of an announcement failed'),
+    );
   }
 
   private setUpstreamEarliest(earliest: number | undefined): void {
@@ -180,7 +200,9 @@ export class SyncEngine {
   status(): GetSyncStatusResponse {
     const current = this.chain.tip ?? 0;
     const highest = Math.max(this.follower.highestAnnounced, current);
-    const lag = highest - current;
+    // An upstream behind the store is no sign of being in sync: the ledgers between are lag too.
+    const behind = this.lastAnnounced > 0 && this.lastAnnounced < current ? current - this.lastAnnounced : 0;
+    const lag = Math.max(highest - current, behind);
     // A catch-up lasts until the range holding the tip reaches back to where it began.
     if (this.catchUpFrom !== undefined && lag <= 1 && (this.chain.ranges.rangeOf(current)?.first ?? current) <= this.catchUpFrom) {
       this.catchUpFrom = undefined;
@@ -189,7 +211,7 @@ export class SyncEngine {
     const remaining = this.backfill.remainingLedgers();
     const ledgersPerSecond = this.backfill.progress.ledgersPerSecond();
     return {
-      syncing: lag > 1 || this.catchUpFrom !== undefined,
+      syncing: lag > 1 || this.catchUpFrom !== undefined || this.health.contradiction !== undefined,
       startingLedgerIndex: this.catchUpFrom ?? current,
       currentLedgerIndex: current,
       highestLedgerIndex: highest,
