@@ -23,6 +23,9 @@ import { ValidatorLists } from './trust/validator-lists';
 import { AnchorProof } from './verify/anchor-proof';
 import { VerificationCounter } from './verify/verified-fetch';
 
+/** How often sync reads the store's lowest ledger while the store keeps bounded history. */
+const STORE_FLOOR_INTERVAL_MS = 2_000;
+
 function indexFailureText(failure: IndexFailure | undefined): string | undefined {
   if (failure === undefined) return undefined;
   const what = failure.transactionHash === undefined ? 'state changes' : `transaction ${failure.transactionHash}`;
@@ -141,6 +144,7 @@ export class SyncEngine {
       this.loaded = true;
       this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints.urls }, 'stored ranges loaded; connecting upstream');
       this.lists.start();
+      if (this.config.ledgerHistory > 0) this.followStoreFloor();
       this.upstream.start();
       this.backfill.start();
       this.stateDownload.start();
@@ -151,6 +155,15 @@ export class SyncEngine {
       throw error;
     });
     this.starting.catch(() => undefined);
+  }
+
+  /** With bounded history the store removes its lowest ledgers: sync follows its floor, so that it never asks for one removed. */
+  private followStoreFloor(): void {
+    const timer = setInterval(() => {
+      this.chain.followStoreFloor().catch((error: unknown) => this.logger.debug({ err: error }, "the store's lowest ledger could not be read"));
+    }, STORE_FLOOR_INTERVAL_MS);
+    timer.unref();
+    this.abort.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
   }
 
   async stop(): Promise<void> {
