@@ -12,6 +12,8 @@ export interface LedgerStoreConfig {
   ledgerHistory: number;
   /** The chain whose transactions a bounded history re-indexes as it removes them (-chain, -definitions). */
   profile: () => ChainProfile;
+  /** The chain the store holds (-chain, -network_id): a store of another is refused. */
+  chain: { chain: string; networkId?: number };
 }
 
 export function ledgerStoreConfig(flags: ParsedFlags): LedgerStoreConfig {
@@ -26,5 +28,6 @@ export function ledgerStoreConfig(flags: ParsedFlags): LedgerStoreConfig {
     logLevel: flags.string('log_level') as LogLevel,
     ledgerHistory,
     profile: () => getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
+    chain: { chain: flags.string('chain')!, ...(flags.integer('network_id') === undefined ? {} : { networkId: flags.integer('network_id') }) },
   };
 }

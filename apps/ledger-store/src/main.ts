@@ -22,6 +22,7 @@ export async function start(flags: ParsedFlags) {
   const logger = createLogger('ledger-store', config.logLevel);
   const opened = await openLedgerStore(config.store, {
     logger,
+    chain: config.chain,
     history: config.ledgerHistory > 0 ? boundedHistory(config.ledgerHistory, config.profile(), logger) : undefined,
     onFatal(error) {
       // Another process may write from now on: not one more write from this one (pino writes synchronously).

@@ -5,7 +5,7 @@ import type { LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { PgLedgerBackend } from './backend/pg-backend';
 import { openRocksDb } from './storage/rocksdb';
-import { LedgerStore, type FollowOptions, type HistoryOptions } from './store';
+import { LedgerStore, type ChainOfStore, type FollowOptions, type HistoryOptions } from './store';
 
 /** The writer lock of a PostgreSQL ledger database (libs/postgres): its holder is the one ledger-store that writes it. */
 export const STORE_WRITER_LOCK = 'ledger-store';
@@ -39,6 +39,8 @@ export interface OpenOptions {
   onFatal(error: Error): void;
   /** Bounded history (-ledger_history; RocksDB only). */
   history?: HistoryOptions;
+  /** The chain the writer must hold (-chain, -network_id): another one's store is refused. */
+  chain?: ChainOfStore;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface OpenOptions {
 export async function openLedgerStore(target: StoreTarget, options: OpenOptions): Promise<OpenedStore> {
   const backend = await openBackend(target);
   if (target.kind === 'rocksdb') {
-    const store = await LedgerStore.open(backend, { history: options.history });
+    const store = await LedgerStore.open(backend, { history: options.history, chain: options.chain });
     return { store, close: () => store.close() };
   }
   const { logger } = options;
@@ -103,7 +105,7 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
   if (lockTaken) {
     const store = await backend
       .fence()
-      .then(() => LedgerStore.open(backend))
+      .then(() => LedgerStore.open(backend, { chain: options.chain }))
       .catch(async (error: unknown) => {
         await election.release();
         throw error;

@@ -432,6 +432,52 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     expect(await store.getLedger({ selector: { $case: 'hash', hash: other.ledgerHash } }, TxDetail.NONE)).toBeUndefined();
   });
 
+  describe('chain identity', () => {
+    const xrplTestnet = { chain: 'xrpl', networkId: 1 };
+
+    it("records the chain and the first ledger it is given, and answers it in the status", async () => {
+      const engine = await createEngine();
+      const store = await LedgerStore.open(await engine.open(), { chain: xrplTestnet });
+      cleanups.push(() => store.close());
+      expect((await store.status()).chainIdentity).toBeUndefined();
+      await store.putLedgers([mainnetLedgerWrite(11119601), mainnetLedgerWrite(11119600)]);
+      await store.putLedger(mainnetLedgerWrite(11119599));
+      const identity = { ...xrplTestnet, ledgerIndex: 11119601, ledgerHash: mainnetLedgerWrite(11119601).ledgerHash };
+      expect((await store.status()).chainIdentity).toEqual(identity);
+      expect((await store.backend.bookkeeping()).chainIdentity).toEqual(identity);
+    });
+
+    it.each([
+      ['another chain', { chain: 'jingtum' }, 'holds a xrpl chain, not the -chain jingtum one'],
+      ['another network', { chain: 'xrpl', networkId: 0 }, 'holds the chain of network 1, not of -network_id 0'],
+    ])('refuses a store of %s, naming both, and writes nothing', async (_case, configured, named) => {
+      const engine = await createEngine();
+      const first = await LedgerStore.open(await engine.open(), { chain: xrplTestnet });
+      await first.putLedger(mainnetLedgerWrite(11119599));
+      await first.close();
+      const backend = await engine.open();
+      const refusal = await rejectionOf<Error>(LedgerStore.open(backend, { chain: configured }));
+      expect(refusal.message).toBe(`${backend.location} ${named}: give each ${configured.chain === 'xrpl' ? 'network' : 'chain'} its own -data_dir (or -database_name)`);
+      const again = await LedgerStore.open(await engine.open(), { chain: xrplTestnet });
+      cleanups.push(() => again.close());
+      expect(again.ranges).toEqual([{ first: 11119599, last: 11119599 }]);
+    });
+
+    it('names a store written before identities were recorded by its highest ledger; a -network_id given later is taken', async () => {
+      const engine = await createEngine();
+      const first = await LedgerStore.open(await engine.open());
+      await first.putLedgers([mainnetLedgerWrite(11119599), mainnetLedgerWrite(11119600)]);
+      expect((await first.status()).chainIdentity).toBeUndefined();
+      await first.close();
+      const reopened = await LedgerStore.open(await engine.open(), { chain: { chain: 'xrpl' } });
+      expect((await reopened.status()).chainIdentity).toEqual({ chain: 'xrpl', ledgerIndex: 11119600, ledgerHash: mainnetLedgerWrite(11119600).ledgerHash });
+      await reopened.close();
+      const withNetwork = await LedgerStore.open(await engine.open(), { chain: xrplTestnet });
+      cleanups.push(() => withNetwork.close());
+      expect((await withNetwork.status()).chainIdentity?.ledgerIndex).toBe(11119600);
+    });
+  });
+
   describe('putLedgers: a batch in one write', () => {
     const sharedKey = Buffer.alloc(32, 0x5a);
     /** Ledgers 20-29, each changing one shared object (its before-image the ledger before's after-image) beside their own. */

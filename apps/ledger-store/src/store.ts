@@ -12,7 +12,7 @@ import {
 } from '@ledger-node/contracts';
 import { Conflict, Internal, InvalidParams, NotFound, Unavailable } from '@ledger-node/errors';
 import type { Bookkeeping, LedgerBackend } from './backend/backend';
-import { closeTimeOf, NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type StateDownloadRecord, type StateWindow, type StoreCounters, type StoredHeader, type StoredTransaction } from './backend/records';
+import { closeTimeOf, NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type ChainIdentity, type StateDownloadRecord, type StateWindow, type StoreCounters, type StoredHeader, type StoredTransaction } from './backend/records';
 import { validateStateObjectsPage } from './state/validate';
 import { addToRanges, rangesContain, removeFromRanges, type LedgerRange } from './ledgers/ranges';
 import { LedgerEvents, type LedgerEvent } from './ledgers/events';
@@ -91,6 +91,13 @@ export interface StoreStatus {
   highestLedgerIndex?: number;
   counters: StoreCounters;
   dbSizeBytes: number;
+  chainIdentity?: ChainIdentity;
+}
+
+/** The chain a store is opened for: -chain and -network_id. */
+export interface ChainOfStore {
+  chain: string;
+  networkId?: number;
 }
 
 /**
@@ -122,14 +129,20 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   /** The state version sweep after a removal: the object to continue after, and whether ledgers were removed since it started. */
   private sweep: { afterKey: Buffer | undefined; restart: boolean } | undefined;
 
+  /** The chain this store holds, once it holds a ledger. */
+  private chainIdentity: ChainIdentity | undefined;
+  /** The chain configured (-chain, -network_id): recorded with the first ledger. */
+  private identityOf: ChainOfStore | undefined;
+
   private constructor(readonly backend: Backend) {}
 
   /**
    * Opens the store over `backend`, loading the bookkeeping every ledger's write updates. A store
    * of another format version is refused, and the backend closed.
    */
-  static async open<Backend extends LedgerBackend>(backend: Backend, options: { follow?: FollowOptions; history?: HistoryOptions } = {}): Promise<LedgerStore<Backend>> {
+  static async open<Backend extends LedgerBackend>(backend: Backend, options: { follow?: FollowOptions; history?: HistoryOptions; chain?: ChainOfStore } = {}): Promise<LedgerStore<Backend>> {
     const store = new LedgerStore(backend);
+    store.identityOf = options.chain;
     const bookkeeping = await backend.bookkeeping();
     try {
       if (options.history && options.history.ledgers > 0) {
@@ -139,6 +152,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       // A follower writes nothing: a standby records the version once it is the writer.
       if (!options.follow) await store.requireFormat(bookkeeping);
       else if (bookkeeping.formatVersion !== undefined || options.follow.role === 'reader') store.checkFormat(bookkeeping);
+      if (options.chain && !options.follow) await store.requireChain(bookkeeping, options.chain);
     } catch (error) {
       await backend.close();
       throw error;
@@ -170,6 +184,35 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   private load(bookkeeping: Bookkeeping): void {
     ({ completeRanges: this.completeRanges, counters: this.counters, stateRanges: this.stateRanges, download: this.download } = bookkeeping);
+    // requireChain may have named a store that recorded no identity before this load.
+    this.chainIdentity = bookkeeping.chainIdentity ?? this.chainIdentity;
+  }
+
+  /**
+   * Refuses a store that holds another chain than the one configured (-chain, -network_id); a store
+   * with ledgers and no identity (written before identities were recorded) is named by its highest.
+   */
+  private async requireChain(bookkeeping: Bookkeeping, configured: ChainOfStore): Promise<void> {
+    const recorded = bookkeeping.chainIdentity;
+    if (recorded) {
+      if (recorded.chain !== configured.chain) {
+        throw new Error(`${this.backend.location} holds a ${recorded.chain} chain, not the -chain ${configured.chain} one: give each chain its own -data_dir (or -database_name)`);
+      }
+      if (recorded.networkId !== undefined && configured.networkId !== undefined && recorded.networkId !== configured.networkId) {
+        throw new Error(`${this.backend.location} holds the chain of network ${recorded.networkId}, not of -network_id ${configured.networkId}: give each network its own -data_dir (or -database_name)`);
+      }
+      return;
+    }
+    const highest = bookkeeping.completeRanges.at(-1)?.last;
+    if (highest === undefined) return;
+    const [header] = await this.backend.headers([highest]);
+    if (header) await this.recordIdentity(header.ledgerIndex, header.ledgerHash);
+  }
+
+  private async recordIdentity(ledgerIndex: number, ledgerHash: Buffer): Promise<void> {
+    const identity: ChainIdentity = { ...this.identityOf!, ledgerIndex, ledgerHash: Buffer.from(ledgerHash) };
+    await this.backend.recordChainIdentity(identity);
+    this.chainIdentity = identity;
   }
 
   close(): Promise<void> {
@@ -462,6 +505,8 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       added.push({ write, completeRanges: ranges });
     }
     if (added.length === 0) return { stored: 0, conflict };
+    // A store's first ledger names the chain it holds (sync writes its first anchor alone).
+    if (!this.chainIdentity && this.identityOf) await this.recordIdentity(added[0]!.write.ledgerIndex, added[0]!.write.ledgerHash);
     const stateChanged = stateRanges !== this.stateRanges;
     this.counters = await this.backend.addLedgers(
       added.map(({ write }) => write),
@@ -686,6 +731,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       highestLedgerIndex: this.highest(),
       counters: this.counters,
       dbSizeBytes: await this.sizeOnDisk(),
+      ...(this.chainIdentity ? { chainIdentity: this.chainIdentity } : {}),
     };
   }
 

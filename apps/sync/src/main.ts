@@ -109,6 +109,6 @@ function syncMetrics(engine: SyncEngine): () => void {
   });
   // Verification failures are the counter ledger_node_sync_verification_failures_total{reason} (refusals.ts), validations and manifests refused among them; refused lists are ledger_node_sync_validator_list_refusals_total{reason}.
   observeEventLoop();
-  observedGauge('ledger_node_sync_stopped', '1 while a verified ledger cannot be stored (sync retries; /v1/status says why), else 0', () => (engine.health.stop ? 1 : 0));
+  observedGauge('ledger_node_sync_stopped', "1 while a verified ledger cannot be stored (sync retries) or the upstream's chain is not the stored one (/v1/status says why), else 0", () => (engine.health.stopText() === undefined ? 0 : 1));
   return () => clearInterval(sampler);
 }

@@ -12,6 +12,7 @@ import type { LedgerPipeline } from './pipeline';
 import type { LedgerStorePort } from './store/ledger-store';
 import { StateDownloader, type StateStorePort } from './state/download';
 import { StateProver, type StateProverStore } from './state/state-prover';
+import { ChainCheck } from './store/chain-check';
 import { StoredChain } from './store/stored-chain';
 import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from '@ledger-node/upstream';
@@ -21,6 +22,9 @@ import { NegativeUnlSource } from './trust/negative-unl';
 import { ValidatorLists } from './trust/validator-lists';
 import { AnchorProof } from './verify/anchor-proof';
 import { VerificationCounter } from './verify/verified-fetch';
+
+/** How often sync reads the store's lowest ledger while the store keeps bounded history. */
+const STORE_FLOOR_INTERVAL_MS = 2_000;
 
 function indexFailureText(failure: IndexFailure | undefined): string | undefined {
   if (failure === undefined) return undefined;
@@ -38,6 +42,9 @@ export class SyncEngine {
   private readonly failures: VerificationCounter;
   private readonly anchorProof: AnchorProof;
   private readonly lists: ValidatorLists;
+  private readonly chainCheck: ChainCheck;
+  /** The index of the upstream's newest validated ledger announcement (not the highest ever: an upstream can fall behind). */
+  private lastAnnounced = 0;
   private readonly refusals = new Refusals();
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
@@ -63,9 +70,17 @@ export class SyncEngine {
       logger,
       onValidatedLedger: (announcement) => this.onValidatedLedger(announcement),
       onValidation: (validation) => this.anchorProof.onValidation(validation),
+      onSubscribed: () => void this.chainCheck.onSubscribed().catch((error: unknown) => this.logger.debug({ err: error }, 'the chain check at subscription failed')),
       onMalformed: () => this.refusals.count('malformed_message'),
     });
     this.lists = new ValidatorLists({ config: config.trust, logger, refreshMs: config.trust.refreshMs });
+    this.chainCheck = new ChainCheck({
+      chain: this.chain,
+      health: this.health,
+      logger,
+      identity: () => store.chainIdentity?.() ?? Promise.resolve(undefined),
+      upstreamHash: (ledgerIndex) => this.upstream.validatedHash(ledgerIndex),
+    });
     const negativeUnl = new NegativeUnlSource({
       profile: config.profile,
       stateAfter: (ledgerIndex) => this.stateProver.stateAfter(ledgerIndex),
@@ -106,6 +121,7 @@ export class SyncEngine {
       threadCount: config.threadCount,
       refusals: this.refusals,
       startLedger: () => config.startLedger ?? this.upstreamEarliest,
+      paused: () => this.health.contradiction !== undefined,
       ledgerHistory: config.ledgerHistory,
       onNotFound: () => void this.refreshUpstreamEarliest(),
     });
@@ -128,6 +144,7 @@ export class SyncEngine {
       this.loaded = true;
       this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints.urls }, 'stored ranges loaded; connecting upstream');
       this.lists.start();
+      if (this.config.ledgerHistory > 0) this.followStoreFloor();
       this.upstream.start();
       this.backfill.start();
       this.stateDownload.start();
@@ -140,6 +157,15 @@ export class SyncEngine {
     this.starting.catch(() => undefined);
   }
 
+  /** With bounded history the store removes its lowest ledgers: sync follows its floor, so that it never asks for one removed. */
+  private followStoreFloor(): void {
+    const timer = setInterval(() => {
+      this.chain.followStoreFloor().catch((error: unknown) => this.logger.debug({ err: error }, "the store's lowest ledger could not be read"));
+    }, STORE_FLOOR_INTERVAL_MS);
+    timer.unref();
+    this.abort.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+  }
+
   async stop(): Promise<void> {
     this.abort.abort();
     // The upstream stops first: a start-up or a fetch still waiting for it to connect ends with it.
@@ -148,10 +174,17 @@ export class SyncEngine {
   }
 
   private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {
+    this.lastAnnounced = announcement.ledgerIndex;
     if (announcement.validatedLedgers !== undefined && this.config.startLedger === undefined) {
       this.setUpstreamEarliest(earliestContiguousLedger(parseCompleteLedgers(announcement.validatedLedgers), announcement.ledgerIndex));
     }
-    this.follower.announce(announcement);
+    // A ledger is followed only from an upstream whose chain is the stored one.
+    void this.chainCheck.agrees(announcement).then(
+      (agrees) => {
+        if (agrees) this.follower.announce(announcement);
+      },
+      (error: unknown) => this.logger.debug({ err: error }, 'the chain check of an announcement failed'),
+    );
   }
 
   private setUpstreamEarliest(earliest: number | undefined): void {
@@ -180,7 +213,9 @@ export class SyncEngine {
   status(): GetSyncStatusResponse {
     const current = this.chain.tip ?? 0;
     const highest = Math.max(this.follower.highestAnnounced, current);
-    const lag = highest - current;
+    // An upstream behind the store is no sign of being in sync: the ledgers between are lag too.
+    const behind = this.lastAnnounced > 0 && this.lastAnnounced < current ? current - this.lastAnnounced : 0;
+    const lag = Math.max(highest - current, behind);
     // A catch-up lasts until the range holding the tip reaches back to where it began.
     if (this.catchUpFrom !== undefined && lag <= 1 && (this.chain.ranges.rangeOf(current)?.first ?? current) <= this.catchUpFrom) {
       this.catchUpFrom = undefined;
@@ -189,7 +224,7 @@ export class SyncEngine {
     const remaining = this.backfill.remainingLedgers();
     const ledgersPerSecond = this.backfill.progress.ledgersPerSecond();
     return {
-      syncing: lag > 1 || this.catchUpFrom !== undefined,
+      syncing: lag > 1 || this.catchUpFrom !== undefined || this.health.contradiction !== undefined,
       startingLedgerIndex: this.catchUpFrom ?? current,
       currentLedgerIndex: current,
       highestLedgerIndex: highest,

@@ -71,6 +71,25 @@ export class SyncHealth {
 
   /** `stopped at ledger N: <reason>`, or undefined while ledgers are stored. */
   stopText(): string | undefined {
-    return this.stop && `stopped at ledger ${this.stop.ledgerIndex}: ${this.stop.reason}`;
+    return this.contradiction ?? (this.stop && `stopped at ledger ${this.stop.ledgerIndex}: ${this.stop.reason}`);
+  }
+
+  /** Why sync follows nothing from its upstream: the upstream's chain is not the stored one. */
+  contradiction: string | undefined;
+
+  /** The upstream names another ledger than the stored one at an index: said once, and sync stops following it. */
+  contradicted(text: string): void {
+    // The first contradiction is the one said: later ledgers of the same other chain add nothing.
+    if (this.contradiction !== undefined) return;
+    this.refusals.count('foreign_chain');
+    this.contradiction = text;
+    this.logger.error({}, `${text}; sync stores nothing from this upstream (point -endpoint at the chain this store holds, or give it a new -data_dir)`);
+  }
+
+  /** The upstream's validated ledgers agree with the store again. */
+  agreed(): void {
+    if (this.contradiction === undefined) return;
+    this.logger.info({}, "the upstream's chain is the stored one again: sync resumes");
+    this.contradiction = undefined;
   }
 }

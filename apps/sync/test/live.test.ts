@@ -79,7 +79,18 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
       const clients = clientsFor(dataDir);
       cleanups.push(() => clients.close());
       const profile = getProfile('xrpl');
-      await clients.store.putLedgers({ ledgers: [ledgerWriteOf(forged.ledger, profile, new SyncHealth(createLogger('sync', 'silent')))] });
+      // The store's first ledger (its chain identity) is the devnet's ledger 5, as a proven anchor would be; then the forgery.
+      const real5 = await upstream.request('ledger', { ledger_index: 5, binary: true, transactions: true, expand: true });
+      const anchor = verifyLedger({
+        ledgerIndex: 5,
+        headerHex: real5.result.ledger.ledger_data,
+        ledgerHash: real5.result.ledger_hash,
+        transactions: real5.result.ledger.transactions.map((tx: { tx_blob: string; meta: string }) => ({ txBlobHex: tx.tx_blob, metaBlobHex: tx.meta })),
+      });
+      if (!anchor.ok) throw new Error(anchor.failure.message);
+      const health = new SyncHealth(createLogger('sync', 'silent'));
+      await clients.store.putLedgers({ ledgers: [ledgerWriteOf(anchor.ledger, profile, health)] });
+      await clients.store.putLedgers({ ledgers: [ledgerWriteOf(forged.ledger, profile, health)] });
 
       await serving(startSync(dataDir, devnet.url, ['-thread_count', '2']));
       const status = await waitUntil(async () => {

@@ -45,6 +45,7 @@ export type {
 export {
   AccountStateResult,
   AffectedAccount,
+  ChainIdentity,
   DeleteLedgerRequest,
   DeleteLedgerResponse,
   GetAccountStateRequest,

@@ -11,6 +11,7 @@ import type { LedgerWrite, StateObject, StateObjectChange } from '@ledger-node/c
 import type { LedgerRange } from '../ledgers/ranges';
 import type {
   AccountTransactionEntry,
+  ChainIdentity,
   HistoryPosition,
   KeyedObject,
   StateDownloadRecord,
@@ -29,6 +30,8 @@ export interface Bookkeeping {
   stateRanges: LedgerRange[];
   counters: StoreCounters;
   download: StateDownloadRecord;
+  /** The chain the store holds; undefined before its first ledger (or in a store older than the record). */
+  chainIdentity: ChainIdentity | undefined;
 }
 
 export interface AccountHistoryScan {
@@ -46,6 +49,7 @@ export interface LedgerBackend {
 
   bookkeeping(): Promise<Bookkeeping>;
   recordFormatVersion(version: number): Promise<void>;
+  recordChainIdentity(identity: ChainIdentity): Promise<void>;
   /**
    * Makes this process the one whose writes the database takes, before it reads the bookkeeping
    * it will write after: PostgreSQL raises the writer epoch, failing every later write of an

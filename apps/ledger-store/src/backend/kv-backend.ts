@@ -12,6 +12,7 @@ import { StagedStateRepository, StateMetaRepository, StateObjectRepository, Trus
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
+  type ChainIdentity,
   accountSides,
   countersAfterAdding,
   countersAfterPruning,
@@ -62,18 +63,23 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async bookkeeping(): Promise<Bookkeeping> {
-    const [formatVersion, completeRanges, counters, stateRanges, download] = await Promise.all([
+    const [formatVersion, completeRanges, counters, stateRanges, download, chainIdentity] = await Promise.all([
       this.storeMeta.formatVersion(),
       this.storeMeta.ranges(),
       this.storeMeta.counters(),
       this.stateMeta.stateRanges(),
       this.stateMeta.download(),
+      this.storeMeta.chainIdentity(),
     ]);
-    return { formatVersion, completeRanges, counters, stateRanges, download };
+    return { formatVersion, completeRanges, counters, stateRanges, download, chainIdentity };
   }
 
   recordFormatVersion(version: number): Promise<void> {
     return this.kv.batch([this.storeMeta.formatVersionOperation(version)]);
+  }
+
+  recordChainIdentity(identity: ChainIdentity): Promise<void> {
+    return this.kv.batch([this.storeMeta.chainIdentityOperation(identity)]);
   }
 
   /** RocksDB's lock keeps every other process out of the database: nothing to fence. */

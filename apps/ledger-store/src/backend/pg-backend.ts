@@ -17,6 +17,7 @@ import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
+  type ChainIdentity,
   accountSides,
   countersAfterAdding,
   countersAfterRemoving,
@@ -489,18 +490,23 @@ export class PgLedgerBackend implements LedgerBackend {
   async bookkeeping(): Promise<Bookkeeping> {
     const rows = await this.read<{ name: string; value: Buffer }>(SQL.storeMeta, []);
     const { storeMeta, stateMeta } = metaRecords(new Map(rows.map((row) => [row.name, row.value])));
-    const [formatVersion, completeRanges, counters, stateRanges, download] = await Promise.all([
+    const [formatVersion, completeRanges, counters, stateRanges, download, chainIdentity] = await Promise.all([
       storeMeta.formatVersion(),
       storeMeta.ranges(),
       storeMeta.counters(),
       stateMeta.stateRanges(),
       stateMeta.download(),
+      storeMeta.chainIdentity(),
     ]);
-    return { formatVersion, completeRanges, counters, stateRanges, download };
+    return { formatVersion, completeRanges, counters, stateRanges, download, chainIdentity };
   }
 
   recordFormatVersion(version: number): Promise<void> {
     return this.transaction(async (pipeline) => putMeta(pipeline, [META.storeMeta.formatVersionOperation(version)]));
+  }
+
+  recordChainIdentity(identity: ChainIdentity): Promise<void> {
+    return this.transaction(async (pipeline) => putMeta(pipeline, [META.storeMeta.chainIdentityOperation(identity)]));
   }
 
   // ---- writes ----

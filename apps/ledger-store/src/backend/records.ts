@@ -169,3 +169,15 @@ export function sendersOf(write: LedgerWrite): { accountId: Buffer; sent: number
 export function hasPreviousImage(ledgerIndex: number, change: StateObjectChange): boolean {
   return change.previousBlob !== undefined && ledgerIndex > 1;
 }
+
+/**
+ * The chain a store holds: its chain profile and network, and the ledger it was first given (the
+ * first anchor sync proved). A store never takes another chain's ledgers, and sync compares the
+ * upstream's chain with it.
+ */
+export interface ChainIdentity {
+  chain: string;
+  networkId?: number;
+  ledgerIndex: number;
+  ledgerHash: Buffer;
+}

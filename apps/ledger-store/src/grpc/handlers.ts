@@ -58,6 +58,7 @@ export async function statusResponse(store: LedgerStore): Promise<GetStatusRespo
     stateRange: status.stateRange,
     role: ROLES[status.role],
     roleDetail: status.roleDetail,
+    chainIdentity: status.chainIdentity,
   };
 }
 

@@ -1,17 +1,19 @@
 import type { KeyValue, KvOperation } from '../storage/kv';
 import { Bucket, namedKey, u32, u64 } from '../storage/buckets';
 import type { LedgerRange } from '../ledgers/ranges';
-import { ZERO_COUNTERS, type StoreCounters } from '../backend/records';
+import { ZERO_COUNTERS, type ChainIdentity, type StoreCounters } from '../backend/records';
 
 const COMPLETE_RANGES = namedKey(Bucket.storeMeta, 'complete_ranges');
 const COUNTERS = namedKey(Bucket.storeMeta, 'counters');
 /** Where the store's format version is recorded (its own key: tests write other versions there). */
 export const FORMAT_VERSION_KEY = namedKey(Bucket.storeMeta, 'format_version');
+const CHAIN_IDENTITY = namedKey(Bucket.storeMeta, 'chain_identity');
 
 
 /**
  * The store's own bookkeeping, one key each: the format version of its keys and values (u32), the
- * complete ranges (u32 first, u32 last per range, ascending) and the counters (three u64).
+ * complete ranges (u32 first, u32 last per range, ascending), the counters (three u64) and the
+ * chain identity (JSON: chain, network_id, ledger_index, ledger_hash).
  */
 export class StoreMetaRepository {
   constructor(private readonly kv: KeyValue) {}
@@ -26,6 +28,22 @@ export class StoreMetaRepository {
     if (value === undefined) return undefined;
     // Anything but four bytes is no version a ledger-node wrote.
     return value.length === 4 ? value.readUInt32BE(0) : Number.NaN;
+  }
+
+  chainIdentityOperation(identity: ChainIdentity): KvOperation {
+    const value = { chain: identity.chain, network_id: identity.networkId ?? null, ledger_index: identity.ledgerIndex, ledger_hash: identity.ledgerHash.toString('hex').toUpperCase() };
+    return { type: 'put', key: CHAIN_IDENTITY, value: Buffer.from(JSON.stringify(value)) };
+  }
+
+  /** The chain the store holds, as recorded at its first write; undefined before (or in a store older than the record). */
+  async chainIdentity(): Promise<ChainIdentity | undefined> {
+    const value = await this.kv.get(CHAIN_IDENTITY);
+    if (value === undefined) return undefined;
+    const { chain, network_id: networkId, ledger_index: ledgerIndex, ledger_hash: ledgerHash } = JSON.parse(value.toString('utf8')) as Record<string, unknown>;
+    if (typeof chain !== 'string' || typeof ledgerIndex !== 'number' || typeof ledgerHash !== 'string' || !/^[0-9A-F]{64}$/.test(ledgerHash)) {
+      throw new Error('the recorded chain identity is unreadable');
+    }
+    return { chain, ...(typeof networkId === 'number' ? { networkId } : {}), ledgerIndex, ledgerHash: Buffer.from(ledgerHash, 'hex') };
   }
 
   rangesOperation(ranges: readonly LedgerRange[]): KvOperation {

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { DEVNET_NETWORK_ID, devnetNetworkKeys } from '@ledger-node/chain';
-import { dataDir, FlagError, originText, type ParsedFlags } from '@ledger-node/config';
+import { dataDir, FlagError, originText, storeTarget, type ParsedFlags } from '@ledger-node/config';
 import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
 import { Supervisor } from './supervisor';
@@ -71,6 +71,7 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     if (networkId !== DEVNET_NETWORK_ID) {
       throw new FlagError(`-dev syncs from the embedded devnet, whose network id is ${DEVNET_NETWORK_ID}, not -network_id ${networkId}${fromText(flags, 'network_id')}`);
     }
+    setDevnetStoreAside(flags, dir, logFormat);
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId });
     if (!['validators', 'validator_list_sites', 'validator_list_keys', 'validator_list_file'].some((flag) => flags.given(flag))) {
@@ -84,6 +85,36 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
   const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), logger);
   return supervisor.run();
+}
+
+/** Marks a RocksDB store as holding an embedded devnet's chain (written by -dev). */
+const DEVNET_STORE_MARK = 'store-holds-a-devnet-chain';
+
+/**
+ * The embedded devnet starts a new chain at every start (it keeps no ledgers across runs): a store
+ * that holds the chain of an earlier -dev run is set aside (renamed, the one set aside before
+ * removed) and the node starts a fresh store, saying so, rather than mixing two chains. A store
+ * that holds any other chain is left as it is (the ledger-store refuses another network's, and
+ * sync stops, naming both hashes, where the chains differ).
+ */
+function setDevnetStoreAside(flags: ParsedFlags, dir: string, logFormat: LogFormat): void {
+  const target = storeTarget(flags);
+  if (target.kind !== 'rocksdb') return;
+  const mark = path.join(dir, 'devnet', DEVNET_STORE_MARK);
+  const exists = existsSync(target.path);
+  // A store of another chain (no mark) is not the devnet's to set aside, nor to mark.
+  if (exists && !existsSync(mark)) return;
+  if (exists) {
+    const aside = `${target.path}.previous-devnet-chain`;
+    rmSync(aside, { recursive: true, force: true });
+    renameSync(target.path, aside);
+    createLogger('ledger-node', 'info', { format: logFormat }).info(
+      { previousStore: aside },
+      `the embedded devnet starts a new chain at every start: the store of the previous one is set aside at ${aside}, and this node starts a fresh store`,
+    );
+  }
+  mkdirSync(path.dirname(mark), { recursive: true, mode: 0o700 });
+  writeFileSync(mark, `${target.path} holds the chain of an embedded devnet (ledger-node -dev)\n`);
 }
 
 /** The supervisor's status lines (one per service change) are shown at any -log_level but a more verbose one. */

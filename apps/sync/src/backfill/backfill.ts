@@ -25,6 +25,8 @@ export interface BackfillOptions extends LedgerPipeline {
   startLedger(): number | undefined;
   /** -ledger_history: the ledger-store keeps the newest N ledgers, so backfill goes no lower than the tip minus N plus one (0 or undefined: no bound). */
   ledgerHistory?: number;
+  /** While true, nothing is fetched (the upstream's chain is not the stored one). */
+  paused?(): boolean;
   /** The upstream lacks a ledger backfill asked for (its history may have moved up). */
   onNotFound?(ledgerIndex: number): void;
   /** Milliseconds between progress log lines. */
@@ -118,6 +120,10 @@ export class Backfill {
     let failedRounds = 0;
     while (!this.abort.signal.aborted) {
       this.newerWork = false;
+      if (this.options.paused?.()) {
+        await this.pause.wait(1_000);
+        continue;
+      }
       const gap = this.gaps()[0];
       if (!gap) {
         if (this.active) logger.info({ ranges: this.options.chain.ranges.toArray() }, 'backfill complete');

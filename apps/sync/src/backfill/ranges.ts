@@ -39,6 +39,11 @@ export class LedgerRangeSet {
     });
   }
 
+  /** Removes every ledger below `ledgerIndex`. */
+  removeBelow(ledgerIndex: number): void {
+    this.ranges = this.ranges.filter((range) => range.last >= ledgerIndex).map((range) => ({ first: Math.max(range.first, ledgerIndex), last: range.last }));
+  }
+
   has(ledgerIndex: number): boolean {
     return this.ranges.some((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
   }

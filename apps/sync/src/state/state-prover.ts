@@ -38,7 +38,7 @@ export interface StateProverStore {
 export interface StateProverOptions {
   store: StateProverStore;
   reader: StateObjectReader;
-  chain: Pick<StoredChain, 'ranges'>;
+  chain: Pick<StoredChain, 'ranges' | 'followStoreFloor'>;
   profile: ChainProfile;
   logger: Logger;
   refusals: Pick<Refusals, 'count'>;
@@ -199,6 +199,7 @@ export class StateProver {
     if (!chain.ranges.has(up)) return false;
     const readStartedAtNs = process.hrtime.bigint();
     const ledger = await this.storedLedger(up);
+    if (!ledger) return false;
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash, this.failuresOf.get('proving upwards')!.count > 0);
     const writeStartedAtNs = process.hrtime.bigint();
@@ -216,11 +217,12 @@ export class StateProver {
     const { chain, store } = this.options;
     const downward = this.downward!;
     const down = downward.ledgerIndex;
-    if (this.downwardDone || (down > 1 && !chain.ranges.has(down - 1))) return false;
+    // Below the ledgers the store holds (a bounded history removed them) there is nothing to prove.
+    if (this.downwardDone || !chain.ranges.has(down) || (down > 1 && !chain.ranges.has(down - 1))) return false;
     const readStartedAtNs = process.hrtime.bigint();
     const ledger = await this.storedLedger(down);
     const parent = down > 1 ? await store.header(down - 1) : undefined;
-    if (down > 1 && !parent) return false;
+    if (!ledger || (down > 1 && !parent)) return false;
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash, this.failuresOf.get('proving downwards')!.count > 0);
     const writeStartedAtNs = process.hrtime.bigint();
@@ -231,10 +233,13 @@ export class StateProver {
     return true;
   }
 
-  private async storedLedger(ledgerIndex: number): Promise<VerifiedLedger> {
+  /** A stored ledger; undefined when the store removed it meanwhile (bounded history: the ranges then follow its floor). */
+  private async storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined> {
     const ledger = await this.options.store.storedLedger(ledgerIndex);
-    if (!ledger) throw new Error(`ledger ${ledgerIndex} is in the complete ranges but not stored`);
-    return ledger;
+    if (ledger) return ledger;
+    await this.options.chain.followStoreFloor();
+    if (this.options.chain.ranges.has(ledgerIndex)) throw new Error(`ledger ${ledgerIndex} is in the complete ranges but not stored`);
+    return undefined;
   }
 
   private async prove(ledger: VerifiedLedger, proven: ProvenState, side: ProvenSide, expectedRoot: string | undefined, preferOtherEndpoint = false) {

@@ -24,6 +24,8 @@ export interface LedgerStorePort {
   storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
   /** Removes a stored ledger that is not the network's, `write` being it as it was written. */
   deleteLedger(write: LedgerWrite): Promise<void>;
+  /** The store's identity ledger (the first it was given), when it records one. */
+  chainIdentity?(): Promise<{ ledgerIndex: number; ledgerHash: string } | undefined>;
 }
 
 // The store restarting or briefly unreachable; any other error is the caller's to handle.
@@ -53,6 +55,12 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
   async completeRanges(): Promise<LedgerRange[]> {
     const status = await this.retrying('GetStatus', () => this.client.getStatus({}));
     return status.completeRanges.map(({ first, last }) => ({ first, last }));
+  }
+
+  /** The store's identity ledger (the first it was given), when it records one. */
+  async chainIdentity(): Promise<{ ledgerIndex: number; ledgerHash: string } | undefined> {
+    const identity = (await this.retrying('GetStatus', () => this.client.getStatus({}))).chainIdentity;
+    return identity && { ledgerIndex: identity.ledgerIndex, ledgerHash: Buffer.from(identity.ledgerHash).toString('hex').toUpperCase() };
   }
 
   async link(ledgerIndex: number): Promise<StoredLink | undefined> {

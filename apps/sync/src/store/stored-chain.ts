@@ -34,6 +34,18 @@ export class StoredChain {
     for (const range of await this.ledgerStore.completeRanges()) this.ranges.addRange(range.first, range.last);
   }
 
+  /**
+   * Takes the store's word on its lowest ledger: a store that keeps bounded history (-ledger_history)
+   * removes its lowest ledgers on its own, and sync then neither reads nor proves them.
+   */
+  async followStoreFloor(): Promise<void> {
+    const lowest = (await this.ledgerStore.completeRanges())[0]?.first;
+    const ours = this.ranges.lowest;
+    if (lowest === undefined || ours === undefined || lowest <= ours) return;
+    this.ranges.removeBelow(lowest);
+    for (const ledgerIndex of this.edgeLinks.keys()) if (ledgerIndex < lowest) this.edgeLinks.delete(ledgerIndex);
+  }
+
   get tip(): number | undefined {
     return this.ranges.highest;
   }

@@ -15,6 +15,7 @@ import {
   MalformedUpstreamMessage,
   sleep,
   UpstreamConnection,
+  UpstreamRequestError,
   validationReceivedMessage,
   type AnswerTiming,
   type BinaryLedgerDataResult,
@@ -49,6 +50,8 @@ export interface UpstreamOptions {
   logger: Logger;
   /** A newly validated ledger (from the subscribe answer or the `ledger` stream). */
   onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void;
+  /** A new subscription is up (the first, or one after a reconnection or failover). */
+  onSubscribed?(source: string): void;
   /** A validation from the `validations` stream (`data`: the serialized validation), not yet checked. */
   onValidation?(validation: { data: string; master_key?: string }): void;
   /** A message that is not what the rippled API sends (counted; logged at most once per interval). */
@@ -70,6 +73,8 @@ function observeLedgerAnswer(timing: AnswerTiming): void {
   observeStage('parse', timing.parsedSeconds);
 }
 
+/** How long a `ledger` answer is awaited when another endpoint could answer instead (a mainnet ledger comes in well under a second). */
+const LEDGER_DEADLINE_WITH_ALTERNATIVE_MS = 4_000;
 /** Close interval assumed before two ledgers were seen (the XRP Ledger closes every 3-4 s). */
 const ASSUMED_CLOSE_INTERVAL_MS = 4_000;
 /** Requests in a row without any answer after which a connection that still streams counts as stalled. */
@@ -142,12 +147,16 @@ export class Upstream {
     return this.request('server_info', {}, { timeoutMs });
   }
 
-  /** A ledger in binary form with its transactions and metadata (not yet verified). */
+  /**
+   * A ledger in binary form with its transactions and metadata (not yet verified). With another
+   * endpoint to ask, an answer is awaited LEDGER_DEADLINE_WITH_ALTERNATIVE_MS only: a silent
+   * upstream costs seconds before the next attempt goes to the other one, not three request timeouts.
+   */
   async fetchLedger(ledgerIndex: number, options: { preferOtherEndpoint?: boolean } = {}): Promise<BinaryLedgerResult> {
     return this.request(
       'ledger',
       { ledger_index: ledgerIndex, transactions: true, expand: true, binary: true, api_version: 1 },
-      { ...options, onAnswered: observeLedgerAnswer },
+      { ...options, onAnswered: observeLedgerAnswer, ...(this.options.endpoints.length > 1 ? { timeoutMs: Math.min(this.requestTimeoutMs, LEDGER_DEADLINE_WITH_ALTERNATIVE_MS) } : {}) },
     );
   }
 
@@ -170,6 +179,17 @@ export class Upstream {
       return { hash: answer.ledger_hash.toUpperCase(), server: nodeKey ? `node ${nodeKey}` : `address ${connection.remoteEndpoint}` };
     } finally {
       connection.terminate('done');
+    }
+  }
+
+  /** The subscribed endpoint's validated hash at `ledgerIndex`, or undefined when it does not hold that ledger. */
+  async validatedHash(ledgerIndex: number): Promise<string | undefined> {
+    try {
+      const answer = await this.request('ledger', { ledger_index: ledgerIndex }, {});
+      return answer.validated === true ? answer.ledger_hash.toUpperCase() : undefined;
+    } catch (error) {
+      if (error instanceof UpstreamRequestError && error.errorCode === 'lgrNotFound') return undefined;
+      throw error;
     }
   }
 
@@ -308,6 +328,7 @@ export class Upstream {
       this.lastAdvanceAtMs = Date.now();
       this.options.logger.info({ url, ledgerIndex: answer.ledger_index }, `subscribed to ${url}`);
       for (const wake of this.connectedWaiters) wake();
+      this.options.onSubscribed?.(source);
       if (answer.ledger_index !== undefined && answer.ledger_hash !== undefined) {
         this.announce({ ledgerIndex: answer.ledger_index, ledgerHash: answer.ledger_hash.toUpperCase(), source, validatedLedgers: answer.validated_ledgers });
       }

@@ -117,7 +117,7 @@ describe('AnchorProof with a published list', () => {
     anchor.onValidation({ data: signValidation(profile, stranger, { ledgerIndex: 500, ledgerHash: hash, signingTime: 1 }) });
     for (const index of [1, 2, 3]) anchor.onValidation(network.validation(index, 500, hash));
     expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
-    expect(refused.sort()).toEqual(['validation_bad_signature', 'validation_malformed']);
+    expect(refused.sort()).toEqual(['validation_bad_signature', 'validation_malformed', 'validation_untrusted']);
   });
 
   it('-validators signing keys prove as before, with the file\'s quorum', async () => {

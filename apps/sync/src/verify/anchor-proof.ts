@@ -65,6 +65,7 @@ export class AnchorProof {
   /** Ledger hash → its validations by signing key, for the newest ledger indexes seen. */
   private readonly validations = new Map<string, { ledgerIndex: number; bySigningKey: Map<string, ReceivedValidation> }>();
   private readonly manifestAskedAt = new Map<string, number>();
+  private saidUntrusted = false;
   /** How the newest anchor was proven, or why none could be: for the status. */
   state = '';
 
@@ -106,7 +107,15 @@ export class AnchorProof {
     // Before a list is in force nothing tells whose validations count: they are kept, and judged when counted.
     if (this.trust.trustedMasterOf(key) === undefined && this.trust.blockedReason() === undefined) {
       const master = this.masterKeyNamed(message.master_key);
-      if (master === undefined || !this.trust.trusted().has(master)) return;
+      if (master === undefined || !this.trust.trusted().has(master)) {
+        // Every validator of the network validates; only the trusted ones count (counted, said once).
+        this.options.onRefused('validation_untrusted');
+        if (!this.saidUntrusted) {
+          this.saidUntrusted = true;
+          this.options.logger.info({ signingKey: key }, `validations of validators no trusted list names (${key} first) are not counted`);
+        }
+        return;
+      }
       // A trusted validator signing with a key its known manifest does not name: a rotation to learn.
       this.askManifest(key);
     }

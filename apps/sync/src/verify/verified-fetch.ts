@@ -3,6 +3,7 @@
  * one that fails is logged, counted and fetched again with backoff, from another endpoint when
  * there is one. Nothing unverified leaves this module.
  */
+import { UpstreamUnavailable } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { Refusals } from '../refusals';
 import { timedStage } from '../stage-timing';
@@ -104,6 +105,11 @@ export async function fetchVerifiedLedger(
     } catch (error) {
       if (error instanceof UpstreamRequestError && error.errorCode === 'lgrNotFound') options.onNotFound?.(ledgerIndex);
       logger.debug({ err: error, ledgerIndex, attempt }, `fetching ledger ${ledgerIndex} failed: ${(error as Error).message}`);
+      // No answer in time: the next attempt asks another endpoint at once (one that answers is not made to wait).
+      if (error instanceof UpstreamUnavailable && !preferOtherEndpoint) {
+        preferOtherEndpoint = true;
+        continue;
+      }
     }
     if (options.maxAttempts !== undefined && attempt + 1 >= options.maxAttempts) {
       throw new LedgerAbandoned(ledgerIndex, `no verified copy after ${attempt + 1} attempts`);

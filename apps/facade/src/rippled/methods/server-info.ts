@@ -2,7 +2,7 @@
  * rippled `server_info` and `server_state` from the store and sync's status. The node follows the
  * network through its upstream rather than through peers and consensus: `server_state` is "full"
  * while sync is level with the upstream's validated ledger, "syncing" while it catches up, and
- * "connected" when it does not follow (no upstream connection, or -sync=false); load factors are 1.
+ * "connected" when it does not follow (no upstream connection, sync stopped, or -sync=false); load factors are 1.
  * `network_id` is the node's -network_id, left out when none is given.
  */
 import { LedgerTag, TxDetail, type GetStatusResponse, type GetSyncStatusResponse } from '@ledger-node/contracts';
@@ -16,7 +16,8 @@ import { StateView } from './state';
 export const NODE_BUILD_VERSION = '2.4.0-ledger-node';
 
 export function serverStateOf(sync: GetSyncStatusResponse | undefined, syncEnabled: boolean): 'full' | 'syncing' | 'connected' {
-  if (!syncEnabled || !sync || !sync.upstreamConnected) return 'connected';
+  // Stopped (the upstream's chain is not the stored one, or the store takes no ledger): following nothing.
+  if (!syncEnabled || !sync || !sync.upstreamConnected || sync.stopped !== undefined) return 'connected';
   return sync.syncing ? 'syncing' : 'full';
 }
 

@@ -406,7 +406,31 @@ export interface GetStatusResponse {
    * The role in words, with the database it concerns (never with a password), e.g. that a standby
    * waits for the writer lock; absent from a ledger-store older than the field.
    */
-  roleDetail?: string | undefined;
+  roleDetail?:
+    | string
+    | undefined;
+  /** The chain the store holds, recorded with its first ledger; absent while it holds none. */
+  chainIdentity?: ChainIdentity | undefined;
+}
+
+/**
+ * The chain a store holds: sync compares the upstream's chain with it, and a store of another
+ * chain or network is refused.
+ */
+export interface ChainIdentity {
+  /** Chain profile: xrpl or jingtum. */
+  chain: string;
+  /** The -network_id the store was written under, when one was given. */
+  networkId?:
+    | number
+    | undefined;
+  /**
+   * The ledger the store was first given (sync's first anchor), or its highest ledger when the
+   * store was written before identities were recorded.
+   */
+  ledgerIndex: number;
+  /** That ledger's 32-byte hash. */
+  ledgerHash: Buffer;
 }
 
 /** One read of GetAccountStates: an account at a ledger. */
@@ -2908,6 +2932,7 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     stateRange: undefined,
     role: undefined,
     roleDetail: undefined,
+    chainIdentity: undefined,
   };
 }
 
@@ -2957,6 +2982,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     }
     if (message.roleDetail !== undefined) {
       writer.uint32(90).string(message.roleDetail);
+    }
+    if (message.chainIdentity !== undefined) {
+      ChainIdentity.encode(message.chainIdentity, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -3062,6 +3090,14 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.roleDetail = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.chainIdentity = ChainIdentity.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3127,6 +3163,11 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.role_detail)
         ? globalThis.String(object.role_detail)
         : undefined,
+      chainIdentity: isSet(object.chainIdentity)
+        ? ChainIdentity.fromJSON(object.chainIdentity)
+        : isSet(object.chain_identity)
+        ? ChainIdentity.fromJSON(object.chain_identity)
+        : undefined,
     };
   },
 
@@ -3165,6 +3206,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.roleDetail !== undefined) {
       obj.roleDetail = message.roleDetail;
     }
+    if (message.chainIdentity !== undefined) {
+      obj.chainIdentity = ChainIdentity.toJSON(message.chainIdentity);
+    }
     return obj;
   },
 
@@ -3197,6 +3241,138 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
       : undefined;
     message.role = object.role ?? undefined;
     message.roleDetail = object.roleDetail ?? undefined;
+    message.chainIdentity = (object.chainIdentity !== undefined && object.chainIdentity !== null)
+      ? ChainIdentity.fromPartial(object.chainIdentity)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseChainIdentity(): ChainIdentity {
+  return { chain: "", networkId: undefined, ledgerIndex: 0, ledgerHash: Buffer.alloc(0) };
+}
+
+export const ChainIdentity: MessageFns<ChainIdentity> = {
+  encode(message: ChainIdentity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chain !== "") {
+      writer.uint32(10).string(message.chain);
+    }
+    if (message.networkId !== undefined) {
+      writer.uint32(16).uint32(message.networkId);
+    }
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(24).uint32(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      writer.uint32(34).bytes(message.ledgerHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChainIdentity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChainIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chain = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.networkId = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ledgerHash = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChainIdentity {
+    return {
+      chain: isSet(object.chain) ? globalThis.String(object.chain) : "",
+      networkId: isSet(object.networkId)
+        ? globalThis.Number(object.networkId)
+        : isSet(object.network_id)
+        ? globalThis.Number(object.network_id)
+        : undefined,
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      ledgerHash: isSet(object.ledgerHash)
+        ? Buffer.from(bytesFromBase64(object.ledgerHash))
+        : isSet(object.ledger_hash)
+        ? Buffer.from(bytesFromBase64(object.ledger_hash))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ChainIdentity): unknown {
+    const obj: any = {};
+    if (message.chain !== "") {
+      obj.chain = message.chain;
+    }
+    if (message.networkId !== undefined) {
+      obj.networkId = Math.round(message.networkId);
+    }
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      obj.ledgerHash = base64FromBytes(message.ledgerHash);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChainIdentity>, I>>(base?: I): ChainIdentity {
+    return ChainIdentity.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChainIdentity>, I>>(object: I): ChainIdentity {
+    const message = createBaseChainIdentity();
+    message.chain = object.chain ?? "";
+    message.networkId = object.networkId ?? undefined;
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
     return message;
   },
 };
