@@ -43,8 +43,8 @@ export class SyncEngine {
   private readonly anchorProof: AnchorProof;
   private readonly lists: ValidatorLists;
   private readonly chainCheck: ChainCheck;
-  /** The index of the upstream's newest validated ledger announcement (not the highest ever: an upstream can fall behind). */
-  private lastAnnounced = 0;
+  /** The highest validated ledger the current subscription announced (a new subscription starts again: an upstream can fall behind). */
+  private upstreamTip = { source: '', ledgerIndex: 0 };
   private readonly refusals = new Refusals();
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
@@ -174,7 +174,8 @@ export class SyncEngine {
   }
 
   private onValidatedLedger(announcement: ValidatedLedgerAnnouncement): void {
-    this.lastAnnounced = announcement.ledgerIndex;
+    const sameSubscription = announcement.source === this.upstreamTip.source;
+    this.upstreamTip = { source: announcement.source, ledgerIndex: sameSubscription ? Math.max(this.upstreamTip.ledgerIndex, announcement.ledgerIndex) : announcement.ledgerIndex };
     if (announcement.validatedLedgers !== undefined && this.config.startLedger === undefined) {
       this.setUpstreamEarliest(earliestContiguousLedger(parseCompleteLedgers(announcement.validatedLedgers), announcement.ledgerIndex));
     }
@@ -214,7 +215,8 @@ export class SyncEngine {
     const current = this.chain.tip ?? 0;
     const highest = Math.max(this.follower.highestAnnounced, current);
     // An upstream behind the store is no sign of being in sync: the ledgers between are lag too.
-    const behind = this.lastAnnounced > 0 && this.lastAnnounced < current ? current - this.lastAnnounced : 0;
+    const upstreamTip = this.upstreamTip.ledgerIndex;
+    const behind = upstreamTip > 0 && upstreamTip < current ? current - upstreamTip : 0;
     const lag = Math.max(highest - current, behind);
     // A catch-up lasts until the range holding the tip reaches back to where it began.
     if (this.catchUpFrom !== undefined && lag <= 1 && (this.chain.ranges.rangeOf(current)?.first ?? current) <= this.catchUpFrom) {

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unixMsToRippleTime, ValidatorTrust, type ListOutcome, type PublisherStatus } from '@ledger-node/chain';
-import { counter, type Logger } from '@ledger-node/telemetry';
+import { counter, DependencyLog, type Logger } from '@ledger-node/telemetry';
 import { backoffDelayMs, sleep } from '@ledger-node/upstream';
 import type { TrustConfig } from '../config';
 
@@ -117,16 +117,20 @@ export class ValidatorLists {
   /** Fetches one site again and again, on the list's schedule. */
   private async follow(site: string): Promise<void> {
     let failures = 0;
+    // A site that does not answer while the node starts (the devnet's may listen after sync) is said at debug, then once at warn.
+    const availability = new DependencyLog(this.options.logger, `validator list site ${site}`);
     while (!this.abort.signal.aborted) {
       let delayMs: number;
       try {
         const document = site.startsWith('file:') ? JSON.parse(readFileSync(fileURLToPath(site), 'utf8')) : await this.fetchDocument(site);
+        availability.answered();
         this.offer(document, site);
         delayMs = this.nextRefreshMs(document);
         failures = 0;
       } catch (error) {
         if (this.abort.signal.aborted) return;
-        this.refused(site, 'fetch_failed', `validator list ${site} could not be had: ${(error as Error).message}`);
+        refusalsTotal.inc({ reason: 'fetch_failed' });
+        availability.failed(`validator list ${site} could not be had: ${(error as Error).message}`, { reason: 'fetch_failed' });
         // From a second after the first failure (a site starting beside the node) up to rippled's 30 s.
         delayMs = Math.min(backoffDelayMs(failures++, 1_000, ERROR_RETRY_MS), this.options.refreshMs ?? ERROR_RETRY_MS);
       }
