@@ -1,6 +1,6 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { KeystoreServiceService } from '@ledger-node/contracts';
-import { bindService, serveGrpc } from '@ledger-node/grpc';
+import { admittedBy, bindService, KEYSTORE_CALLERS, serveGrpc } from '@ledger-node/grpc';
 import { createLogger } from '@ledger-node/telemetry';
 import { keystoreConfig } from './config';
 import { keystoreHandlers } from './grpc/handlers';
@@ -27,7 +27,7 @@ export async function start(flags: ParsedFlags) {
     logger,
     authToken: config.authToken,
     // Over mutual TLS only the services that sign through it may call: submission and the facade.
-    services: [bindService(serviceName, KeystoreServiceService, keystoreHandlers(keystore, config.profile, logger), () => ['submission', 'facade'])],
+    services: [bindService(serviceName, KeystoreServiceService, keystoreHandlers(keystore, config.profile, logger), admittedBy(KEYSTORE_CALLERS))],
     metrics: { service: 'keystore', listener: metricsListener(flags, 'keystore') },
     logFields: { directory: config.directory, chain: config.profile.id, accounts: accounts.length, token: config.authToken !== undefined },
   });

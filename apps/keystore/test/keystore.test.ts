@@ -194,7 +194,7 @@ describe('keystore service (serve keystore)', () => {
       expect(keystore.output()).toContain(`ledger-node: refusing to listen on 127.0.0.1:${port}: gRPC over TCP needs mutual TLS: give -grpc_tls_cert, -grpc_tls_key and -grpc_tls_ca`);
     });
 
-    it('over mutual TLS admits the certificates of submission and the facade with the token, and refuses another service, another CA and a wrong token', async () => {
+    it('over mutual TLS admits each method\'s callers with the token (listing: the facade and submission; jt_sign: the facade), and refuses another service, another CA and a wrong token', async () => {
       writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
       const ca = testAuthority('deployment-ca');
       const foreign = testAuthority('foreign-ca');
@@ -206,15 +206,16 @@ describe('keystore service (serve keystore)', () => {
       };
       try {
         for (const service of ['facade', 'submission']) {
-          const client = as(serviceCertificate(ca, service, dir), token);
-          const listed = await client.listAccounts({});
+          const listed = await as(serviceCertificate(ca, service, dir), token).listAccounts({});
           expect(listed.accounts.map((account) => account.nickname)).toEqual(['alice', 'bob']);
-          const signed = await client.signMessage({ account: 'alice', message: Buffer.from(`over tls from ${service}`) });
-          record(signed);
-          expect(signed.address).toBe(alice.address);
         }
-        const sync = await failure(as(serviceCertificate(ca, 'sync', dir), token).signMessage({ account: 'alice', message: Buffer.from('x') }));
-        expect([sync.kind, sync.message]).toEqual(['unauthorized', "KeystoreService.SignMessage admits submission and facade only; the caller's certificate names sync"]);
+        const signed = await as(serviceCertificate(ca, 'facade', dir), token).signMessage({ account: 'alice', message: Buffer.from('over tls from the facade') });
+        record(signed);
+        expect(signed.address).toBe(alice.address);
+        for (const service of ['submission', 'sync']) {
+          const refused = await failure(as(serviceCertificate(ca, service, dir), token).signMessage({ account: 'alice', message: Buffer.from('x') }));
+          expect([refused.kind, refused.message]).toEqual(['unauthorized', `KeystoreService.SignMessage admits facade only; the caller's certificate names ${service}`]);
+        }
         const otherCa = await failure(as(serviceCertificate(foreign, 'facade', dir), token).signMessage({ account: 'alice', message: Buffer.from('x') }));
         expect(otherCa.kind).toBe('unavailable');
         for (const wrongToken of ['not-the-token-but-long-enough', undefined]) {

@@ -1,6 +1,6 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
-import { bindService, serveGrpc } from '@ledger-node/grpc';
+import { admittedBy, bindService, LEDGER_STORE_CALLERS, serveGrpc } from '@ledger-node/grpc';
 import { indexTransactionOrPlaceholder, type ChainProfile } from '@ledger-node/chain';
 import { counter, createLogger, observedGauge, observeEventLoop, type Logger } from '@ledger-node/telemetry';
 import { ledgerStoreConfig } from './config';
@@ -11,8 +11,6 @@ import type { HistoryOptions } from './store';
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 
 /** The methods that change the store (typed by the contract, so a removed method cannot stay listed). */
-const WRITE_METHODS = new Set<keyof typeof LedgerStoreServiceService>(['putLedgers', 'putStateObjects', 'putStateChanges', 'deleteLedger']);
-
 /** The exit code of a ledger-store that lost the PostgreSQL writer lock: restarted, it waits as a standby. */
 const EXIT_LOCK_LOST = 1;
 
@@ -49,8 +47,8 @@ export async function start(flags: ParsedFlags) {
   const served = await serveGrpc({
     address: config.address,
     logger,
-    // Over mutual TLS the writes admit sync only: nothing else may put data into the verified store.
-    services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store, stopping.signal), (method) => (WRITE_METHODS.has(method) ? ['sync'] : undefined))],
+    // Over mutual TLS each method admits its callers (libs/grpc callers.ts): the writes sync alone.
+    services: [bindService(serviceName, LedgerStoreServiceService, ledgerStoreHandlers(store, stopping.signal), admittedBy(LEDGER_STORE_CALLERS))],
     metrics: { service: 'ledger-store', listener: metricsListener(flags, 'ledger-store') },
     onStop: () => {
       unsubscribe();

@@ -1,6 +1,6 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService } from '@ledger-node/contracts';
-import { bindService, createGrpcClient, dependenciesServing, serveGrpc, watchReadiness, type ReadinessCheck } from '@ledger-node/grpc';
+import { admittedBy, bindService, createGrpcClient, dependenciesServing, serveGrpc, SUBMISSION_CALLERS, type ReadinessCheck, watchReadiness } from '@ledger-node/grpc';
 import { createLogger, observedGauge } from '@ledger-node/telemetry';
 import { submissionConfig } from './config';
 import { submissionHandlers } from './grpc/handlers';
@@ -51,7 +51,7 @@ export async function start(flags: ParsedFlags) {
   const server = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, gate))],
+    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, gate), admittedBy(SUBMISSION_CALLERS))],
     metrics: { service: 'submission', listener: metricsListener(flags, 'submission') },
     onStop: async () => {
       stopWaiting.abort();

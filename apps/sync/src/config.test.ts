@@ -32,9 +32,12 @@ describe('what proves a ledger, as the flags say', () => {
     expect(configOf().trust.keptListsDir).toBe(path.join(dir, 'validator-lists'));
   });
 
-  it('refuses sites without keys, and keys with nowhere to read their lists', () => {
+  it('reads the lists of keys given alone from the endpoints, at /vl/<key> (where rippled serves the lists it holds)', () => {
+    expect(configOf('-endpoint', 'ws://127.0.0.1:6006,wss://x.example', '-validator_list_keys', XRPLF).trust.sites).toEqual([`http://127.0.0.1:6006/vl/${XRPLF}`, `https://x.example/vl/${XRPLF}`]);
+  });
+
+  it('refuses sites without keys, and a site or key that is none', () => {
     expect(() => configOf('-validator_list_sites', 'https://vl.example')).toThrow(/need -validator_list_keys/);
-    expect(() => configOf('-validator_list_keys', XRPLF)).toThrow(/needs -validator_list_sites or -validator_list_file/);
     expect(() => parseFlags(['-validator_list_sites', 'ftp://x'], allFlags, { env: {} })).toThrow(/not an http, https or file URL/);
     expect(() => parseFlags(['-validator_list_keys', 'ED00'], allFlags, { env: {} })).toThrow(/not a publisher public key/);
   });

@@ -55,7 +55,15 @@ const TRUST_FLAGS = ['validator_list_sites', 'validator_list_keys', 'validator_l
  * What proves a ledger: with any trust flag given, exactly what the flags say; else the published
  * lists of the network (-network_id, else the default endpoint's) the profile knows.
  */
-function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: number | undefined): TrustConfig {
+/** `http(s)://HOST:PORT/vl/<KEY>` of each endpoint (ws becomes http, wss https) for each publisher key. */
+function endpointSites(endpoints: UpstreamEndpoints, publisherKeys: readonly string[]): string[] {
+  return endpoints.urls.flatMap((shown) => {
+    const url = new URL(endpoints.connectUrl(shown));
+    return publisherKeys.map((key) => `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}/vl/${key}`);
+  });
+}
+
+function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: number | undefined, endpoints: UpstreamEndpoints): TrustConfig {
   const keptListsDir = path.join(dataDir(flags), 'validator-lists');
   if (TRUST_FLAGS.some((flag) => flags.given(flag))) {
     const keysFlag = flags.string('validator_list_keys');
@@ -65,9 +73,8 @@ function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: numbe
     if ((sites.length > 0 || listFiles.length > 0) && publisherKeys.length === 0) {
       throw new FlagError('-validator_list_sites and -validator_list_file need -validator_list_keys: the publisher keys their lists must be signed with');
     }
-    if (publisherKeys.length > 0 && sites.length === 0 && listFiles.length === 0) {
-      throw new FlagError('-validator_list_keys needs -validator_list_sites or -validator_list_file: where the lists are read');
-    }
+    // Keys alone: each list is read from the endpoints at /vl/<key>, where rippled serves the lists it holds.
+    if (publisherKeys.length > 0 && sites.length === 0 && listFiles.length === 0) sites.push(...endpointSites(endpoints, publisherKeys));
     const validatorsFile = flags.string('validators');
     return { publisherKeys, sites, listFiles, validators: validatorsFile ? readValidatorList(validatorsFile) : undefined, origin: 'the command line', keptListsDir };
   }
@@ -112,7 +119,7 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
   return {
     profile,
     endpoints,
-    trust: { ...trustConfig(flags, profile, networkId), refreshMs: listRefreshMs() },
+    trust: { ...trustConfig(flags, profile, networkId, endpoints), refreshMs: listRefreshMs() },
     threadCount: flags.integer('thread_count') ?? 8,
     startLedger: flags.integer('start_ledger'),
     ledgerHistory: flags.integer('ledger_history') ?? 0,

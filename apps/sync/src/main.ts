@@ -1,6 +1,6 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { SyncServiceService } from '@ledger-node/contracts';
-import { bindService, dependenciesServing, serveGrpc, watchReadiness } from '@ledger-node/grpc';
+import { admittedBy, bindService, dependenciesServing, serveGrpc, SYNC_CALLERS, watchReadiness } from '@ledger-node/grpc';
 import { RIPPLE_EPOCH_OFFSET } from '@ledger-node/chain';
 import { createLogger, observedGauge, observeEventLoop } from '@ledger-node/telemetry';
 import { syncConfig } from './config';
@@ -36,7 +36,7 @@ export async function start(flags: ParsedFlags) {
   const server = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, SyncServiceService, syncHandlers(engine, role))],
+    services: [bindService(serviceName, SyncServiceService, syncHandlers(engine, role), admittedBy(SYNC_CALLERS))],
     metrics: { service: 'sync', listener: metricsListener(flags, 'sync') },
     onStop: async () => {
       stopWaiting.abort();

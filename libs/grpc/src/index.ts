@@ -9,3 +9,4 @@ export * from './readiness';
 export * from './follow';
 export * from './tls';
 export * from './call-scope';
+export * from './callers';

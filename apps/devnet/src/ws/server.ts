@@ -68,10 +68,15 @@ function rawText(data: RawData): string {
   return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
-/** The publisher site: the current signed list at VALIDATOR_LIST_PATH, 404 for anything else. */
+/**
+ * The publisher site: the current signed list at VALIDATOR_LIST_PATH, and at `/vl/<publisher key>`
+ * as rippled serves the lists it holds (on its peer port), so that a node given only the publisher
+ * key reads it from its endpoint; 404 for anything else.
+ */
 function serveSite(network: DevnetNetwork, request: IncomingMessage, response: ServerResponse): void {
   const path = (request.url ?? '/').split('?')[0];
-  if ((request.method === 'GET' || request.method === 'HEAD') && path === VALIDATOR_LIST_PATH) {
+  const served = path === VALIDATOR_LIST_PATH || path?.toUpperCase() === `/VL/${network.publisherKey}`;
+  if ((request.method === 'GET' || request.method === 'HEAD') && served) {
     const body = JSON.stringify(network.document);
     response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
     response.end(request.method === 'HEAD' ? undefined : body);

@@ -83,7 +83,7 @@ export const syncOptions: FlagGroup = {
     }),
     stringFlag({
       name: 'validator_list_keys',
-      description: "Master keys of the publishers whose lists are trusted (rippled's [validator_list_keys]), 66 hex digits each, comma-separated; none: no published list (then -validators keys, or agreeing endpoints, prove ledgers)",
+      description: "Master keys of the publishers whose lists are trusted (rippled's [validator_list_keys]), 66 hex digits each, comma-separated; given without -validator_list_sites or -validator_list_file, each list is read from the endpoints at /vl/KEY (where rippled serves the lists it holds, and the devnet its own); none: no published list (then -validators keys, or agreeing endpoints, prove ledgers)",
       default: undefined,
       defaultLabel: "the network's publishers, with the sites above",
       valueName: 'KEY[,KEY]|none',
