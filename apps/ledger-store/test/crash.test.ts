@@ -90,10 +90,12 @@ describe('crash safety: kill -9 at a random moment leaves whole ledgers only', (
       const writer = startProcess(['--import', 'tsx', writerScript, databasePath, String(FIRST), String(COUNT), String(round * 7919)]);
       await writer.waitFor(/writing/);
       await sleep(150 + Math.floor(Math.random() * 600));
-      expect(await writer.stop('SIGKILL')).toBe('SIGKILL');
+      // A late round may find little left to write and end before the kill: its ledgers are checked all the same.
+      const ended = await writer.stop('SIGKILL');
+      expect([0, 'SIGKILL']).toContain(ended);
       const stored = await expectOnlyWholeLedgers(databasePath);
-      // The writer was stopped while it still had ledgers to write, and it kept what it wrote.
-      expect(stored.length).toBeLessThan(COUNT);
+      // A writer stopped while it still had ledgers to write kept what it wrote.
+      if (ended === 'SIGKILL') expect(stored.length).toBeLessThan(COUNT);
       expect(stored.length).toBeGreaterThanOrEqual(storedBefore);
       storedBefore = stored.length;
     }
