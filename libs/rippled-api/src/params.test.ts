@@ -30,6 +30,10 @@ describe('readLedgerSpec', () => {
     [{ ledger_index: 1.5 }, 'ledgerIndexMalformed'],
     [{ ledger_index: 'latest' }, 'ledgerIndexMalformed'],
     [{ ledger_index: true }, 'ledgerIndexMalformed'],
+    // Ledger indexes are unsigned 32-bit: 2^32 and 2^53 - 1 name no ledger.
+    [{ ledger_index: 4_294_967_296 }, 'ledgerIndexMalformed'],
+    [{ ledger_index: '4294967296' }, 'ledgerIndexMalformed'],
+    [{ ledger_index: Number.MAX_SAFE_INTEGER }, 'ledgerIndexMalformed'],
   ])('refuses %j with invalidParams %s', (request, message) => {
     expect(() => readLedgerSpec(request)).toThrow(expect.objectContaining({ token: 'invalidParams', message }));
   });

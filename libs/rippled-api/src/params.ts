@@ -22,6 +22,9 @@ export type LedgerSpec =
 
 export type LedgerSpecDefault = 'current' | 'validated';
 
+/** The largest ledger index: ledger indexes are unsigned 32-bit numbers. */
+export const MAX_LEDGER_INDEX = 0xffffffff;
+
 /**
  * rippled lookupLedger: `ledger_hash`, else `ledger_index` as a number, a decimal string or
  * `validated` / `closed` / `current`; neither → `fallback` (rippled: `current` for most methods).
@@ -34,14 +37,15 @@ export function readLedgerSpec(request: JsonObject, fallback: LedgerSpecDefault 
     return { kind: 'hash', ledgerHash: ledgerHash.toUpperCase() };
   }
   const selector = request.ledger_index ?? fallback;
+  // A ledger index is an unsigned 32-bit number (rippled LedgerIndex): anything larger names no ledger.
   if (typeof selector === 'number') {
-    if (!Number.isSafeInteger(selector) || selector < 0) throw new RpcError('invalidParams', 'ledgerIndexMalformed');
+    if (!Number.isSafeInteger(selector) || selector < 0 || selector > MAX_LEDGER_INDEX) throw new RpcError('invalidParams', 'ledgerIndexMalformed');
     return { kind: 'index', ledgerIndex: selector };
   }
   if (typeof selector !== 'string') throw new RpcError('invalidParams', 'ledgerIndexMalformed');
   if (/^\d+$/.test(selector)) {
     const ledgerIndex = Number(selector);
-    if (!Number.isSafeInteger(ledgerIndex)) throw new RpcError('invalidParams', 'ledgerIndexMalformed');
+    if (!Number.isSafeInteger(ledgerIndex) || ledgerIndex > MAX_LEDGER_INDEX) throw new RpcError('invalidParams', 'ledgerIndexMalformed');
     return { kind: 'index', ledgerIndex };
   }
   switch (selector) {

@@ -40,3 +40,18 @@ describe('the WebSocket envelope', () => {
     expect(wsSuccess({ command: 'ping' }, {})).toEqual({ result: {}, status: 'success', type: 'response' });
   });
 });
+
+describe('what an error echoes', () => {
+  it('a request too large or too deep to echo whole is echoed as its command and id', () => {
+    const large = { command: 'subscribe', id: 7, accounts: Array.from({ length: 5_000 }, () => 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe') };
+    expect(wsError(large, { error: 'invalidParams' })).toEqual({ id: 7, error: 'invalidParams', request: { command: 'subscribe', id: 7 }, status: 'error', type: 'response' });
+    let deep: Record<string, unknown> = {};
+    const root = { command: 'ledger', id: 'x', nested: deep };
+    for (let depth = 0; depth < 20_000; depth++) deep = deep.next = {};
+    const answer = wsError(root, { error: 'invalidParams' });
+    expect(answer.request).toEqual({ command: 'ledger', id: 'x' });
+    expect(() => JSON.stringify(answer)).not.toThrow();
+    // A small one is echoed whole, as rippled does.
+    expect(wsError({ command: 'ping', id: 1, x: [1] }, { error: 'e' }).request).toEqual({ command: 'ping', id: 1, x: [1] });
+  });
+});

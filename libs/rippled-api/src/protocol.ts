@@ -61,9 +61,29 @@ export function wsSuccess(request: JsonObject, result: JsonObject): JsonObject {
   return { ...echoed(request), result, status: 'success', type: 'response' };
 }
 
-/** An error response: the error fields (errorFields) beside the echoed request. */
+/**
+ * An error response: the error fields (errorFields) beside the echoed request, as rippled echoes
+ * it; a request too large (or too deep) to echo is echoed as its command and id alone, so that a
+ * refused megabyte is not sent back, nor its nesting overflow the answer.
+ */
 export function wsError(request: JsonObject, fields: JsonObject): JsonObject {
-  return { ...echoed(request), ...fields, request, status: 'error', type: 'response' };
+  let echo: JsonObject = request;
+  try {
+    if (JSON.stringify(request).length > MAX_ECHOED_CHARS) echo = slimEcho(request);
+  } catch {
+    echo = slimEcho(request);
+  }
+  return { ...echoed(request), ...fields, request: echo, status: 'error', type: 'response' };
+}
+
+/** The parts of a request that name it: its command and id. */
+function slimEcho(request: JsonObject): JsonObject {
+  const named: JsonObject = {};
+  for (const field of ['command', 'method', 'id', 'api_version'] as const) {
+    const value = request[field];
+    if (typeof value === 'string' || typeof value === 'number') named[field] = typeof value === 'string' ? value.slice(0, 64) : value;
+  }
+  return named;
 }
 
 /** The error fields of the envelope's own failures. */

@@ -10,13 +10,22 @@ import { closeTimeIso, txJsonV1, txJsonV2, type LedgerPlace, type RenderStyle, t
 import type { ApiVersion, JsonObject } from './protocol';
 import type { FeeSchedule } from './server';
 
-/** The addresses a subscribe or unsubscribe names in `accounts` and `accounts_proposed` (rippled doSubscribe's checks and errors). */
-export function readStreamAccounts(request: JsonObject, profile: ChainProfile): string[] {
-  const accounts: string[] = [];
+/**
+ * The addresses a subscribe or unsubscribe names in `accounts` and `accounts_proposed` (rippled
+ * doSubscribe's checks and errors). With `limit`, lists longer than it are refused before any
+ * address is decoded: a megabyte of addresses costs a length check, not a megabyte of base58.
+ */
+export function readStreamAccounts(request: JsonObject, profile: ChainProfile, limit?: { most: number; refusal: () => RpcError }): string[] {
+  const lists: { field: string; list: unknown[] }[] = [];
   for (const field of ['accounts', 'accounts_proposed'] as const) {
     const list = request[field];
     if (list === undefined) continue;
     if (!Array.isArray(list)) throw invalidField(field, 'array');
+    lists.push({ field, list });
+  }
+  if (limit && lists.reduce((sum, { list }) => sum + list.length, 0) > limit.most) throw limit.refusal();
+  const accounts: string[] = [];
+  for (const { list } of lists) {
     for (const account of list) {
       if (typeof account !== 'string' || !profile.codec.isValidAddress(account)) throw new RpcError('actMalformed');
       accounts.push(account);

@@ -46,6 +46,8 @@ const LOAD_BASE = 256;
 /** Most accounts one connection may follow. */
 export const MAX_ACCOUNTS_PER_CONNECTION = 1_000;
 
+const tooManyAccounts = () => new RpcError('invalidParams', `A connection may follow at most ${MAX_ACCOUNTS_PER_CONNECTION} accounts.`);
+
 /** The chain facts the streams render with. */
 export interface StreamChain {
   readonly profile: ChainProfile;
@@ -71,7 +73,7 @@ function isServedStream(name: string): name is ServedStream {
 }
 
 /** The streams and accounts a subscribe/unsubscribe names (rippled doSubscribe's checks and errors). */
-export function readSubscription(request: JsonObject, profile: ChainProfile): Subscription {
+export function readSubscription(request: JsonObject, profile: ChainProfile, accountsRoom?: { most: number; refusal: () => RpcError }): Subscription {
   const streams: ServedStream[] = [];
   if (request.streams !== undefined) {
     if (!Array.isArray(request.streams)) throw invalidField('streams', 'an array');
@@ -84,7 +86,7 @@ export function readSubscription(request: JsonObject, profile: ChainProfile): Su
       streams.push(name);
     }
   }
-  const accounts = readStreamAccounts(request, profile);
+  const accounts = readStreamAccounts(request, profile, accountsRoom);
   if (request.books !== undefined) throw new RpcError('notSupported', 'Order book streams are not served by this node.');
   if (request.url !== undefined) throw new RpcError('notSupported', 'Subscriptions by URL are not served: subscribe over a WebSocket connection.');
   return { streams, accounts };
@@ -147,7 +149,7 @@ export class RippledSubscriptions {
 
   unsubscribe(request: JsonObject): Promise<JsonObject> {
     return this.inTurn(async () => {
-      const { streams, accounts } = readSubscription(request, this.chain.profile);
+      const { streams, accounts } = readSubscription(request, this.chain.profile, { most: MAX_ACCOUNTS_PER_CONNECTION - this.accounts.size, refusal: tooManyAccounts });
       for (const stream of streams) this.streams.delete(stream);
       for (const account of accounts) this.accounts.delete(account);
       if (this.streams.size === 0 && this.accounts.size === 0) this.stopFeed();
@@ -162,7 +164,7 @@ export class RippledSubscriptions {
   }
 
   private async applySubscribe(request: JsonObject, apiVersion: ApiVersion): Promise<SubscribeOutcome> {
-    const { streams, accounts } = readSubscription(request, this.chain.profile);
+    const { streams, accounts } = readSubscription(request, this.chain.profile, { most: MAX_ACCOUNTS_PER_CONNECTION - this.accounts.size, refusal: tooManyAccounts });
     const fromLedger = readFromLedger(request);
     if (fromLedger !== undefined) {
       if (streams.length === 0 && accounts.length === 0) throw new RpcError('invalidParams', "'from_ledger' needs streams or accounts to resume.");
@@ -170,9 +172,6 @@ export class RippledSubscriptions {
         throw new RpcError('invalidParams', "'from_ledger' applies to a connection's first subscription; this connection follows ledgers already.");
       }
       await this.follower.checkResume(fromLedger).catch(rethrowAsRippled);
-    }
-    if (this.accounts.size + accounts.length > MAX_ACCOUNTS_PER_CONNECTION) {
-      throw new RpcError('invalidParams', `A connection may follow at most ${MAX_ACCOUNTS_PER_CONNECTION} accounts.`);
     }
     const wantsLedger = streams.includes('ledger');
     const needsFeed = !this.feed && (streams.some((stream) => stream !== 'server') || accounts.length > 0);

@@ -17,7 +17,7 @@ export const jt_account = defineMethod({
   summary: `An account's transaction history, a page at a time (at most ${maxHistoryPage} per page).`,
   params: [
     param('address', accountAddress, 'STRING, account address'),
-    param('page', z.number({ error: 'expected a page number' }).int('expected a whole page number').min(0, 'expected a page number from 0').default(0), 'INT, start page (default 0)', { optional: true }),
+    param('page', z.number({ error: 'expected a page number' }).int('expected a whole page number').min(0, 'expected a page number from 0').max(0xffffffff, 'expected a page number below 2^32').default(0), 'INT, start page (default 0)', { optional: true }),
     param(
       'perPage',
       z.number({ error: 'expected a page size' }).int('expected a whole page size').min(1, 'expected a page size from 1').max(maxHistoryPage, `the page size is at most ${maxHistoryPage}`).optional(),
