@@ -1,4 +1,4 @@
-import { dataDir, FlagError, listValue, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { dataDir, FlagError, listValue, serviceAddress, TRUST_FLAGS, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { chainNetwork, defaultEndpointOf, getProfile, nodePublicKeyHex, readValidatorList, XRPL_ALPHABET, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
 import path from 'node:path';
 import { connectionConfig, describeDatabase, type WriterLockTarget } from '@ledger-node/postgres';
@@ -49,12 +49,6 @@ export interface TrustConfig {
   refreshMs?: number;
 }
 
-const TRUST_FLAGS = ['validator_list_sites', 'validator_list_keys', 'validator_list_file', 'validators'] as const;
-
-/**
- * What proves a ledger: with any trust flag given, exactly what the flags say; else the published
- * lists of the network (-network_id, else the default endpoint's) the profile knows.
- */
 /** `http(s)://HOST:PORT/vl/<KEY>` of each endpoint (ws becomes http, wss https) for each publisher key. */
 function endpointSites(endpoints: UpstreamEndpoints, publisherKeys: readonly string[]): string[] {
   return endpoints.urls.flatMap((shown) => {
@@ -63,6 +57,10 @@ function endpointSites(endpoints: UpstreamEndpoints, publisherKeys: readonly str
   });
 }
 
+/**
+ * What proves a ledger: with any trust flag given, exactly what the flags say; else the published
+ * lists of the network (-network_id, else the default endpoint's) the profile knows.
+ */
 function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: number | undefined, endpoints: UpstreamEndpoints): TrustConfig {
   const keptListsDir = path.join(dataDir(flags), 'validator-lists');
   if (TRUST_FLAGS.some((flag) => flags.given(flag))) {
@@ -86,27 +84,26 @@ function trustConfig(flags: ParsedFlags, profile: ChainProfile, networkId: numbe
 /** rippled serves at most 2048 objects per binary ledger_data page (Tuning::binaryPageLength). */
 const STATE_PAGE_SIZE = 2048;
 
+/** A whole number from an environment variable (tests' knobs), within [min, max]; undefined when unset. */
+function integerFromEnv(name: string, min: number, max: number): number | undefined {
+  const configured = process.env[name];
+  if (configured === undefined || configured === '') return undefined;
+  const value = Number(configured);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(configured)}`);
+  return value;
+}
+
 /**
  * LEDGER_NODE_STATE_PAGE_SIZE sets a smaller ledger_data page, so that tests can stop a download
  * between pages of a small chain.
  */
 function stateDownloadPageSize(): number {
-  const configured = process.env.LEDGER_NODE_STATE_PAGE_SIZE;
-  if (configured === undefined || configured === '') return STATE_PAGE_SIZE;
-  const size = Number(configured);
-  if (!Number.isInteger(size) || size < 1 || size > STATE_PAGE_SIZE) {
-    throw new Error(`LEDGER_NODE_STATE_PAGE_SIZE must be an integer from 1 to ${STATE_PAGE_SIZE}, got ${JSON.stringify(configured)}`);
-  }
-  return size;
+  return integerFromEnv('LEDGER_NODE_STATE_PAGE_SIZE', 1, STATE_PAGE_SIZE) ?? STATE_PAGE_SIZE;
 }
 
 /** LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS fetches the validator lists this often, so that tests see a new list in seconds. */
 function listRefreshMs(): number | undefined {
-  const configured = process.env.LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS;
-  if (configured === undefined || configured === '') return undefined;
-  const ms = Number(configured);
-  if (!Number.isInteger(ms) || ms < 100 || ms > 86_400_000) throw new Error(`LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS must be an integer from 100 to 86400000, got ${JSON.stringify(configured)}`);
-  return ms;
+  return integerFromEnv('LEDGER_NODE_VALIDATOR_LIST_REFRESH_MS', 100, 86_400_000);
 }
 
 /** The only place the sync service reads flags. */

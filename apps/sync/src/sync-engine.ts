@@ -73,7 +73,7 @@ export class SyncEngine {
       onSubscribed: () => void this.chainCheck.onSubscribed().catch((error: unknown) => this.logger.debug({ err: error }, 'the chain check at subscription failed')),
       onMalformed: () => this.refusals.count('malformed_message'),
     });
-    this.lists = new ValidatorLists({ config: config.trust, logger, refreshMs: config.trust.refreshMs });
+    this.lists = new ValidatorLists({ config: config.trust, logger });
     this.chainCheck = new ChainCheck({
       chain: this.chain,
       health: this.health,

@@ -14,7 +14,7 @@ export {
   ledgerHeaderToJson,
 } from './header';
 export { decodeHex, isHex, toBytes, toHex } from './hex';
-export { createChainKeys, type ChainKeys, type KeyAlgorithm } from './keys';
+export { createChainKeys, isPublicKeyHex, type ChainKeys, type KeyAlgorithm } from './keys';
 export { keylet } from './keylets';
 export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
 export { type ChainId, type ChainNetwork, type ChainProfile, chainIds, chainNetwork, defaultEndpointOf, getProfile, isChainId } from './profiles';

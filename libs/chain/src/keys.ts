@@ -16,6 +16,12 @@ export interface ChainKeys {
 }
 
 const HEX = /^(?:[0-9A-Fa-f]{2})*$/;
+const PUBLIC_KEY_HEX = /^(?:0[23][0-9A-F]{64}|ED[0-9A-F]{64})$/;
+
+/** Whether `hex` is a public key as rippled prints one: 33 bytes of uppercase hex, secp256k1 (02/03) or ed25519 (ED). */
+export function isPublicKeyHex(hex: string): boolean {
+  return PUBLIC_KEY_HEX.test(hex);
+}
 
 function requireHex(value: string, what: string): string {
   if (typeof value !== 'string' || !HEX.test(value)) throw new InvalidParams(`${what} must be an even-length hex string`, what);

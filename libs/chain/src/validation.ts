@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidParams } from '@ledger-node/errors';
 import { Base58Check, JINGTUM_ALPHABET, XRPL_ALPHABET } from './base58';
+import { isPublicKeyHex } from './keys';
 import type { ChainProfile } from './profiles';
 
 /** HashPrefix::validation, 'VAL\0'. */
@@ -16,7 +17,6 @@ const VALIDATION_PREFIX = '56414C00';
 const NODE_PUBLIC_VERSION = 0x1c;
 const FULL_VALIDATION = 0x00000001;
 const FULLY_CANONICAL_SIGNATURE = 0x80000000;
-const PUBLIC_KEY_HEX = /^(?:0[23][0-9A-Fa-f]{64}|ED[0-9A-Fa-f]{64})$/i;
 const HASH = /^[0-9A-F]{64}$/;
 
 export interface Validation {
@@ -32,12 +32,11 @@ export interface Validation {
 
 /** A node public key as 33-byte uppercase hex, from `n…` (in the chain's alphabet) or hex; InvalidParams otherwise. */
 export function nodePublicKeyHex(text: string, profile: Pick<ChainProfile, 'addressAlphabet'>): string {
-  if (PUBLIC_KEY_HEX.test(text)) return text.toUpperCase();
+  if (isPublicKeyHex(text.toUpperCase())) return text.toUpperCase();
   const payload = new Base58Check(profile.addressAlphabet).decode(text);
-  if (payload === null || payload.length !== 34 || payload[0] !== NODE_PUBLIC_VERSION || !PUBLIC_KEY_HEX.test(Buffer.from(payload.subarray(1)).toString('hex'))) {
-    throw new InvalidParams(`'${text}' is not a validator public key (n… or 66 hex digits)`, 'validator');
-  }
-  return Buffer.from(payload.subarray(1)).toString('hex').toUpperCase();
+  const key = payload?.length === 34 && payload[0] === NODE_PUBLIC_VERSION ? Buffer.from(payload.subarray(1)).toString('hex').toUpperCase() : undefined;
+  if (key === undefined || !isPublicKeyHex(key)) throw new InvalidParams(`'${text}' is not a validator public key (n… or 66 hex digits)`, 'validator');
+  return key;
 }
 
 export interface ValidatorList {
@@ -116,7 +115,7 @@ export function verifyValidation(profile: ChainProfile, blobHex: string): Valida
   if (typeof ledgerIndex !== 'number' || typeof ledgerHash !== 'string' || !HASH.test(ledgerHash) || typeof signingTime !== 'number') {
     throw new InvalidParams('the validation lacks LedgerSequence, LedgerHash or SigningTime', 'validation');
   }
-  if (typeof publicKey !== 'string' || !PUBLIC_KEY_HEX.test(publicKey) || typeof signature !== 'string' || signature.length === 0) {
+  if (typeof publicKey !== 'string' || !isPublicKeyHex(publicKey.toUpperCase()) || typeof signature !== 'string' || signature.length === 0) {
     throw new InvalidParams('the validation lacks its signing key or signature', 'validation');
   }
   if (!profile.keys.verify(VALIDATION_PREFIX + profile.codec.encode(fields), signature, publicKey)) {

@@ -11,7 +11,7 @@
  *
  * Which validators to name is the network's vote (NegativeUnlVoter); the engine only applies it.
  */
-import { isFlagLedger } from '@ledger-node/chain';
+import { isFlagLedger, isPublicKeyHex } from '@ledger-node/chain';
 import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 import type { LedgerEntry, OpenLedgerState, Sandbox } from './state';
 import type { JsonObject } from './types';
@@ -42,8 +42,6 @@ export interface NegativeUnlVoteInput {
 export interface NegativeUnlVoter {
   vote(input: NegativeUnlVoteInput): NegativeUnlVote;
 }
-
-const PUBLIC_KEY = /^(?:0[23][0-9A-F]{64}|ED[0-9A-F]{64})$/;
 
 /** Whether the chain's format holds the negative UNL's fields (the XRP Ledger's does; Jingtum's lacks the Blob fields). */
 export function supportsNegativeUnl(definitions: XrplDefinitionsBase): boolean {
@@ -103,7 +101,7 @@ export function applyUnlModify(sandbox: Sandbox, index: string, tx: JsonObject, 
   if (!isFlagLedger(ledgerIndex) || tx.LedgerSequence !== ledgerIndex) return 'tefFAILURE';
   const disabling = tx.UNLModifyDisabling;
   const validator = typeof tx.UNLModifyValidator === 'string' ? tx.UNLModifyValidator.toUpperCase() : '';
-  if ((disabling !== 0 && disabling !== 1) || !PUBLIC_KEY.test(validator)) return 'tefFAILURE';
+  if ((disabling !== 0 && disabling !== 1) || !isPublicKeyHex(validator)) return 'tefFAILURE';
   let entry = sandbox.peek(index);
   const created = entry === undefined;
   // rippled makes the object from its template: Flags is its one required field.

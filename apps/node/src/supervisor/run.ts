@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { DEVNET_NETWORK_ID, devnetNetworkKeys } from '@ledger-node/chain';
-import { dataDir, FlagError, originText, storeTarget, type ParsedFlags } from '@ledger-node/config';
-import { createLogger, resolveLogFormat, type LogFormat, type LogLevel } from '@ledger-node/telemetry';
+import { dataDir, FlagError, originText, storeTarget, TRUST_FLAGS, type ParsedFlags } from '@ledger-node/config';
+import { createLogger, resolveLogFormat, type LogFormat, type Logger, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
 import { Supervisor } from './supervisor';
 
@@ -61,6 +61,7 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   // The children write to this process's stdout: each is told the format chosen for it here.
   const logFormat = resolveLogFormat(flags.string('log_format') as LogFormat);
   let childFlags = flags.with({ data_dir: dir, log_format: logFormat });
+  const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
 
   if (flags.boolean('dev')) {
     for (const flag of ['endpoint', 'endpoint_file']) {
@@ -71,10 +72,10 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     if (networkId !== DEVNET_NETWORK_ID) {
       throw new FlagError(`-dev syncs from the embedded devnet, whose network id is ${DEVNET_NETWORK_ID}, not -network_id ${networkId}${fromText(flags, 'network_id')}`);
     }
-    setDevnetStoreAside(flags, dir, logFormat);
+    setDevnetStoreAside(flags, dir, logger);
     const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId });
-    if (!['validators', 'validator_list_sites', 'validator_list_keys', 'validator_list_file'].some((flag) => flags.given(flag))) {
+    if (!TRUST_FLAGS.some((flag) => flags.given(flag))) {
       // The embedded devnet plays a network: its ledgers are proven by its publisher's list, as a real network's are.
       const devnetKeys = flags.string('devnet_keys') ?? path.join(dir, 'devnet', 'network-keys.json');
       const { publisher } = devnetNetworkKeys({ file: devnetKeys, validatorCount: flags.integer('devnet_validators')! });
@@ -82,7 +83,6 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     }
   }
 
-  const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
   const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), logger);
   return supervisor.run();
 }
@@ -97,7 +97,7 @@ const DEVNET_STORE_MARK = 'store-holds-a-devnet-chain';
  * that holds any other chain is left as it is (the ledger-store refuses another network's, and
  * sync stops, naming both hashes, where the chains differ).
  */
-function setDevnetStoreAside(flags: ParsedFlags, dir: string, logFormat: LogFormat): void {
+function setDevnetStoreAside(flags: ParsedFlags, dir: string, logger: Logger): void {
   const target = storeTarget(flags);
   if (target.kind !== 'rocksdb') return;
   const mark = path.join(dir, 'devnet', DEVNET_STORE_MARK);
@@ -108,7 +108,7 @@ function setDevnetStoreAside(flags: ParsedFlags, dir: string, logFormat: LogForm
     const aside = `${target.path}.previous-devnet-chain`;
     rmSync(aside, { recursive: true, force: true });
     renameSync(target.path, aside);
-    createLogger('ledger-node', 'info', { format: logFormat }).info(
+    logger.info(
       { previousStore: aside },
       `the embedded devnet starts a new chain at every start: the store of the previous one is set aside at ${aside}, and this node starts a fresh store`,
     );

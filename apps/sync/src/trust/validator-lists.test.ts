@@ -49,7 +49,7 @@ function config(overrides: Partial<TrustConfig> = {}): TrustConfig {
 }
 
 function start(trust: TrustConfig, refreshMs = 200): ValidatorLists {
-  const lists = new ValidatorLists({ config: trust, logger: createLogger('sync', 'silent'), refreshMs });
+  const lists = new ValidatorLists({ config: { ...trust, refreshMs }, logger: createLogger('sync', 'silent') });
   running.push(lists);
   lists.start();
   return lists;

@@ -46,8 +46,6 @@ export interface ValidatorListState {
 export interface ValidatorListsOptions {
   config: TrustConfig;
   logger: Logger;
-  /** Overrides rippled's refresh interval (tests). */
-  refreshMs?: number;
   fetchImpl?: typeof fetch;
 }
 
@@ -132,7 +130,7 @@ export class ValidatorLists {
         refusalsTotal.inc({ reason: 'fetch_failed' });
         availability.failed(`validator list ${site} could not be had: ${(error as Error).message}`, { reason: 'fetch_failed' });
         // From a second after the first failure (a site starting beside the node) up to rippled's 30 s.
-        delayMs = Math.min(backoffDelayMs(failures++, 1_000, ERROR_RETRY_MS), this.options.refreshMs ?? ERROR_RETRY_MS);
+        delayMs = Math.min(backoffDelayMs(failures++, 1_000, ERROR_RETRY_MS), this.options.config.refreshMs ?? ERROR_RETRY_MS);
       }
       await sleep(delayMs, this.abort.signal).catch(() => undefined);
     }
@@ -169,7 +167,7 @@ export class ValidatorLists {
   private nextRefreshMs(document: unknown): number {
     const minutes = typeof document === 'object' && document !== null ? (document as Record<string, unknown>).refresh_interval : undefined;
     let delayMs = typeof minutes === 'number' && Number.isFinite(minutes) ? Math.min(MAX_REFRESH_MINUTES, Math.max(MIN_REFRESH_MINUTES, minutes)) * 60_000 : DEFAULT_REFRESH_MS;
-    if (this.options.refreshMs !== undefined) delayMs = this.options.refreshMs;
+    if (this.options.config.refreshMs !== undefined) delayMs = this.options.config.refreshMs;
     const now = this.now();
     const due = this.trust.nextChange(now);
     if (due !== undefined) delayMs = Math.min(delayMs, (due - now) * 1000 + 1000);

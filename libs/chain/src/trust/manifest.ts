@@ -11,7 +11,7 @@
  */
 import { decode as decodeBinary, encode as encodeBinary } from 'ripple-binary-codec';
 import { XRPL_ALPHABET } from '../base58';
-import { createChainKeys } from '../keys';
+import { createChainKeys, isPublicKeyHex } from '../keys';
 
 /** HashPrefix::manifest, 'MAN\0'. */
 const MANIFEST_PREFIX = '4D414E00';
@@ -19,7 +19,6 @@ const MANIFEST_PREFIX = '4D414E00';
 export const REVOKED_SEQUENCE = 0xffffffff;
 /** rippled reads at most this many bytes as one manifest (a revocation is ~110, a full one ~250). */
 const MAX_MANIFEST_BYTES = 1024;
-const PUBLIC_KEY = /^(?:0[23][0-9A-F]{64}|ED[0-9A-F]{64})$/;
 const ALLOWED_FIELDS = new Set(['PublicKey', 'MasterSignature', 'Sequence', 'Version', 'Domain', 'SigningPubKey', 'Signature']);
 /** rippled isProperlyFormedTomlDomain: a host name of 4 to 128 characters with a dot. */
 const DOMAIN = /^(?=.{4,128}$)(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/i;
@@ -78,7 +77,7 @@ export function readManifest(input: string | Uint8Array): Manifest {
   // Signatures are checked over the re-encoded fields: bytes in any other order would be a second form of one manifest.
   if (encodeBinary(fields as never) !== hex) throw new InvalidManifest('the manifest is not in canonical form');
   const { PublicKey: masterKey, SigningPubKey: signingKey, Sequence: sequence, Version: version, Domain: domainHex, Signature: signature, MasterSignature: masterSignature } = fields;
-  if (typeof masterKey !== 'string' || !PUBLIC_KEY.test(masterKey)) throw new InvalidManifest('the manifest has no valid master public key');
+  if (typeof masterKey !== 'string' || !isPublicKeyHex(masterKey)) throw new InvalidManifest('the manifest has no valid master public key');
   if (typeof sequence !== 'number') throw new InvalidManifest('the manifest has no sequence');
   if (typeof masterSignature !== 'string') throw new InvalidManifest('the manifest has no master signature');
   if (version !== undefined && version !== 0) throw new InvalidManifest(`manifest version ${String(version)} is not understood (only 0)`);
@@ -92,7 +91,7 @@ export function readManifest(input: string | Uint8Array): Manifest {
   if (revoked) {
     if (signingKey !== undefined || signature !== undefined) throw new InvalidManifest('a revocation names no signing key and carries no signature');
   } else {
-    if (typeof signingKey !== 'string' || !PUBLIC_KEY.test(signingKey)) throw new InvalidManifest('the manifest has no valid signing key');
+    if (typeof signingKey !== 'string' || !isPublicKeyHex(signingKey)) throw new InvalidManifest('the manifest has no valid signing key');
     if (signingKey === masterKey) throw new InvalidManifest('the manifest signing key is its master key');
     if (typeof signature !== 'string' || !keys.verify(data, signature, signingKey)) throw new InvalidManifest('the manifest is not signed by its signing key');
   }

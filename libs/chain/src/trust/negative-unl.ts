@@ -6,6 +6,7 @@
  * `ValidatorToReEnable` out before the flag ledger's transactions apply, and its UNLModify
  * pseudo-transactions name the next ones.
  */
+import { isPublicKeyHex } from '../keys';
 import type { ChainProfile } from '../profiles';
 
 /** rippled FLAG_LEDGER_INTERVAL. */
@@ -14,8 +15,6 @@ export const FLAG_LEDGER_INTERVAL = 256;
 export function isFlagLedger(ledgerIndex: number): boolean {
   return ledgerIndex % FLAG_LEDGER_INTERVAL === 0;
 }
-
-const PUBLIC_KEY = /^(?:0[23][0-9A-F]{64}|ED[0-9A-F]{64})$/;
 
 /** The master keys a NegativeUNL object's binary form disables (rippled `Ledger::negativeUNL`). */
 export function readNegativeUnl(profile: ChainProfile, blob: Uint8Array): Set<string> {
@@ -27,7 +26,7 @@ export function readNegativeUnl(profile: ChainProfile, blob: Uint8Array): Set<st
   for (const entry of entries) {
     const key = (entry as { DisabledValidator?: { PublicKey?: unknown } }).DisabledValidator?.PublicKey;
     // rippled skips an entry whose key is not a public key.
-    if (typeof key === 'string' && PUBLIC_KEY.test(key.toUpperCase())) disabled.add(key.toUpperCase());
+    if (typeof key === 'string' && isPublicKeyHex(key.toUpperCase())) disabled.add(key.toUpperCase());
   }
   return disabled;
 }

@@ -16,11 +16,10 @@
  * held (sequence, effective, expiration) is validator-trust.ts's.
  */
 import { XRPL_ALPHABET } from '../base58';
-import { createChainKeys } from '../keys';
+import { createChainKeys, isPublicKeyHex } from '../keys';
 import { readManifest, type KeyPair, type Manifest } from './manifest';
 
 const keys = createChainKeys(XRPL_ALPHABET);
-const PUBLIC_KEY = /^(?:0[23][0-9A-F]{64}|ED[0-9A-F]{64})$/;
 /** rippled maxSupportedBlobs. */
 const MAX_BLOBS = 5;
 /** rippled reads sequence, expiration and effective as JSON integers (Json::Value::isInt). */
@@ -131,7 +130,7 @@ function readBlob(raw: RawBlob, manifest: Manifest): ListBlob {
   const seen = new Set<string>();
   for (const [index, entry] of validators.entries()) {
     const key = isRecord(entry) && typeof entry.validation_public_key === 'string' ? entry.validation_public_key.toUpperCase() : undefined;
-    if (key === undefined || !PUBLIC_KEY.test(key)) throw new Error(`validator ${index} has no valid "validation_public_key"`);
+    if (key === undefined || !isPublicKeyHex(key)) throw new Error(`validator ${index} has no valid "validation_public_key"`);
     if (seen.has(key)) continue;
     seen.add(key);
     const validatorManifest = (entry as Record<string, unknown>).manifest;

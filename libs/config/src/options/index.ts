@@ -12,6 +12,7 @@ import { verifyOptions } from './verify';
 
 export { chainIdChoices } from './shared';
 export { metricsListener, metricsPortOffsets, type MetricsService } from './observability';
+export { TRUST_FLAGS } from './node';
 
 /** Every flag of every command, in the order --help shows them. */
 export const flagGroups: readonly FlagGroup[] = [configOptions, nodeOptions, storageOptions, syncOptions, apiOptions, securityOptions, limitOptions, observabilityOptions, serviceOptions, accountOptions, devnetOptions, verifyOptions];

@@ -153,6 +153,9 @@ export const apiOptions: FlagGroup = {
   ],
 };
 
+/** The flags that say what proves a ledger: given any of them, they say it all (no network default). */
+export const TRUST_FLAGS = ['validator_list_sites', 'validator_list_keys', 'validator_list_file', 'validators'] as const;
+
 /** The first problem of any comma-separated entry of a list flag. */
 function listProblem(value: string, problemOf: (entry: string) => string | undefined): string | undefined {
   const entries = value.split(',').map((entry) => entry.trim());

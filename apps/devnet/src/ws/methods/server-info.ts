@@ -10,7 +10,8 @@ import { validatedNegativeUnl } from './devnet-network';
 export const DEVNET_BUILD_VERSION = '2.4.0-ledger-node-devnet';
 
 /** This process's node identity (rippled's `pubkey_node`): new at every start, so that two devnets are two servers. */
-const nodeIdentity = createChainKeys(XRPL_ALPHABET).deriveKeypair(createChainKeys(XRPL_ALPHABET).generateSeed({ entropy: randomBytes(16) })).publicKey;
+const keys = createChainKeys(XRPL_ALPHABET);
+const nodeIdentity = keys.deriveKeypair(keys.generateSeed({ entropy: randomBytes(16) })).publicKey;
 
 function commonFields(source: LedgerSource, context: MethodContext, nowMs: number): JsonObject {
   return {
