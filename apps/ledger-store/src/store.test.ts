@@ -723,6 +723,53 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     expect(other.kind).not.toBe('not_found');
   });
 
+  it('sets the whole account state aside with a removed ledger that has state at it, until a new download replaces every version', async () => {
+    const store = await openStore();
+    const download = (current: LedgerStore, ledgerIndex: number, objects: StateObject[]) =>
+      current.putStateObjects({ ledgerIndex, objects, marker: Buffer.alloc(0), complete: true, abandon: false });
+    await store.putLedger(withState(100, []));
+    await download(store, 100, [staged('A', 0), staged('B', 0)]);
+    // B changed and C created at 101, which the network will contradict.
+    const forged = withState(101, [change('B', StateChangeKind.MODIFIED, 0, 1), change('C', StateChangeKind.CREATED, 'absent', 1)]);
+    await store.putLedger(forged);
+    expect((await store.status()).stateRange).toEqual({ first: 100, last: 101 });
+    const versionsBefore = (await store.status()).counters.stateObjectVersionCount;
+
+    expect(await store.deleteLedger({ ...forged, stateChanges: [] })).toBe(true);
+    const setAside = async (current: LedgerStore) => {
+      const status = await current.status();
+      expect(status.stateRange).toBeUndefined();
+      expect(status.stateDownload).toMatchObject({ ledgerIndex: 0, complete: false });
+      const refused = await failure(accountState(current, objectAccount('A'), atIndex(100)));
+      expect([refused.kind, refused.message]).toEqual(['out_of_range', expect.stringContaining('set aside with a stored ledger the network contradicts')]);
+    };
+    await setAside(store);
+    // The set-aside is durable: a restart does not bring the old state back.
+    const reopened = await store.reopen();
+    await setAside(reopened);
+
+    // Nothing is built on the state set aside.
+    await reopened.putLedger(withState(102, [], false));
+    expect((await failure(reopened.putStateChanges({ ledgerIndex: 102, ledgerHash: withState(102, []).ledgerHash, stateChanges: [change('A', StateChangeKind.MODIFIED, 0, 1)] }))).kind).toBe('conflict');
+    expect((await failure(reopened.putLedger(withState(104, [change('A', StateChangeKind.MODIFIED, 0, 1)])))).kind).toBe('conflict');
+    await download(reopened, 102, [staged('A', 5)]);
+    const status = await reopened.status();
+    expect(status.stateRange).toEqual({ first: 102, last: 102 });
+    expect(status.counters.stateObjectVersionCount).toBe(1n);
+    expect(versionsBefore).toBeGreaterThan(1n);
+    // Only the new download's versions are left: B and C of the old state are gone at every ledger.
+    for (const name of ['B', 'C']) expect(await store.engine.newestVersion(reopened.backend, objectKey(name), MAX_U32)).toBeUndefined();
+    expect((await store.engine.newestVersion(reopened.backend, objectKey('A'), MAX_U32))?.ledgerIndex).toBe(102);
+    expect((await accountState(reopened, objectAccount('A'), atIndex(102))).accountRootBlob).toEqual(image('A', 5));
+    expect((await accountState(reopened, objectAccount('C'), atIndex(102))).accountRootBlob).toBeUndefined();
+    expect(await reopened.backend.accountCreatedAtOrBelow(objectAccount('C'), MAX_U32)).toBeUndefined();
+
+    // A ledger without state is removed without touching the state.
+    await reopened.putLedger(withState(103, [], false));
+    expect(await reopened.deleteLedger({ ...withState(103, [], false), stateChanges: [] })).toBe(false);
+    expect((await reopened.status()).stateRange).toEqual({ first: 102, last: 102 });
+  });
+
   it('replays stored ledgers in order, then follows writes that extend the tip; backfill only when asked', async () => {
     const store = await openStore();
     for (const ledgerIndex of [11119600, 11119601, 11119603]) await store.putLedger(mainnetLedgerWrite(ledgerIndex));

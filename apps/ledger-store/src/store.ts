@@ -12,7 +12,7 @@ import {
 } from '@ledger-node/contracts';
 import { Conflict, Internal, InvalidParams, NotFound, Unavailable } from '@ledger-node/errors';
 import type { Bookkeeping, LedgerBackend } from './backend/backend';
-import { closeTimeOf, NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type ChainIdentity, type StateDownloadRecord, type StateWindow, type StoreCounters, type StoredHeader, type StoredTransaction } from './backend/records';
+import { closeTimeOf, NO_DOWNLOAD, STATE_SET_ASIDE, stateWindow, ZERO_COUNTERS, type ChainIdentity, type StateDownloadRecord, type StateWindow, type StoreCounters, type StoredHeader, type StoredTransaction } from './backend/records';
 import { validateStateObjectsPage } from './state/validate';
 import { addToRanges, rangesContain, removeFromRanges, type LedgerRange } from './ledgers/ranges';
 import { LedgerEvents, type LedgerEvent } from './ledgers/events';
@@ -439,6 +439,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
     return { ...window, low: lowest, versionFloor: window.low };
   }
 
+  /** The stored state was set aside (DeleteLedger) and no download has replaced it yet. */
+  get stateSetAside(): boolean {
+    return this.download.staleVersions === true;
+  }
+
   get stateDownload(): StateDownload {
     const { ledgerIndex, marker, complete, objectCount } = this.download;
     return { ledgerIndex, marker, complete, objectCount };
@@ -490,6 +495,10 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
     let stateRanges = this.stateRanges;
     for (const write of writes) {
       const { ledgerIndex } = write;
+      if (this.stateSetAside && write.stateChanges.length > 0) {
+        conflict = stateSetAsideFor(ledgerIndex);
+        break;
+      }
       const existing = stored.get(ledgerIndex);
       if (existing) {
         if (existing.equals(write.ledgerHash)) continue;
@@ -533,8 +542,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   /**
    * Removes a stored ledger that is not the network's with every entry its write made, in one
    * batch (see DeleteLedger); `write` is the ledger as its writer derives it from the stored bytes.
+   * A ledger with account state stored at it takes the whole state with it: state proves a
+   * ledger's account_hash, never the rest of its header, so the state built on a ledger the
+   * network contradicts is not trusted either. True when the state was set aside.
    */
-  async deleteLedger(write: LedgerWrite | undefined): Promise<void> {
+  async deleteLedger(write: LedgerWrite | undefined): Promise<boolean> {
     this.requireWriter();
     validateLedgerWrite(write, 'ledger');
     if (write.stateChanges.length > 0) throw new InvalidParams('ledger.state_changes must be empty: a ledger is removed without state', 'ledger.state_changes');
@@ -547,12 +559,15 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
           ledger_index: ledgerIndex,
         });
       }
-      if (rangesContain(this.stateRanges, ledgerIndex)) {
-        throw new InvalidParams(`ledger ${ledgerIndex} has its account state stored, which proves it; it is not removed`, 'ledger.ledger_index');
-      }
+      const stateSetAside = rangesContain(this.stateRanges, ledgerIndex) || (this.download.ledgerIndex === ledgerIndex && ledgerIndex !== 0);
       const ranges = removeFromRanges(this.completeRanges, ledgerIndex);
-      this.counters = await this.backend.removeLedger(write, stored, { completeRanges: ranges }, this.counters);
+      this.counters = await this.backend.removeLedger(write, stored, { completeRanges: ranges, stateSetAside }, this.counters);
       this.completeRanges = ranges;
+      if (stateSetAside) {
+        this.stateRanges = [];
+        this.download = STATE_SET_ASIDE;
+      }
+      return stateSetAside;
     });
   }
 
@@ -575,6 +590,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
           { ledger_index: ledgerIndex },
         );
       }
+      if (this.stateSetAside) throw stateSetAsideFor(ledgerIndex);
       const stateRanges = addToRanges(this.stateRanges, ledgerIndex);
       this.counters = await this.backend.addStateChanges(ledgerIndex, request.stateChanges, { stateRanges }, this.counters);
       this.stateRanges = stateRanges;
@@ -605,8 +621,9 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       if (request.abandon || current.ledgerIndex !== request.ledgerIndex) {
         await this.backend.clearStagedState();
         if (request.abandon) {
-          await this.backend.recordDownload(NO_DOWNLOAD);
-          this.download = NO_DOWNLOAD;
+          const none = { ...NO_DOWNLOAD, staleVersions: current.staleVersions };
+          await this.backend.recordDownload(none);
+          this.download = none;
           return this.stateDownload;
         }
       }
@@ -616,12 +633,13 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
         marker: request.complete ? Buffer.alloc(0) : Buffer.from(request.marker),
         complete: false,
         objectCount: base.objectCount + BigInt(request.objects.length),
+        staleVersions: current.staleVersions,
       };
       await this.backend.stageStateObjects(request.objects, record);
       this.download = record;
       if (request.complete) {
         this.counters = await this.backend.promoteStagedState(record, this.counters);
-        this.download = { ...record, complete: true };
+        this.download = { ...record, complete: true, staleVersions: false };
       }
       return this.stateDownload;
     });
@@ -846,4 +864,11 @@ export function transactionRecord(tx: StoredTransaction, header: StoredHeader): 
     ledgerHash: header.ledgerHash,
     closeTimeRippleEpoch: closeTimeOf(header.header),
   };
+}
+
+/** State changes built on a state the store set aside are refused until a new download replaces it. */
+function stateSetAsideFor(ledgerIndex: number): Conflict {
+  return new Conflict(`the state changes of ledger ${ledgerIndex} are not taken: the stored account state was set aside and no download has replaced it yet`, {
+    ledger_index: ledgerIndex,
+  });
 }

@@ -52,6 +52,8 @@ export class SyncEngine {
   private loaded = false;
   /** The upstream's oldest ledger reachable without a hole, from server_info / the ledger stream. */
   private upstreamEarliest: number | undefined;
+  /** The removed ledger the store last set the account state aside with. */
+  private stateSetAsideWith: number | undefined;
   /** Stored tip when the current catch-up began; undefined while level with the upstream. */
   private catchUpFrom: number | undefined;
 
@@ -61,7 +63,7 @@ export class SyncEngine {
     private readonly logger: Logger,
   ) {
     this.health = new SyncHealth(logger, this.refusals);
-    this.chain = new StoredChain(store, this.health);
+    this.chain = new StoredChain(store, this.health, (ledgerIndex) => this.stateSetAside(ledgerIndex));
     this.failures = new VerificationCounter(logger, this.refusals);
     this.upstream = new Upstream({
       endpoints: config.endpoints.urls,
@@ -157,6 +159,18 @@ export class SyncEngine {
     this.starting.catch(() => undefined);
   }
 
+  /** The store set the account state aside with a removed ledger: it is downloaded again at a proven ledger and proven from there. */
+  private stateSetAside(ledgerIndex: number): void {
+    this.stateSetAsideWith = ledgerIndex;
+    this.refusals.count('state_set_aside');
+    this.logger.error(
+      { ledgerIndex },
+      `the account state stored with ledger ${ledgerIndex}, which the network contradicts, was set aside with it: it is downloaded again at a proven ledger and proven from there`,
+    );
+    this.stateProver.setAside();
+    this.stateDownload.restart();
+  }
+
   /** With bounded history the store removes its lowest ledgers: sync follows its floor, so that it never asks for one removed. */
   private followStoreFloor(): void {
     const timer = setInterval(() => {
@@ -225,6 +239,12 @@ export class SyncEngine {
     if (lag > 1 && this.catchUpFrom === undefined && this.loaded && this.chain.tip !== undefined) this.catchUpFrom = current;
     const remaining = this.backfill.remainingLedgers();
     const ledgersPerSecond = this.backfill.progress.ledgersPerSecond();
+    const stalled = this.stateProver.stalled;
+    const stateNotReady = !this.stateDownload.ready
+      ? this.stateSetAsideWith !== undefined
+        ? `the account state was set aside with stored ledger ${this.stateSetAsideWith}, which the network contradicts: it is downloaded again`
+        : 'the account state download is not complete'
+      : stalled && `state proofs stopped above ledger ${this.stateProver.provenRange?.last ?? this.chain.tip ?? 0}: ${stalled}`;
     return {
       syncing: lag > 1 || this.catchUpFrom !== undefined || this.health.contradiction !== undefined,
       startingLedgerIndex: this.catchUpFrom ?? current,
@@ -238,7 +258,8 @@ export class SyncEngine {
       backfillEtaSeconds: this.backfill.progress.etaSeconds(remaining),
       verificationFailureCount: this.failures.count,
       completeRanges: this.chain.ranges.toArray(),
-      stateReady: this.stateDownload.ready,
+      stateReady: stateNotReady === undefined,
+      stateNotReady,
       indexFailureCount: this.health.indexFailureCount,
       lastIndexFailure: indexFailureText(this.health.lastIndexFailure),
       stopped: this.health.stopText(),

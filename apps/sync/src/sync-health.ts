@@ -71,7 +71,28 @@ export class SyncHealth {
 
   /** `stopped at ledger N: <reason>`, or undefined while ledgers are stored. */
   stopText(): string | undefined {
-    return this.contradiction ?? (this.stop && `stopped at ledger ${this.stop.ledgerIndex}: ${this.stop.reason}`);
+    return (
+      this.contradiction ??
+      (this.stop && `stopped at ledger ${this.stop.ledgerIndex}: ${this.stop.reason}`) ??
+      (this.repairing !== undefined
+        ? `stored ledger ${this.repairing} was not the network's: removing the stored ledgers below it that chain to it, and fetching the network's`
+        : undefined)
+    );
+  }
+
+  /** The lowest stored ledger removed because a proven ledger contradicts it, until the chain below it is linked again. */
+  repairing: number | undefined;
+
+  /** A stored ledger was removed: a proven ledger does not descend from it (those below it may be as false). */
+  removedUnproven(ledgerIndex: number): void {
+    this.repairing = Math.min(this.repairing ?? ledgerIndex, ledgerIndex);
+  }
+
+  /** Verified ledgers are stored from a proven one down to `ledgerIndex`, linked to the stored ledger below it (or with none below). */
+  linkedDownTo(ledgerIndex: number): void {
+    if (this.repairing === undefined || ledgerIndex > this.repairing) return;
+    this.logger.info({ ledgerIndex: this.repairing }, `the stored chain below ledger ${this.repairing} is linked to the proven ledgers again`);
+    this.repairing = undefined;
   }
 
   /** Why sync follows nothing from its upstream: the upstream's chain is not the stored one. */

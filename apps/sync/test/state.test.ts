@@ -179,7 +179,7 @@ describe('account state synced from a loaded devnet', () => {
     expect((await verifyState(dataDir, last)).code).toBe(0);
   });
 
-  it('stores no object the upstream forged: ledger_entry answers changed on the way are refused by the state root, counted, and the state proven once they are honest', async () => {
+  it('stores no object the upstream forged: ledger_entry answers changed on the way are refused by the state root, counted, said in state_not_ready, and the state proven once they are honest', async () => {
     const devnet = await startDevnet(['-load', '15', '-load_accounts', '4', '-close_ms', '150']);
     const upstream = await WsClient.open(devnet.url);
     cleanups.push(() => upstream.close());
@@ -202,8 +202,11 @@ describe('account state synced from a loaded devnet', () => {
     const refused = await waitUntil(async () => {
       const [sync, store] = await Promise.all([clients.sync.getSyncStatus({}), clients.store.getStatus({})]);
       const mismatches = sync.verificationFailuresByReason.state_root_mismatch ?? 0n;
-      return sync.stateReady && mismatches >= 3n && store.completeRanges[0]?.first === 1 ? { sync, store, mismatches } : undefined;
+      return store.stateDownload?.complete && mismatches >= 3n && store.completeRanges[0]?.first === 1 && sync.stateNotReady?.startsWith('state proofs') ? { sync, store, mismatches } : undefined;
     }, 90_000, 'state download complete and forged images refused', 250);
+    // Downloaded, but no ledger above it proven: not ready, and why.
+    expect(refused.sync.stateReady).toBe(false);
+    expect(refused.sync.stateNotReady).toMatch(/^state proofs stopped above ledger \d+: the state after ledger \d+ has root [0-9A-F]{64}, not the account_hash [0-9A-F]{64}$/);
     expect(proxy.forged.get('ledger_entry')).toBeGreaterThan(0);
     // Only the verified download is state: no ledger around it took a forged image.
     const downloadLedger = refused.store.stateDownload!.ledgerIndex;

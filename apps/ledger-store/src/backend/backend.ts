@@ -65,8 +65,13 @@ export interface LedgerBackend {
    * `completeRanges` (and `stateRanges` when given) as the bookkeeping after them.
    */
   addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
-  /** Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made. */
-  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /**
+   * Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made.
+   * With `stateSetAside` the same write empties the state ranges and records STATE_SET_ASIDE as the
+   * download: no read answers account state until a new download completes, and its promotion
+   * removes the versions left.
+   */
+  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters>;
   /**
    * Bounded history (-ledger_history), in backends that keep it (RocksDB): removes the lowest
    * stored ledgers, each with every entry its write made (`write` re-derived from the stored bytes),
@@ -87,7 +92,11 @@ export interface LedgerBackend {
   recordDownload(download: StateDownloadRecord): Promise<void>;
   /** Removes every staged object of an unfinished download. */
   clearStagedState(): Promise<void>;
-  /** Makes every staged object its version at the download's ledger; the last write marks the download complete. */
+  /**
+   * Makes every staged object its version at the download's ledger, after removing every stored
+   * version and account creation when the download record has `staleVersions` (a state set aside
+   * left them); the last write marks the download complete.
+   */
   promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters>;
 
   // ---- reads ----

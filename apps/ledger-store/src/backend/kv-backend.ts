@@ -10,6 +10,7 @@ import { LedgerTransactionRepository, TransactionRepository } from '../repositor
 import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, blockOf } from '../repositories/accounts';
 import { StagedStateRepository, StateMetaRepository, StateObjectRepository, TrustLineRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
+import { Bucket, bucketRange, type BucketId } from '../storage/buckets';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   type ChainIdentity,
@@ -19,6 +20,7 @@ import {
   countersAfterRemoving,
   countersWithNewVersions,
   hasPreviousImage,
+  STATE_SET_ASIDE,
   sendersOf,
   type AccountTransactionEntry,
   type KeyedObject,
@@ -145,10 +147,11 @@ export class KvLedgerBackend implements LedgerBackend {
     return operations;
   }
 
-  async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
     const operations = await this.removalOperations([{ write, stored }]);
     const next = countersAfterRemoving(counters, write);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    if (after.stateSetAside) operations.push(this.stateMeta.stateRangesOperation([]), this.stateMeta.downloadOperation(STATE_SET_ASIDE));
     await this.kv.batch(operations);
     return next;
   }
@@ -253,15 +256,28 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async clearStagedState(): Promise<void> {
+    await this.clearBucket(Bucket.stateStage);
+  }
+
+  /** Removes every entry of `bucket`, page by page; answers how many. */
+  private async clearBucket(bucket: BucketId): Promise<bigint> {
+    let removed = 0n;
     for (;;) {
-      const page = await this.stagedState.page(undefined, STAGE_BATCH);
-      if (page.length === 0) return;
-      await this.kv.batch(page.map((object) => this.stagedState.deleteOperation(object.key)));
+      const operations: KvOperation[] = [];
+      for await (const [key] of this.kv.entries({ ...bucketRange(bucket), limit: STAGE_BATCH })) operations.push({ type: 'del', key });
+      if (operations.length === 0) return removed;
+      await this.kv.batch(operations);
+      removed += BigInt(operations.length);
     }
   }
 
   async promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters> {
     let current = counters;
+    if (download.staleVersions) {
+      // A crash before the download is marked complete repeats this.
+      await this.clearBucket(Bucket.accountCreation);
+      current = countersAfterPruning(current, [], await this.clearBucket(Bucket.stateObjectVersion));
+    }
     for (;;) {
       const page = await this.stagedState.page(undefined, STAGE_BATCH);
       const existing = await this.kv.getMany(page.map((object) => StateObjectRepository.versionKey(object.key, download.ledgerIndex)));
@@ -273,7 +289,7 @@ export class KvLedgerBackend implements LedgerBackend {
       current = countersWithNewVersions(current, newVersions);
       const last = page.length < STAGE_BATCH;
       operations.push(this.storeMeta.countersOperation(current));
-      if (last) operations.push(this.stateMeta.downloadOperation({ ...download, complete: true }));
+      if (last) operations.push(this.stateMeta.downloadOperation({ ...download, complete: true, staleVersions: false }));
       await this.kv.batch(operations);
       if (last) return current;
     }

@@ -20,9 +20,11 @@ import {
   type ChainIdentity,
   accountSides,
   countersAfterAdding,
+  countersAfterPruning,
   countersAfterRemoving,
   countersWithNewVersions,
   hasPreviousImage,
+  STATE_SET_ASIDE,
   sendersOf,
   type AccountTransactionEntry,
   type HistoryPosition,
@@ -267,6 +269,8 @@ const SQL = {
     text: `INSERT INTO staged_state (object_key, blob) SELECT * FROM unnest($1::bytea[], $2::bytea[]) ON CONFLICT (object_key) DO UPDATE SET blob = EXCLUDED.blob`,
   },
   clearStaged: { name: 'clear_staged', text: 'DELETE FROM staged_state' },
+  clearStateVersions: { name: 'clear_state_versions', text: 'DELETE FROM state_versions' },
+  clearAccountCreations: { name: 'clear_account_creations', text: 'DELETE FROM account_creations' },
   stagedNotStoredAt: {
     name: 'staged_not_stored_at',
     text: `SELECT count(*) AS new_versions FROM staged_state AS staged
@@ -535,7 +539,7 @@ export class PgLedgerBackend implements LedgerBackend {
     );
   }
 
-  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
     const { ledgerIndex } = write;
     return this.transaction(async (pipeline) => {
       pipeline.query(SQL.deleteLedger, [stored.ledgerIndex]);
@@ -550,7 +554,11 @@ export class PgLedgerBackend implements LedgerBackend {
         pipeline.query(SQL.subtractSentFromBlocks, [senders.map((sender) => sender.accountId), blockOf(ledgerIndex), senders.map((sender) => sender.sent)]);
       }
       const next = countersAfterRemoving(counters, write);
-      putMeta(pipeline, [META.storeMeta.rangesOperation(after.completeRanges), META.storeMeta.countersOperation(next)]);
+      putMeta(pipeline, [
+        META.storeMeta.rangesOperation(after.completeRanges),
+        META.storeMeta.countersOperation(next),
+        ...(after.stateSetAside ? [META.stateMeta.stateRangesOperation([]), META.stateMeta.downloadOperation(STATE_SET_ASIDE)] : []),
+      ]);
       return next;
     });
   }
@@ -590,11 +598,14 @@ export class PgLedgerBackend implements LedgerBackend {
    */
   promoteStagedState(download: StateDownloadRecord, counters: StoreCounters): Promise<StoreCounters> {
     return this.writeCovering([download.ledgerIndex], async (pipeline) => {
+      const cleared = download.staleVersions ? pipeline.query(SQL.clearStateVersions, []) : undefined;
+      if (download.staleVersions) pipeline.query(SQL.clearAccountCreations, []);
       const counted = pipeline.query<{ new_versions: string }>(SQL.stagedNotStoredAt, [download.ledgerIndex]);
       pipeline.query(SQL.promoteStaged, [download.ledgerIndex]);
       pipeline.query(SQL.clearStaged, []);
-      const next = countersWithNewVersions(counters, BigInt((await counted).rows[0]!.new_versions));
-      putMeta(pipeline, [META.storeMeta.countersOperation(next), META.stateMeta.downloadOperation({ ...download, complete: true })]);
+      const removed = BigInt((await cleared)?.rowCount ?? 0);
+      const next = countersWithNewVersions(countersAfterPruning(counters, [], removed), BigInt((await counted).rows[0]!.new_versions));
+      putMeta(pipeline, [META.storeMeta.countersOperation(next), META.stateMeta.downloadOperation({ ...download, complete: true, staleVersions: false })]);
       return next;
     });
   }

@@ -94,9 +94,14 @@ export interface StateDownloadRecord {
   marker: Buffer;
   complete: boolean;
   objectCount: bigint;
+  /** Versions of a state set aside (DeleteLedger) remain: promoting the next download removes them first. */
+  staleVersions?: boolean;
 }
 
 export const NO_DOWNLOAD: StateDownloadRecord = { ledgerIndex: 0, marker: Buffer.alloc(0), complete: false, objectCount: 0n };
+
+/** The download record once a state was set aside: no download, and its versions still to remove. */
+export const STATE_SET_ASIDE: StateDownloadRecord = { ...NO_DOWNLOAD, staleVersions: true };
 
 /** Totals kept in every ledger's batch, so that they are exact after any crash. */
 export interface StoreCounters {

@@ -85,8 +85,7 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
       return statusResponse(store);
     },
     async deleteLedger(request) {
-      await store.deleteLedger(request.ledger);
-      return {};
+      return { stateSetAside: await store.deleteLedger(request.ledger) };
     },
     async putStateChanges(request) {
       return { stateRange: await timedWrite('state_changes', () => store.putStateChanges(request)) };

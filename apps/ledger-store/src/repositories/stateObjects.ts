@@ -241,7 +241,8 @@ const DOWNLOAD = namedKey(Bucket.stateMeta, 'download');
 const STATE_RANGES = namedKey(Bucket.stateMeta, 'state_ranges');
 
 /**
- * State bookkeeping: the download record (u32 ledger, u8 complete, u64 object count, marker) and
+ * State bookkeeping: the download record (u32 ledger, u8 flags: 1 complete and 2 stale versions,
+ * u64 object count, marker) and
  * the runs of ledgers stored with complete state changes (u32 first, u32 last per run).
  */
 export class StateMetaRepository {
@@ -250,7 +251,7 @@ export class StateMetaRepository {
   downloadOperation(record: StateDownloadRecord): KvOperation {
     const fixed = Buffer.alloc(13);
     fixed.writeUInt32BE(record.ledgerIndex, 0);
-    fixed.writeUInt8(record.complete ? 1 : 0, 4);
+    fixed.writeUInt8((record.complete ? 1 : 0) | (record.staleVersions ? 2 : 0), 4);
     fixed.writeBigUInt64BE(record.objectCount, 5);
     return { type: 'put', key: DOWNLOAD, value: Buffer.concat([fixed, record.marker]) };
   }
@@ -260,9 +261,10 @@ export class StateMetaRepository {
     if (!value) return NO_DOWNLOAD;
     return {
       ledgerIndex: value.readUInt32BE(0),
-      complete: value.readUInt8(4) === 1,
+      complete: (value.readUInt8(4) & 1) !== 0,
       objectCount: value.readBigUInt64BE(5),
       marker: Buffer.from(value.subarray(13)),
+      staleVersions: (value.readUInt8(4) & 2) !== 0,
     };
   }
 

@@ -31,7 +31,9 @@ export async function stateLedger(store: LedgerStore, selector: LedgerSelector |
     const download = store.stateDownload;
     throw new OutOfRange(
       download.ledgerIndex === 0
-        ? 'account state is not available: the state download has not started'
+        ? store.stateSetAside
+          ? 'account state is not available: it was set aside with a stored ledger the network contradicts, and is downloaded again'
+          : 'account state is not available: the state download has not started'
         : `account state is not available until the state download at ledger ${download.ledgerIndex} completes (${download.objectCount} objects so far)`,
       { ...data, state_download_ledger_index: download.ledgerIndex },
     );

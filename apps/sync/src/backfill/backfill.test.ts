@@ -275,6 +275,8 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     await waitUntil(() => (store.ledgers.size === 6 && sync.backfill.remainingLedgers() === 0) || undefined, 15_000, 'the run stored, the forged ledger replaced');
     for (const ledgerIndex of recordedRun) expect([ledgerIndex, store.ledgers.get(ledgerIndex)!.ledgerHash.toString('hex').toUpperCase()]).toEqual([ledgerIndex, hashOf(ledgerIndex)]);
     expect(sync.refusals.toRecord()).toMatchObject({ parent_hash_mismatch: 1n, stored_ledger_unproven: 1n });
+    // The repair said while it ran is over once the chain below the removed ledger is linked.
+    expect(sync.health.stopText()).toBeUndefined();
   });
 
   it('does not store an announced ledger whose header does not hash to the announced hash', async () => {

@@ -193,6 +193,7 @@ export class Backfill {
 
     // A stored ledger below the gap was removed: the gap reaches further down.
     let replan = false;
+    let reachedBottom = false;
     try {
       let childLink: StoredLink = child;
       filling: for (let ledgerIndex = gap.top; ledgerIndex >= gap.bottom; ledgerIndex--) {
@@ -224,6 +225,7 @@ export class Backfill {
           ledger = await fetchOne(ledgerIndex, true);
         }
         batch.push({ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health)), link: linkOf(ledger) });
+        if (ledgerIndex === gap.bottom) reachedBottom = true;
         batchTransactions += ledger.transactions.length;
         childLink = linkOf(ledger);
         if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {
@@ -234,6 +236,8 @@ export class Backfill {
       await flush();
       await writing;
       if (writeError !== undefined) throw writeError;
+      // The gap is filled and linked to the stored ledger below it (or reaches the first ledger).
+      if (reachedBottom) health.linkedDownTo(gap.bottom);
     } finally {
       fillAbort.abort();
       this.abort.signal.removeEventListener('abort', stopFill);
@@ -243,8 +247,8 @@ export class Backfill {
   /**
    * Removes stored ledger `ledgerIndex`, which is not the parent its verified child names: that
    * child chains down from a proven ledger, so the stored one does not chain to any (stored before
-   * ledgers were proven, or forged then). True once removed; false when the store keeps it (its
-   * account state is stored, which proves it), and backfill below it stops for an operator.
+   * ledgers were proven, or forged then). True once removed; false when the store could not remove
+   * it, and backfill below it stops for an operator.
    */
   private async removeUnproven(ledgerIndex: number): Promise<boolean> {
     const { chain, logger, profile, health, refusals } = this.options;

@@ -91,6 +91,19 @@ export class StateDownloader {
     await this.running;
   }
 
+  /** The store set its state aside: download it again, at the current tip, once the run under way (if any) ends. */
+  restart(): void {
+    this.ready = false;
+    this.failedLedger = undefined;
+    const running = this.running;
+    if (!running) return;
+    void running.then(() => {
+      if (this.running !== running || this.abort.signal.aborted) return;
+      this.running = undefined;
+      this.start();
+    });
+  }
+
   private async run(): Promise<void> {
     const { logger } = this.options;
     for (let attempt = 0; !this.abort.signal.aborted; attempt++) {

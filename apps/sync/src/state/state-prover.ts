@@ -52,25 +52,41 @@ interface ProvenState {
 
 /** How often the prover looks for work when nothing woke it. */
 const IDLE_MS = 1_000;
+/** Failures in a row after which the state is said to have stopped (one is an upstream's hiccup). */
+const STALLED_AFTER = 3;
 
 export class StateProver {
   private forward: ProvenState | undefined;
   private downward: ProvenState | undefined;
   /** Below this ledger there is nothing to prove (the first ledger is done). */
   private downwardDone = false;
-  /** Failures in a row of each loop, for its pause and where it reads next. */
-  private readonly failuresOf = new Map<string, { count: number }>();
+  /** Failures in a row of each loop, for its pause and where it reads next, and the latest one. */
+  private readonly failuresOf = new Map<string, { count: number; last?: string }>();
   private readonly abort = new AbortController();
   private running: Promise<void> | undefined;
   private readonly pause = new WakeablePause();
   /** One proof at a time: the trees move only forward together with what is stored. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Raised when the store sets its state aside: a proof begun before then moves no tree. */
+  private generation = 0;
 
   constructor(private readonly options: StateProverOptions) {}
 
   /** The ledgers whose state is proven and stored, as this prover holds them. */
   get provenRange(): LedgerRange | undefined {
     return this.forward && this.downward ? { first: this.downward.ledgerIndex, last: this.forward.ledgerIndex } : undefined;
+  }
+
+  /**
+   * Why the state stops short of the stored ledgers: the latest failure of loading the stored state
+   * or proving the next ledger, once it failed STALLED_AFTER times in a row.
+   */
+  get stalled(): string | undefined {
+    for (const what of ['loading', 'proving upwards']) {
+      const failures = this.failuresOf.get(what);
+      if (failures?.last !== undefined && failures.count >= STALLED_AFTER) return failures.last;
+    }
+    return undefined;
   }
 
   /** The proven state after `ledgerIndex`, when the forward tree is there now. */
@@ -95,6 +111,15 @@ export class StateProver {
     this.pause.wake();
   }
 
+  /** The store set its state aside: both trees go, and proofs start again from the next complete download. */
+  setAside(): void {
+    this.generation++;
+    this.forward = undefined;
+    this.downward = undefined;
+    this.downwardDone = false;
+    this.pause.wake();
+  }
+
   /**
    * Writes a verified ledger with its proven state changes when it is the next ledger above the
    * proven state, else (or when its proof fails) without them: `write` gets the changes or
@@ -104,12 +129,13 @@ export class StateProver {
     await this.exclusive(async () => {
       const forward = this.forward;
       if (!forward || forward.ledgerIndex !== ledger.ledgerIndex - 1) return write(undefined);
+      const generation = this.generation;
       const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash).catch((error: unknown) => {
         if (!(error instanceof StateNotProven)) throw error;
         return undefined;
       });
-      await write(proof?.changes);
-      if (proof) this.forward = { tree: proof.tree, ledgerIndex: ledger.ledgerIndex };
+      await write(generation === this.generation ? proof?.changes : undefined);
+      if (proof && generation === this.generation) this.forward = { tree: proof.tree, ledgerIndex: ledger.ledgerIndex };
     });
     this.wake();
   }
@@ -120,38 +146,48 @@ export class StateProver {
     return run;
   }
 
-  /** Waits for the download, then proves upwards and downwards at once: the two trees are independent. */
+  /**
+   * Waits for the download, then proves upwards and downwards at once: the two trees are
+   * independent. When the store sets its state aside, it waits for the next download.
+   */
   private async run(): Promise<void> {
-    const loaded = await this.repeat('loading', async () => {
-      await this.load();
-      return this.forward !== undefined;
-    }, true);
-    if (!loaded) return;
-    await Promise.all([
-      // Upwards under the lock the live follower takes too: one of them moves the forward tree at a time.
-      this.repeat('proving upwards', () => this.exclusive(() => this.stepUp())),
-      this.repeat('proving downwards', () => this.stepDown()),
-    ]);
+    while (!this.abort.signal.aborted) {
+      const generation = this.generation;
+      const current = () => generation === this.generation;
+      const loaded = await this.repeat('loading', async () => {
+        await this.load(generation);
+        return this.forward !== undefined;
+      }, { once: true });
+      if (!loaded) return;
+      await Promise.all([
+        // Upwards under the lock the live follower takes too: one of them moves the forward tree at a time.
+        this.repeat('proving upwards', () => this.exclusive(() => (current() ? this.stepUp(generation) : Promise.resolve(false))), { while: current }),
+        this.repeat('proving downwards', () => (current() ? this.stepDown(generation) : Promise.resolve(false)), { while: current }),
+      ]);
+    }
   }
 
   /**
-   * Runs `step` until it has nothing to do (then waits to be woken) or, with `once`, until it
-   * succeeds; a failure pauses with backoff, and the next proof reads its images from another
-   * endpoint. False when stopped.
+   * Runs `step` until it has nothing to do (then waits to be woken), with `once` until it
+   * succeeds, and only `while` it holds; a failure pauses with backoff, and the next proof reads
+   * its images from another endpoint. False when stopped.
    */
-  private async repeat(what: string, step: () => Promise<boolean>, once = false): Promise<boolean> {
+  private async repeat(what: string, step: () => Promise<boolean>, until: { once?: boolean; while?: () => boolean } = {}): Promise<boolean> {
     const { logger } = this.options;
-    const failures = { count: 0 };
+    const once = until.once ?? false;
+    const failures: { count: number; last?: string } = { count: 0 };
     this.failuresOf.set(what, failures);
-    while (!this.abort.signal.aborted) {
+    while (!this.abort.signal.aborted && (until.while?.() ?? true)) {
       let progressed = false;
       try {
         progressed = await step();
         failures.count = 0;
+        failures.last = undefined;
         if (once && progressed) return true;
       } catch (error) {
         if (this.abort.signal.aborted) break;
         const delayMs = backoffDelayMs(failures.count++, 500, 15_000);
+        failures.last = (error as Error).message;
         if (error instanceof StateNotProven) {
           logger.warn({ ledgerIndex: error.ledgerIndex, reason: error.reason, delayMs }, `state of ledger ${error.ledgerIndex} not proven: ${error.message}; trying again in ${delayMs} ms`);
         } else {
@@ -166,13 +202,14 @@ export class StateProver {
   }
 
   /** Once the download is complete: both trees from the store's state range, each checked against its ledger's account_hash. */
-  private async load(): Promise<void> {
+  private async load(generation: number): Promise<void> {
     const { store, logger } = this.options;
     const download = await store.stateDownload();
     const range = download.complete ? await store.stateRange() : undefined;
     if (!range) return;
     const forward = await this.storedState(range.last);
     const downward = range.first === range.last ? { tree: forward.tree.snapshot(), ledgerIndex: range.first } : await this.storedState(range.first);
+    if (generation !== this.generation) return;
     this.forward = forward;
     this.downward = downward;
     logger.info({ stateRange: range, objectCount: forward.tree.size }, `account state proven at ledgers ${range.first}-${range.last}; proving the ledgers around them`);
@@ -192,7 +229,7 @@ export class StateProver {
   }
 
   /** Proves and stores the state of the stored ledger above the forward tree; false when there is none. */
-  private async stepUp(): Promise<boolean> {
+  private async stepUp(generation: number): Promise<boolean> {
     const { chain, store } = this.options;
     const forward = this.forward!;
     const up = forward.ledgerIndex + 1;
@@ -202,9 +239,11 @@ export class StateProver {
     if (!ledger) return false;
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash, this.failuresOf.get('proving upwards')!.count > 0);
+    if (generation !== this.generation) return false;
     const writeStartedAtNs = process.hrtime.bigint();
     await store.putStateChanges(up, ledger.ledgerHash, proof.changes);
     observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
+    if (generation !== this.generation) return false;
     this.forward = { tree: proof.tree, ledgerIndex: up };
     return true;
   }
@@ -213,7 +252,7 @@ export class StateProver {
    * Proves and stores the state changes of the ledger at the bottom of the downward tree, with the
    * before-images its parent's root proves; false when there is nothing below to prove.
    */
-  private async stepDown(): Promise<boolean> {
+  private async stepDown(generation: number): Promise<boolean> {
     const { chain, store } = this.options;
     const downward = this.downward!;
     const down = downward.ledgerIndex;
@@ -225,9 +264,11 @@ export class StateProver {
     if (!ledger || (down > 1 && !parent)) return false;
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash, this.failuresOf.get('proving downwards')!.count > 0);
+    if (generation !== this.generation) return false;
     const writeStartedAtNs = process.hrtime.bigint();
     await store.putStateChanges(down, ledger.ledgerHash, proof.changes);
     observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
+    if (generation !== this.generation) return false;
     if (down > 1) this.downward = { tree: proof.tree, ledgerIndex: down - 1 };
     else this.downwardDone = true;
     return true;

@@ -22,8 +22,11 @@ export interface LedgerStorePort {
   putLedgers(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void>;
   /** A stored ledger with its transactions; undefined when it is not stored. */
   storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
-  /** Removes a stored ledger that is not the network's, `write` being it as it was written. */
-  deleteLedger(write: LedgerWrite): Promise<void>;
+  /**
+   * Removes a stored ledger that is not the network's, `write` being it as it was written; true when
+   * the store set its account state aside with it (state was stored at it).
+   */
+  deleteLedger(write: LedgerWrite): Promise<boolean>;
   /** The store's identity ledger (the first it was given), when it records one. */
   chainIdentity?(): Promise<{ ledgerIndex: number; ledgerHash: string } | undefined>;
 }
@@ -81,8 +84,8 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
     observeStage('grpc', secondsSince(startedAtNs), ledgers.length);
   }
 
-  async deleteLedger(write: LedgerWrite): Promise<void> {
-    await this.retrying('DeleteLedger', () => this.client.deleteLedger({ ledger: write }));
+  async deleteLedger(write: LedgerWrite): Promise<boolean> {
+    return (await this.retrying('DeleteLedger', () => this.client.deleteLedger({ ledger: write }))).stateSetAside;
   }
 
   async stateDownload(): Promise<StateDownload> {

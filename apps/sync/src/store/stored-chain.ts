@@ -27,6 +27,8 @@ export class StoredChain {
   constructor(
     private readonly ledgerStore: LedgerStorePort,
     private readonly health: SyncHealth,
+    /** The store set its account state aside with a removed ledger: it is downloaded and proven again. */
+    private readonly onStateSetAside: (ledgerIndex: number) => void = () => undefined,
   ) {}
 
   /** Reads the complete ranges from the store (restart resumes from them). */
@@ -83,13 +85,17 @@ export class StoredChain {
   /**
    * Removes a stored ledger that does not chain to the proven ledgers (a ledger stored before this
    * node proved what it stores, or forged then): `write` is it as it was written, re-derived from
-   * its stored bytes. It is fetched again like any missing ledger.
+   * its stored bytes. It is fetched again like any missing ledger; until the chain below it is
+   * linked again, SyncHealth says sync is repairing. With state stored at it the store sets the
+   * whole state aside, and `onStateSetAside` hears it.
    */
   async remove(ledgerIndex: number, write: (ledger: VerifiedLedger) => LedgerWrite): Promise<void> {
     const stored = await this.ledgerStore.storedLedger(ledgerIndex);
-    if (stored) await this.ledgerStore.deleteLedger(write(stored));
+    const stateSetAside = stored ? await this.ledgerStore.deleteLedger(write(stored)) : false;
     this.ranges.remove(ledgerIndex);
     this.edgeLinks.delete(ledgerIndex);
+    this.health.removedUnproven(ledgerIndex);
+    if (stateSetAside) this.onStateSetAside(ledgerIndex);
   }
 
   /** Only range edges are needed for linking; inner ledgers are dropped so memory stays flat during backfill. */

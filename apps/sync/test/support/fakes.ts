@@ -35,10 +35,11 @@ export class MemoryLedgerStore implements LedgerStorePort {
     return { ledgerIndex, ledgerHash: write.ledgerHash, header: decodeLedgerHeader(write.headerBlob), headerBlob: write.headerBlob, transactions };
   }
 
-  async deleteLedger(write: LedgerWrite): Promise<void> {
+  async deleteLedger(write: LedgerWrite): Promise<boolean> {
     const stored = this.ledgers.get(write.ledgerIndex);
     if (!stored?.ledgerHash.equals(write.ledgerHash)) throw new Error(`ledger ${write.ledgerIndex} is not stored with that hash`);
     this.ledgers.delete(write.ledgerIndex);
+    return stored.stateChangesComplete;
   }
 }
 

@@ -24,6 +24,7 @@ const example = {
     highest_ledger_index: 1204,
     lag_ledgers: 0,
     state_ready: true,
+    state_not_ready: null,
     backfill: { ledgers_per_second: 0, remaining_ledgers: 0, eta_seconds: null },
     verification_failures: 0,
     verification_failures_by_reason: {},
@@ -99,7 +100,7 @@ export const statusRoutes = [
       }),
       sync: z
         .looseObject({ enabled: z.boolean() })
-        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, backfill {ledgers_per_second, remaining_ledgers, eta_seconds}, failure counters, anchor_proof (how the newest ledger was proven) and validator_list (the published lists, validators and quorum that prove ledgers: publisher, sequence, expiration, effective, validators, quorum, state, reason, publishers)'),
+        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, state_ready (and state_not_ready: why not), backfill {ledgers_per_second, remaining_ledgers, eta_seconds}, failure counters, anchor_proof (how the newest ledger was proven) and validator_list (the published lists, validators and quorum that prove ledgers: publisher, sequence, expiration, effective, validators, quorum, state, reason, publishers)'),
     }),
     errors: {},
     example: { response: example },
@@ -138,6 +139,7 @@ export const statusRoutes = [
                   highest_ledger_index: sync.highestLedgerIndex,
                   lag_ledgers: sync.lagLedgers,
                   state_ready: sync.stateReady,
+                  state_not_ready: sync.stateNotReady ?? null,
                   backfill: {
                     ledgers_per_second: sync.backfillLedgersPerSecond,
                     remaining_ledgers: Number(sync.backfillRemainingLedgers),

@@ -302,6 +302,12 @@ export interface DeleteLedgerRequest {
 
 /** Response of DeleteLedger. */
 export interface DeleteLedgerResponse {
+  /**
+   * The ledger had account state stored (it was in the state ranges, or the state download was at
+   * it): the whole state was set aside with it, no read answers account state, and the writer
+   * downloads the state again.
+   */
+  stateSetAside: boolean;
 }
 
 /** Request of GetLedger. */
@@ -2216,11 +2222,14 @@ export const DeleteLedgerRequest: MessageFns<DeleteLedgerRequest> = {
 };
 
 function createBaseDeleteLedgerResponse(): DeleteLedgerResponse {
-  return {};
+  return { stateSetAside: false };
 }
 
 export const DeleteLedgerResponse: MessageFns<DeleteLedgerResponse> = {
-  encode(_: DeleteLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: DeleteLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.stateSetAside !== false) {
+      writer.uint32(8).bool(message.stateSetAside);
+    }
     return writer;
   },
 
@@ -2237,6 +2246,14 @@ export const DeleteLedgerResponse: MessageFns<DeleteLedgerResponse> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.stateSetAside = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2249,20 +2266,30 @@ export const DeleteLedgerResponse: MessageFns<DeleteLedgerResponse> = {
     }
   },
 
-  fromJSON(_: any): DeleteLedgerResponse {
-    return {};
+  fromJSON(object: any): DeleteLedgerResponse {
+    return {
+      stateSetAside: isSet(object.stateSetAside)
+        ? globalThis.Boolean(object.stateSetAside)
+        : isSet(object.state_set_aside)
+        ? globalThis.Boolean(object.state_set_aside)
+        : false,
+    };
   },
 
-  toJSON(_: DeleteLedgerResponse): unknown {
+  toJSON(message: DeleteLedgerResponse): unknown {
     const obj: any = {};
+    if (message.stateSetAside !== false) {
+      obj.stateSetAside = message.stateSetAside;
+    }
     return obj;
   },
 
   create<I extends Exact<DeepPartial<DeleteLedgerResponse>, I>>(base?: I): DeleteLedgerResponse {
     return DeleteLedgerResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteLedgerResponse>, I>>(_: I): DeleteLedgerResponse {
+  fromPartial<I extends Exact<DeepPartial<DeleteLedgerResponse>, I>>(object: I): DeleteLedgerResponse {
     const message = createBaseDeleteLedgerResponse();
+    message.stateSetAside = object.stateSetAside ?? false;
     return message;
   },
 };

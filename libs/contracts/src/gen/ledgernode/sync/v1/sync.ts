@@ -53,7 +53,10 @@ export interface GetSyncStatusResponse {
   verificationFailureCount: bigint;
   /** Stored ledger ranges with no gap, ascending. */
   completeRanges: LedgerRange[];
-  /** True once the full account state is downloaded, so balances are answerable. */
+  /**
+   * True once the full account state is downloaded and its proofs follow the stored ledgers, so
+   * balances are answerable; state_not_ready says why not.
+   */
   stateReady: boolean;
   /** Transactions (or ledgers' state changes) since start whose index data could not be derived; their ledgers are stored whole. */
   indexFailureCount: bigint;
@@ -86,7 +89,14 @@ export interface GetSyncStatusResponse {
    * The published validator lists, the -validators keys and the quorum that prove each ledger
    * followed live; absent when nothing is trusted (then endpoints must agree).
    */
-  validatorList?: ValidatorListStatus | undefined;
+  validatorList?:
+    | ValidatorListStatus
+    | undefined;
+  /**
+   * Why state_ready is false: the state download under way (or the state set aside, downloaded
+   * again), or `state proofs stopped above ledger N: <reason>` while every proof is refused.
+   */
+  stateNotReady?: string | undefined;
 }
 
 export interface GetSyncStatusResponse_VerificationFailuresByReasonEntry {
@@ -240,6 +250,7 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     verificationFailuresByReason: {},
     standby: undefined,
     validatorList: undefined,
+    stateNotReady: undefined,
   };
 }
 
@@ -320,6 +331,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     }
     if (message.validatorList !== undefined) {
       ValidatorListStatus.encode(message.validatorList, writer.uint32(162).fork()).join();
+    }
+    if (message.stateNotReady !== undefined) {
+      writer.uint32(170).string(message.stateNotReady);
     }
     return writer;
   },
@@ -500,6 +514,14 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             message.validatorList = ValidatorListStatus.decode(reader, reader.uint32());
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.stateNotReady = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -624,6 +646,11 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         : isSet(object.validator_list)
         ? ValidatorListStatus.fromJSON(object.validator_list)
         : undefined,
+      stateNotReady: isSet(object.stateNotReady)
+        ? globalThis.String(object.stateNotReady)
+        : isSet(object.state_not_ready)
+        ? globalThis.String(object.state_not_ready)
+        : undefined,
     };
   },
 
@@ -695,6 +722,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.validatorList !== undefined) {
       obj.validatorList = ValidatorListStatus.toJSON(message.validatorList);
     }
+    if (message.stateNotReady !== undefined) {
+      obj.stateNotReady = message.stateNotReady;
+    }
     return obj;
   },
 
@@ -742,6 +772,7 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     message.validatorList = (object.validatorList !== undefined && object.validatorList !== null)
       ? ValidatorListStatus.fromPartial(object.validatorList)
       : undefined;
+    message.stateNotReady = object.stateNotReady ?? undefined;
     return message;
   },
 };
