@@ -194,9 +194,9 @@ export class SyncEngine {
       this.setUpstreamEarliest(earliestContiguousLedger(parseCompleteLedgers(announcement.validatedLedgers), announcement.ledgerIndex));
     }
     // A ledger is followed only from an upstream whose chain is the stored one.
-    void this.chainCheck.agrees(announcement).then(
-      (agrees) => {
-        if (agrees) this.follower.announce(announcement);
+    void this.chainCheck.verdict(announcement).then(
+      (verdict) => {
+        if (verdict !== 'ignore') this.follower.announce(announcement, verdict === 'contest');
       },
       (error: unknown) => this.logger.debug({ err: error }, 'the chain check of an announcement failed'),
     );

@@ -253,11 +253,11 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     expect([...store.ledgers.keys()].sort()).toEqual([11119603, 11119604]);
   });
 
-  /** The recorded ledger with its close time moved: self-consistent, naming the real parent, not the network's. */
-  function forgedWrite(ledgerIndex: number) {
+  /** The recorded ledger with its close time moved (and its parent, when given): self-consistent, not the network's. */
+  function forgedWrite(ledgerIndex: number, parentHash?: string) {
     const real = recordedFetchedLedger(ledgerIndex);
     const header = decodeLedgerHeader(Buffer.from(real.headerHex, 'hex'));
-    const forgedHeader = { ...header, closeTime: header.closeTime + 10 };
+    const forgedHeader = { ...header, closeTime: header.closeTime + 10, parentHash: parentHash ?? header.parentHash };
     const forged = verifyLedger({ ...real, headerHex: Buffer.from(encodeLedgerHeader(forgedHeader)).toString('hex'), ledgerHash: hashLedgerHeader(forgedHeader) });
     if (!forged.ok) throw new Error(forged.failure.message);
     return ledgerWriteOf(forged.ledger, profile, new SyncHealth(logger));
@@ -277,6 +277,37 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     expect(sync.refusals.toRecord()).toMatchObject({ parent_hash_mismatch: 1n, stored_ledger_unproven: 1n });
     // The repair said while it ran is over once the chain below the removed ledger is linked.
     expect(sync.health.stopText()).toBeUndefined();
+  });
+
+  it('replaces a stored ledger with the proven one announced at its index, with the stored ledgers linked above it', async () => {
+    const store = new MemoryLedgerStore();
+    const realWrite = (ledgerIndex: number) => {
+      const verified = verifyLedger(recordedFetchedLedger(ledgerIndex));
+      if (!verified.ok) throw new Error(verified.failure.message);
+      return ledgerWriteOf(verified.ledger, profile, new SyncHealth(logger));
+    };
+    const forged = forgedWrite(11119602);
+    await store.putLedgers([realWrite(11119599), realWrite(11119600), realWrite(11119601), forged, forgedWrite(11119603, forged.ledgerHash.toString('hex').toUpperCase())]);
+    const announced = { ledgerIndex: 11119602, ledgerHash: hashOf(11119602), source: UPSTREAM };
+
+    // A contest the upstream cannot prove removes nothing.
+    const unproven = await startSync(store, new RecordedUpstream(recordedLedgers()), 3, { prove: async () => undefined });
+    unproven.follower.announce(announced, true);
+    await waitUntil(() => unproven.refusals.toRecord().unproven_ledger || undefined, 10_000, 'the contest refused');
+    expect(store.ledgers.get(11119602)!.ledgerHash).toEqual(forged.ledgerHash);
+    expect(store.ledgers.has(11119603)).toBe(true);
+
+    const sync = await startSync(store, new RecordedUpstream(recordedLedgers()));
+    // The network's 11119602, announced where the store holds another (ChainCheck's contest).
+    sync.follower.announce(announced, true);
+    await waitUntil(() => store.ledgers.get(11119602)?.ledgerHash.toString('hex').toUpperCase() === hashOf(11119602) || undefined, 10_000, "the network's 11119602 stored");
+    expect(store.ledgers.has(11119603)).toBe(false);
+    // Linked to the stored 11119601: nothing is left to repair.
+    expect(sync.health.stopText()).toBeUndefined();
+    sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
+    await waitUntil(() => (store.ledgers.size === 6 && sync.backfill.remainingLedgers() === 0) || undefined, 10_000, 'the run stored');
+    for (const ledgerIndex of recordedRun) expect([ledgerIndex, store.ledgers.get(ledgerIndex)!.ledgerHash.toString('hex').toUpperCase()]).toEqual([ledgerIndex, hashOf(ledgerIndex)]);
+    expect(sync.refusals.toRecord()).toMatchObject({ stored_ledger_unproven: 2n });
   });
 
   it('does not store an announced ledger whose header does not hash to the announced hash', async () => {

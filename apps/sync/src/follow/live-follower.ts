@@ -49,13 +49,21 @@ export class LiveFollower {
   /** Announced ledgers in a row that could not be proven, and the endpoint that announced them. */
   private unprovenInARow = 0;
   private unprovenSource: string | undefined;
+  /** Queued announcements at stored indexes that name another ledger than the stored one (ChainCheck's `contest`). */
+  private readonly contested = new Set<number>();
 
   constructor(private readonly options: LiveFollowerOptions) {}
 
-  announce(announcement: ValidatedLedgerAnnouncement): void {
+  /**
+   * Queues an announced ledger above the stored tip; with `contest`, one at a stored index whose
+   * stored ledger it contradicts: once proven, it replaces the stored one and the stored ledgers
+   * linked above it.
+   */
+  announce(announcement: ValidatedLedgerAnnouncement, contest = false): void {
     this.highestAnnounced = Math.max(this.highestAnnounced, announcement.ledgerIndex);
     const tip = this.options.chain.tip;
-    if (tip !== undefined && announcement.ledgerIndex <= tip) return;
+    if (contest) this.contested.add(announcement.ledgerIndex);
+    else if (tip !== undefined && announcement.ledgerIndex <= tip) return;
     this.queued.set(announcement.ledgerIndex, announcement);
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
@@ -73,10 +81,11 @@ export class LiveFollower {
       const next = Math.min(...this.queued.keys());
       const announcement = this.queued.get(next)!;
       this.queued.delete(next);
+      const contest = this.contested.delete(next);
       const tip = this.options.chain.tip;
-      if (tip !== undefined && next <= tip) continue;
+      if (tip !== undefined && next <= tip && !contest) continue;
       try {
-        await this.follow(announcement);
+        await this.follow(announcement, contest);
         this.writeFailures = 0;
       } catch (error) {
         if (this.abort.signal.aborted) return;
@@ -91,7 +100,7 @@ export class LiveFollower {
     }
   }
 
-  private async follow(announcement: ValidatedLedgerAnnouncement): Promise<void> {
+  private async follow(announcement: ValidatedLedgerAnnouncement, contest: boolean): Promise<void> {
     const { chain, logger, profile, failures, health, stateProver } = this.options;
     const { ledgerIndex, ledgerHash } = announcement;
     let ledger;
@@ -118,6 +127,7 @@ export class LiveFollower {
       if (error instanceof LedgerAbandoned && !this.abort.signal.aborted) {
         // No newer ledger yet: keep trying this one.
         this.queued.set(ledgerIndex, announcement);
+        if (contest) this.contested.add(ledgerIndex);
         return;
       }
       throw error;
@@ -142,22 +152,30 @@ export class LiveFollower {
       return;
     }
     this.unprovenInARow = 0;
+    if (contest) await this.removeContested(ledgerIndex, ledgerHash);
     let tip = chain.tip;
-    if (tip !== undefined && ledgerIndex === tip + 1) {
-      const tipLink = await chain.link(tip);
-      const broken = tipLink && timedStage('link', () => checkExtendsTip(ledger, tipLink));
+    /** The stored parent is the one this proven ledger names. */
+    let linkedBelow = false;
+    if (chain.ranges.has(ledgerIndex - 1)) {
+      const parentLink = await chain.link(ledgerIndex - 1);
+      const broken = parentLink && timedStage('link', () => checkExtendsTip(ledger, parentLink));
+      linkedBelow = parentLink !== undefined && !broken;
       if (broken) {
-        // The proven ledger is the network's, so the stored tip it does not descend from is not.
+        // The proven ledger is the network's, so the stored parent it does not descend from is not.
         failures.record(broken);
-        await chain.remove(tip, (stored) => ledgerWriteOf(stored, profile, health));
+        await chain.remove(ledgerIndex - 1, (stored) => ledgerWriteOf(stored, profile, health));
         this.options.refusals.count('stored_ledger_unproven');
-        logger.error({ ledgerIndex, tip }, `stored ledger ${tip} is not the parent of proven ledger ${ledgerIndex}: it does not chain to a proven ledger; removed, and fetched again`);
+        logger.error(
+          { ledgerIndex, parent: ledgerIndex - 1 },
+          `stored ledger ${ledgerIndex - 1} is not the parent of proven ledger ${ledgerIndex}: it does not chain to a proven ledger; removed, and fetched again`,
+        );
         tip = chain.tip;
       }
     }
     await stateProver.provenWrite(ledger, (stateChanges) =>
       chain.write([{ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), link: linkOf(ledger) }]),
     );
+    if (linkedBelow) health.linkedDownTo(ledgerIndex);
     // One line per ledger at debug; at info, the chain's arrival is summarised every few seconds (sync-summary.ts).
     logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {
@@ -166,6 +184,28 @@ export class LiveFollower {
         `anchored at validated ledger ${ledgerIndex} (${proof})${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`,
       );
       this.options.onAnchored(ledgerIndex, tip);
+    } else if (contest) {
+      // Below a stored tip: the ledgers the removal opened up are backfill's.
+      this.options.onAnchored(ledgerIndex, undefined);
     }
+  }
+
+  /**
+   * The proven ledger at a stored index is not the stored one: the stored ledger goes, with the
+   * stored ledgers linked above it (they descend from it), top down.
+   */
+  private async removeContested(ledgerIndex: number, ledgerHash: string): Promise<void> {
+    const { chain, logger, profile, health, refusals } = this.options;
+    const stored = chain.ranges.has(ledgerIndex) ? await chain.link(ledgerIndex) : undefined;
+    if (!stored || stored.ledgerHash.toString('hex').toUpperCase() === ledgerHash.toUpperCase()) return;
+    const top = chain.ranges.rangeOf(ledgerIndex)!.last;
+    for (let index = top; index >= ledgerIndex; index--) {
+      await chain.remove(index, (ledger) => ledgerWriteOf(ledger, profile, health));
+      refusals.count('stored_ledger_unproven');
+    }
+    logger.error(
+      { ledgerIndex, storedHash: stored.ledgerHash.toString('hex').toUpperCase(), provenHash: ledgerHash.toUpperCase(), removedUpTo: top },
+      `stored ledger ${ledgerIndex} is not the proven ledger at its index: stored ledgers ${ledgerIndex}-${top} (linked above it) removed, and the network's fetched`,
+    );
   }
 }

@@ -24,31 +24,39 @@ export interface ChainCheckOptions {
 
 const hex = (bytes: Buffer) => bytes.toString('hex').toUpperCase();
 
+/**
+ * What becomes of an announced ledger: `follow` it (above the stored ledgers, or the stored one),
+ * `contest` the stored ledger with it (another ledger at a stored index of the stored chain: the
+ * stored one goes if the announced one is proven), or `ignore` it (another chain).
+ */
+export type ChainVerdict = 'follow' | 'contest' | 'ignore';
+
 export class ChainCheck {
   constructor(private readonly options: ChainCheckOptions) {}
 
-  /** Whether the announced ledger may be followed: it is above the stored ones, or it is the ledger stored at its index. */
-  async agrees(announcement: ValidatedLedgerAnnouncement): Promise<boolean> {
+  /** What becomes of the announced ledger (ChainVerdict). */
+  async verdict(announcement: ValidatedLedgerAnnouncement): Promise<ChainVerdict> {
     const { chain, health } = this.options;
-    if (!chain.ranges.has(announcement.ledgerIndex)) return health.contradiction === undefined;
+    const unlessStopped = (): ChainVerdict => (health.contradiction === undefined ? 'follow' : 'ignore');
+    if (!chain.ranges.has(announcement.ledgerIndex)) return unlessStopped();
     const link = await chain.link(announcement.ledgerIndex);
-    if (!link) return health.contradiction === undefined;
+    if (!link) return unlessStopped();
     const stored = hex(link.ledgerHash);
     if (stored === announcement.ledgerHash.toUpperCase()) {
       health.agreed();
-      return true;
+      return 'follow';
     }
     // Another ledger at a stored index: another chain, unless the upstream holds the store's identity
-    // ledger as stored (then the stored ledger is the one in doubt, and the proven chain settles it
-    // when it reaches it: a link check removes a stored ledger a proven one does not name).
+    // ledger as stored (then the stored ledger is the one in doubt: the announced one, once proven,
+    // replaces it and the stored ledgers linked above it).
     const identity = await this.options.identity();
     const theirs = identity && identity.ledgerIndex !== announcement.ledgerIndex ? await this.options.upstreamHash(identity.ledgerIndex).catch(() => undefined) : undefined;
     if (identity && theirs?.toUpperCase() === identity.ledgerHash) {
-      this.options.logger.debug({ ledgerIndex: announcement.ledgerIndex }, `the upstream names ledger ${announcement.ledgerIndex} ${announcement.ledgerHash}, the store holds ${stored}: the stored one is checked when the proven chain reaches it`);
-      return false;
+      this.options.logger.debug({ ledgerIndex: announcement.ledgerIndex }, `the upstream names ledger ${announcement.ledgerIndex} ${announcement.ledgerHash}, the store holds ${stored}: the stored one goes if the upstream's is proven`);
+      return 'contest';
     }
     this.contradicted(announcement.ledgerIndex, stored, announcement.ledgerHash);
-    return false;
+    return 'ignore';
   }
 
   /** At a new subscription: the upstream's ledger at the store's identity ledger must be the stored one. */
