@@ -177,6 +177,34 @@ describe("rippled's HTTP JSON-RPC envelope", () => {
   });
 });
 
+describe('a request nested deeper than any command reads', () => {
+  // As deep as -max_body_bytes allows: each level costs two bytes.
+  const depth = Math.floor((MAX_BODY_BYTES - 200) / 2);
+  const nested = '['.repeat(depth) + ']'.repeat(depth);
+
+  it("is answered over WebSocket with rippled's jsonInvalid, its text cut, and the connection kept", async () => {
+    const client = await connect();
+    for (const body of [`{"id":1,"command":"ping","x":${nested}}`, `{"id":2,"command":"account_info","account":${nested}}`, `{"id":3,"command":${nested}}`]) {
+      client.send(body);
+      const answer = await client.waitFor((message) => message.error === 'jsonInvalid' && message.value === body.slice(0, 4096));
+      expect(answer).toEqual({ error: 'jsonInvalid', type: 'error', value: body.slice(0, 4096) });
+    }
+    expect(await rippledRequester(client)('ping')).toMatchObject({ status: 'success' });
+  });
+
+  it("is answered over HTTP with 400 and rippled's text, never a 5xx", async () => {
+    for (const body of [
+      `{"method":"ping","params":[{"x":${nested}}]}`,
+      `{"method":"account_info","params":[{"account":${nested}}]}`,
+      `{"method":"ping","params":${nested}}`,
+      `{"method":${nested}}`,
+    ]) {
+      expect(await postJson(httpUrl, body)).toEqual({ status: 400, body: 'Unable to parse request: maximum nesting depth (25) exceeded' });
+    }
+    expect(await postJson(httpUrl, nested)).toEqual({ status: 400, body: 'Unable to parse request: the body is not a JSON object' });
+  });
+});
+
 describe("the facade's protections on this listener", () => {
   it('refuses a Host name not in -rpc_allowed_hosts and a page of another origin, over WebSocket and HTTP', async () => {
     expect(await WsClient.refusal(wsUrl, { host: 'attacker.example' })).toBe(403);

@@ -38,7 +38,9 @@ export {
 export {
   envelopeErrors,
   isJsonObject,
+  JSON_NEST_LIMIT,
   MAX_ECHOED_CHARS,
+  nestedTooDeep,
   parseWsRequest,
   readApiVersion,
   readCommand,

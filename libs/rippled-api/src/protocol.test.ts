@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeErrors, MAX_ECHOED_CHARS, parseWsRequest, readApiVersion, readCommand, wsError, wsSuccess } from './protocol';
+import { envelopeErrors, JSON_NEST_LIMIT, MAX_ECHOED_CHARS, nestedTooDeep, parseWsRequest, readApiVersion, readCommand, wsError, wsSuccess } from './protocol';
 
 describe('the WebSocket envelope', () => {
   it('answers text that is not a JSON object with jsonInvalid, echoing at most 4096 characters', () => {
@@ -7,6 +7,22 @@ describe('the WebSocket envelope', () => {
     expect(parseWsRequest('[1]')).toEqual({ response: { error: 'jsonInvalid', type: 'error', value: '[1]' } });
     const long = `"${'x'.repeat(10_000)}"`;
     expect((parseWsRequest(long) as { response: { value: string } }).response.value).toHaveLength(MAX_ECHOED_CHARS);
+  });
+
+  it("refuses a value inside more than 25 arrays and objects as rippled's reader does, scalars and empty containers alike", () => {
+    const arrays = (count: number, inner = '') => '['.repeat(count) + inner + ']'.repeat(count);
+    // The request object is the first level: a value inside it sits at depth 1.
+    const request = (value: string) => `{"command":"ping","x":${value}}`;
+    expect(JSON_NEST_LIMIT).toBe(25);
+    expect(parseWsRequest(request(arrays(25)))).toHaveProperty('request');
+    expect(parseWsRequest(request(arrays(24, '1')))).toHaveProperty('request');
+    expect(parseWsRequest(request(arrays(26)))).toEqual({ response: { error: 'jsonInvalid', type: 'error', value: request(arrays(26)) } });
+    expect(parseWsRequest(request(arrays(25, '"deep"')))).toHaveProperty('response');
+    const objects = (count: number) => '{"a":'.repeat(count) + '1' + '}'.repeat(count);
+    expect(nestedTooDeep(JSON.parse(objects(25)))).toBe(false);
+    expect(nestedTooDeep(JSON.parse(objects(26)))).toBe(true);
+    // Deep far past any stack: walked without recursion.
+    expect(nestedTooDeep(JSON.parse(arrays(200_000)))).toBe(true);
   });
 
   it('reads the API version as rippled does: absent is 1; only 1 and 2 are served', () => {

@@ -12,6 +12,24 @@ export type ApiVersion = 1 | 2;
 /** rippled echoes an unparsable request back as `value`; long ones are cut. */
 export const MAX_ECHOED_CHARS = 4096;
 
+/**
+ * rippled's JSON reader refuses a value inside more than this many arrays and objects
+ * (Json::Reader's nest limit: "Syntax error: maximum nesting depth exceeded").
+ */
+export const JSON_NEST_LIMIT = 25;
+
+/** Whether a parsed JSON value holds a value deeper than JSON_NEST_LIMIT (walked without recursion). */
+export function nestedTooDeep(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (depth > JSON_NEST_LIMIT) return true;
+    if (typeof current !== 'object' || current === null) continue;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -45,7 +63,7 @@ export function parseWsRequest(text: string): { request: JsonObject } | { respon
   } catch {
     return { response: { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) } };
   }
-  if (!isJsonObject(request)) return { response: { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) } };
+  if (!isJsonObject(request) || nestedTooDeep(request)) return { response: { error: 'jsonInvalid', type: 'error', value: text.slice(0, MAX_ECHOED_CHARS) } };
   return { request };
 }
 

@@ -8,6 +8,8 @@
 import {
   envelopeErrors,
   isJsonObject,
+  JSON_NEST_LIMIT,
+  nestedTooDeep,
   parseWsRequest,
   readApiVersion,
   readCommand,
@@ -66,6 +68,7 @@ export interface HttpRefusal {
 export function parseHttpCall(body: unknown): { call: { command: string; fields: JsonObject; apiVersion: ApiVersion; request: JsonObject } } | { refusal: HttpRefusal } {
   const refuse = (text: string) => ({ refusal: { status: 400, text } });
   if (!isJsonObject(body)) return refuse('Unable to parse request: the body is not a JSON object');
+  if (nestedTooDeep(body)) return refuse(`Unable to parse request: maximum nesting depth (${JSON_NEST_LIMIT}) exceeded`);
   const list = body.params;
   const first = Array.isArray(list) && list.length > 0 ? list[0] : undefined;
   const apiVersion = isJsonObject(first) ? readApiVersion(first) : 1;
