@@ -4,6 +4,8 @@ import { NotSynced, Rejected } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
 import { BATCH_CONCURRENCY, Dispatcher, type CallerContext } from './dispatcher';
 import { defineMethod, param, type MethodContext, type RpcMethod } from './method';
+import { getProfile } from '@ledger-node/chain';
+import { methods } from './methods';
 
 const echo = defineMethod({
   name: 'test_echo',
@@ -129,6 +131,26 @@ describe('Dispatcher', () => {
       ]);
       expect(await dispatcher().handle([notification, notification])).toBeUndefined();
       expect(await dispatcher().handle(notification)).toBeUndefined();
+    });
+
+    it('weighs jt_account by the page it may return: a page of 1000 as ten calls, the default page as -max_page_size allows', async () => {
+      const context = { maxPageSize: 1000, profile: getProfile('jingtum'), queries: { accountTransactions: async () => ({ transactions: [], marker: Buffer.alloc(0) }) } } as unknown as MethodContext;
+      const history = new Dispatcher({ methods, context, logger: createLogger('test', 'silent'), maxBatchLength: 100, maxResponseBytes: 1_000_000 });
+      const pages = (count: number, perPage?: unknown) => Array.from({ length: count }, (_, id) => call('jt_account', perPage === undefined ? ['jHb9CJAWyB4jr91VRWn96DkukG4bwdtyTh', 0] : ['jHb9CJAWyB4jr91VRWn96DkukG4bwdtyTh', 0, perPage], id));
+      for (const [batch, weight] of [
+        [pages(11, 1000), 110],
+        [pages(11), 110],
+        [pages(34, 250), 102],
+      ] as const) {
+        const answer = JSON.parse((await history.handle(batch))!);
+        expect(answer).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining(`weighs ${weight} calls`) } });
+      }
+      // Small pages stay light: 100 calls of 100 entries fit a batch of 100.
+      const answers = JSON.parse((await history.handle(pages(100, 100)))!);
+      expect(answers).toHaveLength(100);
+      expect(answers[99]).toMatchObject({ result: [], status: 'success' });
+      // A perPage that is no page size weighs as the default page (the call is then refused for it).
+      expect(JSON.parse((await history.handle(pages(11, 'many')))!)).toMatchObject({ error: { code: -32600 } });
     });
 
     it('weighs each call by its method: a batch heavier than the limit is refused', async () => {

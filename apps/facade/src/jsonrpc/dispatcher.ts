@@ -98,7 +98,9 @@ export class Dispatcher {
     const limit = this.options.maxBatchLength;
     if (batch.length > limit) return `batch of ${batch.length} calls exceeds the limit of ${limit}`;
     const weight = batch.reduce<number>((sum, request) => sum + this.weightOf(request), 0);
-    if (weight > limit) return `batch of ${batch.length} calls weighs ${weight} calls (a block with full transactions weighs more than one) and exceeds the limit of ${limit}`;
+    if (weight > limit) {
+      return `batch of ${batch.length} calls weighs ${weight} calls (a block with full transactions, or a page of account history, weighs more than one) and exceeds the limit of ${limit}`;
+    }
     return undefined;
   }
 
@@ -106,7 +108,7 @@ export class Dispatcher {
     if (typeof request !== 'object' || request === null) return 1;
     const { method: name, params } = request as { method?: unknown; params?: unknown };
     const method = typeof name === 'string' ? this.options.methods.get(name) : undefined;
-    return method?.weight && Array.isArray(params) ? method.weight(params) : 1;
+    return method?.weight && Array.isArray(params) ? method.weight(params, this.options.context) : 1;
   }
 
   /**

@@ -66,8 +66,8 @@ export interface RpcMethod<P extends readonly Param[] = readonly Param[], R = un
   readonly examples: readonly [RpcExample, ...RpcExample[]];
   /** Signing methods run only for callers the listener trusts (loopback, or a bearer token when one is configured). */
   readonly signing?: boolean;
-  /** What one call counts for in a batch's -max_batch, given its raw params (1 when absent). */
-  readonly weight?: (params: unknown[]) => number;
+  /** What one call counts for in a batch's -max_batch, given its raw params, by what it can return (1 when absent). */
+  readonly weight?: (params: unknown[], context: MethodContext) => number;
   /** The result, or the same already rendered as JSON (an answer that never changes, from the cache). */
   readonly handler: (params: ParamValues<P>, context: MethodContext) => Promise<R | RenderedJson<R>>;
 }

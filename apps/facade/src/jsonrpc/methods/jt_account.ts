@@ -10,6 +10,9 @@ import { ledger38129, rpcExamples } from '../../format/examples';
 /** Largest page jt_account returns; also the ceiling of the default "all transactions". */
 export const maxHistoryPage = 1000;
 
+/** History entries one call may return per unit of batch weight: a page of 1000 weighs as a block with full transactions. */
+const ENTRIES_PER_WEIGHT = 100;
+
 const directions = { in: Direction.IN, out: Direction.OUT, both: Direction.BOTH } as const;
 
 export const jt_account = defineMethod({
@@ -38,6 +41,11 @@ export const jt_account = defineMethod({
     }),
   ),
   errors: ['outOfRange'],
+  // By the page it may return: perPage when it is a page size, else the whole -max_page_size.
+  weight: ([, , perPage], { maxPageSize }) => {
+    const size = typeof perPage === 'number' && Number.isInteger(perPage) && perPage >= 1 ? Math.min(perPage, maxPageSize) : maxPageSize;
+    return Math.max(1, Math.ceil(size / ENTRIES_PER_WEIGHT));
+  },
   examples: [{ name: 'the first page of the sender of mainnet ledger 38129\'s payment', params: [ledger38129.sender, 0, 1], result: [rpcExamples.historyEntry] }],
   async handler([address, page, perPage, newestFirst, direction], { queries, profile, maxPageSize }) {
     if (perPage !== undefined && perPage > maxPageSize) throw new InvalidParams(`invalid parameter 3 (perPage): the page size is at most ${maxPageSize}`, 'perPage');
