@@ -28,6 +28,8 @@ export interface FacadeConfig {
   allowedHosts: string[];
   /** Origins whose pages may call the listeners (-rpc_cors_origins). */
   corsOrigins: string[];
+  /** Proxies whose X-Forwarded-For names the client (-trusted_proxies). */
+  trustedProxies: string[];
   /** -sync: whether a sync service runs at all. */
   syncEnabled: boolean;
   profile: ChainProfile;
@@ -64,6 +66,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     rpcToken: optionalSecret(flags, 'rpc_token_file'),
     allowedHosts: listValue(flags.string('rpc_allowed_hosts')),
     corsOrigins: listValue(flags.string('rpc_cors_origins')),
+    trustedProxies: listValue(flags.string('trusted_proxies')),
     syncEnabled: flags.boolean('sync'),
     profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     networkId: flags.integer('network_id'),

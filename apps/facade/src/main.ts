@@ -17,6 +17,7 @@ import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restMetrics } from './rest/define';
 import { restRoutes } from './rest/routes';
 import { statusPage } from './status-page/index';
+import { callerIdentities } from './caller';
 import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
 import { rippledMethods } from './rippled/methods/index';
@@ -46,6 +47,7 @@ export async function start(flags: ParsedFlags) {
   const probes = probeRoutes({ ...readinessOptions, metrics: flags.boolean('listener_metrics') });
   observeReadiness(async () => (await readiness(readinessOptions)).ready);
   const guard = httpGuard({ allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
+  const callerIdentity = callerIdentities(config.trustedProxies);
   let metricsServer: MetricsServer | undefined;
   const context: MethodContext = {
     clients,
@@ -83,7 +85,7 @@ export async function start(flags: ParsedFlags) {
       });
       const app = new Koa();
       app.use(guard);
-      app.use(requestScope());
+      app.use(requestScope(callerIdentity));
       app.use(probes);
       app.use(requestSpans([JSON_RPC_PATH]));
       const callerOf = signingPolicy({ listenerHost: config.rpc.host, token: config.rpcToken });
@@ -94,6 +96,7 @@ export async function start(flags: ParsedFlags) {
         attachJsonRpcWebSocket(server, app, {
           dispatcher,
           callerOf,
+          callerIdentity,
           follower,
           profile: config.profile,
           guard,
@@ -108,7 +111,7 @@ export async function start(flags: ParsedFlags) {
       const app = new Koa();
       const router = restRoutes(context, config.maxBodyBytes);
       app.use(guard);
-      app.use(requestScope());
+      app.use(requestScope(callerIdentity));
       app.use(probes);
       app.use(requestSpans());
       app.use(restMetrics()).use(restErrors(logger)).use(router.routes()).use(router.allowedMethods());
@@ -123,6 +126,7 @@ export async function start(flags: ParsedFlags) {
         follower,
         chain: { profile: config.profile, networkId: config.networkId },
         guard,
+        callerIdentity,
         probes,
         maxBodyBytes: config.maxBodyBytes,
         queueBytes: config.wsQueueBytes,

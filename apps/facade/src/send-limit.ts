@@ -5,7 +5,7 @@ import { currentCallScope } from '@ledger-node/grpc';
 /**
  * Sends per client (jt_sendTransaction, jt_sendRawTransaction, REST POST /transactions): at most
  * `perSecond` a second each (-send_rate; 0: no limit), the client named by its address
- * (request-scope.ts). Every send costs the network a fee and the node a tracked submission, and
+ * (caller.ts: behind a trusted proxy, the address it forwards). Every send costs the network a fee and the node a tracked submission, and
  * an unfunded key's blobs cost nothing to make.
  */
 export class SendLimit {
@@ -19,7 +19,8 @@ export class SendLimit {
   async take(): Promise<void> {
     if (!this.limiter) return;
     try {
-      await this.limiter.consume(currentCallScope()?.caller ?? 'unnamed');
+      const scope = currentCallScope();
+      await this.limiter.consume(scope?.address ?? scope?.caller ?? 'unnamed');
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       const retryAfterMs = Math.max(1, refusal.msBeforeNext);

@@ -76,7 +76,10 @@ function send(port: number, method: string, urlPath: string, body?: string, head
 const rpc = (body: string, headers?: OutgoingHttpHeaders) => send(rpcPort, 'POST', '/v1/jsonrpc', body, headers);
 
 /** A JSON-RPC POST from another loopback source address: another client to the node. */
-const sendFrom = (localAddress: string, body: string) => send(rpcPort, 'POST', '/v1/jsonrpc', body, {}, localAddress);
+const sendFrom = (localAddress: string, body: string, headers: OutgoingHttpHeaders = {}) => send(rpcPort, 'POST', '/v1/jsonrpc', body, headers, localAddress);
+
+/** A loopback address the node trusts as a reverse proxy (-trusted_proxies): its X-Forwarded-For names the client. */
+const TRUSTED_PROXY = '127.0.0.9';
 
 /** CPU time the keystore has used, in clock ticks: it grows by about 40 a derivation. */
 function keystoreTicks(): number {
@@ -186,7 +189,7 @@ beforeAll(async () => {
     cliEntry(), '-dev', '-close_ms', '300', '-load', '10', '-load_accounts', '4',
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-max_batch', String(MAX_BATCH), '-max_response_bytes', String(MAX_RESPONSE_BYTES), '-max_body_bytes', String(MAX_BODY_BYTES),
-    '-max_connections', String(MAX_CONNECTIONS),
+    '-max_connections', String(MAX_CONNECTIONS), '-trusted_proxies', TRUSTED_PROXY,
     '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-log_level', 'warn',
   ]);
   await node.waitFor(/facade\s+ready/, 60_000);
@@ -327,26 +330,25 @@ describe('hostile requests against a whole node', () => {
     expect(signed[0]).toMatchObject({ status: 'success', result: expect.stringMatching(/^0x[0-9a-f]+$/i) });
   }, 60_000);
 
-  it('shares signing fairly: a batch of 30 jt_sign from one client does not hold back another', async () => {
+  it('shares signing fairly, each local connection its own caller: a batch of 30 jt_sign does not hold back another local process', async () => {
     const sign = (id: number) => call('jt_sign', ['n', `0x${id.toString(16).padStart(2, '0')}`], id);
     const finished: string[] = [];
     const ticksBefore = keystoreTicks();
-    // The greedy client sends two batches of 15 at once: more than its share of the signing queue.
-    const greedy = [0, 15].map((first) =>
-      sendFrom('127.0.0.2', JSON.stringify(Array.from({ length: 15 }, (_, offset) => sign(first + offset)))).then((answer) => {
-        finished.push('batch');
-        return answer;
-      }),
-    );
-    await waitUntil(() => keystoreTicks() - ticksBefore >= 20, 30_000, 'the keystore deriving for the batches', 20);
-    const single = await sendFrom('127.0.0.3', JSON.stringify(sign(99)));
+    // The greedy process sends one batch of 30 on one connection: more than its share of the signing queue.
+    const greedy = sendFrom('127.0.0.1', JSON.stringify(Array.from({ length: 30 }, (_, id) => sign(id)))).then((answer) => {
+      finished.push('batch');
+      return answer;
+    });
+    await waitUntil(() => keystoreTicks() - ticksBefore >= 20, 30_000, 'the keystore deriving for the batch', 20);
+    // Another local process, from the same address, on a connection of its own.
+    const single = await sendFrom('127.0.0.1', JSON.stringify(sign(99)));
     finished.push('single');
     expect(JSON.parse(single.text)).toMatchObject({ id: 99, status: 'success', result: expect.stringMatching(/^0x[0-9a-f]+$/i) });
-    const batches = await Promise.all(greedy);
-    expect(finished).toEqual(['single', 'batch', 'batch']);
+    const batch = await greedy;
+    expect(finished).toEqual(['single', 'batch']);
     // A busy keystore says so; a call that waited its whole deadline behind the others says that.
     const overloaded = (entry: Entry) => /^signing is busy|keystore unavailable: no answer before the deadline/.test(entry.error?.message ?? '');
-    const entries = batches.flatMap((batch) => entriesOf(batch, 'a batch of 15 jt_sign', overloaded));
+    const entries = entriesOf(batch, 'a batch of 30 jt_sign', overloaded);
     expect(entries).toHaveLength(30);
     // Past its share of the queue, the greedy client's calls are refused at once, saying why.
     const busy = entries.filter((entry) => entry.error?.message.startsWith('signing is busy'));
@@ -371,6 +373,17 @@ describe('hostile requests against a whole node', () => {
     expect(tooMany.length).toBeGreaterThanOrEqual(5);
     expect(JSON.parse(tooMany[0]!.text)).toMatchObject({ error: { code: 'rate_limited' } });
     expect(Number(tooMany[0]!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+    // Behind the trusted proxy, each forwarded client has its own allowance; elsewhere the header names nobody.
+    const forwarded = (address: string) => ({ 'x-forwarded-for': `203.0.113.99, ${address}` });
+    const fromClient = entriesOf(await sendFrom(TRUSTED_PROXY, JSON.stringify(Array.from({ length: 15 }, (_, id) => rawSend(id))), forwarded('198.51.100.1')), 'a forwarded client');
+    expect(fromClient.filter((entry) => entry.error?.code === -32013).length).toBeGreaterThanOrEqual(5);
+    const [nextClient] = entriesOf(await sendFrom(TRUSTED_PROXY, JSON.stringify(rawSend(1)), forwarded('198.51.100.2')), 'another forwarded client');
+    expect(nextClient!.error?.code).toBe(-32602);
+    const untrusted = '127.0.0.6';
+    entriesOf(await sendFrom(untrusted, JSON.stringify(Array.from({ length: 15 }, (_, id) => rawSend(id))), forwarded('198.51.100.3')), 'a peer that is no proxy', () => true);
+    const [spoofed] = entriesOf(await sendFrom(untrusted, JSON.stringify(rawSend(1)), forwarded('198.51.100.4')), 'the same peer naming another client');
+    expect(spoofed!.error?.code).toBe(-32013);
   });
 
   it('holds at most -max_connections connections per listener, and answers no /metrics there by default', async () => {

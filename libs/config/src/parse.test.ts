@@ -105,3 +105,13 @@ describe('renderFlagHelp', () => {
     expect(help).toMatch(/-thread_count N\s+.*\(default: 8\)/);
   });
 });
+
+describe('-trusted_proxies', () => {
+  it('takes addresses and CIDR ranges of either family', () => {
+    expect(parse('-trusted_proxies', '10.0.0.0/8, 192.0.2.10,fd00::/8,::1').flags.string('trusted_proxies')).toBe('10.0.0.0/8, 192.0.2.10,fd00::/8,::1');
+  });
+
+  it.each(['10.0.0.0/33', 'fd00::/129', 'ingress', '10.0.0.0/8/1', '10.0.0.0/x', '300.1.1.1'])('refuses %s, naming it', (entry) => {
+    expect(() => parse('-trusted_proxies', `10.0.0.1,${entry}`)).toThrow(new RegExp(`"${entry.replace(/[./]/g, '\\$&')}" is not an IP address or a CIDR range`));
+  });
+});

@@ -16,6 +16,8 @@ export interface CallScope {
    * work shared among callers (signing) is shared fairly by this name. Carried as `ln-caller`.
    */
   readonly caller?: string;
+  /** The client's address, for limits per client in the service that met it (not carried on). */
+  readonly address?: string;
 }
 
 /** The metadata key that carries `CallScope.caller` from hop to hop. */

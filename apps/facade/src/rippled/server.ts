@@ -10,6 +10,7 @@ import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { withCallScope } from '@ledger-node/grpc';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
+import type { CallerOf } from '../caller';
 import { requestScope } from '../request-scope';
 import { requestSpans } from '../request-spans';
 import { messageText, peerOf, StreamConnection } from '../streams/connection';
@@ -28,6 +29,8 @@ export interface RippledApiOptions {
   chain: StreamChain;
   /** The listener's Host/Origin guard (http-guard.ts). */
   guard: Koa.Middleware;
+  /** Who each request is for (caller.ts). */
+  callerIdentity: CallerOf;
   /** /healthz, /readyz (and /metrics when asked), as on the other listeners. */
   probes: Koa.Middleware;
   /** Largest HTTP body and WebSocket message (-max_body_bytes). */
@@ -105,7 +108,7 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
   };
   const app = new Koa();
   app.use(options.guard);
-  app.use(requestScope());
+  app.use(requestScope(options.callerIdentity));
   app.use(options.probes);
   app.use(requestSpans(['/']));
   app.use(httpRoute(runner, options.maxBodyBytes));
@@ -121,7 +124,7 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
         const connection = new StreamConnection(socket, peer, { api: 'rippled', queueBytes: options.queueBytes, logger });
         const subscriptions = new RippledSubscriptions(options.follower, options.chain, connection, logger, serverFacts);
         connection.onClose(() => subscriptions.close());
-        const scope = { signal: connection.signal, caller: `ip:${peer}` };
+        const scope = { signal: connection.signal, ...options.callerIdentity(request) };
         logger.debug({ peer }, 'rippled API: WebSocket client connected');
         socket.on('message', (data) => {
           const text = messageText(data);

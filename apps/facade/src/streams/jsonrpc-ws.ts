@@ -11,6 +11,7 @@ import { withCallScope } from '@ledger-node/grpc';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { CallerContext, Dispatcher } from '../jsonrpc/dispatcher';
 import { errorResponse, responseJson, RpcCode } from '../jsonrpc/protocol';
+import type { CallerOf } from '../caller';
 import { messageText, peerOf, StreamConnection } from './connection';
 import type { LedgerFollower } from './follower';
 import { jtCallScopes, JtStreamSession } from './jt-session';
@@ -22,6 +23,8 @@ export interface JsonRpcWsOptions {
   dispatcher: Dispatcher;
   /** Who may sign: judged once per connection, on its upgrade request. */
   callerOf(ctx: Koa.Context): CallerContext;
+  /** Who the connection's calls are for (caller.ts). */
+  callerIdentity: CallerOf;
   follower: LedgerFollower;
   profile: ChainProfile;
   guard: Koa.Middleware;
@@ -56,7 +59,7 @@ export function attachJsonRpcWebSocket(server: Server, app: Koa, options: JsonRp
       const connection = new StreamConnection(socket, peer, { api: 'jsonrpc', queueBytes: options.queueBytes, logger });
       const session = new JtStreamSession(options.follower, options.profile, connection, logger);
       connection.onClose(() => session.close());
-      const scope = { signal: connection.signal, caller: `ip:${peer}` };
+      const scope = { signal: connection.signal, ...options.callerIdentity(request) };
       socket.on('message', (data) => {
         const text = messageText(data);
         void connection.serve(() =>

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { stringFlag, type FlagGroup } from '../flag';
 
 export const securityOptions: FlagGroup = {
@@ -27,6 +28,14 @@ export const securityOptions: FlagGroup = {
       check: (value) => listProblem(value, (entry) => entry === '*' || /^https?:\/\/[^/\s]+$/.test(entry), 'an origin like https://app.example:8443, or *'),
     }),
     stringFlag({
+      name: 'trusted_proxies',
+      description:
+        'Comma-separated addresses or CIDR ranges of reverse proxies (a Kubernetes Ingress controller) whose X-Forwarded-For names the client: signing is shared and sends are limited per client (default: none; the TCP peer is the client)',
+      default: undefined,
+      valueName: 'ADDRESSES',
+      check: (value) => listProblem(value, isAddressOrRange, 'an IP address or a CIDR range like 10.0.0.0/8'),
+    }),
+    stringFlag({
       name: 'grpc_tls_cert',
       description: 'PEM certificate of this service for gRPC over TCP (mutual TLS; its CN or DNS names name the service: ledger-store, sync, keystore, submission, facade)',
       default: undefined,
@@ -41,6 +50,15 @@ export const securityOptions: FlagGroup = {
     }),
   ],
 };
+
+/** An IPv4 or IPv6 address, or one with a prefix length its family allows (10.0.0.0/8, fd00::/8). */
+function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /** The first entry of a comma-separated list that is not acceptable, as an error message. */
 function listProblem(value: string, acceptable: (entry: string) => boolean, what: string): string | undefined {
