@@ -1,11 +1,9 @@
 /** rippled `server_info` / `server_state` shapes (NetworkOPs::getServerInfo) and `complete_ledgers`. */
 import { RIPPLE_EPOCH_OFFSET, type ChainProfile } from '@ledger-node/chain';
+import type { LedgerRange } from '@ledger-node/contracts';
 import type { JsonObject } from './protocol';
 
-export interface LedgerRange {
-  readonly first: number;
-  readonly last: number;
-}
+export type { LedgerRange };
 
 /** The chain's fees as a ledger's FeeSettings states them, in drops. */
 export interface FeeSchedule {

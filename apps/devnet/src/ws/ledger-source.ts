@@ -4,12 +4,10 @@
  * serves both; only the live chain has a writer (submit, ledger_accept).
  */
 import type { ChainProfile } from '@ledger-node/chain';
+import type { LedgerRange } from '@ledger-node/contracts';
 import type { ClosedLedger, ClosedTransaction, FeeSettings, StateEntry, SubmitResult } from '../engine/types';
 
-export interface LedgerRange {
-  first: number;
-  last: number;
-}
+export type { LedgerRange };
 
 /** A transaction with the closed ledger that holds it. */
 export interface LedgerTransaction {

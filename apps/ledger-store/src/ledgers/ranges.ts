@@ -1,8 +1,7 @@
-/** An inclusive run of stored ledger indexes with no gap. */
-export interface LedgerRange {
-  first: number;
-  last: number;
-}
+import type { LedgerRange } from '@ledger-node/contracts';
+
+/** An inclusive run of stored ledger indexes with no gap (one type for the workspace: common.proto's). */
+export type { LedgerRange };
 
 /**
  * The ranges after `ledgerIndex` is stored: merged with a neighbour it touches, or inserted in

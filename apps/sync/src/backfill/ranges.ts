@@ -1,9 +1,7 @@
 /** Ledger index ranges: what is stored, and the gaps backfill still has to fill. */
+import type { LedgerRange } from '@ledger-node/contracts';
 
-export interface LedgerRange {
-  first: number;
-  last: number;
-}
+export type { LedgerRange };
 
 /** A set of ledger indexes kept as ascending, disjoint, non-adjacent inclusive ranges. */
 export class LedgerRangeSet {
