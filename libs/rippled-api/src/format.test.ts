@@ -116,11 +116,11 @@ describe('ledger answers', () => {
   );
   const ledger = { header, hash: fixture.ledger.hash as string };
 
-  it('adds ledger_index as a number and close_time_iso in API v2', () => {
+  it('prints ledger_index as a number in API v2, and close_time_iso in every version (rippled fillJson)', () => {
     const v1 = ledgerHeaderJson(ledger, 1);
     const v2 = ledgerHeaderJson(ledger, 2);
     expect(v1.ledger_index).toBe(String(header.ledgerIndex));
-    expect(v1.close_time_iso).toBeUndefined();
+    expect(v1.close_time_iso).toBe(closeTimeIso(header.closeTime));
     expect(v2.ledger_index).toBe(header.ledgerIndex);
     expect(v2.close_time_iso).toBe(closeTimeIso(header.closeTime));
     expect(v1.ledger_hash).toBe(ledger.hash);

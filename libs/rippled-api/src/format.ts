@@ -94,14 +94,20 @@ export function txJsonV2(tx: TransactionInput): JsonObject {
   return fields;
 }
 
-/** The ledger header object of a `ledger` answer (non-binary). */
+/** The ledger header object of a `ledger` answer (non-binary); rippled fillJson prints close_time_iso in every version. */
 export function ledgerHeaderJson(ledger: HeaderWithHash, apiVersion: ApiVersion): JsonObject {
   const json: JsonObject = ledgerHeaderToJson(ledger.header, ledger.hash);
-  if (apiVersion > 1) {
-    json.ledger_index = ledger.header.ledgerIndex;
-    json.close_time_iso = closeTimeIso(ledger.header.closeTime);
-  }
+  if (apiVersion > 1) json.ledger_index = ledger.header.ledgerIndex;
+  json.close_time_iso = closeTimeIso(ledger.header.closeTime);
   return json;
+}
+
+/** A ledger's transactions in the order rippled lists them: its transaction tree's, by hash. */
+export function inTreeOrder<T>(transactions: readonly T[], hashOf: (tx: T) => string): T[] {
+  return transactions
+    .map((tx) => ({ tx, key: hashOf(tx).toUpperCase() }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ tx }) => tx);
 }
 
 /** The binary header rippled returns as `ledger_data` (rippled addRaw). */

@@ -8,6 +8,7 @@ export {
   ctidOf,
   deliveredAmountOf,
   ledgerHeaderHex,
+  inTreeOrder,
   ledgerHeaderJson,
   ledgerTransactionJson,
   placeOf,
@@ -68,3 +69,4 @@ export { directoryIndexes, lineView, negateValue, nextDirectoryPage, rippleState
 export { pageLimits } from './tuning';
 export { amountText, directoryQuality, readBookSide, type BookSide } from './book';
 export { affectedAccounts } from './affected-accounts';
+export { inRippledNotation, issuedValueText, notationOf, rippledNotation, type NotationRules } from './notation';

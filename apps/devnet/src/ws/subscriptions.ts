@@ -9,7 +9,7 @@ import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/type
 import type { DevnetNetwork } from '../network/network';
 import { affectedAccountsOf } from './account-tx-index';
 import type { LedgerSource } from './ledger-source';
-import { DEVNET_RENDER_STYLE } from './methods/context';
+import { DEVNET_RENDER_STYLE, rendered } from './methods/context';
 
 /** Streams rippled accepts; only `ledger`, `validations` and the transaction streams carry messages here. */
 export const knownStreams = [
@@ -48,7 +48,7 @@ export function validationForApi(message: JsonObject, apiVersion: ApiVersion): J
 }
 
 export function transactionMessage(source: LedgerSource, ledger: ClosedLedger, tx: ClosedTransaction, apiVersion: ApiVersion): JsonObject {
-  return transactionStreamMessage(source.profile, placeOf(ledger), tx, apiVersion, DEVNET_RENDER_STYLE);
+  return transactionStreamMessage(source.profile, placeOf(ledger), rendered(tx, source.profile), apiVersion, DEVNET_RENDER_STYLE);
 }
 
 export class Subscriber {

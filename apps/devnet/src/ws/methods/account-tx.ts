@@ -11,7 +11,7 @@ import {
   type JsonObject,
 } from '@ledger-node/rippled-api';
 import { resolveLedger } from '../params';
-import { DEVNET_RENDER_STYLE, type MethodHandler } from './context';
+import { DEVNET_RENDER_STYLE, rendered, type MethodHandler } from './context';
 
 /** rippled Tuning::accountTx: 200 by default; a local (admin) caller may ask for more, capped here at 1000. */
 const TX_PAGE = { fallback: 200, min: 1, max: 1000 };
@@ -43,7 +43,7 @@ export const accountTx: MethodHandler = ({ request, source, apiVersion }) => {
     ledger_index_min: minLedgerIndex,
     ledger_index_max: maxLedgerIndex,
     limit,
-    transactions: page.transactions.map(({ ledger, tx }) => accountTxEntry(placeOf(ledger), tx, { apiVersion, binary, ...DEVNET_RENDER_STYLE })),
+    transactions: page.transactions.map(({ ledger, tx }) => accountTxEntry(placeOf(ledger), rendered(tx, source.profile), { apiVersion, binary, ...DEVNET_RENDER_STYLE })),
     validated: true,
   };
   if (page.marker) result.marker = page.marker;

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../engine/types';
-import type { ApiVersion, RenderStyle } from '@ledger-node/rippled-api';
+import { inRippledNotation, notationOf, type ApiVersion, type RenderStyle, type TransactionInput } from '@ledger-node/rippled-api';
+import type { ChainProfile } from '@ledger-node/chain';
 import type { DevnetNetwork } from '../../network/network';
 import type { LedgerSource } from '../ledger-source';
 import type { Subscriber } from '../subscriptions';
@@ -20,6 +21,11 @@ export interface MethodContext {
  * alias, the shape its recorded ledgers and their checks keep.
  */
 export const DEVNET_RENDER_STYLE: RenderStyle = { v1DeliverMax: false };
+
+/** A closed transaction as the devnet answers with it: in the notation of the chain's servers. */
+export function rendered(tx: TransactionInput, profile: ChainProfile): TransactionInput {
+  return inRippledNotation(tx, notationOf(profile));
+}
 
 /** A rippled method: returns the `result` object or throws an RpcError. */
 export type MethodHandler = (context: MethodContext) => JsonObject;

@@ -1,7 +1,7 @@
 /** rippled `ledger`: a ledger's header, optionally its transactions, in JSON or binary form. */
-import { ledgerHeaderHex, ledgerHeaderJson, ledgerTransactionJson, placeOf, readBoolean, RpcError, type JsonObject } from '@ledger-node/rippled-api';
+import { inTreeOrder, ledgerHeaderHex, ledgerHeaderJson, ledgerTransactionJson, placeOf, readBoolean, RpcError, type JsonObject } from '@ledger-node/rippled-api';
 import { resolveLedger } from '../params';
-import { DEVNET_RENDER_STYLE, type MethodHandler } from './context';
+import { DEVNET_RENDER_STYLE, rendered, type MethodHandler } from './context';
 
 export const ledger: MethodHandler = ({ request, source, apiVersion }) => {
   const binary = readBoolean(request, 'binary');
@@ -24,9 +24,7 @@ export const ledger: MethodHandler = ({ request, source, apiVersion }) => {
   const header: JsonObject = binary ? { closed: true, ledger_data: ledgerHeaderHex(closed) } : ledgerHeaderJson(closed, apiVersion);
   if (withTransactions) {
     const place = placeOf(closed);
-    header.transactions = [...closed.transactions]
-      .sort((a, b) => a.index - b.index)
-      .map((tx) => ledgerTransactionJson(place, tx, { apiVersion, expand, binary, ...DEVNET_RENDER_STYLE }));
+    header.transactions = inTreeOrder(closed.transactions, (tx) => tx.hash).map((tx) => ledgerTransactionJson(place, rendered(tx, source.profile), { apiVersion, expand, binary, ...DEVNET_RENDER_STYLE }));
   }
   return { ledger: header, ledger_hash: closed.hash, ledger_index: closed.header.ledgerIndex, validated: true };
 };

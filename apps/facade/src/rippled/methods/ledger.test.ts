@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getProfile, ledgerHeaderFromJson } from '@ledger-node/chain';
-import { closeTimeIso } from '@ledger-node/rippled-api';
+import { closeTimeIso, notationOf, rippledNotation } from '@ledger-node/rippled-api';
 import { readFixture } from '@ledger-node/test-utils';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { HISTORY_LEDGERS, request, TestChain, type FixtureLedger } from './test-context';
@@ -37,13 +37,15 @@ describe('ledger', () => {
     expect(byIndex.ledger).toMatchObject({ ledger_index: 11119599, close_time_iso: closeTimeIso(first.close_time) });
   });
 
-  it('lists transaction hashes, or the transactions themselves as recorded (API v1 expanded)', async () => {
+  it('lists transaction hashes, or the transactions themselves as recorded (API v1 expanded), in transaction-tree order', async () => {
     const hashes = await ledger(request({ ledger_index: 11119599, transactions: true }), chain.context);
-    expect((hashes.ledger as { transactions: string[] }).transactions).toEqual(
-      [...first.transactions].sort((a: any, b: any) => a.metaData.TransactionIndex - b.metaData.TransactionIndex).map((tx: any) => tx.hash),
-    );
+    const treeOrder = first.transactions.map((tx: any) => tx.hash as string).sort();
+    expect((hashes.ledger as { transactions: string[] }).transactions).toEqual(treeOrder);
     const expanded = await ledger(request({ ledger_index: 11119599, transactions: true, expand: true }), chain.context);
-    const byHash = new Map(first.transactions.map((tx: any) => [tx.hash, tx]));
+    const listed = (expanded.ledger as { transactions: Array<Record<string, any>> }).transactions;
+    expect(listed.map((tx) => tx.hash)).toEqual(treeOrder);
+    // As today's rippled prints the recording: its UInt64 fields in short lower-case hex.
+    const byHash = new Map(first.transactions.map((tx: any) => [tx.hash, rippledNotation(tx, notationOf(getProfile('xrpl')))]));
     for (const tx of (expanded.ledger as { transactions: Array<Record<string, any>> }).transactions) {
       const recorded = byHash.get(tx.hash) as Record<string, any>;
       const { DeliverMax: deliverMax, ...withoutAlias } = tx;

@@ -6,7 +6,7 @@
  * LastLedgerSequence).
  */
 import { LedgerTag, TxDetail } from '@ledger-node/contracts';
-import { ledgerHeaderHex, ledgerHeaderJson, ledgerTransactionJson, readBoolean, RpcError, type JsonObject } from '@ledger-node/rippled-api';
+import { inTreeOrder, ledgerHeaderHex, ledgerHeaderJson, ledgerTransactionJson, readBoolean, RpcError, type JsonObject } from '@ledger-node/rippled-api';
 import type { RippledMethod } from '../method';
 import { resolvedOf, resolveLedger } from './ledgers';
 import { transactionInput } from './records';
@@ -25,9 +25,12 @@ export const ledger: RippledMethod = async ({ params, apiVersion }, context) => 
   const resolved = await resolveLedger(params, context, detail);
   const header: JsonObject = binary ? { closed: true, ledger_data: ledgerHeaderHex(resolved) } : ledgerHeaderJson(resolved, apiVersion);
   if (withTransactions) {
+    const hex = (hash: Uint8Array) => Buffer.from(hash).toString('hex').toUpperCase();
     header.transactions = expand
-      ? resolved.record.transactions.map((record) => ledgerTransactionJson(resolved.place, transactionInput(record, context.profile), { apiVersion, expand, binary }))
-      : resolved.record.transactionHashes.map((hash) => Buffer.from(hash).toString('hex').toUpperCase());
+      ? inTreeOrder(resolved.record.transactions, (record) => hex(record.hash)).map((record) =>
+          ledgerTransactionJson(resolved.place, transactionInput(record, context.profile), { apiVersion, expand, binary }),
+        )
+      : inTreeOrder(resolved.record.transactionHashes.map(hex), (hash) => hash);
   }
   return { ledger: header, ledger_hash: resolved.hash, ledger_index: resolved.header.ledgerIndex, validated: true };
 };

@@ -1,7 +1,7 @@
 /** The store's transaction records as the shared renderers' inputs (libs/rippled-api). */
 import { decodeTransactionBlob, type ChainProfile } from '@ledger-node/chain';
 import type { TransactionRecord } from '@ledger-node/contracts';
-import { deliveredAmountOf, type JsonObject, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
+import { deliveredAmountOf, inRippledNotation, notationOf, type JsonObject, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
 import { hex } from './ledgers';
 
 export function placeOfRecord(record: TransactionRecord): LedgerPlace {
@@ -9,16 +9,16 @@ export function placeOfRecord(record: TransactionRecord): LedgerPlace {
 }
 
 /**
- * A stored transaction as a renderer's input. Its JSON is decoded only when a renderer reads it
- * (binary answers never do), with rippled's `delivered_amount` added to the metadata.
+ * A stored transaction as a renderer's input, in rippled's notation. Its JSON is decoded only when
+ * a renderer reads it (binary answers never do), with rippled's `delivered_amount` added to the
+ * metadata.
  */
 export function transactionInput(record: TransactionRecord, profile: ChainProfile): TransactionInput {
   const txBlob = hex(record.txBlob);
   const metaBlob = hex(record.metaBlob);
   let txJson: JsonObject | undefined;
-  let metaJson: JsonObject | undefined;
   const decodedTx = () => (txJson ??= decodeTransactionBlob(txBlob, profile));
-  return {
+  const decoded: TransactionInput = {
     hash: hex(record.hash),
     txBlob,
     metaBlob,
@@ -27,13 +27,11 @@ export function transactionInput(record: TransactionRecord, profile: ChainProfil
       return decodedTx();
     },
     get metaJson() {
-      if (metaJson === undefined) {
-        const meta: JsonObject = profile.codec.decode(metaBlob);
-        const delivered = deliveredAmountOf(decodedTx(), meta, placeOfRecord(record));
-        if (delivered !== undefined) meta.delivered_amount = delivered;
-        metaJson = meta;
-      }
-      return metaJson;
+      const meta: JsonObject = profile.codec.decode(metaBlob);
+      const delivered = deliveredAmountOf(decodedTx(), meta, placeOfRecord(record));
+      if (delivered !== undefined) meta.delivered_amount = delivered;
+      return meta;
     },
   };
+  return inRippledNotation(decoded, notationOf(profile));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
+import { notationOf, rippledNotation } from '@ledger-node/rippled-api';
 import { readFixture } from '@ledger-node/test-utils';
 import { transactionEntry, tx } from './tx';
 import { HISTORY_LEDGERS, request, TestChain, type FixtureLedger } from './test-context';
@@ -7,7 +8,11 @@ import { HISTORY_LEDGERS, request, TestChain, type FixtureLedger } from './test-
 const fixtures = HISTORY_LEDGERS.map((file) => readFixture<FixtureLedger>(file));
 const chain = new TestChain({ profile: getProfile('xrpl'), ledgers: fixtures });
 const ledger = fixtures[1].ledger;
-const recorded: Record<string, any> = ledger.transactions[0];
+/**
+ * The recorded transaction as today's rippled prints it: the 2015 recording's amounts are already
+ * in STAmount::getText's notation; its UInt64 fields had 16 upper-case digits then.
+ */
+const recorded: Record<string, any> = rippledNotation(ledger.transactions[0], notationOf(getProfile('xrpl')));
 const payment: Record<string, any> = fixtures.flatMap((fixture) => fixture.ledger.transactions).find((candidate: any) => candidate.TransactionType === 'Payment' && candidate.metaData.TransactionResult === 'tesSUCCESS');
 
 describe('tx', () => {
@@ -105,8 +110,11 @@ describe('transaction_entry', () => {
     expect(v1.metadata).not.toHaveProperty('delivered_amount');
   });
 
-  it('answers txnNotFound for a transaction of another ledger', async () => {
-    await expect(transactionEntry(request({ tx_hash: recorded.hash, ledger_index: 11119601 }), chain.context)).rejects.toMatchObject({ token: 'txnNotFound' });
-    await expect(transactionEntry(request({}), chain.context)).rejects.toMatchObject({ token: 'invalidParams' });
+  it("refuses as rippled's TransactionEntry does: bare tokens beside the ledger's fields", async () => {
+    const otherLedger = { ledger_hash: fixtures[2].ledger.hash, ledger_index: 11119601, validated: true };
+    await expect(transactionEntry(request({ tx_hash: recorded.hash, ledger_index: 11119601 }), chain.context)).rejects.toMatchObject({ token: 'transactionNotFound', extra: otherLedger });
+    await expect(transactionEntry(request({ ledger_index: 11119601 }), chain.context)).rejects.toMatchObject({ token: 'fieldNotFoundTransaction', extra: otherLedger });
+    await expect(transactionEntry(request({ tx_hash: 'XYZ', ledger_index: 11119601 }), chain.context)).rejects.toMatchObject({ token: 'malformedRequest', extra: otherLedger });
+    await expect(transactionEntry(request({ tx_hash: recorded.hash, ledger_index: 'current' }), chain.context)).rejects.toMatchObject({ token: 'notYetImplemented' });
   });
 });

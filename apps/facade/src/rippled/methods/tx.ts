@@ -7,7 +7,7 @@
  * no CTID.
  */
 import { TxDetail, type TransactionRecord } from '@ledger-node/contracts';
-import { closeTimeIso, invalidField, isHash256, missingField, readBoolean, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
+import { BareRpcError, closeTimeIso, invalidField, isHash256, missingField, notationOf, readBoolean, rippledNotation, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
 import type { RippledMethod } from '../method';
 import { ledgerFields, resolveLedger } from './ledgers';
 import { placeOfRecord, transactionInput } from './records';
@@ -65,21 +65,24 @@ export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
 };
 
 /**
- * rippled `transaction_entry`: a transaction of one given ledger (ledger_hash or ledger_index,
- * not `current`), with its metadata, always in JSON.
+ * rippled `transaction_entry` (TransactionEntry.cpp): a transaction of one given ledger
+ * (ledger_hash or ledger_index, not `current`), with its metadata, always in JSON. Its refusals
+ * after the ledger are bare tokens beside the ledger's fields, as rippled sets them.
  */
 export const transactionEntry: RippledMethod = async ({ params, apiVersion }, context) => {
-  const hash = params.tx_hash;
-  if (hash === undefined) throw missingField('tx_hash');
-  if (!isHash256(hash)) throw new RpcError('invalidParams', "Invalid field 'tx_hash'.");
-  if (params.ledger_index === 'current') throw new RpcError('notSupported', 'The node holds validated ledgers only; name one by ledger_hash or ledger_index.');
+  if (params.ledger_index === 'current') {
+    throw params.tx_hash === undefined ? new BareRpcError('fieldNotFoundTransaction') : new BareRpcError('notYetImplemented');
+  }
   const resolved = await resolveLedger(params, context, TxDetail.NONE);
-  const record = await context.queries.transaction(Buffer.from(hash, 'hex'));
-  if (!record || record.ledgerIndex !== resolved.header.ledgerIndex) throw new RpcError('txnNotFound', 'Transaction not found.');
-  const tx = transactionInput(record, context.profile);
   const fields = ledgerFields(resolved.place);
+  const hash = params.tx_hash;
+  if (hash === undefined) throw new BareRpcError('fieldNotFoundTransaction', fields);
+  if (!isHash256(hash)) throw new BareRpcError('malformedRequest', fields);
+  const record = await context.queries.transaction(Buffer.from(hash, 'hex'));
+  if (!record || record.ledgerIndex !== resolved.header.ledgerIndex) throw new BareRpcError('transactionNotFound', fields);
+  const tx = transactionInput(record, context.profile);
   // The metadata as stored: unlike `tx`, rippled adds no delivered_amount here.
-  const meta = context.profile.codec.decode(tx.metaBlob);
+  const meta = rippledNotation(context.profile.codec.decode(tx.metaBlob), notationOf(context.profile));
   if (apiVersion > 1) {
     return { ...fields, close_time_iso: closeTimeIso(resolved.header.closeTime), hash: tx.hash, meta, tx_json: txJsonV2(tx) };
   }
