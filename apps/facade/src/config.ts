@@ -16,6 +16,8 @@ export interface FacadeConfig {
   ws?: Listener;
   /** Most bytes of messages a WebSocket client may leave unread before it is disconnected (-ws_queue_bytes). */
   wsQueueBytes: number;
+  /** Most ledgers a stream's resume point may be behind the newest stored ledger (-max_resume_ledgers). */
+  maxResumeLedgers: number;
   ledgerStoreAddress: string;
   syncAddress: string;
   keystoreAddress: string;
@@ -56,6 +58,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     api: flags.boolean('api') ? { host: flags.string('apiaddr')!, port: flags.integer('apiport')! } : undefined,
     ws: flags.boolean('ws') ? { host: flags.string('wsaddr')!, port: flags.integer('wsport')! } : undefined,
     wsQueueBytes: flags.integer('ws_queue_bytes')!,
+    maxResumeLedgers: flags.integer('max_resume_ledgers')!,
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     syncAddress: serviceAddress(flags, 'sync'),
     keystoreAddress: serviceAddress(flags, 'keystore'),

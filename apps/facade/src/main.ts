@@ -57,7 +57,7 @@ export async function start(flags: ParsedFlags) {
     sends: new SendLimit(config.sendRate),
   };
   // One follower of the store feeds every stream subscriber of both WebSocket APIs.
-  const follower = new LedgerFollower(clients, context.queries, config.profile, logger);
+  const follower = new LedgerFollower(clients, context.queries, config.profile, logger, { maxResumeLedgers: config.maxResumeLedgers });
   const servers: Server[] = [];
   const upgrades: Upgrades[] = [];
   const addresses: string[] = [];

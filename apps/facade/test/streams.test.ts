@@ -4,7 +4,8 @@
  * -rpcport. Every ledger and transaction a stream carries is compared with the node's store
  * (jt_getBlockByNumber): none missing, none twice, in order. A client that disconnects and
  * resumes from its last ledger gets every ledger after it, then the live ones; a resume point the
- * store cannot serve is refused; a client that stops reading is closed with the reason.
+ * store cannot serve, or further back than -max_resume_ledgers, is refused before any read; a
+ * client that stops reading is closed with the reason.
  *
  * The devnet runs first, then the node with -start_ledger, so that the store holds a range that
  * begins above the genesis (a resume point below it exists).
@@ -16,11 +17,19 @@ import { jsonRpcRequester, rippledRequester, type Json } from './support/stream-
 /** The oldest ledger the node stores. */
 const START_LEDGER = 12;
 const QUEUE_BYTES = 65_536;
+/**
+ * -max_resume_ledgers: more than the 32 ledgers the follower holds in memory, so that a resume at
+ * the window's edge reads the store.
+ */
+const RESUME_WINDOW = 64;
+/** A valid address no devnet transaction affects: an account stream of it sends nothing. */
+const UNUSED_ACCOUNT = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 let node: RunningProcess;
 let removeDir: () => void;
 let rippledUrl: string;
 let jsonRpcWsUrl: string;
+let metricsUrl: string;
 let call: ReturnType<typeof rpcClient>;
 const clients: WsClient[] = [];
 
@@ -83,6 +92,26 @@ const ledgerClosedAtLeast = (ledgerIndex: number) => (message: Json) => message.
 
 const slowCloses = () => (node.output().match(/closing a WebSocket client/g) ?? []).length;
 
+/** The facade's figure for a metric: the sum of its series whose labels include `labels` (from /metrics on -rpcport). */
+async function metric(name: string, labels = ''): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if ((line.startsWith(`${name}{`) || line.startsWith(`${name} `)) && line.includes(labels)) total += Number(line.split(' ').at(-1));
+  }
+  return total;
+}
+
+/** Calls of a LedgerStore method the facade has made so far (grpc_client_handling_seconds_count, every status). */
+const storeCalls = (method: string) => metric('grpc_client_handling_seconds_count', `grpc_method="${method}"`);
+
+/** The earliest resume point a refusal names: rippled's `resume after ledger N`, JSON-RPC's `fromBlock N`. */
+function earliestNamed(message: string): number {
+  const named = /(?:resume after ledger|give fromBlock) (\d+) or later/.exec(message);
+  expect(named, `a refusal naming the earliest resume point: ${message}`).not.toBeNull();
+  return Number(named![1]);
+}
+
 beforeAll(async () => {
   const { dir, remove } = tempDir('streams-');
   removeDir = remove;
@@ -96,10 +125,12 @@ beforeAll(async () => {
   const [rpcPort, wsPort] = [await freePort(), await freePort()];
   rippledUrl = `ws://127.0.0.1:${wsPort}`;
   jsonRpcWsUrl = `ws://127.0.0.1:${rpcPort}/v1/ws`;
+  metricsUrl = `http://127.0.0.1:${rpcPort}/metrics`;
   node = startProcess([
     cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-start_ledger', String(START_LEDGER),
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
     '-ws_queue_bytes', String(QUEUE_BYTES), '-data_dir', dir, '-thread_count', '2', '-network_id', '0',
+    '-max_resume_ledgers', String(RESUME_WINDOW), '-listener_metrics',
   ]);
   await node.waitFor(/facade\s+ready/, 90_000);
   call = rpcClient(rpcPort);
@@ -212,27 +243,31 @@ describe('resuming a rippled stream from the last ledger seen (from_ledger)', ()
     expect(transactions).toBeGreaterThan(10);
   });
 
-  it('refuses a resume point the store cannot serve without a gap, with lgrNotFound saying why, and serves the earliest it can', async () => {
+  it('refuses a resume point the store cannot serve without a gap, with lgrNotFound naming the earliest allowed, and serves from it', async () => {
     const client = await connect(rippledUrl);
     const ask = rippledRequester(client);
     const below = await ask('subscribe', { streams: ['ledger'], from_ledger: START_LEDGER - 5 });
     expect(below).toMatchObject({ status: 'error', error: 'lgrNotFound', error_code: 21 });
-    expect(below.error_message).toContain(`ledgers ${START_LEDGER - 4} to ${START_LEDGER - 1} are not stored`);
-    expect(below.error_message).toContain(`resume after ledger ${START_LEDGER - 1} or later`);
+    // The store begins at the start ledger; the window may hold the resume back further. The
+    // earliest point only moves up: the one before it stays refused.
+    const earliest = earliestNamed(below.error_message);
+    expect(earliest).toBeGreaterThanOrEqual(START_LEDGER - 1);
+    expect(await ask('subscribe', { streams: ['ledger'], from_ledger: earliest - 1 })).toMatchObject({ status: 'error', error: 'lgrNotFound' });
     const beyond = await ask('subscribe', { streams: ['ledger'], from_ledger: 4_000_000_000 });
     expect(beyond).toMatchObject({ status: 'error', error: 'lgrNotFound' });
     expect(beyond.error_message).toMatch(/the newest stored ledger is \d+/);
     const malformed = await ask('subscribe', { streams: ['ledger'], from_ledger: 'yesterday' });
     expect(malformed).toMatchObject({ status: 'error', error: 'invalidParams' });
 
-    // The earliest resume point: every stored ledger from the first (read from the store, not the
-    // follower's memory of recent ledgers), then on into the live ones.
-    const accepted = await ask('subscribe', { streams: ['ledger', 'transactions'], from_ledger: START_LEDGER - 1 });
+    // Near the earliest resume point (the newest ledger moves on meanwhile): every ledger after it,
+    // read from the store rather than the follower's memory of recent ledgers, then the live ones.
+    const from = earliest + 8;
+    const accepted = await ask('subscribe', { streams: ['ledger', 'transactions'], from_ledger: from });
     expect(accepted.status).toBe('success');
     const live = await tip();
     await client.waitFor(ledgerClosedAtLeast(live + 3));
-    await expectStoredLedgers(streamedLedgers(client.messages((message) => message.type !== 'response')), START_LEDGER);
-    const again = await ask('subscribe', { streams: ['transactions'], from_ledger: START_LEDGER });
+    await expectStoredLedgers(streamedLedgers(client.messages((message) => message.type !== 'response')), from + 1);
+    const again = await ask('subscribe', { streams: ['transactions'], from_ledger: from });
     expect(again).toMatchObject({ status: 'error', error: 'invalidParams' });
   });
 });
@@ -284,7 +319,8 @@ describe('jt_subscribe over /v1/ws', () => {
     const ask = jsonRpcRequester(resumed);
     const refused = await ask('jt_subscribe', ['newBlocks', { fromBlock: START_LEDGER - 3 }]);
     expect(refused.error).toMatchObject({ code: -32002 });
-    expect(refused.error.message).toContain('not stored');
+    expect(refused.error.data.earliest_resume_point).toBeGreaterThanOrEqual(START_LEDGER);
+    expect(earliestNamed(refused.error.message)).toBe(refused.error.data.earliest_resume_point);
     const again = (await ask('jt_subscribe', ['newBlocks', { fromBlock: lastSeen + 1 }])).result;
     const target = (await tip()) + 3;
     await resumed.waitFor((message) => message.params?.subscription === again && message.params.result.ledger_index >= target);
@@ -296,6 +332,40 @@ describe('jt_subscribe over /v1/ws', () => {
     const answer = await call('jt_subscribe', ['newBlocks']);
     expect(answer.error).toMatchObject({ code: -32011 });
     expect(answer.error.message).toContain('/v1/ws');
+  });
+});
+
+describe('what a resume may cost (-max_resume_ledgers)', () => {
+  it('refuses a resume further back than -max_resume_ledgers before any read: lgrNotFound on rippled, -32002 on /v1/ws, each naming the earliest allowed', async () => {
+    await waitUntil(async () => (await tip()) >= START_LEDGER + RESUME_WINDOW + 10, 60_000, 'a stored range longer than the window');
+    const rippled = rippledRequester(await connect(rippledUrl));
+    const jsonRpc = jsonRpcRequester(await connect(jsonRpcWsUrl));
+    const [refusedBefore, readsBefore] = [await metric('ledger_node_stream_resumes_refused_total', 'reason="window"'), await storeCalls('GetLedger')];
+    const tipBefore = await tip();
+    // A stored ledger, five beyond the window.
+    const lastSeen = tipBefore - RESUME_WINDOW - 5;
+    const onRippled = await rippled('subscribe', { accounts: [UNUSED_ACCOUNT], from_ledger: lastSeen });
+    const onJsonRpc = await jsonRpc('jt_subscribe', ['transactions', { fromBlock: lastSeen + 1, accounts: [UNUSED_ACCOUNT] }]);
+
+    // rippled's API: the earliest from_ledger is the newest validated ledger less the window.
+    expect(onRippled).toMatchObject({ status: 'error', error: 'lgrNotFound', error_code: 21 });
+    const newestForRippled = Number(/the newest validated ledger (\d+)/.exec(onRippled.error_message)?.[1]);
+    expect(newestForRippled).toBeGreaterThanOrEqual(tipBefore);
+    expect(onRippled.error_message).toBe(
+      `cannot resume after ledger ${lastSeen}: it is ${newestForRippled - lastSeen} ledgers behind the newest validated ledger ${newestForRippled}, ` +
+        `and a resume replays at most ${RESUME_WINDOW} (-max_resume_ledgers); resume after ledger ${newestForRippled - RESUME_WINDOW} or later, or subscribe without from_ledger`,
+    );
+
+    // JSON-RPC: the earliest fromBlock is one above, in the message and in data.
+    expect(onJsonRpc.error).toMatchObject({ code: -32002, data: { max_resume_ledgers: RESUME_WINDOW } });
+    const newestForJsonRpc = onJsonRpc.error.data.newest_ledger as number;
+    expect(newestForJsonRpc).toBeGreaterThanOrEqual(newestForRippled);
+    expect(onJsonRpc.error.data.earliest_resume_point).toBe(newestForJsonRpc - RESUME_WINDOW + 1);
+    expect(onJsonRpc.error.message).toContain(`cannot resume from block ${lastSeen + 1}`);
+    expect(earliestNamed(onJsonRpc.error.message)).toBe(newestForJsonRpc - RESUME_WINDOW + 1);
+
+    expect(await metric('ledger_node_stream_resumes_refused_total', 'reason="window"')).toBe(refusedBefore + 2);
+    expect(await storeCalls('GetLedger')).toBe(readsBefore);
   });
 });
 

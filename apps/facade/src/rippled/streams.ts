@@ -171,7 +171,7 @@ export class RippledSubscriptions {
       if (this.feed) {
         throw new RpcError('invalidParams', "'from_ledger' applies to a connection's first subscription; this connection follows ledgers already.");
       }
-      await this.follower.checkResume(fromLedger).catch(rethrowAsRippled);
+      await this.follower.checkResume(fromLedger, 'rippled').catch(rethrowAsRippled);
     }
     const wantsLedger = streams.includes('ledger');
     const needsFeed = !this.feed && (streams.some((stream) => stream !== 'server') || accounts.length > 0);

@@ -15,7 +15,7 @@ const voted = { baseFee: 12n, reserveBase: 10_000_000n, reserveIncrement: 2_000_
 
 /** A follower over a chain of the one fixture ledger; it is only read from, never started. */
 function followerOf(chain: TestChain): LedgerFollower {
-  return new LedgerFollower({} as Clients, chain.context.queries, xrpl, logger);
+  return new LedgerFollower({} as Clients, chain.context.queries, xrpl, logger, { maxResumeLedgers: 256 });
 }
 
 describe('the stream follower', () => {

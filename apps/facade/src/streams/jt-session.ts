@@ -67,7 +67,7 @@ export class JtStreamSession {
     let lastSeen: number | undefined;
     if (request.fromBlock !== undefined) {
       lastSeen = request.fromBlock - 1;
-      await this.follower.checkResume(lastSeen);
+      await this.follower.checkResume(lastSeen, 'jsonrpc');
     } else {
       lastSeen = (await this.follower.current())?.ledgerIndex;
     }

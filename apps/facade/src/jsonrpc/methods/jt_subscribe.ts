@@ -10,7 +10,10 @@ const options = z
     {
       fromBlock: ledgerIndexQuantity
         .optional()
-        .describe('QUANTITY: the first block to notify, e.g. one above the last block seen before a reconnect; every stored block from it on comes, then the new ones, none missed or repeated'),
+        .describe(
+          'QUANTITY: the first block to notify, e.g. one above the last block seen before a reconnect; every stored block from it on comes, then the new ones, none missed or repeated. ' +
+            'At most -max_resume_ledgers blocks behind the newest (else -32002, data.earliest_resume_point the earliest fromBlock)',
+        ),
       fullTransactions: z.boolean({ error: 'expected true or false' }).optional().describe('newBlocks: full transaction objects instead of hashes'),
       accounts: z
         .array(accountAddress, { error: 'expected an array of account addresses' })
