@@ -4,7 +4,8 @@
  * -rpcport. Every ledger and transaction a stream carries is compared with the node's store
  * (jt_getBlockByNumber): none missing, none twice, in order. A client that disconnects and
  * resumes from its last ledger gets every ledger after it, then the live ones; a resume point the
- * store cannot serve, or further back than -max_resume_ledgers, is refused before any read; a
+ * store cannot serve, or further back than -max_resume_ledgers, is refused before any read; resumes
+ * read the store within the node-wide -resume_rate budget while other clients are answered; a
  * client that stops reading is closed with the reason.
  *
  * The devnet runs first, then the node with -start_ledger, so that the store holds a range that
@@ -22,6 +23,11 @@ const QUEUE_BYTES = 65_536;
  * the window's edge reads the store.
  */
 const RESUME_WINDOW = 64;
+/**
+ * -resume_rate: low enough that a few resumes at once spend it, high enough that each still gains
+ * on the devnet's four ledgers a second.
+ */
+const RESUME_RATE = 30;
 /** A valid address no devnet transaction affects: an account stream of it sends nothing. */
 const UNUSED_ACCOUNT = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
@@ -102,6 +108,8 @@ async function metric(name: string, labels = ''): Promise<number> {
   return total;
 }
 
+const catchUpsRunning = () => metric('ledger_node_stream_catch_ups');
+
 /** Calls of a LedgerStore method the facade has made so far (grpc_client_handling_seconds_count, every status). */
 const storeCalls = (method: string) => metric('grpc_client_handling_seconds_count', `grpc_method="${method}"`);
 
@@ -130,7 +138,7 @@ beforeAll(async () => {
     cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-start_ledger', String(START_LEDGER),
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
     '-ws_queue_bytes', String(QUEUE_BYTES), '-data_dir', dir, '-thread_count', '2', '-network_id', '0',
-    '-max_resume_ledgers', String(RESUME_WINDOW), '-listener_metrics',
+    '-max_resume_ledgers', String(RESUME_WINDOW), '-resume_rate', String(RESUME_RATE), '-listener_metrics',
   ]);
   await node.waitFor(/facade\s+ready/, 90_000);
   call = rpcClient(rpcPort);
@@ -335,7 +343,7 @@ describe('jt_subscribe over /v1/ws', () => {
   });
 });
 
-describe('what a resume may cost (-max_resume_ledgers)', () => {
+describe('what a resume may cost (-max_resume_ledgers, -resume_rate)', () => {
   it('refuses a resume further back than -max_resume_ledgers before any read: lgrNotFound on rippled, -32002 on /v1/ws, each naming the earliest allowed', async () => {
     await waitUntil(async () => (await tip()) >= START_LEDGER + RESUME_WINDOW + 10, 60_000, 'a stored range longer than the window');
     const rippled = rippledRequester(await connect(rippledUrl));
@@ -367,6 +375,62 @@ describe('what a resume may cost (-max_resume_ledgers)', () => {
     expect(await metric('ledger_node_stream_resumes_refused_total', 'reason="window"')).toBe(refusedBefore + 2);
     expect(await storeCalls('GetLedger')).toBe(readsBefore);
   });
+
+  it('paces resumes from several connections at once by the shared budget, each getting every ledger in order, while another client is answered', async () => {
+    await waitUntil(async () => (await catchUpsRunning()) === 0, 30_000, 'no catch-up left from earlier tests');
+    const [readsBefore, waitsBefore, clientLimitBefore] = [
+      await metric('ledger_node_stream_catch_up_reads_total'),
+      await metric('ledger_node_stream_catch_up_waits_total'),
+      await metric('ledger_node_stream_resumes_refused_total', 'reason="client_limit"'),
+    ];
+    // Four ledgers inside the window (a second of the devnet's), more than pass while four subscribe.
+    const lastSeen = (await tip()) - RESUME_WINDOW + 4;
+    const ledgerClient = await connect(rippledUrl);
+    const silentClient = await connect(rippledUrl);
+    const blockClient = await connect(jsonRpcWsUrl);
+    const [ledgerAnswer, silentAnswer, blockAnswer] = await Promise.all([
+      rippledRequester(ledgerClient)('subscribe', { streams: ['ledger', 'transactions'], from_ledger: lastSeen }),
+      // An account filter matching nothing: nothing is sent, and its reads are paced all the same.
+      rippledRequester(silentClient)('subscribe', { accounts: [UNUSED_ACCOUNT], from_ledger: lastSeen }),
+      jsonRpcRequester(blockClient)('jt_subscribe', ['newBlocks', { fromBlock: lastSeen + 1 }]),
+    ]);
+    expect([ledgerAnswer.status, silentAnswer.status, blockAnswer.status]).toEqual(['success', 'success', 'success']);
+
+    // One address has at most 4 resumes catching up: a fourth is admitted, a fifth refused.
+    const oneMore = jsonRpcRequester(await connect(jsonRpcWsUrl));
+    expect((await oneMore('jt_subscribe', ['transactions', { fromBlock: lastSeen + 1, accounts: [UNUSED_ACCOUNT] }])).result).toMatch(/^0x/);
+    const fifth = await oneMore('jt_subscribe', ['newBlocks', { fromBlock: lastSeen + 1 }]);
+    expect(fifth.error).toMatchObject({ code: -32013 });
+    expect(fifth.error.message).toContain('too many resumes catching up for this client: at most 4 at once');
+    expect(await metric('ledger_node_stream_resumes_refused_total', 'reason="client_limit"')).toBe(clientLimitBefore + 1);
+
+    // Another client asks all along and is answered while the catch-ups run.
+    const bystander = rippledRequester(await connect(rippledUrl));
+    let answeredDuringCatchUp = 0;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const [ping, info] = await Promise.all([bystander('ping'), bystander('server_info')]);
+      expect(ping.status).toBe('success');
+      expect(info.result.info.validated_ledger.seq).toBeGreaterThan(lastSeen);
+      if ((await catchUpsRunning()) === 0) break;
+      answeredDuringCatchUp++;
+      expect(Date.now(), 'every catch-up at the newest ledger within two minutes').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answeredDuringCatchUp).toBeGreaterThanOrEqual(3);
+    // The reads waited for the budget; each resume read at least the ledgers the follower no longer
+    // held in memory (32 at most), the silent one included.
+    expect(await metric('ledger_node_stream_catch_up_waits_total')).toBeGreaterThan(waitsBefore);
+    expect((await metric('ledger_node_stream_catch_up_reads_total')) - readsBefore).toBeGreaterThanOrEqual(4 * (RESUME_WINDOW - 4 - 32));
+
+    const live = await tip();
+    await ledgerClient.waitFor(ledgerClosedAtLeast(live + 2));
+    await expectStoredLedgers(streamedLedgers(ledgerClient.messages((message) => message.type !== 'response')), lastSeen + 1);
+    await blockClient.waitFor((message) => message.params?.subscription === blockAnswer.result && message.params.result.ledger_index >= live + 2);
+    const blocks = blockClient.messages((message) => message.params?.subscription === blockAnswer.result).map((message) => message.params.result.ledger_index);
+    expect(blocks).toEqual(blocks.map((_, position) => lastSeen + 1 + position));
+    expect(silentClient.messages((message) => message.type !== 'response')).toEqual([]);
+  }, 180_000);
 });
 
 describe('a client that stops reading', () => {

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { resumeRefusal } from './catch-up';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isLedgerNodeError } from '@ledger-node/errors';
+import { CatchUpBudget, ClientCatchUps, MAX_CATCH_UPS_PER_CLIENT, resumeRefusal } from './catch-up';
 
 /** The store holds ledgers 1000 to 2000. */
 const stored = [{ first: 1000, last: 2000 }];
@@ -57,5 +58,90 @@ describe('the resume window (-max_resume_ledgers)', () => {
     expect(resumeRefusal(2001, stored, 256, 'rippled')).toMatchObject({ reason: 'beyond_newest' });
     expect(resumeRefusal(2001, stored, 256, 'rippled')?.error.message).toBe('cannot resume after ledger 2001: the newest stored ledger is 2000');
     expect(resumeRefusal(5, [], 256, 'jsonrpc')?.error.message).toBe('cannot resume from block 6: no ledger is stored yet');
+  });
+});
+
+describe('the catch-up budget (-resume_rate)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function budget(ledgersPerSecond: number): CatchUpBudget {
+    vi.useFakeTimers();
+    return new CatchUpBudget(ledgersPerSecond, () => Date.now());
+  }
+
+  it("lets a second's worth of reads go at once, then one each 1/rate of a second, first come first served", async () => {
+    const reads = budget(10);
+    const order: number[] = [];
+    const takes = Array.from({ length: 15 }, (_, reader) => reads.take().then(() => order.push(reader)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(reads.waiters).toBe(5);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(order).toHaveLength(11);
+    await vi.advanceTimersByTimeAsync(400);
+    await Promise.all(takes);
+    expect(order).toEqual(Array.from({ length: 15 }, (_, reader) => reader));
+    expect(reads.waiters).toBe(0);
+  });
+
+  it('ends the wait of a reader that stops, and gives its turn to the next', async () => {
+    const reads = budget(1);
+    await reads.take();
+    const stopping = new AbortController();
+    let stoppedWaitEnded = false;
+    let nextRead = false;
+    void reads.take(stopping.signal).then(() => (stoppedWaitEnded = true));
+    void reads.take().then(() => (nextRead = true));
+    expect(reads.waiters).toBe(2);
+    stopping.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stoppedWaitEnded).toBe(true);
+    expect(reads.waiters).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(nextRead).toBe(true);
+    expect(reads.waiters).toBe(0);
+  });
+
+  it('takes no token for a reader already stopped', async () => {
+    const reads = budget(1);
+    const stopped = new AbortController();
+    stopped.abort();
+    await reads.take(stopped.signal);
+    let read = false;
+    void reads.take().then(() => (read = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read).toBe(true);
+  });
+
+  it('refuses a rate below one ledger a second', () => {
+    expect(() => new CatchUpBudget(0)).toThrow(/1 or more ledgers a second/);
+  });
+});
+
+describe('resumes catching up per client', () => {
+  it(`admits ${MAX_CATCH_UPS_PER_CLIENT} at once per client, refuses one more saying why, and admits again once one is released`, () => {
+    const catchUps = new ClientCatchUps();
+    const tickets = Array.from({ length: MAX_CATCH_UPS_PER_CLIENT }, () => catchUps.admit('192.0.2.7', 'jsonrpc'));
+    let refusal: unknown;
+    try {
+      catchUps.admit('192.0.2.7', 'rippled');
+    } catch (error) {
+      refusal = error;
+    }
+    expect(isLedgerNodeError(refusal) && refusal.kind).toBe('rate_limited');
+    expect((refusal as Error).message).toBe(
+      `too many resumes catching up for this client: at most ${MAX_CATCH_UPS_PER_CLIENT} at once; resume again once one has caught up, or subscribe without a resume point`,
+    );
+    // Another client is not held back by this one.
+    catchUps.admit('198.51.100.2', 'rippled').release();
+    tickets[0]!.release();
+    tickets[0]!.release();
+    expect(catchUps.catchingUp('192.0.2.7')).toBe(MAX_CATCH_UPS_PER_CLIENT - 1);
+    catchUps.admit('192.0.2.7', 'rippled');
+    expect(() => catchUps.admit('192.0.2.7', 'rippled')).toThrow(/too many resumes/);
+    for (const ticket of tickets) ticket.release();
+    expect(catchUps.catchingUp('192.0.2.7')).toBe(1);
   });
 });

@@ -15,7 +15,7 @@ import type { Clients } from '../clients';
 import type { Queries } from '../queries/queries';
 import { feesAt } from '../rippled/methods/fees';
 import { StateView } from '../rippled/methods/state';
-import { countResumeRefusal, resumeRefusal, type CatchUpLimits } from './catch-up';
+import { countResumeRefusal, resumeRefusal, type CatchUpLimits, type CatchUpTicket } from './catch-up';
 import type { StreamApi } from './connection';
 import type { FollowedLedgers, PublishListener } from './feed';
 import { StreamLedger } from './stream-ledger';
@@ -112,6 +112,17 @@ export class LedgerFollower implements FollowedLedgers<StreamLedger> {
     if (!refusal) return;
     countResumeRefusal(api, refusal.reason);
     throw refusal.error;
+  }
+
+  /** Admits one more resume of `client` (its address) to catch up, or refuses it past the client's bound. */
+  admitResume(client: string, api: StreamApi): CatchUpTicket {
+    return this.limits.clients.admit(client, api);
+  }
+
+  /** Free for a ledger held in memory; a store read waits for its token of the node-wide catch-up budget. */
+  waitToRead(ledgerIndex: number, signal: AbortSignal): Promise<void> {
+    if (this.recent.has(ledgerIndex)) return Promise.resolve();
+    return this.limits.budget.take(signal);
   }
 
   private publish(ledgerIndex: number, ledger: StreamLedger | undefined): void {

@@ -159,6 +159,15 @@ export const apiOptions: FlagGroup = {
       max: 4_294_967_295,
       valueName: 'N',
     }),
+    integerFlag({
+      name: 'resume_rate',
+      description:
+        'Ledgers a second all streams catching up (resumed ones, and subscribers the follower outran) may read from the store together, node-wide; past it their reads wait their turn, the ledgers held in memory are free',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      valueName: 'N',
+    }),
   ],
 };
 

@@ -37,7 +37,7 @@ export const jt_subscribe = defineMethod({
     param('options', options, 'Object: {fromBlock?: QUANTITY, fullTransactions?: Boolean (newBlocks), accounts?: [address] (transactions)}', { optional: true }),
   ],
   result: z.string().describe('The subscription id (0x followed by 32 hex digits)'),
-  errors: ['notImplemented', 'outOfRange'],
+  errors: ['notImplemented', 'outOfRange', 'rateLimited'],
   examples: [{ name: 'new blocks from mainnet ledger 38129 on', params: ['newBlocks', { fromBlock: '38129' }], result: '0x9cbd0b4b41e4c6a1e0d4a4ea1c1d0c2f' }],
   async handler([kind, { fromBlock, fullTransactions, accounts }]) {
     const call = jtCallScopes.getStore();
