@@ -16,6 +16,10 @@ export interface FacadeConfig {
   ws?: Listener;
   /** Most bytes of messages a WebSocket client may leave unread before it is disconnected (-ws_queue_bytes). */
   wsQueueBytes: number;
+  /** Most ledgers a stream's resume point may be behind the newest stored ledger (-max_resume_ledgers). */
+  maxResumeLedgers: number;
+  /** Ledgers a second every stream's catch-up reads from the store together (-resume_rate). */
+  resumeRate: number;
   ledgerStoreAddress: string;
   syncAddress: string;
   keystoreAddress: string;
@@ -58,6 +62,8 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     api: flags.boolean('api') ? { host: flags.string('apiaddr')!, port: flags.integer('apiport')! } : undefined,
     ws: flags.boolean('ws') ? { host: flags.string('wsaddr')!, port: flags.integer('wsport')! } : undefined,
     wsQueueBytes: flags.integer('ws_queue_bytes')!,
+    maxResumeLedgers: flags.integer('max_resume_ledgers')!,
+    resumeRate: flags.integer('resume_rate')!,
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
     syncAddress: serviceAddress(flags, 'sync'),
     keystoreAddress: serviceAddress(flags, 'keystore'),

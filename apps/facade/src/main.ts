@@ -22,6 +22,7 @@ import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
 import { rippledMethods } from './rippled/methods/index';
 import { rippledApi } from './rippled/server';
+import { CatchUpBudget, ClientCatchUps } from './streams/catch-up';
 import { LedgerFollower } from './streams/follower';
 import { attachJsonRpcWebSocket } from './streams/jsonrpc-ws';
 import type { Upgrades } from './streams/upgrade';
@@ -58,8 +59,13 @@ export async function start(flags: ParsedFlags) {
     queries: new Queries(clients, tip, new AnswerCache(config.answerCacheBytes)),
     sends: new SendLimit(config.sendRate),
   };
-  // One follower of the store feeds every stream subscriber of both WebSocket APIs.
-  const follower = new LedgerFollower(clients, context.queries, config.profile, logger);
+  // One follower of the store feeds every stream subscriber of both WebSocket APIs, and bounds what
+  // their catch-ups from the store may cost, node-wide.
+  const follower = new LedgerFollower(clients, context.queries, config.profile, logger, {
+    maxResumeLedgers: config.maxResumeLedgers,
+    budget: new CatchUpBudget(config.resumeRate),
+    clients: new ClientCatchUps(),
+  });
   const servers: Server[] = [];
   const upgrades: Upgrades[] = [];
   const addresses: string[] = [];

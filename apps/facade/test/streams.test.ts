@@ -4,7 +4,9 @@
  * -rpcport. Every ledger and transaction a stream carries is compared with the node's store
  * (jt_getBlockByNumber): none missing, none twice, in order. A client that disconnects and
  * resumes from its last ledger gets every ledger after it, then the live ones; a resume point the
- * store cannot serve is refused; a client that stops reading is closed with the reason.
+ * store cannot serve, or further back than -max_resume_ledgers, is refused before any read; resumes
+ * read the store within the node-wide -resume_rate budget while other clients are answered; a
+ * client that stops reading is closed with the reason.
  *
  * The devnet runs first, then the node with -start_ledger, so that the store holds a range that
  * begins above the genesis (a resume point below it exists).
@@ -16,11 +18,24 @@ import { jsonRpcRequester, rippledRequester, type Json } from './support/stream-
 /** The oldest ledger the node stores. */
 const START_LEDGER = 12;
 const QUEUE_BYTES = 65_536;
+/**
+ * -max_resume_ledgers: more than the 32 ledgers the follower holds in memory, so that a resume at
+ * the window's edge reads the store.
+ */
+const RESUME_WINDOW = 64;
+/**
+ * -resume_rate: low enough that a few resumes at once spend it, high enough that each still gains
+ * on the devnet's four ledgers a second.
+ */
+const RESUME_RATE = 30;
+/** A valid address no devnet transaction affects: an account stream of it sends nothing. */
+const UNUSED_ACCOUNT = 'rrrrrrrrrrrrrrrrrrrrBZbvji';
 
 let node: RunningProcess;
 let removeDir: () => void;
 let rippledUrl: string;
 let jsonRpcWsUrl: string;
+let metricsUrl: string;
 let call: ReturnType<typeof rpcClient>;
 const clients: WsClient[] = [];
 
@@ -83,6 +98,28 @@ const ledgerClosedAtLeast = (ledgerIndex: number) => (message: Json) => message.
 
 const slowCloses = () => (node.output().match(/closing a WebSocket client/g) ?? []).length;
 
+/** The facade's figure for a metric: the sum of its series whose labels include `labels` (from /metrics on -rpcport). */
+async function metric(name: string, labels = ''): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if ((line.startsWith(`${name}{`) || line.startsWith(`${name} `)) && line.includes(labels)) total += Number(line.split(' ').at(-1));
+  }
+  return total;
+}
+
+const catchUpsRunning = () => metric('ledger_node_stream_catch_ups');
+
+/** Calls of a LedgerStore method the facade has made so far (grpc_client_handling_seconds_count, every status). */
+const storeCalls = (method: string) => metric('grpc_client_handling_seconds_count', `grpc_method="${method}"`);
+
+/** The earliest resume point a refusal names: rippled's `resume after ledger N`, JSON-RPC's `fromBlock N`. */
+function earliestNamed(message: string): number {
+  const named = /(?:resume after ledger|give fromBlock) (\d+) or later/.exec(message);
+  expect(named, `a refusal naming the earliest resume point: ${message}`).not.toBeNull();
+  return Number(named![1]);
+}
+
 beforeAll(async () => {
   const { dir, remove } = tempDir('streams-');
   removeDir = remove;
@@ -96,10 +133,12 @@ beforeAll(async () => {
   const [rpcPort, wsPort] = [await freePort(), await freePort()];
   rippledUrl = `ws://127.0.0.1:${wsPort}`;
   jsonRpcWsUrl = `ws://127.0.0.1:${rpcPort}/v1/ws`;
+  metricsUrl = `http://127.0.0.1:${rpcPort}/metrics`;
   node = startProcess([
     cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-start_ledger', String(START_LEDGER),
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
     '-ws_queue_bytes', String(QUEUE_BYTES), '-data_dir', dir, '-thread_count', '2', '-network_id', '0',
+    '-max_resume_ledgers', String(RESUME_WINDOW), '-resume_rate', String(RESUME_RATE), '-listener_metrics',
   ]);
   await node.waitFor(/facade\s+ready/, 90_000);
   call = rpcClient(rpcPort);
@@ -212,27 +251,31 @@ describe('resuming a rippled stream from the last ledger seen (from_ledger)', ()
     expect(transactions).toBeGreaterThan(10);
   });
 
-  it('refuses a resume point the store cannot serve without a gap, with lgrNotFound saying why, and serves the earliest it can', async () => {
+  it('refuses a resume point the store cannot serve without a gap, with lgrNotFound naming the earliest allowed, and serves from it', async () => {
     const client = await connect(rippledUrl);
     const ask = rippledRequester(client);
     const below = await ask('subscribe', { streams: ['ledger'], from_ledger: START_LEDGER - 5 });
     expect(below).toMatchObject({ status: 'error', error: 'lgrNotFound', error_code: 21 });
-    expect(below.error_message).toContain(`ledgers ${START_LEDGER - 4} to ${START_LEDGER - 1} are not stored`);
-    expect(below.error_message).toContain(`resume after ledger ${START_LEDGER - 1} or later`);
+    // The store begins at the start ledger; the window may hold the resume back further. The
+    // earliest point only moves up: the one before it stays refused.
+    const earliest = earliestNamed(below.error_message);
+    expect(earliest).toBeGreaterThanOrEqual(START_LEDGER - 1);
+    expect(await ask('subscribe', { streams: ['ledger'], from_ledger: earliest - 1 })).toMatchObject({ status: 'error', error: 'lgrNotFound' });
     const beyond = await ask('subscribe', { streams: ['ledger'], from_ledger: 4_000_000_000 });
     expect(beyond).toMatchObject({ status: 'error', error: 'lgrNotFound' });
     expect(beyond.error_message).toMatch(/the newest stored ledger is \d+/);
     const malformed = await ask('subscribe', { streams: ['ledger'], from_ledger: 'yesterday' });
     expect(malformed).toMatchObject({ status: 'error', error: 'invalidParams' });
 
-    // The earliest resume point: every stored ledger from the first (read from the store, not the
-    // follower's memory of recent ledgers), then on into the live ones.
-    const accepted = await ask('subscribe', { streams: ['ledger', 'transactions'], from_ledger: START_LEDGER - 1 });
+    // Near the earliest resume point (the newest ledger moves on meanwhile): every ledger after it,
+    // read from the store rather than the follower's memory of recent ledgers, then the live ones.
+    const from = earliest + 8;
+    const accepted = await ask('subscribe', { streams: ['ledger', 'transactions'], from_ledger: from });
     expect(accepted.status).toBe('success');
     const live = await tip();
     await client.waitFor(ledgerClosedAtLeast(live + 3));
-    await expectStoredLedgers(streamedLedgers(client.messages((message) => message.type !== 'response')), START_LEDGER);
-    const again = await ask('subscribe', { streams: ['transactions'], from_ledger: START_LEDGER });
+    await expectStoredLedgers(streamedLedgers(client.messages((message) => message.type !== 'response')), from + 1);
+    const again = await ask('subscribe', { streams: ['transactions'], from_ledger: from });
     expect(again).toMatchObject({ status: 'error', error: 'invalidParams' });
   });
 });
@@ -284,7 +327,8 @@ describe('jt_subscribe over /v1/ws', () => {
     const ask = jsonRpcRequester(resumed);
     const refused = await ask('jt_subscribe', ['newBlocks', { fromBlock: START_LEDGER - 3 }]);
     expect(refused.error).toMatchObject({ code: -32002 });
-    expect(refused.error.message).toContain('not stored');
+    expect(refused.error.data.earliest_resume_point).toBeGreaterThanOrEqual(START_LEDGER);
+    expect(earliestNamed(refused.error.message)).toBe(refused.error.data.earliest_resume_point);
     const again = (await ask('jt_subscribe', ['newBlocks', { fromBlock: lastSeen + 1 }])).result;
     const target = (await tip()) + 3;
     await resumed.waitFor((message) => message.params?.subscription === again && message.params.result.ledger_index >= target);
@@ -297,6 +341,96 @@ describe('jt_subscribe over /v1/ws', () => {
     expect(answer.error).toMatchObject({ code: -32011 });
     expect(answer.error.message).toContain('/v1/ws');
   });
+});
+
+describe('what a resume may cost (-max_resume_ledgers, -resume_rate)', () => {
+  it('refuses a resume further back than -max_resume_ledgers before any read: lgrNotFound on rippled, -32002 on /v1/ws, each naming the earliest allowed', async () => {
+    await waitUntil(async () => (await tip()) >= START_LEDGER + RESUME_WINDOW + 10, 60_000, 'a stored range longer than the window');
+    const rippled = rippledRequester(await connect(rippledUrl));
+    const jsonRpc = jsonRpcRequester(await connect(jsonRpcWsUrl));
+    const [refusedBefore, readsBefore] = [await metric('ledger_node_stream_resumes_refused_total', 'reason="window"'), await storeCalls('GetLedger')];
+    const tipBefore = await tip();
+    // A stored ledger, five beyond the window.
+    const lastSeen = tipBefore - RESUME_WINDOW - 5;
+    const onRippled = await rippled('subscribe', { accounts: [UNUSED_ACCOUNT], from_ledger: lastSeen });
+    const onJsonRpc = await jsonRpc('jt_subscribe', ['transactions', { fromBlock: lastSeen + 1, accounts: [UNUSED_ACCOUNT] }]);
+
+    // rippled's API: the earliest from_ledger is the newest validated ledger less the window.
+    expect(onRippled).toMatchObject({ status: 'error', error: 'lgrNotFound', error_code: 21 });
+    const newestForRippled = Number(/the newest validated ledger (\d+)/.exec(onRippled.error_message)?.[1]);
+    expect(newestForRippled).toBeGreaterThanOrEqual(tipBefore);
+    expect(onRippled.error_message).toBe(
+      `cannot resume after ledger ${lastSeen}: it is ${newestForRippled - lastSeen} ledgers behind the newest validated ledger ${newestForRippled}, ` +
+        `and a resume replays at most ${RESUME_WINDOW} (-max_resume_ledgers); resume after ledger ${newestForRippled - RESUME_WINDOW} or later, or subscribe without from_ledger`,
+    );
+
+    // JSON-RPC: the earliest fromBlock is one above, in the message and in data.
+    expect(onJsonRpc.error).toMatchObject({ code: -32002, data: { max_resume_ledgers: RESUME_WINDOW } });
+    const newestForJsonRpc = onJsonRpc.error.data.newest_ledger as number;
+    expect(newestForJsonRpc).toBeGreaterThanOrEqual(newestForRippled);
+    expect(onJsonRpc.error.data.earliest_resume_point).toBe(newestForJsonRpc - RESUME_WINDOW + 1);
+    expect(onJsonRpc.error.message).toContain(`cannot resume from block ${lastSeen + 1}`);
+    expect(earliestNamed(onJsonRpc.error.message)).toBe(newestForJsonRpc - RESUME_WINDOW + 1);
+
+    expect(await metric('ledger_node_stream_resumes_refused_total', 'reason="window"')).toBe(refusedBefore + 2);
+    expect(await storeCalls('GetLedger')).toBe(readsBefore);
+  });
+
+  it('paces resumes from several connections at once by the shared budget, each getting every ledger in order, while another client is answered', async () => {
+    await waitUntil(async () => (await catchUpsRunning()) === 0, 30_000, 'no catch-up left from earlier tests');
+    const [readsBefore, waitsBefore, clientLimitBefore] = [
+      await metric('ledger_node_stream_catch_up_reads_total'),
+      await metric('ledger_node_stream_catch_up_waits_total'),
+      await metric('ledger_node_stream_resumes_refused_total', 'reason="client_limit"'),
+    ];
+    // Four ledgers inside the window (a second of the devnet's), more than pass while four subscribe.
+    const lastSeen = (await tip()) - RESUME_WINDOW + 4;
+    const ledgerClient = await connect(rippledUrl);
+    const silentClient = await connect(rippledUrl);
+    const blockClient = await connect(jsonRpcWsUrl);
+    const [ledgerAnswer, silentAnswer, blockAnswer] = await Promise.all([
+      rippledRequester(ledgerClient)('subscribe', { streams: ['ledger', 'transactions'], from_ledger: lastSeen }),
+      // An account filter matching nothing: nothing is sent, and its reads are paced all the same.
+      rippledRequester(silentClient)('subscribe', { accounts: [UNUSED_ACCOUNT], from_ledger: lastSeen }),
+      jsonRpcRequester(blockClient)('jt_subscribe', ['newBlocks', { fromBlock: lastSeen + 1 }]),
+    ]);
+    expect([ledgerAnswer.status, silentAnswer.status, blockAnswer.status]).toEqual(['success', 'success', 'success']);
+
+    // One address has at most 4 resumes catching up: a fourth is admitted, a fifth refused.
+    const oneMore = jsonRpcRequester(await connect(jsonRpcWsUrl));
+    expect((await oneMore('jt_subscribe', ['transactions', { fromBlock: lastSeen + 1, accounts: [UNUSED_ACCOUNT] }])).result).toMatch(/^0x/);
+    const fifth = await oneMore('jt_subscribe', ['newBlocks', { fromBlock: lastSeen + 1 }]);
+    expect(fifth.error).toMatchObject({ code: -32013 });
+    expect(fifth.error.message).toContain('too many resumes catching up for this client: at most 4 at once');
+    expect(await metric('ledger_node_stream_resumes_refused_total', 'reason="client_limit"')).toBe(clientLimitBefore + 1);
+
+    // Another client asks all along and is answered while the catch-ups run.
+    const bystander = rippledRequester(await connect(rippledUrl));
+    let answeredDuringCatchUp = 0;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const [ping, info] = await Promise.all([bystander('ping'), bystander('server_info')]);
+      expect(ping.status).toBe('success');
+      expect(info.result.info.validated_ledger.seq).toBeGreaterThan(lastSeen);
+      if ((await catchUpsRunning()) === 0) break;
+      answeredDuringCatchUp++;
+      expect(Date.now(), 'every catch-up at the newest ledger within two minutes').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(answeredDuringCatchUp).toBeGreaterThanOrEqual(3);
+    // The reads waited for the budget; each resume read at least the ledgers the follower no longer
+    // held in memory (32 at most), the silent one included.
+    expect(await metric('ledger_node_stream_catch_up_waits_total')).toBeGreaterThan(waitsBefore);
+    expect((await metric('ledger_node_stream_catch_up_reads_total')) - readsBefore).toBeGreaterThanOrEqual(4 * (RESUME_WINDOW - 4 - 32));
+
+    const live = await tip();
+    await ledgerClient.waitFor(ledgerClosedAtLeast(live + 2));
+    await expectStoredLedgers(streamedLedgers(ledgerClient.messages((message) => message.type !== 'response')), lastSeen + 1);
+    await blockClient.waitFor((message) => message.params?.subscription === blockAnswer.result && message.params.result.ledger_index >= live + 2);
+    const blocks = blockClient.messages((message) => message.params?.subscription === blockAnswer.result).map((message) => message.params.result.ledger_index);
+    expect(blocks).toEqual(blocks.map((_, position) => lastSeen + 1 + position));
+    expect(silentClient.messages((message) => message.type !== 'response')).toEqual([]);
+  }, 180_000);
 });
 
 describe('a client that stops reading', () => {

@@ -32,7 +32,7 @@ const errorMeanings: Record<RpcErrorName, string> = {
   conflict: 'conflict',
   notImplemented: 'not available here, e.g. a subscription outside the WebSocket endpoint',
   responseTooLarge: 'the answers to one request would exceed -max_response_bytes: data.max_response_bytes',
-  rateLimited: 'more sends from this client than -send_rate allows, or too many pending submissions: data.retry_after_ms',
+  rateLimited: 'more sends from this client than -send_rate allows, or too many pending submissions: data.retry_after_ms; or more resumed subscriptions catching up at once than a client may have',
   notValidated: 'the transaction was not in a validated ledger within the timeout, or expired: data.hash and data.state',
 };
 

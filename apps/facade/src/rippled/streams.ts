@@ -21,6 +21,7 @@ import {
   type JsonObject,
 } from '@ledger-node/rippled-api';
 import type { Logger } from '@ledger-node/telemetry';
+import type { CatchUpTicket } from '../streams/catch-up';
 import { Feed } from '../streams/feed';
 import type { LedgerFollower } from '../streams/follower';
 import type { StreamLedger, StreamTransaction } from '../streams/stream-ledger';
@@ -134,11 +135,13 @@ export class RippledSubscriptions {
   private feed: Feed<StreamLedger> | undefined;
   /** Subscription changes of one connection run one after the other (a client may send several at once). */
   private changes: Promise<unknown> = Promise.resolve();
+  private closed = false;
 
   constructor(
     private readonly follower: LedgerFollower,
     private readonly chain: StreamChain,
-    private readonly connection: { send(text: string, stream: boolean): boolean; drained(): Promise<void> },
+    /** `peer`: the client's address, whose resumes catching up at once are bounded (streams/catch-up.ts). */
+    private readonly connection: { readonly peer: string; send(text: string, stream: boolean): boolean; drained(): Promise<void> },
     private readonly logger: Logger,
     private readonly server: ServerFacts,
   ) {}
@@ -171,35 +174,46 @@ export class RippledSubscriptions {
       if (this.feed) {
         throw new RpcError('invalidParams', "'from_ledger' applies to a connection's first subscription; this connection follows ledgers already.");
       }
-      await this.follower.checkResume(fromLedger).catch(rethrowAsRippled);
+      await this.follower.checkResume(fromLedger, 'rippled').catch(rethrowAsRippled);
     }
     const wantsLedger = streams.includes('ledger');
     const needsFeed = !this.feed && (streams.some((stream) => stream !== 'server') || accounts.length > 0);
-    const current = wantsLedger || needsFeed ? await this.follower.current().catch(rethrowAsRippled) : undefined;
+    // Admitted last among the checks that may refuse, and released if anything after it fails.
+    const resume: CatchUpTicket | undefined = fromLedger !== undefined && needsFeed ? this.follower.admitResume(this.connection.peer, 'rippled') : undefined;
+    try {
+      const current = wantsLedger || needsFeed ? await this.follower.current().catch(rethrowAsRippled) : undefined;
 
-    // rippled keeps the API version of a subscriber's latest subscribe for all its messages.
-    this.apiVersion = apiVersion;
-    for (const stream of streams) this.streams.add(stream);
-    for (const account of accounts) this.accounts.add(account);
-    // rippled answers a `ledger` subscription with the newest validated ledger.
-    const result: JsonObject =
-      wantsLedger && current
-        ? ledgerStreamFields({ place: current.place, fees: current.fees, networkId: this.chain.networkId, validatedLedgers: current.validatedLedgers })
-        : {};
-    if (streams.includes('server')) {
-      Object.assign(result, { load_base: LOAD_BASE, load_factor: LOAD_BASE, random: this.server.random, server_status: await this.server.serverStatus() });
+      // rippled keeps the API version of a subscriber's latest subscribe for all its messages.
+      this.apiVersion = apiVersion;
+      for (const stream of streams) this.streams.add(stream);
+      for (const account of accounts) this.accounts.add(account);
+      // rippled answers a `ledger` subscription with the newest validated ledger.
+      const result: JsonObject =
+        wantsLedger && current
+          ? ledgerStreamFields({ place: current.place, fees: current.fees, networkId: this.chain.networkId, validatedLedgers: current.validatedLedgers })
+          : {};
+      if (streams.includes('server')) {
+        Object.assign(result, { load_base: LOAD_BASE, load_factor: LOAD_BASE, random: this.server.random, server_status: await this.server.serverStatus() });
+      }
+      if (!needsFeed) return { result };
+      const feed = new Feed<StreamLedger>(this.follower, {
+        deliver: (ledger) => this.deliver(ledger),
+        drained: () => this.connection.drained(),
+        logger: this.logger,
+        resume,
+      });
+      // The connection closed while this subscribe was read: the feed ends before it begins.
+      if (this.closed) feed.stop();
+      else this.feed = feed;
+      return { result, start: () => feed.start(fromLedger ?? current?.ledgerIndex) };
+    } catch (error) {
+      resume?.release();
+      throw error;
     }
-    if (!needsFeed) return { result };
-    const feed = new Feed<StreamLedger>(this.follower, {
-      deliver: (ledger) => this.deliver(ledger),
-      drained: () => this.connection.drained(),
-      logger: this.logger,
-    });
-    this.feed = feed;
-    return { result, start: () => feed.start(fromLedger ?? current?.ledgerIndex) };
   }
 
   close(): void {
+    this.closed = true;
     this.streams.clear();
     this.accounts.clear();
     this.stopFeed();

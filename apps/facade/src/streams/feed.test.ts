@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '@ledger-node/telemetry';
-import { Feed, type FollowedLedgers, type PublishListener } from './feed';
+import { CatchUpBudget } from './catch-up';
+import { Feed, type FeedOptions, type FollowedLedgers, type PublishListener } from './feed';
 
 interface TestLedger {
   readonly ledgerIndex: number;
@@ -19,6 +20,10 @@ class MemoryChain implements FollowedLedgers<TestLedger> {
   readonly reads: { ledgerIndex: number; release: () => void }[] = [];
   holdReads = false;
   failNextReads = 0;
+  /** Store reads made (each ledger a catch-up read, whether or not anything was sent of it). */
+  readCount = 0;
+  /** The node-wide catch-up budget the reads wait for; none: every read goes at once. */
+  budget: CatchUpBudget | undefined;
 
   store(...ledgerIndexes: number[]): void {
     for (const ledgerIndex of ledgerIndexes) this.stored.add(ledgerIndex);
@@ -36,6 +41,7 @@ class MemoryChain implements FollowedLedgers<TestLedger> {
   }
 
   async ledger(ledgerIndex: number): Promise<TestLedger | undefined> {
+    this.readCount++;
     if (this.failNextReads > 0) {
       this.failNextReads--;
       throw new Error('the store is unavailable');
@@ -49,6 +55,10 @@ class MemoryChain implements FollowedLedgers<TestLedger> {
     return above.length === 0 ? undefined : Math.min(...above);
   }
 
+  waitToRead(_ledgerIndex: number, signal: AbortSignal): Promise<void> {
+    return this.budget ? this.budget.take(signal) : Promise.resolve();
+  }
+
   get followers(): number {
     return this.listeners.size;
   }
@@ -56,9 +66,9 @@ class MemoryChain implements FollowedLedgers<TestLedger> {
 
 const logger = createLogger('feed-test', 'silent');
 
-function feedOn(chain: MemoryChain, drained: () => Promise<void> = async () => {}) {
+function feedOn(chain: MemoryChain, drained: () => Promise<void> = async () => {}, options: Partial<FeedOptions<TestLedger>> = {}) {
   const delivered: number[] = [];
-  const feed = new Feed<TestLedger>(chain, { deliver: (ledger) => delivered.push(ledger.ledgerIndex), drained, logger, retryDelayMs: 1 });
+  const feed = new Feed<TestLedger>(chain, { deliver: (ledger) => delivered.push(ledger.ledgerIndex), drained, logger, retryDelayMs: 1, ...options });
   return { feed, delivered };
 }
 
@@ -186,5 +196,99 @@ describe('Feed', () => {
     await settle();
     expect(delivered).toEqual([]);
     expect(chain.followers).toBe(0);
+  });
+});
+
+describe('Feed catching up within the node-wide budget', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A chain holding ledgers 1 to `last`, all published, whose store reads take tokens of a budget of `ledgersPerSecond`. */
+  function budgetedChain(last: number, ledgersPerSecond: number): MemoryChain {
+    vi.useFakeTimers();
+    const chain = new MemoryChain();
+    chain.store(...range(1, last));
+    chain.lastPublished = last;
+    chain.budget = new CatchUpBudget(ledgersPerSecond, () => Date.now());
+    return chain;
+  }
+
+  it('reads no faster than the budget even when it sends nothing (an account filter matching nothing), and misses no ledger', async () => {
+    const chain = budgetedChain(40, 10);
+    const read: number[] = [];
+    const { feed } = feedOn(chain, async () => {}, { deliver: (ledger) => void read.push(ledger.ledgerIndex) });
+    feed.start(0);
+    await vi.advanceTimersByTimeAsync(0);
+    // A second's worth at once, then one each tenth of a second.
+    expect(chain.readCount).toBe(10);
+    await vi.advanceTimersByTimeAsync(1_050);
+    expect(chain.readCount).toBe(20);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(read).toEqual(range(1, 40));
+    chain.publish(41);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read).toEqual(range(1, 41));
+    feed.stop();
+  });
+
+  it('shares the budget among feeds catching up at once, in turn', async () => {
+    const chain = budgetedChain(100, 4);
+    const feeds = [feedOn(chain), feedOn(chain), feedOn(chain)];
+    for (const { feed } of feeds) feed.start(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(chain.readCount).toBe(4);
+    await vi.advanceTimersByTimeAsync(3_100);
+    expect(chain.readCount).toBe(16);
+    const counts = feeds.map(({ delivered }) => delivered.length);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    for (const { feed, delivered } of feeds) {
+      expect(delivered).toEqual(range(1, delivered.length));
+      feed.stop();
+    }
+  });
+
+  it('releases its resume once caught up, and only once', async () => {
+    const chain = budgetedChain(5, 100);
+    const release = vi.fn();
+    const { feed, delivered } = feedOn(chain, async () => {}, { resume: { release } });
+    feed.start(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delivered).toEqual(range(1, 5));
+    expect(release).toHaveBeenCalledTimes(1);
+    // Falling behind again later is a catch-up of a live feed, not the resume.
+    chain.store(6, 7);
+    chain.publish(8);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delivered).toEqual(range(1, 8));
+    feed.stop();
+    expect(release).toHaveBeenCalledTimes(1);
+  });
+
+  it('releases a resume with nothing to catch up at its start', () => {
+    const chain = new MemoryChain();
+    chain.publish(9);
+    const release = vi.fn();
+    const { feed } = feedOn(chain, async () => {}, { resume: { release } });
+    feed.start(9);
+    expect(release).toHaveBeenCalledTimes(1);
+    feed.stop();
+    expect(release).toHaveBeenCalledTimes(1);
+  });
+
+  it('stopped while it waits for the budget, reads nothing more, leaves the line and releases its resume', async () => {
+    const chain = budgetedChain(10, 1);
+    const release = vi.fn();
+    const { feed, delivered } = feedOn(chain, async () => {}, { resume: { release } });
+    feed.start(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delivered).toEqual([1]);
+    expect(chain.budget!.waiters).toBe(1);
+    feed.stop();
+    expect(release).toHaveBeenCalledTimes(1);
+    expect(chain.budget!.waiters).toBe(0);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(chain.readCount).toBe(1);
+    expect(release).toHaveBeenCalledTimes(1);
   });
 });

@@ -6,8 +6,11 @@
  * takes the published ones again. The switch happens where nothing can come between the check and
  * the change (one synchronous step), so no ledger is skipped and none is sent twice: a ledger is
  * delivered only when its index is one above the last delivered, or after a gap the store reports.
+ * Each ledger a catch-up reads waits for its turn in the node-wide catch-up budget first
+ * (catch-up.ts): what the client is sent, if anything, does not pace the reads.
  */
 import type { Logger } from '@ledger-node/telemetry';
+import type { CatchUpTicket } from './catch-up';
 
 /** Called by the follower for each new ledger, with the ledger when it read it for its feeds. */
 export type PublishListener<L> = (ledgerIndex: number, ledger: L | undefined) => void;
@@ -22,6 +25,8 @@ export interface FollowedLedgers<L extends { readonly ledgerIndex: number }> {
   ledger(ledgerIndex: number): Promise<L | undefined>;
   /** The first stored ledger above `ledgerIndex`, undefined when there is none. */
   nextStoredAfter(ledgerIndex: number): Promise<number | undefined>;
+  /** Resolves when a catch-up may read `ledgerIndex` (the node-wide budget), or at once when `signal` aborts. */
+  waitToRead(ledgerIndex: number, signal: AbortSignal): Promise<void>;
 }
 
 export interface FeedOptions<L> {
@@ -32,6 +37,8 @@ export interface FeedOptions<L> {
   logger: Logger;
   /** Waits between attempts at a store read that failed. */
   retryDelayMs?: number;
+  /** The resume this feed was admitted for: released once the feed has caught up, or stops. */
+  resume?: CatchUpTicket;
 }
 
 const MAX_RETRY_DELAY_MS = 5_000;
@@ -41,11 +48,15 @@ export class Feed<L extends { readonly ledgerIndex: number }> {
   private catchingUp = false;
   private stopped = false;
   private unfollow: (() => void) | undefined;
+  private readonly stopping = new AbortController();
+  private resume: CatchUpTicket | undefined;
 
   constructor(
     private readonly ledgers: FollowedLedgers<L>,
     private readonly options: FeedOptions<L>,
-  ) {}
+  ) {
+    this.resume = options.resume;
+  }
 
   /**
    * Starts after `lastSeen`: every stored ledger above it is delivered. Undefined starts after the
@@ -56,11 +67,20 @@ export class Feed<L extends { readonly ledgerIndex: number }> {
     this.lastDelivered = lastSeen ?? this.ledgers.lastPublished;
     this.unfollow = this.ledgers.follow((ledgerIndex, ledger) => this.onPublished(ledgerIndex, ledger));
     this.catchUpIfBehind();
+    if (!this.catchingUp) this.releaseResume();
   }
 
   stop(): void {
     this.stopped = true;
+    this.stopping.abort();
     this.unfollow?.();
+    this.releaseResume();
+  }
+
+  /** The resume no longer counts against its client: caught up, or stopped. */
+  private releaseResume(): void {
+    this.resume?.release();
+    this.resume = undefined;
   }
 
   private onPublished(ledgerIndex: number, ledger: L | undefined): void {
@@ -100,6 +120,8 @@ export class Feed<L extends { readonly ledgerIndex: number }> {
     while (!this.stopped && this.isBehind()) {
       const next = this.lastDelivered! + 1;
       try {
+        await this.ledgers.waitToRead(next, this.stopping.signal);
+        if (this.stopped) break;
         const ledger = await this.ledgers.ledger(next);
         if (this.stopped) break;
         if (ledger) {
@@ -118,6 +140,7 @@ export class Feed<L extends { readonly ledgerIndex: number }> {
       }
     }
     this.catchingUp = false;
+    this.releaseResume();
   }
 
   /** A ledger the store does not hold (a gap sync has not filled yet): the feed goes on at the next stored one. */

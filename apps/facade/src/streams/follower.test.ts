@@ -5,6 +5,7 @@ import { readFixture } from '@ledger-node/test-utils';
 import type { Clients } from '../clients';
 import { ledgerClosedText } from '../rippled/streams';
 import { STATE_LEDGER, TestChain, withFeeSettings, type FixtureLedger } from '../rippled/methods/test-context';
+import { CatchUpBudget, ClientCatchUps } from './catch-up';
 import { LedgerFollower } from './follower';
 
 const xrpl = getProfile('xrpl');
@@ -15,7 +16,7 @@ const voted = { baseFee: 12n, reserveBase: 10_000_000n, reserveIncrement: 2_000_
 
 /** A follower over a chain of the one fixture ledger; it is only read from, never started. */
 function followerOf(chain: TestChain): LedgerFollower {
-  return new LedgerFollower({} as Clients, chain.context.queries, xrpl, logger);
+  return new LedgerFollower({} as Clients, chain.context.queries, xrpl, logger, { maxResumeLedgers: 256, budget: new CatchUpBudget(100), clients: new ClientCatchUps() });
 }
 
 describe('the stream follower', () => {

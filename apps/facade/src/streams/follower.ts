@@ -8,7 +8,6 @@
  */
 import type { ChainProfile } from '@ledger-node/chain';
 import { TxDetail } from '@ledger-node/contracts';
-import { OutOfRange } from '@ledger-node/errors';
 import { followStream } from '@ledger-node/grpc';
 import { formatRanges, type LedgerRange } from '@ledger-node/rippled-api';
 import type { Logger } from '@ledger-node/telemetry';
@@ -16,6 +15,8 @@ import type { Clients } from '../clients';
 import type { Queries } from '../queries/queries';
 import { feesAt } from '../rippled/methods/fees';
 import { StateView } from '../rippled/methods/state';
+import { countResumeRefusal, resumeRefusal, type CatchUpLimits, type CatchUpTicket } from './catch-up';
+import type { StreamApi } from './connection';
 import type { FollowedLedgers, PublishListener } from './feed';
 import { StreamLedger } from './stream-ledger';
 
@@ -37,6 +38,7 @@ export class LedgerFollower implements FollowedLedgers<StreamLedger> {
     private readonly queries: Queries,
     private readonly profile: ChainProfile,
     private readonly logger: Logger,
+    private readonly limits: CatchUpLimits,
   ) {}
 
   /** The newest ledger handed to the feeds (or, before the first, the store's newest when the stream opened). */
@@ -101,24 +103,26 @@ export class LedgerFollower implements FollowedLedgers<StreamLedger> {
   }
 
   /**
-   * Refuses a resume after `lastSeen` that the store cannot serve without a gap: ledgers after it
-   * that are not stored (below the stored range), or a ledger beyond the newest stored.
+   * Refuses, before any ledger is read, a resume after `lastSeen` that the store cannot serve
+   * without a gap or that lies more than -max_resume_ledgers behind the newest stored ledger
+   * (catch-up.ts), in the terms of the API asking.
    */
-  async checkResume(lastSeen: number): Promise<void> {
-    const ranges = await this.storedRanges(0, true);
-    const held = formatRanges(ranges);
-    const newest = ranges.at(-1);
-    if (!newest) throw new OutOfRange(`cannot resume after ledger ${lastSeen}: no ledger is stored yet`, { stored: held });
-    if (lastSeen > newest.last) {
-      throw new OutOfRange(`cannot resume after ledger ${lastSeen}: the newest stored ledger is ${newest.last}`, { stored: held });
-    }
-    if (lastSeen + 1 < newest.first) {
-      throw new OutOfRange(
-        `cannot resume after ledger ${lastSeen}: ledgers ${lastSeen + 1} to ${newest.first - 1} are not stored (this node holds ${held}); ` +
-          `resume after ledger ${newest.first - 1} or later, or subscribe without a resume point`,
-        { stored: held, earliest_resume_point: newest.first - 1 },
-      );
-    }
+  async checkResume(lastSeen: number, api: StreamApi): Promise<void> {
+    const refusal = resumeRefusal(lastSeen, await this.storedRanges(0, true), this.limits.maxResumeLedgers, api);
+    if (!refusal) return;
+    countResumeRefusal(api, refusal.reason);
+    throw refusal.error;
+  }
+
+  /** Admits one more resume of `client` (its address) to catch up, or refuses it past the client's bound. */
+  admitResume(client: string, api: StreamApi): CatchUpTicket {
+    return this.limits.clients.admit(client, api);
+  }
+
+  /** Free for a ledger held in memory; a store read waits for its token of the node-wide catch-up budget. */
+  waitToRead(ledgerIndex: number, signal: AbortSignal): Promise<void> {
+    if (this.recent.has(ledgerIndex)) return Promise.resolve();
+    return this.limits.budget.take(signal);
   }
 
   private publish(ledgerIndex: number, ledger: StreamLedger | undefined): void {

@@ -12,6 +12,7 @@ import type { ChainProfile } from '@ledger-node/chain';
 import { InvalidParams } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { blockObject, transactionObject } from '../format/records';
+import type { CatchUpTicket } from './catch-up';
 import { Feed } from './feed';
 import type { LedgerFollower } from './follower';
 import type { StreamLedger } from './stream-ledger';
@@ -32,6 +33,8 @@ export interface JtSubscriptionRequest {
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 32;
 
 interface SessionConnection {
+  /** The client's address: its resumes catching up at once are bounded (catch-up.ts). */
+  readonly peer: string;
   send(text: string, stream: boolean): boolean;
   drained(): Promise<void>;
 }
@@ -47,6 +50,7 @@ export const jtCallScopes = new AsyncLocalStorage<JtCallScope>();
 
 export class JtStreamSession {
   private readonly feeds = new Map<string, Feed<StreamLedger>>();
+  private closed = false;
 
   constructor(
     private readonly follower: LedgerFollower,
@@ -65,9 +69,11 @@ export class JtStreamSession {
       if (!this.profile.codec.isValidAddress(account)) throw new InvalidParams(`invalid account address ${JSON.stringify(account)} for the ${this.profile.id} chain`, 'accounts');
     }
     let lastSeen: number | undefined;
+    let resume: CatchUpTicket | undefined;
     if (request.fromBlock !== undefined) {
       lastSeen = request.fromBlock - 1;
-      await this.follower.checkResume(lastSeen);
+      await this.follower.checkResume(lastSeen, 'jsonrpc');
+      resume = this.follower.admitResume(this.connection.peer, 'jsonrpc');
     } else {
       lastSeen = (await this.follower.current())?.ledgerIndex;
     }
@@ -77,8 +83,11 @@ export class JtStreamSession {
       deliver: (ledger) => (request.kind === 'newBlocks' ? this.notifyBlock(ledger, request.fullTransactions ?? false, notify) : this.notifyTransactions(ledger, accounts, notify)),
       drained: () => this.connection.drained(),
       logger: this.logger,
+      resume,
     });
-    this.feeds.set(id, feed);
+    // The connection closed while the resume point was checked: the feed ends before it begins.
+    if (this.closed) feed.stop();
+    else this.feeds.set(id, feed);
     return { id, start: () => feed.start(lastSeen) };
   }
 
@@ -92,6 +101,7 @@ export class JtStreamSession {
   }
 
   close(): void {
+    this.closed = true;
     for (const feed of this.feeds.values()) feed.stop();
     this.feeds.clear();
   }

@@ -150,6 +150,24 @@ export const apiOptions: FlagGroup = {
       max: 1_073_741_824,
       valueName: 'BYTES',
     }),
+    integerFlag({
+      name: 'max_resume_ledgers',
+      description:
+        "Most ledgers a stream resume (rippled's from_ledger, jt_subscribe's fromBlock) may replay from the store: a resume point further behind the newest validated ledger is refused before any read (lgrNotFound / -32002, naming the earliest allowed); 0: resume at the newest ledger only",
+      default: 256,
+      min: 0,
+      max: 4_294_967_295,
+      valueName: 'N',
+    }),
+    integerFlag({
+      name: 'resume_rate',
+      description:
+        'Ledgers a second all streams catching up (resumed ones, and subscribers the follower outran) may read from the store together, node-wide; past it their reads wait their turn, the ledgers held in memory are free',
+      default: 100,
+      min: 1,
+      max: 100_000,
+      valueName: 'N',
+    }),
   ],
 };
 

@@ -10,7 +10,10 @@ const options = z
     {
       fromBlock: ledgerIndexQuantity
         .optional()
-        .describe('QUANTITY: the first block to notify, e.g. one above the last block seen before a reconnect; every stored block from it on comes, then the new ones, none missed or repeated'),
+        .describe(
+          'QUANTITY: the first block to notify, e.g. one above the last block seen before a reconnect; every stored block from it on comes, then the new ones, none missed or repeated. ' +
+            'At most -max_resume_ledgers blocks behind the newest (else -32002, data.earliest_resume_point the earliest fromBlock)',
+        ),
       fullTransactions: z.boolean({ error: 'expected true or false' }).optional().describe('newBlocks: full transaction objects instead of hashes'),
       accounts: z
         .array(accountAddress, { error: 'expected an array of account addresses' })
@@ -34,7 +37,7 @@ export const jt_subscribe = defineMethod({
     param('options', options, 'Object: {fromBlock?: QUANTITY, fullTransactions?: Boolean (newBlocks), accounts?: [address] (transactions)}', { optional: true }),
   ],
   result: z.string().describe('The subscription id (0x followed by 32 hex digits)'),
-  errors: ['notImplemented', 'outOfRange'],
+  errors: ['notImplemented', 'outOfRange', 'rateLimited'],
   examples: [{ name: 'new blocks from mainnet ledger 38129 on', params: ['newBlocks', { fromBlock: '38129' }], result: '0x9cbd0b4b41e4c6a1e0d4a4ea1c1d0c2f' }],
   async handler([kind, { fromBlock, fullTransactions, accounts }]) {
     const call = jtCallScopes.getStore();
