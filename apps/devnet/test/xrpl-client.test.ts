@@ -4,6 +4,8 @@
  * rippled's submit results. Then every ledger closed meanwhile is verified with `xrpl`'s hashes.
  */
 import { DEFAULT_DEFINITIONS, decode, encode } from 'ripple-binary-codec';
+import { getProfile } from '@ledger-node/chain';
+import { notationOf, rippledNotation } from '@ledger-node/rippled-api';
 import { stopAll } from '@ledger-node/test-utils';
 import { Client, dropsToXrp, Wallet, xrpToDrops, type Payment, type TrustSet } from 'xrpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,9 +214,11 @@ describe('every ledger the devnet closed during these tests', () => {
       const json: any = await client.request(request as never);
       const binary: any = await client.request({ ...request, binary: true } as never);
       expect(parseLedgerHeader(binary.result.ledger.ledger_data)).toEqual(headerFieldsOfJson(json.result.ledger));
+      // The JSON is rippled's notation of the same fields (UInt64 as short hex, path steps with their type).
+      const notation = notationOf(getProfile('xrpl'));
       const decoded = binary.result.ledger.transactions.map((tx: { tx_blob: string; meta: string }) => ({
-        tx: decode(tx.tx_blob),
-        meta: decode(tx.meta),
+        tx: rippledNotation(decode(tx.tx_blob), notation),
+        meta: rippledNotation(decode(tx.meta), notation),
       }));
       const expected = json.result.ledger.transactions.map((tx: Record<string, any>) => ({
         tx: serializedFields(tx),
