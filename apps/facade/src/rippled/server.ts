@@ -13,7 +13,7 @@ import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { CallerOf } from '../caller';
 import { requestScope } from '../request-scope';
 import { requestSpans } from '../request-spans';
-import { messageText, peerOf, StreamConnection } from '../streams/connection';
+import { messageText, StreamConnection } from '../streams/connection';
 import type { LedgerFollower } from '../streams/follower';
 import { acceptUpgrades, type Upgrades } from '../streams/upgrade';
 import { commandRunner, type CommandRunner } from './commands';
@@ -120,11 +120,13 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
       maxPayload: options.maxBodyBytes,
       logger,
       onConnection: (socket, request) => {
-        const peer = peerOf(request);
+        // The client, behind a trusted proxy too (caller.ts): per-client limits count it.
+        const identity = options.callerIdentity(request);
+        const peer = identity.address;
         const connection = new StreamConnection(socket, peer, { api: 'rippled', queueBytes: options.queueBytes, logger });
         const subscriptions = new RippledSubscriptions(options.follower, options.chain, connection, logger, serverFacts);
         connection.onClose(() => subscriptions.close());
-        const scope = { signal: connection.signal, ...options.callerIdentity(request) };
+        const scope = { signal: connection.signal, ...identity };
         logger.debug({ peer }, 'rippled API: WebSocket client connected');
         socket.on('message', (data) => {
           const text = messageText(data);

@@ -6,7 +6,6 @@
  * a few at a time: past that the socket is not read, so a client that floods requests is slowed by
  * TCP instead of growing a queue here.
  */
-import type { IncomingMessage } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import type { RawData, WebSocket } from 'ws';
 import { counter, gauge, type Logger } from '@ledger-node/telemetry';
@@ -48,11 +47,6 @@ export function messageText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
-}
-
-/** The client's address as the call scope names it (request-scope.ts: `ip:<address>`). */
-export function peerOf(request: IncomingMessage): string {
-  return request.socket.remoteAddress ?? 'unknown';
 }
 
 export class StreamConnection {

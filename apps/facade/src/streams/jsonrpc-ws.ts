@@ -12,7 +12,7 @@ import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { CallerContext, Dispatcher } from '../jsonrpc/dispatcher';
 import { errorResponse, responseJson, RpcCode } from '../jsonrpc/protocol';
 import type { CallerOf } from '../caller';
-import { messageText, peerOf, StreamConnection } from './connection';
+import { messageText, StreamConnection } from './connection';
 import type { LedgerFollower } from './follower';
 import { jtCallScopes, JtStreamSession } from './jt-session';
 import { acceptUpgrades, type Upgrades } from './upgrade';
@@ -54,12 +54,13 @@ export function attachJsonRpcWebSocket(server: Server, app: Koa, options: JsonRp
     maxPayload: options.maxPayload,
     logger,
     onConnection: (socket, request, ctx) => {
-      const peer = peerOf(request);
+      // The client, behind a trusted proxy too (caller.ts): per-client limits count it.
+      const identity = options.callerIdentity(request);
       const caller = options.callerOf(ctx);
-      const connection = new StreamConnection(socket, peer, { api: 'jsonrpc', queueBytes: options.queueBytes, logger });
+      const connection = new StreamConnection(socket, identity.address, { api: 'jsonrpc', queueBytes: options.queueBytes, logger });
       const session = new JtStreamSession(options.follower, options.profile, connection, logger);
       connection.onClose(() => session.close());
-      const scope = { signal: connection.signal, ...options.callerIdentity(request) };
+      const scope = { signal: connection.signal, ...identity };
       socket.on('message', (data) => {
         const text = messageText(data);
         void connection.serve(() =>
