@@ -30,6 +30,9 @@ describe('server_info', () => {
     const { info } = (await serverInfo(request({}), syncing.context)) as { info: Record<string, any> };
     expect(info.server_state).toBe('syncing');
     expect(info.validated_ledger.base_fee_xrp).toBe(Number(xrpl.baseFee) / 1e6);
+    // Level with the upstream, but the account state of the validated ledger cannot be read yet: not full.
+    const stateless = new TestChain({ profile: xrpl, ledgers: [fixture], sync: { stateReady: false, stateNotReady: 'the account state download is not complete' } });
+    expect(((await serverInfo(request({}), stateless.context)) as { info: Record<string, any> }).info.server_state).toBe('syncing');
     const offline = new TestChain({ profile: xrpl, ledgers: [fixture], sync: { upstreamConnected: false } });
     expect(((await serverInfo(request({}), offline.context)) as { info: Record<string, any> }).info.server_state).toBe('connected');
   });

@@ -18,7 +18,8 @@ export const NODE_BUILD_VERSION = '2.4.0-ledger-node';
 export function serverStateOf(sync: GetSyncStatusResponse | undefined, syncEnabled: boolean): 'full' | 'syncing' | 'connected' {
   // Stopped (the upstream's chain is not the stored one, or the store takes no ledger): following nothing.
   if (!syncEnabled || !sync || !sync.upstreamConnected || sync.stopped !== undefined) return 'connected';
-  return sync.syncing ? 'syncing' : 'full';
+  // rippled says full when it can answer for its validated ledger: its account state included.
+  return sync.syncing || !sync.stateReady ? 'syncing' : 'full';
 }
 
 interface ServerFacts {
