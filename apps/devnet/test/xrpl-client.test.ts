@@ -240,6 +240,7 @@ describe('every ledger the devnet closed during these tests', () => {
       return entries;
     };
     const [jsonEntries, binaryEntries] = await Promise.all([readAll(false), readAll(true)]);
-    expect(binaryEntries.map((entry) => ({ ...decode(entry.data), index: entry.index }))).toEqual(jsonEntries);
+    const notation = notationOf(getProfile('xrpl'));
+    expect(binaryEntries.map((entry) => ({ ...rippledNotation(decode(entry.data), notation), index: entry.index }))).toEqual(jsonEntries);
   });
 });

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../engine/types';
-import { inRippledNotation, notationOf, type ApiVersion, type RenderStyle, type TransactionInput } from '@ledger-node/rippled-api';
+import { inRippledNotation, notationOf, rippledNotation, type ApiVersion, type RenderStyle, type TransactionInput } from '@ledger-node/rippled-api';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { DevnetNetwork } from '../../network/network';
 import type { LedgerSource } from '../ledger-source';
@@ -21,6 +21,11 @@ export interface MethodContext {
  * alias, the shape its recorded ledgers and their checks keep.
  */
 export const DEVNET_RENDER_STYLE: RenderStyle = { v1DeliverMax: false };
+
+/** A state entry's JSON as the devnet answers with it: in the notation of the chain's servers, with its `index`. */
+export function renderedEntry(entry: { json: JsonObject; index: string }, profile: ChainProfile): JsonObject {
+  return { ...rippledNotation(entry.json, notationOf(profile)), index: entry.index };
+}
 
 /** A closed transaction as the devnet answers with it: in the notation of the chain's servers. */
 export function rendered(tx: TransactionInput, profile: ChainProfile): TransactionInput {

@@ -2,7 +2,7 @@
 import { entryTypeOfFilter, invalidField, isHash256, ledgerHeaderHex, ledgerHeaderJson, readBoolean, readLimit, RpcError, type JsonObject } from '@ledger-node/rippled-api';
 import type { StateEntry } from '../../engine/types';
 import { ledgerFields, resolveLedger, stateLedgerIndex } from '../params';
-import type { MethodHandler } from './context';
+import { renderedEntry, type MethodHandler } from './context';
 
 /** rippled Tuning: binary pages hold up to 2048 objects, JSON pages up to 256. */
 const BINARY_PAGE = { fallback: 2048, min: 1, max: 2048 };
@@ -47,7 +47,7 @@ export const ledgerData: MethodHandler = ({ request, source, apiVersion }) => {
 
   const result: JsonObject = {
     ...ledgerFields(ref),
-    state: entries.map((entry) => (binary ? { data: entry.blob, index: entry.index } : { ...entry.json, index: entry.index })),
+    state: entries.map((entry) => (binary ? { data: entry.blob, index: entry.index } : renderedEntry(entry, source.profile))),
   };
   if (more) result.marker = entries.at(-1)!.index;
   // rippled returns the ledger header with the first page only.

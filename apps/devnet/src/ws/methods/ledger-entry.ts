@@ -1,7 +1,7 @@
 /** rippled `ledger_entry`: one state object, by `index` or one of the typed selectors. */
 import { readBoolean, readEntrySelection, RpcError } from '@ledger-node/rippled-api';
 import { ledgerFields, resolveLedger, stateLedgerIndex } from '../params';
-import type { MethodHandler } from './context';
+import { renderedEntry, type MethodHandler } from './context';
 
 export const ledgerEntry: MethodHandler = ({ request, source, apiVersion }) => {
   const binary = readBoolean(request, 'binary');
@@ -14,5 +14,5 @@ export const ledgerEntry: MethodHandler = ({ request, source, apiVersion }) => {
   if (selection.expectedType !== undefined && entry.json.LedgerEntryType !== selection.expectedType) throw new RpcError('unexpectedLedgerType');
   return binary
     ? { index: entry.index, ...ledgerFields(ref), node_binary: entry.blob }
-    : { index: entry.index, ...ledgerFields(ref), node: { ...entry.json, index: entry.index } };
+    : { index: entry.index, ...ledgerFields(ref), node: renderedEntry(entry, source.profile) };
 };

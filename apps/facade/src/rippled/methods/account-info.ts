@@ -37,7 +37,8 @@ export const accountInfo: RippledMethod = async ({ params, apiVersion }, context
 
   const wantSigners = signerLists === true;
   const keys = wantSigners ? [keylet.amendments(), keylet.signers(accountId)] : [keylet.amendments()];
-  const [amendments, signers] = await new StateView(context, state.ledgerIndex).read(keys);
+  const view = new StateView(context, state.ledgerIndex);
+  const [amendments, signers] = await view.read(keys);
   const rootIndex = keylet.account(accountId);
   const result: JsonObject = {
     account_data: accountDataJson(root, rootIndex),
@@ -45,7 +46,7 @@ export const accountInfo: RippledMethod = async ({ params, apiVersion }, context
     ...ledgerFields(ledger),
   };
   if (wantSigners) {
-    const list = signers ? [{ ...signers.json, index: signers.key }] : [];
+    const list = signers ? [view.rendered(signers)] : [];
     if (apiVersion === 1) (result.account_data as JsonObject).signer_lists = list;
     else result.signer_lists = list;
   }

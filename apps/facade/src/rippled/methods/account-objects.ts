@@ -70,7 +70,7 @@ export const accountObjects: RippledMethod = async ({ params }, context) => {
         nextMarker = `${pageKey},${indexes[position]}`;
         break;
       }
-      objects.push({ ...entry.json, index: entry.key });
+      objects.push(state.rendered(entry));
     }
     if (nextMarker !== undefined) break;
     const next = typeof page.json.IndexNext === 'string' && /^[0-9A-Fa-f]{1,16}$/.test(page.json.IndexNext) ? BigInt(`0x${page.json.IndexNext}`) : 0n;

@@ -3,7 +3,7 @@ import { getProfile } from '@ledger-node/chain';
 import { directoryQuality } from '@ledger-node/rippled-api';
 import { readFixture } from '@ledger-node/test-utils';
 import { bookOffers } from './book-offers';
-import { request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
+import { asRippledPrints, request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
 
 const xrpl = getProfile('xrpl');
 const fixture = readFixture<FixtureLedger>(STATE_LEDGER);
@@ -20,7 +20,7 @@ describe('book_offers', () => {
     expect(answer).toMatchObject({ ledger_index: 38129, ledger_hash: fixture.ledger.ledger_hash, validated: true });
     const book = offers.filter((offer) => typeof offer.TakerGets === 'string' && offer.TakerPays.currency === 'USD').sort((a, b) => (a.BookDirectory < b.BookDirectory ? -1 : 1));
     expect(book).toHaveLength(2);
-    expect(answer.offers).toEqual(book.map((offer) => ({ ...offer, quality: directoryQuality(offer.BookDirectory) })));
+    expect(answer.offers).toEqual(book.map((offer) => ({ ...asRippledPrints(offer), quality: directoryQuality(offer.BookDirectory) })));
   });
 
   it('stops at the limit and answers an empty list for a book with no offers', async () => {

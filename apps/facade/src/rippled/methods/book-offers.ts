@@ -40,7 +40,7 @@ export const bookOffers: RippledMethod = async ({ params }, context) => {
         // A directory page lists at most 32 entries: read together.
         for (const offer of await state.read(indexes)) {
           if (!offer || offer.json.LedgerEntryType !== 'Offer') continue;
-          offers.push({ ...offer.json, index: offer.key, quality });
+          offers.push({ ...state.rendered(offer), quality });
           if (offers.length === limit) break scan;
         }
       }

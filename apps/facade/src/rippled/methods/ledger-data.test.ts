@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getProfile, stateEntryFromLedgerJson } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
 import { ledgerData } from './ledger-data';
-import { request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
+import { asRippledPrints, request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
 
 const xrpl = getProfile('xrpl');
 const fixture = readFixture<FixtureLedger>(STATE_LEDGER);
@@ -27,7 +27,7 @@ describe('ledger_data', () => {
     } while (marker !== undefined);
     expect(pages).toBe(3);
     expect(seen.map((object) => object.index)).toEqual(sortedIndexes);
-    for (const object of seen) expect(object).toEqual(byIndex.get(object.index as string));
+    for (const object of seen) expect(object).toEqual(asRippledPrints(byIndex.get(object.index as string)!));
   });
 
   it('gives binary objects, up to 2048 a page', async () => {

@@ -68,7 +68,7 @@ export const ledgerData: RippledMethod = async ({ params, apiVersion }, context)
 
   const result: JsonObject = {
     ...ledgerFields(resolved.place),
-    state: entries.map((entry) => (binary ? { data: entry.blob.toString('hex').toUpperCase(), index: entry.key } : { ...entry.json, index: entry.key })),
+    state: entries.map((entry) => (binary ? { data: entry.blob.toString('hex').toUpperCase(), index: entry.key } : state.rendered(entry))),
   };
   if (more && cursor !== undefined) result.marker = cursor;
   if (marker === undefined) result.ledger = binary ? { closed: true, ledger_data: ledgerHeaderHex(resolved) } : ledgerHeaderJson(resolved, apiVersion);

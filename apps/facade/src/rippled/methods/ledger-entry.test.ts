@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getProfile, keylet, stateEntryFromLedgerJson } from '@ledger-node/chain';
 import { readFixture } from '@ledger-node/test-utils';
 import { ledgerEntry } from './ledger-entry';
-import { request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
+import { asRippledPrints, request, STATE_LEDGER, TestChain, type FixtureLedger } from './test-context';
 
 const xrpl = getProfile('xrpl');
 const fixture = readFixture<FixtureLedger>(STATE_LEDGER);
@@ -25,10 +25,10 @@ describe('ledger_entry', () => {
   });
 
   it('derives the key of account_root, ripple_state, offer and directory selectors', async () => {
-    expect((await ledgerEntry(request({ account_root: root.Account }), chain.context)).node).toEqual(root);
+    expect((await ledgerEntry(request({ account_root: root.Account }), chain.context)).node).toEqual(asRippledPrints(root));
     const rippleState = { accounts: [line.HighLimit.issuer, line.LowLimit.issuer], currency: line.Balance.currency };
-    expect((await ledgerEntry(request({ ripple_state: rippleState }), chain.context)).node).toEqual(line);
-    expect((await ledgerEntry(request({ offer: { account: offer.Account, seq: offer.Sequence } }), chain.context)).node).toEqual(offer);
+    expect((await ledgerEntry(request({ ripple_state: rippleState }), chain.context)).node).toEqual(asRippledPrints(line));
+    expect((await ledgerEntry(request({ offer: { account: offer.Account, seq: offer.Sequence } }), chain.context)).node).toEqual(asRippledPrints(offer));
     const directory = await ledgerEntry(request({ directory: { owner: offer.Account } }), chain.context);
     expect(directory.index).toBe(keylet.ownerDir(xrpl.codec.decodeAccountId(offer.Account)));
   });

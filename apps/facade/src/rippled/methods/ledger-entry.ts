@@ -13,10 +13,11 @@ export const ledgerEntry: RippledMethod = async ({ params, apiVersion }, context
   const binary = readBoolean(params, 'binary');
   const selection = readEntrySelection(params, context.profile, apiVersion);
   const resolved = await resolveLedger(params, context);
-  const entry = await new StateView(context, resolved.header.ledgerIndex).readOne(selection.key);
+  const view = new StateView(context, resolved.header.ledgerIndex);
+  const entry = await view.readOne(selection.key);
   if (!entry) throw new RpcError('entryNotFound');
   if (selection.expectedType !== undefined && entry.json.LedgerEntryType !== selection.expectedType) throw new RpcError('unexpectedLedgerType');
   return binary
     ? { index: entry.key, ...ledgerFields(resolved.place), node_binary: entry.blob.toString('hex').toUpperCase() }
-    : { index: entry.key, ...ledgerFields(resolved.place), node: { ...entry.json, index: entry.key } };
+    : { index: entry.key, ...ledgerFields(resolved.place), node: view.rendered(entry) };
 };

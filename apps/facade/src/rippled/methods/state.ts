@@ -3,7 +3,7 @@
  * directories (account_objects, book_offers, ledger_entry, ledger_data), through the query layer.
  */
 import { keylet, type ChainProfile } from '@ledger-node/chain';
-import { directoryIndexes, nextDirectoryPage, type JsonObject } from '@ledger-node/rippled-api';
+import { directoryIndexes, nextDirectoryPage, notationOf, rippledNotation, type JsonObject } from '@ledger-node/rippled-api';
 import type { MethodContext } from '../../jsonrpc/method';
 import { hex, stateNotHeld } from './ledgers';
 
@@ -29,6 +29,11 @@ export class StateView {
 
   entryOf(key: string, blob: Buffer): StateEntry {
     return { key, blob, json: this.profile.codec.decode(hex(blob)) };
+  }
+
+  /** An entry as an answer prints it: its JSON in rippled's notation, with its `index`. */
+  rendered(entry: StateEntry): JsonObject {
+    return { ...rippledNotation(entry.json, notationOf(this.profile)), index: entry.key };
   }
 
   /** The objects at `keys` (uppercase hex), in the same order; undefined where none exists. */

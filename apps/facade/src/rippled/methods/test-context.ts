@@ -5,6 +5,7 @@
  */
 import {
   encodeLedgerHeader,
+  getProfile,
   hashTransaction,
   keylet,
   ledgerHeaderFromJson,
@@ -22,7 +23,7 @@ import {
   type TransactionRecord,
 } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
-import type { ApiVersion, FeeSchedule } from '@ledger-node/rippled-api';
+import { notationOf, rippledNotation, type ApiVersion, type FeeSchedule } from '@ledger-node/rippled-api';
 import type { RippledContext, RippledRequest } from '../method';
 
 export interface FixtureLedger {
@@ -277,4 +278,9 @@ export function withFeeSettings(ledger: FixtureLedger, fees: FeeSchedule): Fixtu
     index: keylet.feeSettings(),
   };
   return { ledger: { ...ledger.ledger, accountState: [...ledger.ledger.accountState, settings] } };
+}
+
+/** A recorded object as today's rippled prints it (the fixtures' older servers printed UInt64 as 16 upper-case digits). */
+export function asRippledPrints<T extends Record<string, unknown>>(json: T, profile = getProfile('xrpl')): T {
+  return rippledNotation(json, notationOf(profile)) as T;
 }
