@@ -13,6 +13,7 @@
  */
 import type { ChainProfile } from '@ledger-node/chain';
 import type { XrplDefinitionsBase } from 'ripple-binary-codec';
+import { amountText } from './book';
 import type { TransactionInput } from './format';
 import type { JsonObject } from './protocol';
 
@@ -72,13 +73,7 @@ export function issuedValueText(value: string): string {
     exponent += dropped.length;
     digits = digits.slice(0, MANTISSA_DIGITS);
   }
-  if (exponent !== 0 && (exponent < -25 || exponent > -5)) return `${sign}${digits}e${exponent}`;
-  if (exponent === 0) return `${sign}${digits}`;
-  // −25 ≤ exponent ≤ −5: plain decimal, the point `-exponent` digits from the right, trailing zeros cut.
-  const padded = digits.padStart(-exponent + 1, '0');
-  const integer = padded.slice(0, padded.length + exponent).replace(/^0+(?=\d)/, '');
-  const decimals = padded.slice(padded.length + exponent).replace(/0+$/, '');
-  return `${sign}${integer}${decimals === '' ? '' : `.${decimals}`}`;
+  return amountText(BigInt(`${sign}${digits}`), exponent);
 }
 
 /** STPathElement types: the parts a step holds. */
