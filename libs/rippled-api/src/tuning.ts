@@ -7,6 +7,7 @@ import type { LimitRange } from './params';
 export const pageLimits = {
   accountLines: { fallback: 200, min: 10, max: 400 },
   accountObjects: { fallback: 200, min: 10, max: 400 },
+  accountOffers: { fallback: 200, min: 10, max: 400 },
   accountTx: { fallback: 200, min: 1, max: 1000 },
   bookOffers: { fallback: 60, min: 1, max: 100 },
   ledgerDataBinary: { fallback: 2048, min: 1, max: 2048 },

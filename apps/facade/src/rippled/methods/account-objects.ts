@@ -5,11 +5,11 @@
  * entry key>".
  */
 import { keylet } from '@ledger-node/chain';
-import { entryTypeOfFilter, invalidField, ownableEntryType, pageLimits, readBoolean, readLimit, type JsonObject } from '@ledger-node/rippled-api';
+import { directoryIndexes, entryTypeOfFilter, invalidField, nextDirectoryPage, ownableEntryType, pageLimits, readBoolean, readLimit, type JsonObject } from '@ledger-node/rippled-api';
 import type { RippledMethod } from '../method';
 import { readAccountAt } from './accounts';
 import { ledgerFields } from './ledgers';
-import { StateView } from './state';
+import { StateView, type StateEntry } from './state';
 
 /** Entry types that keep an account from being deleted (rippled AccountDelete's blockers). */
 function isDeletionBlocker(entryType: string, trustLineEntryType: string): boolean {
@@ -36,49 +36,58 @@ export const accountObjects: RippledMethod = async ({ params }, context) => {
   }
   const limit = readLimit(params, pageLimits.accountObjects);
   const blockersOnly = readBoolean(params, 'deletion_blockers_only');
-  const marker = readMarker(params.marker);
   const { account, accountId, ledger } = await readAccountAt(params, context);
   const state = new StateView(context, ledger.ledgerIndex);
+  const { entries, marker } = await ownedEntries(state, accountId, params.marker, limit, (type) => {
+    if (entryType !== undefined && type !== entryType) return false;
+    return !blockersOnly || isDeletionBlocker(type, profile.trustLineEntryType);
+  });
+  const result: JsonObject = { account, account_objects: entries.map((entry) => state.rendered(entry)), ...ledgerFields(ledger) };
+  if (params.limit !== undefined) result.limit = limit;
+  if (marker !== undefined) result.marker = marker;
+  return result;
+};
 
+/**
+ * Up to `limit` entries of the account's owner directory whose type `wanted` takes, from the
+ * marker on (rippled's "<directory page key>,<next entry key>"), walking its pages in order; and
+ * the marker to continue from when more follow.
+ */
+export async function ownedEntries(
+  state: StateView,
+  accountId: Uint8Array,
+  markerParam: unknown,
+  limit: number,
+  wanted: (entryType: string) => boolean,
+): Promise<{ entries: StateEntry[]; marker: string | undefined }> {
+  const marker = readMarker(markerParam);
   const rootKey = keylet.ownerDir(accountId);
   let pageKey = marker?.pageKey ?? rootKey;
   let skipUntil = marker?.entryKey;
-  const objects: JsonObject[] = [];
-  let nextMarker: string | undefined;
+  const entries: StateEntry[] = [];
   const visited = new Set<string>();
-  while (nextMarker === undefined && !visited.has(pageKey)) {
+  while (!visited.has(pageKey)) {
     visited.add(pageKey);
     const page = await state.readOne(pageKey);
     if (!page) {
       if (marker && pageKey === marker.pageKey) throw invalidField('marker');
       break;
     }
-    let indexes = Array.isArray(page.json.Indexes) ? (page.json.Indexes as unknown[]).filter((index): index is string => typeof index === 'string').map((index) => index.toUpperCase()) : [];
+    let indexes = directoryIndexes(page.json);
     if (skipUntil !== undefined) {
       const at = indexes.indexOf(skipUntil);
       if (at < 0) throw invalidField('marker');
       indexes = indexes.slice(at);
       skipUntil = undefined;
     }
-    const entries = await state.read(indexes);
-    for (const [position, entry] of entries.entries()) {
-      if (!entry) continue;
-      const type = String(entry.json.LedgerEntryType);
-      if (entryType !== undefined && type !== entryType) continue;
-      if (blockersOnly && !isDeletionBlocker(type, profile.trustLineEntryType)) continue;
-      if (objects.length === limit) {
-        nextMarker = `${pageKey},${indexes[position]}`;
-        break;
-      }
-      objects.push(state.rendered(entry));
+    for (const [position, entry] of (await state.read(indexes)).entries()) {
+      if (!entry || !wanted(String(entry.json.LedgerEntryType))) continue;
+      if (entries.length === limit) return { entries, marker: `${pageKey},${indexes[position]}` };
+      entries.push(entry);
     }
-    if (nextMarker !== undefined) break;
-    const next = typeof page.json.IndexNext === 'string' && /^[0-9A-Fa-f]{1,16}$/.test(page.json.IndexNext) ? BigInt(`0x${page.json.IndexNext}`) : 0n;
-    if (next === 0n) break;
+    const next = nextDirectoryPage(page.json);
+    if (next === undefined) break;
     pageKey = keylet.dirPage(rootKey, next);
   }
-  const result: JsonObject = { account, account_objects: objects, ...ledgerFields(ledger) };
-  if (params.limit !== undefined) result.limit = limit;
-  if (nextMarker !== undefined) result.marker = nextMarker;
-  return result;
-};
+  return { entries, marker: undefined };
+}

@@ -11,6 +11,7 @@ describe('rippledMethods', () => {
       'account_info',
       'account_lines',
       'account_objects',
+      'account_offers',
       'account_tx',
       'book_offers',
       'fee',

@@ -3,6 +3,7 @@ import { accountCurrencies } from './account-currencies';
 import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
 import { accountObjects } from './account-objects';
+import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
 import { bookOffers } from './book-offers';
 import { fee } from './fee';
@@ -22,6 +23,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_info: accountInfo,
   account_lines: accountLines,
   account_objects: accountObjects,
+  account_offers: accountOffers,
   account_tx: accountTx,
   book_offers: bookOffers,
   fee,
