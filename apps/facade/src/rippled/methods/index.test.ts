@@ -20,6 +20,7 @@ describe('rippledMethods', () => {
       'ledger_current',
       'ledger_data',
       'ledger_entry',
+      'ledger_index',
       'ping',
       'server_info',
       'server_state',

@@ -9,6 +9,7 @@ import { bookOffers } from './book-offers';
 import { fee } from './fee';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
+import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
 import { ping } from './ping';
 import { serverInfo, serverState } from './server-info';
@@ -31,6 +32,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   ledger_closed: ledgerClosed,
   ledger_current: ledgerCurrent,
   ledger_data: ledgerData,
+  ledger_index: ledgerIndex,
   ledger_entry: ledgerEntry,
   ping,
   server_info: serverInfo,
