@@ -22,16 +22,29 @@ describe('rippledMethods', () => {
       'ledger_entry',
       'ledger_index',
       'ping',
+      'random',
       'server_info',
       'server_state',
       'submit',
       'transaction_entry',
       'tx',
+      'version',
     ]);
   });
 
   it('ping answers an empty result', async () => {
     expect(await rippledMethods.ping(request({}), {} as never)).toEqual({});
+  });
+
+  it('random answers 256 fresh random bits as uppercase hex', async () => {
+    const [first, second] = [await rippledMethods.random(request({}), {} as never), await rippledMethods.random(request({}), {} as never)];
+    expect(first.random).toMatch(/^[0-9A-F]{64}$/);
+    expect(second.random).not.toBe(first.random);
+  });
+
+  it("version answers the API versions as rippled's setVersion prints them, per API version", async () => {
+    expect(await rippledMethods.version(request({}), {} as never)).toEqual({ version: { first: '1.0.0', good: '1.0.0', last: '1.0.0' } });
+    expect(await rippledMethods.version(request({}, 2), {} as never)).toEqual({ version: { first: 1, last: 2 } });
   });
 });
 

@@ -11,7 +11,7 @@ import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
-import { ping } from './ping';
+import { ping, random, version } from './ping';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
 import { transactionEntry, tx } from './tx';
@@ -35,9 +35,11 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   ledger_index: ledgerIndex,
   ledger_entry: ledgerEntry,
   ping,
+  random,
   server_info: serverInfo,
   server_state: serverState,
   submit,
   transaction_entry: transactionEntry,
   tx,
+  version,
 };
