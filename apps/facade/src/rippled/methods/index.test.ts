@@ -14,6 +14,7 @@ describe('rippledMethods', () => {
       'account_offers',
       'account_tx',
       'book_offers',
+      'deposit_authorized',
       'fee',
       'ledger',
       'ledger_closed',

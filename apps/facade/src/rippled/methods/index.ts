@@ -6,6 +6,7 @@ import { accountObjects } from './account-objects';
 import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
 import { bookOffers } from './book-offers';
+import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
@@ -27,6 +28,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_offers: accountOffers,
   account_tx: accountTx,
   book_offers: bookOffers,
+  deposit_authorized: depositAuthorized,
   fee,
   ledger,
   ledger_closed: ledgerClosed,
