@@ -22,6 +22,7 @@ export { transactionTreeRoot, stateTreeRoot, StateTree, variableLengthPrefix } f
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
 export {
   DEVNET_NETWORK_ID,
+  encodeAccountPublicKey,
   encodeNodePublicKey,
   nodePublicKeyHex,
   readValidatorList,

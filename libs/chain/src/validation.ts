@@ -15,6 +15,8 @@ import type { ChainProfile } from './profiles';
 const VALIDATION_PREFIX = '56414C00';
 /** Base58 version byte of a node public key (TokenType::NodePublic). */
 const NODE_PUBLIC_VERSION = 0x1c;
+/** rippled TokenType::AccountPublic: an account's public key in base58 (`aB…`). */
+const ACCOUNT_PUBLIC_VERSION = 0x23;
 const FULL_VALIDATION = 0x00000001;
 const FULLY_CANONICAL_SIGNATURE = 0x80000000;
 const HASH = /^[0-9A-F]{64}$/;
@@ -89,6 +91,11 @@ export function readValidatorList(file: string): ValidatorList {
 /** The `n…` form of a node public key in the chain's alphabet. */
 export function encodeNodePublicKey(publicKeyHex: string, profile: ChainProfile): string {
   return new Base58Check(profile.addressAlphabet).encode(Buffer.concat([Buffer.of(NODE_PUBLIC_VERSION), Buffer.from(publicKeyHex, 'hex')]));
+}
+
+/** An account public key (33 bytes, hex) as rippled prints it in base58 (TokenType::AccountPublic). */
+export function encodeAccountPublicKey(publicKeyHex: string, profile: ChainProfile): string {
+  return new Base58Check(profile.addressAlphabet).encode(Buffer.concat([Buffer.of(ACCOUNT_PUBLIC_VERSION), Buffer.from(publicKeyHex, 'hex')]));
 }
 
 /** A full validation of `ledgerHash` at `ledgerIndex`, signed with the key pair; hex of the serialized object. */

@@ -5,6 +5,7 @@
 import type { LimitRange } from './params';
 
 export const pageLimits = {
+  accountChannels: { fallback: 200, min: 10, max: 400 },
   accountLines: { fallback: 200, min: 10, max: 400 },
   accountObjects: { fallback: 200, min: 10, max: 400 },
   accountOffers: { fallback: 200, min: 10, max: 400 },

@@ -7,6 +7,7 @@ import { request } from './test-context';
 describe('rippledMethods', () => {
   it('serves the read API and submit; subscriptions are the transport\'s', () => {
     expect(Object.keys(rippledMethods).sort()).toEqual([
+      'account_channels',
       'account_currencies',
       'account_info',
       'account_lines',

@@ -1,4 +1,5 @@
 import type { RippledMethod } from '../method';
+import { accountChannels } from './account-channels';
 import { accountCurrencies } from './account-currencies';
 import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
@@ -21,6 +22,7 @@ export { rippledErrorOf } from './errors';
 
 /** Every rippled-compatible method the node answers from its store, by command name. */
 export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
+  account_channels: accountChannels,
   account_currencies: accountCurrencies,
   account_info: accountInfo,
   account_lines: accountLines,
