@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEntry, freePort, startProcess, stopAll, STORE_KINDS, storeServer, tempDir, type RunningProcess } from '@ledger-node/test-utils';
 import { connectUpstream, rpcClient, waitUntil } from '@ledger-node/test-utils';
+import { getProfile } from '@ledger-node/chain';
+import { notationOf, rippledNotation } from '@ledger-node/rippled-api';
+
+const notation = notationOf(getProfile('xrpl'));
 
 /** A node on an embedded devnet under load, on each ledger-store backend: what it serves must equal what the devnet serves. */
 describe.each(STORE_KINDS)('on %s', (kind) => {
@@ -63,11 +67,12 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
           const reference = served.get(hash)!;
           expect(reference, `tx ${hash}`).toBeDefined();
           const { metaData: referenceMeta, hash: _h, ...referenceFields } = reference;
-          // SPEC §2.5: Flags is an integer, 0 where the transaction does not serialize it.
-          expect(fields).toEqual({ Flags: 0, ...referenceFields });
+          // SPEC §2.5: Flags is an integer, 0 where the transaction does not serialize it. The jt_* shape
+          // keeps the codec's notation; the devnet answers in rippled's (UInt64 as short hex…).
+          expect(rippledNotation(fields, notation)).toEqual({ Flags: 0, ...referenceFields });
           // delivered_amount is a JSON-only field rippled adds; everything recorded in the ledger matches.
           const { delivered_amount: _d, ...recordedMeta } = referenceMeta;
-          expect(metaData).toEqual(recordedMeta);
+          expect(rippledNotation(metaData, notation)).toEqual(recordedMeta);
           const byHash = (await call('jt_getTransactionByHash', [hash])).result;
           const txAnswer = (await upstream.request('tx', { transaction: hash })).result;
           for (const field of ['Account', 'Destination', 'Amount', 'Fee', 'Flags', 'Sequence', 'SigningPubKey', 'TransactionType', 'TxnSignature', 'date', 'hash', 'inLedger', 'ledger_index', 'validated']) {
@@ -75,8 +80,10 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
           }
           const receipt = (await call('jt_getTransactionReceipt', [hash])).result;
           expect(receipt.TransactionResult).toBe(txAnswer.meta.TransactionResult);
-          expect(receipt.AffectedNodes).toEqual(txAnswer.meta.AffectedNodes);
-          expect(receipt.delivered_amount).toEqual(txAnswer.meta.delivered_amount);
+          expect(rippledNotation({ AffectedNodes: receipt.AffectedNodes, delivered_amount: receipt.delivered_amount }, notation)).toEqual({
+            AffectedNodes: txAnswer.meta.AffectedNodes,
+            delivered_amount: txAnswer.meta.delivered_amount,
+          });
           transactions++;
         }
       }
