@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { devnetNetworkKeys } from '@ledger-node/chain';
-import { allFlags, envVariable, metricsListener, parseFlags, serviceAddress, storeTarget } from '@ledger-node/config';
+import { allFlags, envVariable, metricsListener, parseFlags, SECRET_FILE_FLAGS, secretFileAccess, secretModeProblem, serviceAddress, storeTarget } from '@ledger-node/config';
 import {
   connectionAllowed,
   containerLaunch,
@@ -19,6 +19,7 @@ import {
   onHost,
   renderManifests,
   schemaViolation,
+  secretFileMode,
   selects,
   tempDir,
   workloadsOf,
@@ -173,6 +174,25 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     }
   });
 
+  it("mounts every Secret with defaultMode 0400, whose files the kubelet makes 0440 under the pod's fsGroup: each container accepts that for its secret files (-secret_group_read), never a file others may read", () => {
+    for (const workload of workloads) {
+      const secretVolumes = (workload.pod.volumes ?? []).filter((volume: { secret?: unknown }) => volume.secret);
+      for (const volume of secretVolumes) expect(volume.secret.defaultMode, `${workload.name} ${volume.name}`).toBe(0o400);
+      if (secretVolumes.length > 0) expect(workload.pod.securityContext?.fsGroup, workload.name).toBe(1000);
+      for (const container of containersOf(workload).filter((each) => isNodeImage(each.image))) {
+        const flags = parsedLaunch(objects, workload, container.name).flags;
+        const access = secretFileAccess(flags);
+        for (const flag of Object.keys(SECRET_FILE_FLAGS)) {
+          const file = flags.string(flag);
+          if (file === undefined) continue;
+          const where = `${workload.name}/${container.name} -${flag}`;
+          expect(secretModeProblem(file, flag, secretFileMode(workload, { defaultMode: 0o400 }), access), where).toBeUndefined();
+          expect(secretModeProblem(file, flag, 0o444, access), where).toMatch(/must be readable by its owner and group only/);
+        }
+      }
+    }
+  });
+
   it('gives every container readiness and liveness probes, resource requests and limits', () => {
     for (const workload of workloads) {
       for (const container of workload.pod.containers) {
@@ -284,7 +304,9 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     // Secrets are created by the operator (or cert-manager), never written in the manifests.
     expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
     for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
-      expect(Object.keys(configMap.data ?? {}).filter((key) => /PASSWORD|PASSPHRASE|TOKEN|SECRET|PRIVATE/i.test(key)), configMap.metadata.name).toEqual([]);
+      // -secret_group_read is a boolean about secret files, not a secret.
+      const named = Object.keys(configMap.data ?? {}).filter((key) => key !== envVariable('secret_group_read'));
+      expect(named.filter((key) => /PASSWORD|PASSPHRASE|TOKEN|SECRET|PRIVATE/i.test(key)), configMap.metadata.name).toEqual([]);
     }
   });
 
