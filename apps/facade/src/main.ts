@@ -8,7 +8,8 @@ import { Dispatcher } from './jsonrpc/dispatcher';
 import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
 import { withDiscovery } from './jsonrpc/openrpc';
-import { JSON_RPC_PATH, jsonRpcRoute } from './jsonrpc/route';
+import { JSON_RPC_PATH, jsonRpcErrorBody, jsonRpcRoute } from './jsonrpc/route';
+import { jsonErrorBodies, restErrorBody } from './error-bodies';
 import { probeRoutes, readiness, type ReadinessOptions } from './probes';
 import { requestSpans } from './request-spans';
 import { AnswerCache } from './queries/answer-cache';
@@ -82,6 +83,7 @@ export async function start(flags: ParsedFlags) {
         slowMs: flags.integer('slow_ms'),
       });
       const app = new Koa();
+      app.use(jsonErrorBodies(jsonRpcErrorBody, logger));
       app.use(guard);
       app.use(requestScope());
       app.use(probes);
@@ -107,6 +109,7 @@ export async function start(flags: ParsedFlags) {
     if (config.api) {
       const app = new Koa();
       const router = restRoutes(context, config.maxBodyBytes);
+      app.use(jsonErrorBodies(restErrorBody, logger));
       app.use(guard);
       app.use(requestScope());
       app.use(probes);
