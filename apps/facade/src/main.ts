@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import Koa from 'koa';
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
-import { createLogger, initMetrics, observeReadiness, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
+import { createHttpServer, createLogger, initMetrics, observeReadiness, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
 import { closeClients, createClients } from './clients';
 import { facadeConfig, type Listener } from './config';
 import { Dispatcher } from './jsonrpc/dispatcher';
@@ -159,7 +159,8 @@ export async function start(flags: ParsedFlags) {
 
 function listen(app: Koa, listener: Listener, maxConnections: number, logger: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app.callback());
+    // A client gets seconds, not Node's minutes, to send a request (HTTP_TIMEOUTS).
+    const server = createHttpServer(app.callback());
     server.maxConnections = maxConnections;
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(new Error(`cannot listen on ${listener.host}:${listener.port}: ${error.code ?? error.message}`)),

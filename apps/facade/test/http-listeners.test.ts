@@ -1,8 +1,10 @@
 /**
  * The facade's three HTTP listeners as a client meets them, with no service behind them (a facade
  * alone): every error answer is JSON in the listener's own shape, whatever middleware gave its
- * status.
+ * status, and a client too slow to send its request is closed within seconds.
  */
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEntry, freePort, startProcess, stopAll, tempDir } from '@ledger-node/test-utils';
 
@@ -129,4 +131,36 @@ describe("rippled's listener answers the statuses it gives itself in rippled's J
     });
     expect(await send(wsPort, 'POST', '/', '{"method":')).toMatchObject({ status: 400, body: 'Unable to parse request: the body is not valid JSON' });
   });
+});
+
+/** A raw TCP client writing `text` a byte every `everyMs`; resolves with what it received once the server closes it. */
+function slowClient(port: number, text: string, everyMs: number): Promise<{ received: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let received = '';
+    const socket: Socket = connect(port, '127.0.0.1', async () => {
+      for (const byte of text) {
+        if (socket.destroyed || socket.closed) return;
+        socket.write(byte);
+        await sleep(everyMs);
+      }
+      reject(new Error(`the server read all of a request sent over ${Date.now() - started} ms`));
+    });
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve({ received, closedAfterMs: Date.now() - started }));
+  });
+}
+
+describe('a client too slow to send its request', () => {
+  it('is closed with 408 by every listener once 10 s pass without complete headers', async () => {
+    // Headers a byte every 100 ms: 30 s' worth, three times the headers timeout.
+    const headers = `GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(280)}\r\n\r\n`;
+    const closed = await Promise.all([rpcPort, apiPort, wsPort].map((port) => slowClient(port, headers, 100)));
+    for (const { received, closedAfterMs } of closed) {
+      expect(received).toMatch(/^HTTP\/1\.1 408 /);
+      expect(closedAfterMs).toBeGreaterThanOrEqual(9_900);
+      expect(closedAfterMs).toBeLessThan(13_000);
+    }
+  }, 40_000);
 });
