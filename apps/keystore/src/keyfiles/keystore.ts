@@ -1,7 +1,7 @@
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainProfile, KeyAlgorithm } from '@ledger-node/chain';
 import { Conflict, InvalidParams, NoLocalAccount, Unavailable } from '@ledger-node/errors';
+import { KeyFileCatalog } from './catalog';
 import { KeyFileError } from './errors';
 import {
   DEFAULT_SCRYPT,
@@ -9,7 +9,6 @@ import {
   encryptKeyFile,
   isValidNickname,
   metadataOf,
-  readKeyFile,
   removeAbandonedTempFiles,
   UnlockedKeys,
   writeKeyFile,
@@ -36,6 +35,8 @@ export interface KeystoreOptions {
   scrypt?: ScryptParams;
   /** Seconds a derived key-file key stays in memory after its derivation (-unlock_seconds; 0: none). */
   unlockSeconds?: number;
+  /** Told of a key file whose group or other permission bits the keystore took away. */
+  onTightened?: (file: string, mode: number) => void;
 }
 
 export interface LocalKey {
@@ -62,9 +63,12 @@ export class Keystore {
   private generating: Promise<unknown> = Promise.resolve();
   private readonly signing = new FairQueue(SIGNATURES_WAITING_PER_CALLER, SIGNATURES_WAITING);
   private readonly unlocked: UnlockedKeys;
+  /** The key files as last read: each is read again only once it changed. */
+  private readonly catalog: KeyFileCatalog;
 
   constructor(private readonly options: KeystoreOptions) {
     this.unlocked = new UnlockedKeys((options.unlockSeconds ?? 0) * 1000);
+    this.catalog = new KeyFileCatalog(options.directory, { onTightened: options.onTightened });
   }
 
   get directory(): string {
@@ -184,29 +188,13 @@ export class Keystore {
   }
 
   private readAll(): { documents: { file: string; document: KeyFileJson }[]; problems: KeyFileError[] } {
-    const { directory, profile } = this.options;
-    let names: string[];
-    try {
-      names = readdirSync(directory);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { documents: [], problems: [] };
-      throw error;
-    }
+    const { profile } = this.options;
+    const listed = this.catalog.list();
     const documents: { file: string; document: KeyFileJson }[] = [];
-    const problems: KeyFileError[] = [];
-    // Temp files of a write in progress start with a dot and are not accounts yet.
-    for (const name of names.filter((entry) => entry.endsWith('.json') && !entry.startsWith('.')).sort()) {
-      const file = path.join(directory, name);
-      try {
-        const document = readKeyFile(file);
-        if (document.chain !== profile.id) {
-          throw new KeyFileError(file, 'KEY_FILE_INVALID', `belongs to chain ${document.chain} (use -chain ${document.chain}); this keystore serves ${profile.id}`);
-        }
-        documents.push({ file, document });
-      } catch (error) {
-        if (error instanceof KeyFileError) problems.push(error);
-        else throw error;
-      }
+    const problems = [...listed.problems];
+    for (const entry of listed.documents) {
+      if (entry.document.chain === profile.id) documents.push(entry);
+      else problems.push(new KeyFileError(entry.file, 'KEY_FILE_INVALID', `belongs to chain ${entry.document.chain} (use -chain ${entry.document.chain}); this keystore serves ${profile.id}`));
     }
     return { documents, problems };
   }
