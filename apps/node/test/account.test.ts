@@ -136,7 +136,7 @@ describe('ledger-node account', () => {
     const made = await run(['account', 'generate', '-nickname', 'dave', '-json', '-data_dir', other], withPassword);
     const dave = JSON.parse(made.stdout);
     const broken = path.join(other, 'keystore', 'rBROKENxxxxxxxxxxxxxxxxxxxxxxxxxxx.json');
-    writeFileSync(broken, '{"version": 1, "addr');
+    writeFileSync(broken, '{"version": 1, "addr', { mode: 0o600 });
     const result = await run(['account', 'list', '-json', '-data_dir', other]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([dave]);
