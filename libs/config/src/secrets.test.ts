@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@ledger-node/test-utils';
 import { allFlags } from './options/index';
 import { parseFlags } from './parse';
-import { checkSecretFiles, MIN_TOKEN_LENGTH, readSecretFile, readTlsFiles, readTokenFile, SECRET_FILE_FLAGS } from './secrets';
+import { checkSecretFiles, MIN_SECRET_LENGTH, readSecretFile, readTlsFiles, readTokenFile, SECRET_FILE_FLAGS } from './secrets';
 
 const { dir, remove } = tempDir('secret-files-');
 afterAll(remove);
@@ -54,7 +54,7 @@ describe('tokens', () => {
   });
 
   it('takes a token of 16 characters or more: its first line, trimmed', () => {
-    expect(MIN_TOKEN_LENGTH).toBe(16);
+    expect(MIN_SECRET_LENGTH).toBe(16);
     expect(readTokenFile(secretFile(`  ${'x'.repeat(16)}  \nsecond line\n`, 0o600), 'rpc_token_file')).toBe('x'.repeat(16));
     expect(refusal('-rpc_token_file', secretFile(`${TOKEN}\n`, 0o400), '-keystore_token_file', secretFile(`${TOKEN}\n`, 0o600))).toBe('');
   });

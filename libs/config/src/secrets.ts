@@ -2,8 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { InvalidParams } from '@ledger-node/errors';
 
-/** A bearer token shorter than this is too easy to guess: every token the node checks is at least this long. */
-export const MIN_TOKEN_LENGTH = 16;
+/**
+ * A secret shorter than this is too easy to guess: every bearer token the node checks is at least
+ * this long, and so is the passphrase of a new keystore (libs/config only reads it; the keystore checks it).
+ */
+export const MIN_SECRET_LENGTH = 16;
 
 /**
  * Who besides its owner may read a secret file: nobody by default; its group too, never with
@@ -74,7 +77,7 @@ export function readSecretFile(file: string, flag: string, access: SecretFileAcc
   return firstLine(readSecretText(file, flag, access), file, flag);
 }
 
-/** A bearer token from the file a flag names: a secret file whose first line holds at least MIN_TOKEN_LENGTH characters. */
+/** A bearer token from the file a flag names: a secret file whose first line holds at least MIN_SECRET_LENGTH characters. */
 export function readTokenFile(file: string, flag: string, access: SecretFileAccess = OWNER_ONLY): string {
   return checkedToken(readSecretFile(file, flag, access), file, flag);
 }
@@ -91,8 +94,8 @@ function firstLine(text: string, file: string, flag: string): string {
 }
 
 function checkedToken(token: string, file: string, flag: string): string {
-  if (token.length < MIN_TOKEN_LENGTH) {
-    throw new InvalidParams(`-${flag} ${file} holds a token shorter than ${MIN_TOKEN_LENGTH} characters: a token must be at least ${MIN_TOKEN_LENGTH} (e.g. openssl rand -hex 32)`, flag);
+  if (token.length < MIN_SECRET_LENGTH) {
+    throw new InvalidParams(`-${flag} ${file} holds a token shorter than ${MIN_SECRET_LENGTH} characters: a token must be at least ${MIN_SECRET_LENGTH} (e.g. openssl rand -hex 32)`, flag);
   }
   return token;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ChainProfile, KeyAlgorithm } from '@ledger-node/chain';
+import { MIN_SECRET_LENGTH } from '@ledger-node/config';
 import { Conflict, InvalidParams, NoLocalAccount, Unavailable } from '@ledger-node/errors';
 import { KeyFileCatalog } from './catalog';
 import { KeyFileError } from './errors';
@@ -146,6 +147,13 @@ export class Keystore {
     // One passphrase per keystore: a new account under a different one could never be used with the others.
     const newest = documents.sort((a, b) => Date.parse(b.document.created) - Date.parse(a.document.created))[0];
     if (newest) await this.unlock(newest.file, newest.document);
+    // The first key file sets the keystore's passphrase: a short one is refused there, never for keystores it already opens.
+    else if (passphrase.length < MIN_SECRET_LENGTH) {
+      throw new InvalidParams(
+        `the passphrase of a new keystore must be at least ${MIN_SECRET_LENGTH} characters (-password_file, LEDGER_NODE_PASSWORD or the prompt): it is all that protects every key file of this data directory`,
+        'passphrase',
+      );
+    }
 
     const seed = profile.keys.generateSeed({ algorithm: request.keyType });
     const { publicKey } = profile.keys.deriveKeypair(seed);

@@ -1,5 +1,5 @@
 import { booleanFlag, stringFlag, type FlagGroup } from '../flag';
-import { MIN_TOKEN_LENGTH } from '../secrets';
+import { MIN_SECRET_LENGTH } from '../secrets';
 
 export const securityOptions: FlagGroup = {
   title: 'API security',
@@ -7,7 +7,7 @@ export const securityOptions: FlagGroup = {
     stringFlag({
       name: 'rpc_token_file',
       description:
-        `File holding a bearer token (${MIN_TOKEN_LENGTH}+ characters, mode 0600 or 0400); when set, jt_sign, jt_signTransaction and jt_sendTransaction need "Authorization: Bearer <token>" (without it they are served on a loopback -rpcaddr only)`,
+        `File holding a bearer token (${MIN_SECRET_LENGTH}+ characters, mode 0600 or 0400); when set, jt_sign, jt_signTransaction and jt_sendTransaction need "Authorization: Bearer <token>" (without it they are served on a loopback -rpcaddr only)`,
       default: undefined,
       valueName: 'FILE',
     }),
