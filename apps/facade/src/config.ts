@@ -1,5 +1,5 @@
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { listValue, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { listValue, readTokenFile, secretFileAccess, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface Listener {
@@ -68,8 +68,8 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     syncAddress: serviceAddress(flags, 'sync'),
     keystoreAddress: serviceAddress(flags, 'keystore'),
     submissionAddress: serviceAddress(flags, 'submission'),
-    keystoreToken: optionalSecret(flags, 'keystore_token_file'),
-    rpcToken: optionalSecret(flags, 'rpc_token_file'),
+    keystoreToken: optionalToken(flags, 'keystore_token_file'),
+    rpcToken: optionalToken(flags, 'rpc_token_file'),
     allowedHosts: listValue(flags.string('rpc_allowed_hosts')),
     corsOrigins: listValue(flags.string('rpc_cors_origins')),
     trustedProxies: listValue(flags.string('trusted_proxies')),
@@ -87,7 +87,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
   };
 }
 
-function optionalSecret(flags: ParsedFlags, flag: string): string | undefined {
+function optionalToken(flags: ParsedFlags, flag: string): string | undefined {
   const file = flags.string(flag);
-  return file === undefined ? undefined : readSecretFile(file, flag);
+  return file === undefined ? undefined : readTokenFile(file, flag, secretFileAccess(flags));
 }

@@ -1,14 +1,15 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import Koa from 'koa';
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
-import { createLogger, initMetrics, observeReadiness, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
+import { createHttpServer, createLogger, initMetrics, observeReadiness, serveMetrics, type Logger, type MetricsServer } from '@ledger-node/telemetry';
 import { closeClients, createClients } from './clients';
 import { facadeConfig, type Listener } from './config';
 import { Dispatcher } from './jsonrpc/dispatcher';
 import type { MethodContext } from './jsonrpc/method';
 import { methods } from './jsonrpc/methods/index';
 import { withDiscovery } from './jsonrpc/openrpc';
-import { JSON_RPC_PATH, jsonRpcRoute } from './jsonrpc/route';
+import { JSON_RPC_PATH, jsonRpcErrorBody, jsonRpcRoute } from './jsonrpc/route';
+import { jsonErrorBodies, restErrorBody } from './error-bodies';
 import { probeRoutes, readiness, type ReadinessOptions } from './probes';
 import { requestSpans } from './request-spans';
 import { AnswerCache } from './queries/answer-cache';
@@ -90,6 +91,7 @@ export async function start(flags: ParsedFlags) {
         slowMs: flags.integer('slow_ms'),
       });
       const app = new Koa();
+      app.use(jsonErrorBodies(jsonRpcErrorBody, logger));
       app.use(guard);
       app.use(requestScope(callerIdentity));
       app.use(probes);
@@ -116,6 +118,7 @@ export async function start(flags: ParsedFlags) {
     if (config.api) {
       const app = new Koa();
       const router = restRoutes(context, config.maxBodyBytes);
+      app.use(jsonErrorBodies(restErrorBody, logger));
       app.use(guard);
       app.use(requestScope(callerIdentity));
       app.use(probes);
@@ -166,7 +169,8 @@ export async function start(flags: ParsedFlags) {
 
 function listen(app: Koa, listener: Listener, maxConnections: number, logger: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(app.callback());
+    // A client gets seconds, not Node's minutes, to send a request (HTTP_TIMEOUTS).
+    const server = createHttpServer(app.callback());
     server.maxConnections = maxConnections;
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(new Error(`cannot listen on ${listener.host}:${listener.port}: ${error.code ?? error.message}`)),

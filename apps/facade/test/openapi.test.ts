@@ -22,7 +22,7 @@ let signedBlob: string;
 beforeAll(async () => {
   const { dir, remove } = tempDir();
   removeDir = remove;
-  const { address: localAddress } = generateLocalAccount(dir, 'local', 'openapi test');
+  const { address: localAddress } = generateLocalAccount(dir, 'local', 'openapi test passphrase');
   const [rpcPort, apiPort] = [await freePort(), await freePort()];
   const node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),

@@ -162,18 +162,22 @@ describe("rippled's HTTP JSON-RPC envelope", () => {
     expect(subscribe.body.result.error_message).toMatch(/WebSocket/);
   });
 
-  it("refuses a malformed call with HTTP 400 and rippled's text, a body over -max_body_bytes with 413, a GET with 405", async () => {
+  it("refuses a malformed call with HTTP 400 and rippled's text, a body over -max_body_bytes with 413 and a GET with 405 in rippled's JSON error shape", async () => {
     expect(await postJson(httpUrl, '{"method": ')).toEqual({ status: 400, body: 'Unable to parse request: the body is not valid JSON' });
     expect(await postJson(httpUrl, '[]')).toEqual({ status: 400, body: 'Unable to parse request: the body is not a JSON object' });
     expect(await postJson(httpUrl, JSON.stringify({ params: [{}] }))).toEqual({ status: 400, body: 'Null method' });
     expect(await postJson(httpUrl, JSON.stringify({ method: 'ping', params: {} }))).toEqual({ status: 400, body: 'params unparsable' });
     expect(await postJson(httpUrl, JSON.stringify({ method: 'ping', params: [{ api_version: 7 }] }))).toEqual({ status: 400, body: 'invalid_API_version' });
     const large = await postJson(httpUrl, JSON.stringify({ method: 'ping', params: [{ padding: 'x'.repeat(MAX_BODY_BYTES) }] }));
-    expect(large.status).toBe(413);
-    expect(large.body).toMatch(/-max_body_bytes/);
+    expect(large).toEqual({
+      status: 413,
+      body: { result: { error: 'invalidParams', error_code: 31, error_message: `request body exceeds ${MAX_BODY_BYTES} bytes (-max_body_bytes)`, status: 'error' } },
+    });
     const get = await fetch(httpUrl);
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+    expect(get.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await get.json()).toMatchObject({ result: { error: 'notSupported', error_code: 75, status: 'error', error_message: expect.stringMatching(/POST a JSON-RPC call/) } });
   });
 });
 

@@ -1,14 +1,10 @@
 import path from 'node:path';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { dataDir, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
-import { InvalidParams } from '@ledger-node/errors';
+import { dataDir, readSecretFile, readTokenFile, secretFileAccess, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 /** The environment variable holding the passphrase when -password_file is not given. */
 export const PASSWORD_ENV = 'LEDGER_NODE_PASSWORD';
-
-/** A service token shorter than this is too easy to guess to guard keys on a network port. */
-const MIN_TOKEN_LENGTH = 16;
 
 export interface KeystoreConfig {
   /** `<data_dir>/keystore`: one encrypted key file per account. */
@@ -27,14 +23,12 @@ export interface KeystoreConfig {
 
 export function keystoreConfig(flags: ParsedFlags, env: NodeJS.ProcessEnv = process.env): KeystoreConfig {
   const address = serviceAddress(flags, 'keystore');
+  const access = secretFileAccess(flags);
   const tokenFile = flags.string('keystore_token_file');
-  const authToken = tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file');
-  if (authToken !== undefined && authToken.length < MIN_TOKEN_LENGTH) {
-    throw new InvalidParams(`the token in -keystore_token_file must be at least ${MIN_TOKEN_LENGTH} characters`, 'keystore_token_file');
-  }
+  const authToken = tokenFile === undefined ? undefined : readTokenFile(tokenFile, 'keystore_token_file', access);
   const passwordFile = flags.string('password_file');
   const passphrase =
-    passwordFile !== undefined ? readSecretFile(passwordFile, 'password_file') : env[PASSWORD_ENV] === '' ? undefined : env[PASSWORD_ENV];
+    passwordFile !== undefined ? readSecretFile(passwordFile, 'password_file', access) : env[PASSWORD_ENV] === '' ? undefined : env[PASSWORD_ENV];
   return {
     directory: path.join(dataDir(flags), 'keystore'),
     address,

@@ -16,7 +16,13 @@ export const serviceName = 'ledgernode.keystore.v1.KeystoreService';
 export async function start(flags: ParsedFlags) {
   const config = keystoreConfig(flags);
   const logger = createLogger('keystore', config.logLevel);
-  const keystore = new Keystore({ directory: config.directory, profile: config.profile, passphrase: config.passphrase, unlockSeconds: config.unlockSeconds });
+  const keystore = new Keystore({
+    directory: config.directory,
+    profile: config.profile,
+    passphrase: config.passphrase,
+    unlockSeconds: config.unlockSeconds,
+    onTightened: (file, mode) => logger.warn({ file, mode: `0${mode.toString(8)}` }, 'a key file others than its owner could reach: took the group and other permission bits away (now owner-only)'),
+  });
   for (const file of keystore.removeAbandonedWrites()) logger.warn({ file }, 'removed the temp file of a key file write that did not finish');
   const { accounts, problems } = keystore.scan();
   for (const problem of problems) logger.warn({ file: problem.file, code: problem.code }, problem.message);

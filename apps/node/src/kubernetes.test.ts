@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { devnetNetworkKeys } from '@ledger-node/chain';
-import { allFlags, envVariable, metricsListener, parseFlags, serviceAddress, storeTarget } from '@ledger-node/config';
+import { allFlags, envVariable, metricsListener, parseFlags, SECRET_FILE_FLAGS, secretFileAccess, secretModeProblem, serviceAddress, storeTarget } from '@ledger-node/config';
 import {
   connectionAllowed,
   containerLaunch,
@@ -19,6 +19,7 @@ import {
   onHost,
   renderManifests,
   schemaViolation,
+  secretFileMode,
   selects,
   tempDir,
   workloadsOf,
@@ -173,6 +174,25 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     }
   });
 
+  it("mounts every Secret with defaultMode 0400, whose files the kubelet makes 0440 under the pod's fsGroup: each container accepts that for its secret files (-secret_group_read), never a file others may read", () => {
+    for (const workload of workloads) {
+      const secretVolumes = (workload.pod.volumes ?? []).filter((volume: { secret?: unknown }) => volume.secret);
+      for (const volume of secretVolumes) expect(volume.secret.defaultMode, `${workload.name} ${volume.name}`).toBe(0o400);
+      if (secretVolumes.length > 0) expect(workload.pod.securityContext?.fsGroup, workload.name).toBe(1000);
+      for (const container of containersOf(workload).filter((each) => isNodeImage(each.image))) {
+        const flags = parsedLaunch(objects, workload, container.name).flags;
+        const access = secretFileAccess(flags);
+        for (const flag of Object.keys(SECRET_FILE_FLAGS)) {
+          const file = flags.string(flag);
+          if (file === undefined) continue;
+          const where = `${workload.name}/${container.name} -${flag}`;
+          expect(secretModeProblem(file, flag, secretFileMode(workload, { defaultMode: 0o400 }), access), where).toBeUndefined();
+          expect(secretModeProblem(file, flag, 0o444, access), where).toMatch(/must be readable by its owner and group only/);
+        }
+      }
+    }
+  });
+
   it('gives every container readiness and liveness probes, resource requests and limits', () => {
     for (const workload of workloads) {
       for (const container of workload.pod.containers) {
@@ -284,7 +304,9 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     // Secrets are created by the operator (or cert-manager), never written in the manifests.
     expect(objects.filter((object) => object.kind === 'Secret')).toEqual([]);
     for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
-      expect(Object.keys(configMap.data ?? {}).filter((key) => /PASSWORD|PASSPHRASE|TOKEN|SECRET|PRIVATE/i.test(key)), configMap.metadata.name).toEqual([]);
+      // -secret_group_read is a boolean about secret files, not a secret.
+      const named = Object.keys(configMap.data ?? {}).filter((key) => key !== envVariable('secret_group_read'));
+      expect(named.filter((key) => /PASSWORD|PASSPHRASE|TOKEN|SECRET|PRIVATE/i.test(key)), configMap.metadata.name).toEqual([]);
     }
   });
 
@@ -343,6 +365,11 @@ describe('the NetworkPolicies', () => {
     { kind: 'pod', name: 'ingress-controller', namespace: 'ingress-nginx', namespaceLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' }, labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, ports: [{ containerPort: 443 }], ip: '10.244.9.2' },
     { kind: 'pod', name: 'observability/otel-collector', namespace: 'observability', namespaceLabels: { 'kubernetes.io/metadata.name': 'observability' }, labels: { 'app.kubernetes.io/name': 'otel-collector' }, ports: [{ name: 'otlp-http', containerPort: 4318 }], ip: '10.244.9.3' },
     { kind: 'outside', name: 'internet', ip: '203.0.113.7' },
+    // Addresses that are not the Internet, outside the cluster's pods: no egress "to the Internet" may reach them.
+    { kind: 'outside', name: 'cloud-metadata', ip: '169.254.169.254' },
+    { kind: 'outside', name: 'carrier-grade-nat', ip: '100.100.100.200' },
+    { kind: 'outside', name: 'private-network', ip: '172.20.0.5' },
+    { kind: 'outside', name: 'loopback', ip: '127.0.0.1' },
     // The postgres overlay's database (CloudNativePG Cluster ledger-db), and another database beside it.
     { kind: 'pod', name: 'databases/ledger-db', namespace: 'databases', namespaceLabels: { 'kubernetes.io/metadata.name': 'databases' }, labels: { 'cnpg.io/cluster': 'ledger-db' }, ports: [{ containerPort: 5432 }], ip: '10.244.9.4' },
     { kind: 'pod', name: 'databases/other-db', namespace: 'databases', namespaceLabels: { 'kubernetes.io/metadata.name': 'databases' }, labels: { 'cnpg.io/cluster': 'other-db' }, ports: [{ containerPort: 5432 }], ip: '10.244.9.5' },
@@ -396,7 +423,7 @@ describe('the NetworkPolicies', () => {
       'sync -> internet:443', 'submission -> internet:443',
       ...nodePods.flatMap((pod) => [`${pod} -> kube-dns:53`, `${pod} -> kube-dns:53/udp`]),
       ...NODE_SERVICES.map((service) => `prometheus -> ${service}:${metricsPort[service]}`),
-      ...['kube-dns', 'prometheus', 'ingress-controller', 'observability/otel-collector', 'internet', 'databases/ledger-db', 'databases/other-db'].flatMap((client) => [
+      ...['kube-dns', 'prometheus', 'ingress-controller', 'observability/otel-collector', 'internet', 'cloud-metadata', 'carrier-grade-nat', 'private-network', 'loopback', 'databases/ledger-db', 'databases/other-db'].flatMap((client) => [
         `${client} -> facade:7545`,
         `${client} -> facade:7544`,
       ]),
@@ -432,6 +459,29 @@ describe('the NetworkPolicies', () => {
         graphOf('postgres'),
       ),
     );
+  });
+
+  it.each(overlays)('in the %s overlay let sync and submission reach the Internet only: every egress to 0.0.0.0/0 excepts link-local (cloud metadata), carrier-grade NAT, private, loopback and reserved ranges', (overlay) => {
+    const notTheInternet = ['0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4'];
+    const policies = rendered[overlay].filter((object) => object.kind === 'NetworkPolicy');
+    const internetRules = policies.flatMap((policy) =>
+      (policy.spec.egress ?? []).flatMap((rule: { to?: { ipBlock?: { cidr: string; except?: string[] } }[] }) =>
+        (rule.to ?? []).filter((peer) => peer.ipBlock).map((peer) => ({ policy: policy.metadata.name as string, ...peer.ipBlock! })),
+      ),
+    );
+    expect(internetRules.map((rule) => rule.policy).sort()).toEqual(['submission', 'sync']);
+    for (const rule of internetRules) {
+      expect(rule.cidr, rule.policy).toBe('0.0.0.0/0');
+      expect([...(rule.except ?? [])].sort(), rule.policy).toEqual([...notTheInternet].sort());
+    }
+    const pods = podsOf(rendered[overlay]);
+    for (const service of ['sync', 'submission']) {
+      const pod = pods.find((each) => each.name === service)!;
+      for (const ip of ['169.254.169.254', '169.254.0.1', '100.64.0.1', '100.127.255.254', '10.1.2.3', '172.31.0.1', '192.168.0.1', '127.0.0.1', '0.0.0.1', '224.0.0.251', '255.255.255.255']) {
+        expect(egressAllows(policies, pod, { kind: 'outside', name: ip, ip }, 443), `${service} -> ${ip}`).toBe(false);
+      }
+      expect(egressAllows(policies, pod, { kind: 'outside', name: 'public', ip: '8.8.8.8' }, 443), `${service} -> a public address`).toBe(true);
+    }
   });
 
   it.each(overlays)('repeat the call graph on both sides in the %s overlay: egress alone and ingress alone admit exactly it between the node\'s services', (overlay) => {

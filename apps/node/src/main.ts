@@ -1,4 +1,4 @@
-import { allFlags, FlagError, parseFlags, readTlsFiles } from '@ledger-node/config';
+import { allFlags, checkSecretFiles, FlagError, parseFlags, readTlsFiles } from '@ledger-node/config';
 import { useTlsIdentity } from '@ledger-node/grpc';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { setLogFormat, type LogFormat } from '@ledger-node/telemetry';
@@ -32,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = positionals;
   // Every logger of this process, the supervisor's and a service's alike, in the format asked for.
   setLogFormat(flags.string('log_format') as LogFormat);
+  // Secret files are refused before anything starts: too open to others, or a token too short.
+  checkSecretFiles(flags);
   // Every gRPC server and client of this process over TCP uses this one identity.
   useTlsIdentity(readTlsFiles(flags));
   switch (command) {

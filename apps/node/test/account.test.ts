@@ -3,7 +3,7 @@
  * real keystore process (a transient one, or the one already serving) over gRPC.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
@@ -125,6 +125,15 @@ describe('ledger-node account', () => {
     expect(readdirSync(path.join(dir, 'keystore'))).toHaveLength(2);
   });
 
+  it('refuses a passphrase under 16 characters for the first account of a data directory (exit code 2), never showing it', async () => {
+    const fresh = dataDir();
+    const result = await run(['account', 'generate', '-data_dir', fresh], { LEDGER_NODE_PASSWORD: 'tooshort' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^ledger-node: the passphrase of a new keystore must be at least 16 characters \(-password_file, LEDGER_NODE_PASSWORD or the prompt\)/);
+    expect(result.stderr + result.stdout).not.toContain('tooshort');
+    expect(existsSync(path.join(fresh, 'keystore')) ? readdirSync(path.join(fresh, 'keystore')) : []).toEqual([]);
+  });
+
   it('without a passphrase and without a terminal, says how to give one (exit code 2)', async () => {
     const result = await run(['account', 'generate', '-data_dir', dir]);
     expect(result.code).toBe(2);
@@ -136,7 +145,7 @@ describe('ledger-node account', () => {
     const made = await run(['account', 'generate', '-nickname', 'dave', '-json', '-data_dir', other], withPassword);
     const dave = JSON.parse(made.stdout);
     const broken = path.join(other, 'keystore', 'rBROKENxxxxxxxxxxxxxxxxxxxxxxxxxxx.json');
-    writeFileSync(broken, '{"version": 1, "addr');
+    writeFileSync(broken, '{"version": 1, "addr', { mode: 0o600 });
     const result = await run(['account', 'list', '-json', '-data_dir', other]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual([dave]);

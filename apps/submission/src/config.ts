@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defaultEndpointOf, getProfile, type ChainProfile } from '@ledger-node/chain';
-import { dataDir, readSecretFile, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
+import { dataDir, readTokenFile, secretFileAccess, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { connectionConfig, describeDatabase } from '@ledger-node/postgres';
 import type { ClientConfig } from 'pg';
 import type { LogLevel } from '@ledger-node/telemetry';
@@ -40,7 +40,7 @@ export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
     address: serviceAddress(flags, 'submission'),
     keystoreAddress: serviceAddress(flags, 'keystore'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),
-    keystoreToken: tokenFile === undefined ? undefined : readSecretFile(tokenFile, 'keystore_token_file'),
+    keystoreToken: tokenFile === undefined ? undefined : readTokenFile(tokenFile, 'keystore_token_file', secretFileAccess(flags)),
     bookFile: path.join(dataDir(flags), 'submission', 'submissions.jsonl'),
     logLevel: flags.string('log_level') as LogLevel,
     ...(store.kind === 'postgres' && store.role === 'writer'

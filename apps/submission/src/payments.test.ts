@@ -87,6 +87,32 @@ describe('what a send returns, by engine result (libs/chain outcomes.ts)', () =>
   });
 });
 
+/** `blob` with the signature another key makes over it. */
+function withSignatureOf(blob: string): string {
+  const { TxnSignature: _signature, ...tx } = profile.codec.decode(blob);
+  const other = profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(9) }));
+  return profile.codec.encode({ ...tx, TxnSignature: profile.keys.sign(profile.codec.encodeForSigning(tx), other.privateKey) });
+}
+
+describe('a signed transaction that is garbage', () => {
+  const valid = signedBlob(3);
+  it.each([
+    ['a blob cut short', valid.slice(0, 40), 'the signed transaction does not decode: the data ends inside a field'],
+    ['a blob missing its last byte', valid.slice(0, -2), 'the signed transaction does not decode: the data ends inside a field'],
+    ['an unknown field code', 'DEADBEEF', 'the signed transaction does not decode: malformed: a field or type the chain does not define, or a value that does not fit its field'],
+    ['random bytes', '9C1B7E55D2A0F3468E', /^the signed transaction does not decode: /],
+    ['an empty object', 'E1', 'the transaction is not single-signed (TxnSignature and SigningPubKey are required)'],
+    ['a valid one signed by another key', withSignatureOf(valid), 'the transaction signature does not verify'],
+  ])('%s is refused in plain words, never the engine\'s, and nothing is sent', async (_what, blob, message) => {
+    const { service, submitted, book } = payments([]);
+    const refusal = service.submitSigned(blob);
+    await expect(refusal).rejects.toMatchObject({ kind: 'invalid_params', message });
+    await expect(refusal).rejects.not.toMatchObject({ message: expect.stringMatching(/TypeError|Cannot read|undefined|reading '/) });
+    expect(submitted).toEqual([]);
+    expect(book.open()).toEqual([]);
+  });
+});
+
 describe('tracking is monotonic', () => {
   it('a validated transaction sent again any number of times stays validated, and is not sent again', async () => {
     const { service, book, submitted, tracker } = payments([answer('tesSUCCESS')]);

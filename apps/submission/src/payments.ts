@@ -75,7 +75,8 @@ export class Payments {
     try {
       tx = this.profile.codec.decode(blobHex);
     } catch (error) {
-      throw new InvalidParams(`the signed transaction does not decode: ${(error as Error).message}`, 'signedTransaction');
+      // The codec's reason, in plain words (libs/chain codec.ts), without its own "cannot decode: ".
+      throw new InvalidParams(`the signed transaction does not decode: ${(error as Error).message.replace(/^cannot decode: /, '')}`, 'signedTransaction');
     }
     const { TxnSignature: signature, SigningPubKey: publicKey, ...unsigned } = tx;
     if (typeof signature !== 'string' || typeof publicKey !== 'string' || publicKey === '') {

@@ -74,6 +74,51 @@ describe('XRPL codec on the recorded ledgers', () => {
   });
 });
 
+/** What no message to a caller may hold: the JavaScript engine's words, or a stack. */
+const ENGINE_TEXT = /TypeError|RangeError|Cannot read|undefined|reading '|properties of|\bat \w+ \(|\.[jt]s:\d/;
+
+describe('garbage given to decode', () => {
+  const [, fixture] = xrplLedgers.find(([name]) => name.endsWith('11119600.json'))!;
+  const { txBlob } = transactionFromLedgerJson(fixture.ledger.transactions![0]!, xrpl);
+  // Random bytes from a fixed seed (a linear congruential generator): the same garbage every run.
+  let state = 20_261_129;
+  const randomHex = (bytes: number) =>
+    Array.from({ length: bytes }, () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) >> 16) & 0xff)
+      .map((byte) => byte.toString(16).padStart(2, '0'))
+      .join('');
+  const garbage: [string, string][] = [
+    ['odd hex length', 'ABC'],
+    ['non-hex', 'ZZZZ'],
+    ['empty', ''],
+    ['a valid transaction cut short', txBlob.slice(0, 40)],
+    ['a valid transaction missing its last byte', txBlob.slice(0, -2)],
+    ['an unknown field code', 'DEADBEEF'],
+    ['one byte', '00'],
+    ...Array.from({ length: 20 }, (_, index): [string, string] => [`random bytes #${index + 1}`, randomHex(8 + index * 13)]),
+  ];
+
+  it.each(garbage)('%s: InvalidParams in plain words, never the engine\'s text', (_what, hex) => {
+    for (const profile of [xrpl, jingtum]) {
+      let thrown: unknown;
+      try {
+        profile.codec.decode(hex);
+      } catch (error) {
+        thrown = error;
+      }
+      // Random bytes may happen to decode; what does not is refused plainly.
+      if (thrown === undefined) continue;
+      expect(thrown).toMatchObject({ kind: 'invalid_params', message: expect.stringMatching(/^(cannot decode: |binary input must be)/) });
+      expect((thrown as Error).message).not.toMatch(ENGINE_TEXT);
+      expect((thrown as Error).message).not.toMatch(/^cannot decode: $/);
+    }
+  });
+
+  it('names what it can: data that ends inside a field, a field code the chain does not define', () => {
+    expect(() => xrpl.codec.decode(txBlob.slice(0, 40))).toThrow('cannot decode: the data ends inside a field');
+    expect(() => xrpl.codec.decode('DEADBEEF')).toThrow('cannot decode: malformed: a field or type the chain does not define, or a value that does not fit its field');
+  });
+});
+
 describe('Jingtum codec on the recorded blobs', () => {
   const blobs = jingtumBlobs();
 

@@ -88,8 +88,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Errors of the JavaScript engine (a TypeError's text names the codec's internals), and node:assert's. */
+const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, EvalError, URIError];
+const CUT_SHORT = /^read: requested \d+ bytes but only \d+ available$/;
+
+/**
+ * A codec failure as a caller may read it: the codec's own message where it wrote one, never the
+ * engine's. Malformed binary makes ripple-binary-codec read past an unknown field code (a
+ * TypeError) or past the end of the data (an empty assertion): said in plain words instead.
+ */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const isEngineError = error instanceof Error && (ENGINE_ERRORS.some((type) => error instanceof type) || (error as NodeJS.ErrnoException).code === 'ERR_ASSERTION');
+  if (!(error instanceof Error) || isEngineError) return 'malformed: a field or type the chain does not define, or a value that does not fit its field';
+  if (error.message === '' || CUT_SHORT.test(error.message)) return 'the data ends inside a field';
+  return error.message;
 }
 
 /** Binary-codec failures are caller input errors: rethrow them as InvalidParams with the cause kept. */

@@ -17,7 +17,7 @@ function fileWith(text: string): string {
   return file;
 }
 
-const flagsOf = (values: Record<string, string>) => ({ string: (name: string) => values[name] });
+const flagsOf = (values: Record<string, string>) => ({ string: (name: string) => values[name], boolean: () => false });
 
 describe('shownUrl', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { InvalidParams } from '@ledger-node/errors';
-import { readFlagFile } from './secrets';
+import { OWNER_ONLY, readFlagFile, readSecretText, secretFileAccess, type SecretFileAccess } from './secrets';
 
 /**
  * The upstream endpoints a service connects to. Each is known by its shown URL: the URL with its
@@ -67,9 +67,14 @@ export function shownUrlList(value: string): string {
     .join(',');
 }
 
-/** The lines of an -endpoint_file: one URL each; blank lines and `#` comments skipped. */
-export function readEndpointFile(file: string): string[] {
-  const urls = readFlagFile(file, 'endpoint_file')
+/** The URLs of an -endpoint_file (a secret file: its URLs may hold credentials). */
+export function readEndpointFile(file: string, access: SecretFileAccess = OWNER_ONLY): string[] {
+  return endpointLines(readSecretText(file, 'endpoint_file', access), file);
+}
+
+/** The lines of an -endpoint_file's text: one URL each; blank lines and `#` comments skipped. */
+export function endpointLines(text: string, file: string): string[] {
+  const urls = text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
@@ -82,16 +87,21 @@ export function readEndpointFile(file: string): string[] {
   return urls;
 }
 
+/** The URLs of an -endpoint_file, its permission bits unchecked: the flag's own check at parse time (-secret_group_read may come later). */
+export function endpointFileUrls(file: string): string[] {
+  return endpointLines(readFlagFile(file, 'endpoint_file'), file);
+}
+
 /**
  * -endpoint (comma-separated) or -endpoint_file (credentials kept off the command line), else the
  * chain's default. One server named twice is one endpoint: it must not count twice when endpoints
  * are to agree.
  */
-export function upstreamEndpoints(flags: { string(name: string): string | undefined }, defaultEndpoint: string): UpstreamEndpoints {
+export function upstreamEndpoints(flags: { string(name: string): string | undefined; boolean(name: string): boolean }, defaultEndpoint: string): UpstreamEndpoints {
   const file = flags.string('endpoint_file');
   const listed = flags.string('endpoint');
   if (file !== undefined && listed !== undefined) throw new InvalidParams('-endpoint and -endpoint_file exclude each other: give one', 'endpoint_file');
-  const given = file !== undefined ? readEndpointFile(file) : (listed ?? defaultEndpoint).split(',').map((url) => url.trim());
+  const given = file !== undefined ? readEndpointFile(file, secretFileAccess(flags)) : (listed ?? defaultEndpoint).split(',').map((url) => url.trim());
   const connectUrls = new Map<string, string>();
   for (const url of given.filter((url) => url.length > 0).map(canonicalUrl)) {
     const shown = shownUrl(url);

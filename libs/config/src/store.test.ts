@@ -7,7 +7,7 @@ import { allFlags, parseFlags, storeTarget } from './index';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-store-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const passwordFile = path.join(dir, 'password');
-writeFileSync(passwordFile, 'hunter2-secret\n');
+writeFileSync(passwordFile, 'hunter2-secret\n', { mode: 0o600 });
 
 const target = (...argv: string[]) => storeTarget(parseFlags(['-data_dir', dir, ...argv], allFlags).flags);
 const flagProblem = (...argv: string[]) => {

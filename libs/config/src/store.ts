@@ -2,7 +2,7 @@ import path from 'node:path';
 import { InvalidParams } from '@ledger-node/errors';
 import type { ParsedFlags } from './parse';
 import { dataDir } from './paths';
-import { readSecretFile } from './secrets';
+import { readSecretFile, secretFileAccess } from './secrets';
 
 /**
  * Where the ledger-store keeps the ledgers: RocksDB in `<data_dir>/<database_name>` (the default),
@@ -62,6 +62,6 @@ export function storeTarget(flags: ParsedFlags): StoreTarget {
     kind: 'postgres',
     role: writerUrl ? 'writer' : 'reader',
     url,
-    ...(passwordFile === undefined ? {} : { password: readSecretFile(passwordFile, 'store_password_file') }),
+    ...(passwordFile === undefined ? {} : { password: readSecretFile(passwordFile, 'store_password_file', secretFileAccess(flags)) }),
   };
 }

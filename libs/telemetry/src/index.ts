@@ -3,3 +3,4 @@ export * from './logger';
 export * from './metrics';
 export * from './tracing';
 export * from './dependency-log';
+export * from './http-server';

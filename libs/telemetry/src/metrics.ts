@@ -2,7 +2,8 @@
  * Prometheus metrics of this process (prom-client): one registry, process and Node.js runtime
  * metrics, and helpers that define each metric once however often a service starts in a process.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createHttpServer } from './http-server';
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from 'pino';
@@ -116,7 +117,7 @@ export interface MetricsServer {
 
 /** A tiny HTTP server answering `GET /metrics` (Prometheus scrape) and nothing else. */
 export async function serveMetrics(listener: MetricsListener, logger: Logger): Promise<MetricsServer> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = createHttpServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: metrics are at GET /metrics\n');

@@ -5,7 +5,7 @@
  * and which pod may open a connection to which port under the NetworkPolicies.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { BlockList, isIPv4 } from 'node:net';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -134,7 +134,11 @@ export function mountVolumes(
       if (secret === undefined) throw new Error(`${workload.name} mounts the Secret ${volume.secret.secretName}, which the test did not create`);
       files = secret;
     }
-    for (const [key, text] of Object.entries(files)) writeFileSync(path.join(directory, key), text, { mode: volume.secret ? 0o400 : 0o644 });
+    const mode = volume.secret ? secretFileMode(workload, volume.secret) : (volume.configMap?.defaultMode ?? 0o644);
+    for (const [key, text] of Object.entries(files)) {
+      writeFileSync(path.join(directory, key), text, { mode });
+      chmodSync(path.join(directory, key), mode);
+    }
     directories.set(volume.name, directory);
   }
   const container = workload.pod.containers.find((each: any) => each.name === containerName);
@@ -146,6 +150,14 @@ export function mountVolumes(
     mounts.set(mount.mountPath, directory);
   }
   return mounts;
+}
+
+/**
+ * The mode the kubelet gives a Secret volume's files: its defaultMode (0644 unset), plus read for
+ * the group when the pod sets fsGroup (the files' group is then the fsGroup: 0400 becomes 0440).
+ */
+export function secretFileMode(workload: Workload, secret: { defaultMode?: number }): number {
+  return (secret.defaultMode ?? 0o644) | (workload.pod.securityContext?.fsGroup === undefined ? 0 : 0o440);
 }
 
 /** A container's argument with each path inside a mount (`/tls/tls.crt`, `-data_dir=/data`) turned into the path of that mount's directory. */

@@ -1,9 +1,17 @@
 import type Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
+import { restErrorBody, type ErrorBodyOf } from '../error-bodies';
 import type { CallerContext, Dispatcher } from './dispatcher';
 import { errorResponse, RpcCode } from './protocol';
 
 export const JSON_RPC_PATH = '/v1/jsonrpc';
+
+/**
+ * The JSON-RPC listener's error bodies: a JSON-RPC error on the JSON-RPC path, REST's `{ error }`
+ * on its other paths (the probes, a path it does not serve), as its Host guard answers.
+ */
+export const jsonRpcErrorBody: ErrorBodyOf = (ctx, status, message) =>
+  ctx.path === JSON_RPC_PATH ? errorResponse(null, { code: status >= 500 ? RpcCode.internal : RpcCode.invalidRequest, message }) : restErrorBody(ctx, status, message);
 
 /**
  * `POST /v1/jsonrpc`: JSON bodies only (415 otherwise), bounded in size (413), answered per

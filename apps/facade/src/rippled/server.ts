@@ -9,8 +9,10 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { withCallScope } from '@ledger-node/grpc';
+import { rpcErrors, type RpcErrorToken } from '@ledger-node/rippled-api';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { CallerOf } from '../caller';
+import { jsonErrorBodies, type ErrorBodyOf } from '../error-bodies';
 import { requestScope } from '../request-scope';
 import { requestSpans } from '../request-spans';
 import { messageText, StreamConnection } from '../streams/connection';
@@ -50,12 +52,12 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
     jsonLimit: String(maxBodyBytes),
     jsonStrict: false,
     onError: (error: Error & { status?: number }, ctx) => {
-      ctx.type = 'text/plain';
       if (error.status === 413) {
         ctx.status = 413;
-        ctx.body = `request body exceeds ${maxBodyBytes} bytes (-max_body_bytes)`;
+        ctx.body = rippledErrorBody(ctx, 413, `request body exceeds ${maxBodyBytes} bytes (-max_body_bytes)`);
       } else {
         ctx.status = 400;
+        ctx.type = 'text/plain';
         ctx.body = 'Unable to parse request: the body is not valid JSON';
       }
       ctx.state.bodyRejected = true;
@@ -84,8 +86,20 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
 const notServed: Koa.Middleware = (ctx) => {
   ctx.status = 405;
   ctx.set('Allow', 'POST');
-  ctx.type = 'text/plain';
-  ctx.body = "rippled's API: POST a JSON-RPC call ({\"method\", \"params\": [{…}]}) or open a WebSocket";
+  ctx.body = rippledErrorBody(ctx, 405, "rippled's API: POST a JSON-RPC call ({\"method\", \"params\": [{…}]}) or open a WebSocket");
+};
+
+/** rippled's token for an HTTP status this listener answers itself. */
+const tokenOfStatus = (status: number): RpcErrorToken => (status === 405 ? 'notSupported' : status >= 500 ? 'internal' : 'invalidParams');
+
+/**
+ * rippled's HTTP error shape (`{"result": {error, error_code, error_message, status}}`) for the
+ * statuses this listener answers itself. A malformed call keeps rippled's own plain-text 400
+ * (`Unable to parse request…`, `Null method`…), which rippled's clients are written against.
+ */
+export const rippledErrorBody: ErrorBodyOf = (_ctx, status, message) => {
+  const token = tokenOfStatus(status);
+  return { result: { error: token, error_code: rpcErrors[token].code, error_message: message, status: 'error' } };
 };
 
 export interface RippledApi {
@@ -107,6 +121,7 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
     },
   };
   const app = new Koa();
+  app.use(jsonErrorBodies(rippledErrorBody, logger));
   app.use(options.guard);
   app.use(requestScope(options.callerIdentity));
   app.use(options.probes);

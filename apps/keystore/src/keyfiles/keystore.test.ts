@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { tempDir } from '@ledger-node/test-utils';
+import { encryptKeyFile, writeKeyFile } from './keyFile';
 import { Keystore } from './keystore';
 
 const xrpl = getProfile('xrpl');
@@ -74,6 +75,24 @@ describe('Keystore', () => {
       message: `key file keystore/${alice.address}.json cannot be unlocked: wrong passphrase, or the file was modified`,
     });
     expect(open().scan().accounts.map((account) => account.nickname)).toEqual(['alice']);
+  });
+
+  it('refuses a new keystore under a passphrase shorter than 16 characters, naming the rule, never the passphrase', async () => {
+    const refusal = open('fifteen chars!!').generate({ nickname: 'alice', keyType: 'secp256k1' });
+    await expect(refusal).rejects.toMatchObject({ kind: 'invalid_params', message: expect.stringMatching(/^the passphrase of a new keystore must be at least 16 characters/) });
+    await expect(refusal).rejects.not.toMatchObject({ message: expect.stringContaining('fifteen chars!!') });
+    expect(open(null).scan().accounts).toEqual([]);
+  });
+
+  it('keeps an existing keystore whose passphrase is shorter: its accounts sign, and it takes new ones', async () => {
+    const short = 'short';
+    const seed = xrpl.keys.generateSeed({ algorithm: 'secp256k1' });
+    const address = xrpl.keys.deriveAddress(xrpl.keys.deriveKeypair(seed).publicKey);
+    const metadata = { chain: xrpl.id, address, nickname: 'legacy', keyType: 'secp256k1' as const, created: new Date().toISOString() };
+    writeKeyFile(keystoreDir, await encryptKeyFile(metadata, seed, short, testScrypt));
+    const keystore = open(short);
+    expect(await keystore.withKey('legacy', (key) => key.address)).toBe(address);
+    expect((await keystore.generate({ nickname: 'second', keyType: 'ed25519' })).nickname).toBe('second');
   });
 
   it('keeps serving the other accounts when one key file is corrupt, and names that file', async () => {

@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainProfile, KeyAlgorithm } from '@ledger-node/chain';
+import { MIN_SECRET_LENGTH } from '@ledger-node/config';
 import { Conflict, InvalidParams, NoLocalAccount, Unavailable } from '@ledger-node/errors';
+import { KeyFileCatalog } from './catalog';
 import { KeyFileError } from './errors';
 import {
   DEFAULT_SCRYPT,
@@ -9,7 +10,6 @@ import {
   encryptKeyFile,
   isValidNickname,
   metadataOf,
-  readKeyFile,
   removeAbandonedTempFiles,
   UnlockedKeys,
   writeKeyFile,
@@ -36,6 +36,8 @@ export interface KeystoreOptions {
   scrypt?: ScryptParams;
   /** Seconds a derived key-file key stays in memory after its derivation (-unlock_seconds; 0: none). */
   unlockSeconds?: number;
+  /** Told of a key file whose group or other permission bits the keystore took away. */
+  onTightened?: (file: string, mode: number) => void;
 }
 
 export interface LocalKey {
@@ -62,9 +64,12 @@ export class Keystore {
   private generating: Promise<unknown> = Promise.resolve();
   private readonly signing = new FairQueue(SIGNATURES_WAITING_PER_CALLER, SIGNATURES_WAITING);
   private readonly unlocked: UnlockedKeys;
+  /** The key files as last read: each is read again only once it changed. */
+  private readonly catalog: KeyFileCatalog;
 
   constructor(private readonly options: KeystoreOptions) {
     this.unlocked = new UnlockedKeys((options.unlockSeconds ?? 0) * 1000);
+    this.catalog = new KeyFileCatalog(options.directory, { onTightened: options.onTightened });
   }
 
   get directory(): string {
@@ -142,6 +147,13 @@ export class Keystore {
     // One passphrase per keystore: a new account under a different one could never be used with the others.
     const newest = documents.sort((a, b) => Date.parse(b.document.created) - Date.parse(a.document.created))[0];
     if (newest) await this.unlock(newest.file, newest.document);
+    // The first key file sets the keystore's passphrase: a short one is refused there, never for keystores it already opens.
+    else if (passphrase.length < MIN_SECRET_LENGTH) {
+      throw new InvalidParams(
+        `the passphrase of a new keystore must be at least ${MIN_SECRET_LENGTH} characters (-password_file, LEDGER_NODE_PASSWORD or the prompt): it is all that protects every key file of this data directory`,
+        'passphrase',
+      );
+    }
 
     const seed = profile.keys.generateSeed({ algorithm: request.keyType });
     const { publicKey } = profile.keys.deriveKeypair(seed);
@@ -184,29 +196,13 @@ export class Keystore {
   }
 
   private readAll(): { documents: { file: string; document: KeyFileJson }[]; problems: KeyFileError[] } {
-    const { directory, profile } = this.options;
-    let names: string[];
-    try {
-      names = readdirSync(directory);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { documents: [], problems: [] };
-      throw error;
-    }
+    const { profile } = this.options;
+    const listed = this.catalog.list();
     const documents: { file: string; document: KeyFileJson }[] = [];
-    const problems: KeyFileError[] = [];
-    // Temp files of a write in progress start with a dot and are not accounts yet.
-    for (const name of names.filter((entry) => entry.endsWith('.json') && !entry.startsWith('.')).sort()) {
-      const file = path.join(directory, name);
-      try {
-        const document = readKeyFile(file);
-        if (document.chain !== profile.id) {
-          throw new KeyFileError(file, 'KEY_FILE_INVALID', `belongs to chain ${document.chain} (use -chain ${document.chain}); this keystore serves ${profile.id}`);
-        }
-        documents.push({ file, document });
-      } catch (error) {
-        if (error instanceof KeyFileError) problems.push(error);
-        else throw error;
-      }
+    const problems = [...listed.problems];
+    for (const entry of listed.documents) {
+      if (entry.document.chain === profile.id) documents.push(entry);
+      else problems.push(new KeyFileError(entry.file, 'KEY_FILE_INVALID', `belongs to chain ${entry.document.chain} (use -chain ${entry.document.chain}); this keystore serves ${profile.id}`));
     }
     return { documents, problems };
   }

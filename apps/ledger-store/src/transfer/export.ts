@@ -43,9 +43,13 @@ async function ledgerRecordOf(store: LedgerStore, header: StoredHeader): Promise
   };
 }
 
-/** Writes every stored ledger of `store` to `output` as a stream of `chain`'s ledgers. */
+/**
+ * Writes every stored ledger of `store` to `output` as a stream of `chain`'s ledgers. The SOURCE
+ * record carries the store's ranges and counts, never where the store is: a stream travels, and
+ * the role detail names the database's path or host (older exports wrote it; import ignores it).
+ */
 export async function exportStore(store: LedgerStore, output: Writable, chain: string, progress: Progress): Promise<StreamTotals> {
-  const source = await statusResponse(store);
+  const { roleDetail: _where, ...source } = await statusResponse(store);
   const writer = await StreamWriter.start(output, chain, source);
   progress.begin('exporting', Number(source.ledgerCount));
   let from: number | undefined = store.lowest() ?? undefined;

@@ -8,7 +8,9 @@
  *   record   = kind (uint8) , length (uint32, big-endian, at most MAX_RECORD_BYTES) , payload (length bytes)
  *
  *   kind 1 CHAIN   first, once: the chain profile id the ledgers belong to, UTF-8 (`xrpl`, `jingtum`)
- *   kind 2 SOURCE  second, once: GetStatusResponse of the exported store (ranges and counts, for progress)
+ *   kind 2 SOURCE  second, once: GetStatusResponse of the exported store (ranges and counts, for progress),
+ *                  without role_detail, which names where the store is (streams of older exports
+ *                  carry it: a reader ignores it)
  *   kind 3 LEDGER  one per stored ledger, ascending by index: LedgerWrite with ledger_index,
  *                  ledger_hash, header_blob and every transaction's hash, tx_blob, meta_blob,
  *                  tx_index, transaction_type and engine_result; no state changes, no account

@@ -7,7 +7,7 @@ import { KvLedgerBackend } from '../backend/kv-backend';
 import { memoryKeyValue } from '../storage/memory';
 import { LedgerStore } from '../store';
 import { exportStore } from './export';
-import { StreamWriter } from './format';
+import { readStream, StreamWriter } from './format';
 import { ImportRefused, importStream } from './import';
 import { Progress } from './progress';
 
@@ -15,18 +15,25 @@ const xrpl = getProfile('xrpl');
 /** The recorded mainnet run and a ledger far below it: two runs, the second starting after a gap. */
 const RECORDED = [7501326, ...MAINNET_RUN];
 
-async function memoryStore(): Promise<LedgerStore> {
-  return LedgerStore.open(new KvLedgerBackend(memoryKeyValue(), 'the database in memory'));
+async function memoryStore(location = 'the database in memory'): Promise<LedgerStore> {
+  return LedgerStore.open(new KvLedgerBackend(memoryKeyValue(), location));
 }
 
 const quiet = () => new Progress('test', { write: () => undefined });
 
 /** A stream of `ledgers` as export writes them (stored fields only, no index data, no state). */
-async function streamOf(ledgers: LedgerWrite[], chain = 'xrpl'): Promise<Buffer> {
+async function streamOf(ledgers: LedgerWrite[], chain = 'xrpl', roleDetail?: string): Promise<Buffer> {
   const output = new PassThrough();
   const chunks: Buffer[] = [];
   output.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const writer = await StreamWriter.start(output, chain, { completeRanges: [], ledgerCount: BigInt(ledgers.length), transactionCount: 0n, stateObjectVersionCount: 0n, dbSizeBytes: 0n });
+  const writer = await StreamWriter.start(output, chain, {
+    completeRanges: [],
+    ledgerCount: BigInt(ledgers.length),
+    transactionCount: 0n,
+    stateObjectVersionCount: 0n,
+    dbSizeBytes: 0n,
+    ...(roleDetail === undefined ? {} : { roleDetail }),
+  });
   for (const ledger of ledgers) {
     await writer.ledger({
       ...ledger,
@@ -226,4 +233,29 @@ describe('importStream', () => {
       expect(to).toEqual(from);
     }
   });
+
+  it("never writes where the exported store is: its path is in no byte of the stream, its counts are", async () => {
+    const where = '/home/operator/ledger-node/.data/node.db';
+    const source = await memoryStore(`the database at ${where}`);
+    const imported = await streamOf(recorded());
+    await importStream(source, () => once(imported), xrpl, quiet());
+    expect((await source.status()).roleDetail).toContain(where);
+    const output = new PassThrough();
+    const chunks: Buffer[] = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await exportStore(source, output, 'xrpl', quiet());
+    const bytes = Buffer.concat(chunks);
+    expect(bytes.includes(Buffer.from('/home/operator'))).toBe(false);
+    expect(bytes.includes(Buffer.from('ledger-node/.data'))).toBe(false);
+    const reading = await readStream(once(bytes));
+    expect(reading.header.source).toMatchObject({ ledgerCount: BigInt(RECORDED.length) });
+    expect(reading.header.source.roleDetail).toBeUndefined();
+  });
+
+  it('imports a stream of an older export, whose SOURCE names where its store was', async () => {
+    const bytes = await streamOf(recorded(), 'xrpl', 'the writer of the database at /var/lib/ledger-node/node.db');
+    const target = await memoryStore();
+    expect((await importStream(target, () => once(bytes), xrpl, quiet())).written).toBe(RECORDED.length);
+  });
 });
+

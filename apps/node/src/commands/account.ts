@@ -9,7 +9,7 @@ import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dataDir, FlagError, readSecretFile, serviceAddress, type ParsedFlags } from '@ledger-node/config';
+import { dataDir, FlagError, readTokenFile, secretFileAccess, serviceAddress, type ParsedFlags } from '@ledger-node/config';
 import { KeyType, KeystoreServiceService, type LocalAccount } from '@ledger-node/contracts';
 import { InvalidParams, Unavailable } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient, parseGrpcAddress } from '@ledger-node/grpc';
@@ -86,7 +86,7 @@ function accountTable(accounts: LocalAccount[]): string {
 /** The token every call to a keystore with -keystore_token_file must carry. */
 function readToken(flags: ParsedFlags): string | undefined {
   const file = flags.string('keystore_token_file');
-  return file === undefined ? undefined : readSecretFile(file, 'keystore_token_file');
+  return file === undefined ? undefined : readTokenFile(file, 'keystore_token_file', secretFileAccess(flags));
 }
 
 async function isServing(address: string): Promise<boolean> {
@@ -108,6 +108,7 @@ async function withKeystore<T>(flags: ParsedFlags, options: { needsPassphrase: b
 
   const env: NodeJS.ProcessEnv = { ...process.env };
   const args = ['-data_dir', dataDir(flags), '-chain', flags.string('chain')!, '-log_level', 'warn'];
+  if (flags.boolean('secret_group_read')) args.push('-secret_group_read');
   if (!options.needsPassphrase) {
     delete env[PASSWORD_ENV];
   } else if (flags.string('password_file') !== undefined) {

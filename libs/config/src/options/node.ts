@@ -1,7 +1,7 @@
 import { booleanFlag, integerFlag, stringFlag, type FlagGroup } from '../flag';
 import { nodePublicKeyHex, readValidatorList, XRPL_ALPHABET } from '@ledger-node/chain';
 import { readFileSync } from 'node:fs';
-import { endpointProblem, hasCredentials, readEndpointFile, shownUrlList } from '../endpoints';
+import { endpointProblem, hasCredentials, endpointFileUrls, shownUrlList } from '../endpoints';
 import { chainFlag, definitionsFlag, fileCheck, logLevelFlag } from './shared';
 
 export const nodeOptions: FlagGroup = {
@@ -67,10 +67,10 @@ export const syncOptions: FlagGroup = {
     }),
     stringFlag({
       name: 'endpoint_file',
-      description: 'File naming the endpoint URL(s) instead of -endpoint, one per line: for URLs with credentials (user:password@ or query tokens), which stay off the command line; logs and status show them as ***',
+      description: 'File naming the endpoint URL(s) instead of -endpoint, one per line: for URLs with credentials (user:password@ or query tokens), which stay off the command line (mode 0600 or 0400); logs and status show them as ***',
       default: undefined,
       valueName: 'FILE',
-      check: fileCheck(readEndpointFile),
+      check: fileCheck(endpointFileUrls),
     }),
     stringFlag({
       name: 'validator_list_sites',

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import { stringFlag, type FlagGroup } from '../flag';
+import { booleanFlag, stringFlag, type FlagGroup } from '../flag';
+import { MIN_SECRET_LENGTH } from '../secrets';
 
 export const securityOptions: FlagGroup = {
   title: 'API security',
@@ -7,7 +8,7 @@ export const securityOptions: FlagGroup = {
     stringFlag({
       name: 'rpc_token_file',
       description:
-        'File holding a bearer token; when set, jt_sign, jt_signTransaction and jt_sendTransaction need "Authorization: Bearer <token>" (without it they are served on a loopback -rpcaddr only)',
+        `File holding a bearer token (${MIN_SECRET_LENGTH}+ characters, mode 0600 or 0400); when set, jt_sign, jt_signTransaction and jt_sendTransaction need "Authorization: Bearer <token>" (without it they are served on a loopback -rpcaddr only)`,
       default: undefined,
       valueName: 'FILE',
     }),
@@ -41,12 +42,18 @@ export const securityOptions: FlagGroup = {
       default: undefined,
       valueName: 'FILE',
     }),
-    stringFlag({ name: 'grpc_tls_key', description: 'PEM private key of -grpc_tls_cert', default: undefined, valueName: 'FILE' }),
+    stringFlag({ name: 'grpc_tls_key', description: 'PEM private key of -grpc_tls_cert (mode 0600 or 0400)', default: undefined, valueName: 'FILE' }),
     stringFlag({
       name: 'grpc_tls_ca',
       description: 'PEM certificate of the CA that signs every service certificate; gRPC over TCP admits only its certificates (without the three, gRPC is unix sockets only)',
       default: undefined,
       valueName: 'FILE',
+    }),
+    booleanFlag({
+      name: 'secret_group_read',
+      description:
+        "Also accept secret files (tokens, passwords, the passphrase, -endpoint_file, -grpc_tls_key) their group may read but not write, mode 0640 or 0440: what Kubernetes makes of a Secret volume's defaultMode 0400 when the pod sets fsGroup. Others may never read one",
+      default: false,
     }),
   ],
 };

@@ -1,6 +1,6 @@
 import { integerFlag, stringFlag, type FlagGroup } from '../flag';
 import { shownUrlList } from '../endpoints';
-import { readSecretFile } from '../secrets';
+import { readSecretLine } from '../secrets';
 import { storeUrlProblem } from '../store';
 import { fileCheck } from './shared';
 
@@ -39,11 +39,12 @@ export const storageOptions: FlagGroup = {
     }),
     stringFlag({
       name: 'store_password_file',
-      description: 'File whose first line is the password for -store or -store_read',
+      description: 'File whose first line is the password for -store or -store_read (mode 0600 or 0400)',
       default: undefined,
       defaultLabel: 'PGPASSWORD or PGPASSFILE',
       valueName: 'FILE',
-      check: fileCheck((file) => readSecretFile(file, 'store_password_file')),
+      // Its permission bits are checked where it is read (-secret_group_read may come later on the command line).
+      check: fileCheck((file) => readSecretLine(file, 'store_password_file')),
     }),
   ],
 };

@@ -58,6 +58,22 @@ describe('submit', () => {
   });
 
   it.each([
+    ['a valid transaction cut short', txBlob.slice(0, 40), 'the blob does not decode: the data ends inside a field'],
+    ['a valid transaction missing its last byte', txBlob.slice(0, -2), 'the blob does not decode: the data ends inside a field'],
+    ['an unknown field code', 'DEADBEEF', 'the blob does not decode: malformed: a field or type the chain does not define, or a value that does not fit its field'],
+    ['random bytes', '9C1B7E55D2A0F3468E01', expect.stringMatching(/^the blob does not decode: /)],
+  ])("%s: rippled's invalidTransaction, error_exception in plain words, nothing sent", async (_what, blob, exception) => {
+    const chain = new TestChain({ profile: xrpl, ledgers: [fixture] });
+    const refusal = submit(request({ tx_blob: blob }), chain.context);
+    await expect(refusal).rejects.toMatchObject({ token: 'invalidTransaction', extra: { error_exception: exception } });
+    await expect(refusal).rejects.not.toMatchObject({ extra: { error_exception: expect.stringMatching(/TypeError|Cannot read|undefined|reading '/) } });
+    expect(chain.submittedBlobs).toEqual([]);
+  });
+
+  it.each([
+    [{ tx_blob: 'ABC' }, 'invalidParams'],
+    [{ tx_blob: '' }, 'invalidParams'],
+    [{ tx_blob: 'not hex at all' }, 'invalidParams'],
     [{}, 'invalidParams'],
     [{ tx_blob: 'XYZ' }, 'invalidParams'],
     [{ tx_blob: 12 }, 'invalidParams'],

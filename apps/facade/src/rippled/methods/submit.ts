@@ -1,8 +1,10 @@
 /**
  * rippled `submit` (submit-only mode): a signed transaction blob handed to the network through the
  * submission service, which checks it (decodes, verifies its signature), tracks it and forwards
- * it upstream (as Clio forwards submit to rippled). A blob that does not decode or whose signature
- * fails is rippled's `invalidTransaction` with `error_exception`; sign-and-submit (`tx_json` with a
+ * it upstream (as Clio forwards submit to rippled). A blob that is not hex is rippled's
+ * `invalidParams`; one that does not decode (checked here first: rippled deserializes before
+ * anything else) or whose signature fails is rippled's `invalidTransaction` with
+ * `error_exception`, the reason in plain words; sign-and-submit (`tx_json` with a
  * secret) is refused: the node signs only for its own keystore accounts (jt_sendTransaction).
  * The answer is rippled's, from what the upstream said: `applied` for tes and tec results,
  * `queued` for terQUEUED, `kept`/`accepted` when the network keeps it.
@@ -25,6 +27,15 @@ export const submit: RippledMethod = async ({ params }, context) => {
     throw missingField('tx_blob');
   }
   if (typeof txBlob !== 'string' || !HEX.test(txBlob)) throw new RpcError('invalidParams');
+  const { profile } = context;
+  let txJson: Record<string, unknown>;
+  try {
+    txJson = decodeTransactionBlob(txBlob.toUpperCase(), profile);
+  } catch (error) {
+    // The codec says why in plain words (libs/chain codec.ts); anything else is not the caller's to read.
+    const reason = isLedgerNodeError(error) && error.kind === 'invalid_params' ? error.message.replace(/^cannot decode: /, '') : 'it is not a serialized transaction';
+    throw new BareRpcError('invalidTransaction', { error_exception: `the blob does not decode: ${reason}` });
+  }
   let sent;
   try {
     await context.sends.take();
@@ -34,7 +45,6 @@ export const submit: RippledMethod = async ({ params }, context) => {
     if (isLedgerNodeError(error) && error.kind === 'invalid_params') throw new BareRpcError('invalidTransaction', { error_exception: error.message });
     throw rippledErrorOf(error) ?? error;
   }
-  const { profile } = context;
   const engineResult = sent.engineResult;
   let engineResultCode: number | undefined;
   try {
@@ -55,7 +65,7 @@ export const submit: RippledMethod = async ({ params }, context) => {
     broadcast: sent.accepted,
     kept: sent.accepted || engineResult.startsWith('ter'),
     txBlob: txBlob.toUpperCase(),
-    txJson: decodeTransactionBlob(txBlob.toUpperCase(), profile),
+    txJson,
     txHash: hex(sent.hash),
     openLedgerCost: (fees?.baseFee ?? profile.baseFee).toString(),
     validatedLedgerIndex,
