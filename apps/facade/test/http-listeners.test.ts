@@ -116,6 +116,27 @@ describe('the REST listener answers every error in its { error: { code, message 
   });
 });
 
+describe('a WebSocket upgrade refused on the JSON-RPC port', () => {
+  it('at a path other than /v1/ws: 404 in JSON, naming the path to connect to', async () => {
+    const answer = await send(rpcPort, 'GET', '/v1/elsewhere', undefined);
+    expect(answer.status).toBe(404);
+    // The same path asked as an upgrade: the refusal is JSON too.
+    const upgraded = await new Promise<string>((resolve, reject) => {
+      const socket = connect(rpcPort, '127.0.0.1', () => {
+        socket.write(`GET /v1/elsewhere HTTP/1.1\r\nHost: 127.0.0.1:${rpcPort}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head, body] = upgraded.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 404 /);
+    expect(head).toMatch(/Content-Type: application\/json/i);
+    expect(JSON.parse(body!)).toEqual({ error: { code: 'not_found', message: 'no WebSocket endpoint at /v1/elsewhere: connect to /v1/ws' } });
+  });
+});
+
 describe("rippled's listener answers the statuses it gives itself in rippled's JSON error shape", () => {
   it.each(['GET', 'PUT', 'DELETE'])('%s: 405 notSupported, with Allow: POST', async (method) => {
     const answer = await send(wsPort, method, '/');

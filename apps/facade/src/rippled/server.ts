@@ -132,6 +132,7 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
   const attach = (server: Server) =>
     acceptUpgrades(server, app, {
       guard: options.guard,
+      errorBody: rippledErrorBody,
       maxPayload: options.maxBodyBytes,
       logger,
       onConnection: (socket, request) => {

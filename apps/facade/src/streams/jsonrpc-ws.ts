@@ -10,6 +10,7 @@ import type { ChainProfile } from '@ledger-node/chain';
 import { withCallScope } from '@ledger-node/grpc';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { CallerContext, Dispatcher } from '../jsonrpc/dispatcher';
+import { jsonRpcErrorBody } from '../jsonrpc/route';
 import { errorResponse, responseJson, RpcCode } from '../jsonrpc/protocol';
 import type { CallerOf } from '../caller';
 import { messageText, StreamConnection } from './connection';
@@ -51,6 +52,7 @@ export function attachJsonRpcWebSocket(server: Server, app: Koa, options: JsonRp
   return acceptUpgrades(server, app, {
     path: JSON_RPC_WS_PATH,
     guard: options.guard,
+    errorBody: jsonRpcErrorBody,
     maxPayload: options.maxPayload,
     logger,
     onConnection: (socket, request, ctx) => {

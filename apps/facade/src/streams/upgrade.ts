@@ -9,6 +9,7 @@ import { ServerResponse, STATUS_CODES, type IncomingMessage, type Server } from 
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { ErrorBodyOf } from '../error-bodies';
 import type { Logger } from '@ledger-node/telemetry';
 import { CloseCode } from './connection';
 
@@ -19,6 +20,8 @@ export interface UpgradeOptions {
   guard: Koa.Middleware;
   /** Largest message accepted (-max_body_bytes). */
   maxPayload: number;
+  /** The listener's JSON error shape (error-bodies.ts) for a refusal the upgrade words itself. */
+  errorBody: ErrorBodyOf;
   logger: Logger;
   onConnection(socket: WebSocket, request: IncomingMessage, ctx: Koa.Context): void;
 }
@@ -51,10 +54,10 @@ export function acceptUpgrades(server: Server, app: Koa, options: UpgradeOptions
   };
 
   const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (stopped) return refuseUpgrade(socket, 503, 'the server is stopping');
     const ctx = app.createContext(request, new ServerResponse(request));
+    if (stopped) return refuseUpgrade(socket, 503, options.errorBody(ctx, 503, 'the server is stopping'));
     if (options.path !== undefined && ctx.path !== options.path) {
-      return refuseUpgrade(socket, 404, `no WebSocket endpoint at ${ctx.path.slice(0, 200)}: connect to ${options.path}`);
+      return refuseUpgrade(socket, 404, options.errorBody(ctx, 404, `no WebSocket endpoint at ${ctx.path.slice(0, 200)}: connect to ${options.path}`));
     }
     let admitted = false;
     await options.guard(ctx, async () => {
