@@ -227,11 +227,13 @@ export class SyncEngine {
 
   status(): GetSyncStatusResponse {
     const current = this.chain.tip ?? 0;
-    const highest = Math.max(this.follower.highestAnnounced, current);
-    // An upstream behind the store is no sign of being in sync: the ledgers between are lag too.
     const upstreamTip = this.upstreamTip.ledgerIndex;
+    // The upstream's tip counts even when nothing of it is followed (another chain's).
+    const highest = Math.max(this.follower.highestAnnounced, current, upstreamTip);
+    // An upstream behind the store is no sign of being in sync: the ledgers between are lag too;
+    // nor is an upstream of another chain at the stored tip's index.
     const behind = upstreamTip > 0 && upstreamTip < current ? current - upstreamTip : 0;
-    const lag = Math.max(highest - current, behind);
+    const lag = Math.max(highest - current, behind, this.health.contradiction === undefined ? 0 : 1);
     // A catch-up lasts until the range holding the tip reaches back to where it began.
     if (this.catchUpFrom !== undefined && lag <= 1 && (this.chain.ranges.rangeOf(current)?.first ?? current) <= this.catchUpFrom) {
       this.catchUpFrom = undefined;

@@ -22,15 +22,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
+/** A ledger-store of its own, no sync yet, and clients for its data directory. */
+async function storeAlone() {
+  const dataDir = scratchDir(cleanups);
+  const store = startLedgerStore(dataDir);
+  await serving(store);
+  await opened(store);
+  const clients = clientsFor(dataDir);
+  cleanups.push(() => clients.close());
+  return { dataDir, clients };
+}
+
 describe('a store that holds another chain than the upstream', () => {
   it("stops sync loudly, naming the ledger and both hashes; nothing of the other chain is stored, and it is not in sync", async () => {
     const first = await startDevnet(['-close_ms', '100', '-idle_close_ms', '100']);
-    const dataDir = scratchDir(cleanups);
-    const store = startLedgerStore(dataDir);
-    await serving(store);
-    await opened(store);
-    const clients = clientsFor(dataDir);
-    cleanups.push(() => clients.close());
+    const { dataDir, clients } = await storeAlone();
     let sync = startSync(dataDir, first.url);
     await serving(sync);
     const before = await waitUntil(async () => {
@@ -115,12 +121,7 @@ describe('a forged stored ledger with account state stored at it', () => {
     // What an earlier, unproven writer left: the devnet's ledger 5 (the chain identity), ledger 10
     // re-hashed with another close time, and the state download done at that forged ledger (its
     // objects are the devnet's, so their root is the forged header's account_hash: state proves no more).
-    const dataDir = scratchDir(cleanups);
-    const store = startLedgerStore(dataDir);
-    await serving(store);
-    await opened(store);
-    const clients = clientsFor(dataDir);
-    cleanups.push(() => clients.close());
+    const { dataDir, clients } = await storeAlone();
     const health = new SyncHealth(createLogger('sync', 'silent'));
     const forged = await servedLedger(upstream, 10, 10);
     await clients.store.putLedgers({ ledgers: [ledgerWriteOf(await servedLedger(upstream, 5), xrpl, health)] });
