@@ -106,6 +106,9 @@ describe('startGrpcServer + createGrpcClient', () => {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
             throw new InvalidParams('stream ended badly');
           },
+          async *watchRanges() {
+            throw new NotImplemented('this');
+          },
         }),
       ],
     });

@@ -6,6 +6,7 @@
 import type { StateDownload } from '@ledger-node/contracts';
 import type { Bookkeeping } from '../backend/backend';
 import { NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type ChainIdentity, type StateDownloadRecord, type StateWindow, type StoreCounters } from '../backend/records';
+import { RangesEvents, type RangesChange, type RangesEvent } from '../ledgers/events';
 import type { LedgerRange } from '../ledgers/ranges';
 
 export class Holdings {
@@ -16,8 +17,10 @@ export class Holdings {
   counters: StoreCounters = ZERO_COUNTERS;
   /** The chain this store holds, once it holds a ledger. */
   chainIdentity: ChainIdentity | undefined;
-  /** Bounded history is kept (-ledger_history): account state is answered from the lowest kept ledger. */
-  historyBounded = false;
+  /** The newest ledgers bounded history keeps (-ledger_history); undefined when every ledger is kept. */
+  keptLedgers: number | undefined;
+  /** Changes of what the store holds other than a ledger stored above the highest, as they land (WatchRanges). */
+  readonly changes = new RangesEvents();
 
   load(bookkeeping: Bookkeeping): void {
     ({ completeRanges: this.completeRanges, counters: this.counters, stateRanges: this.stateRanges, download: this.download } = bookkeeping);
@@ -33,12 +36,37 @@ export class Holdings {
     return this.completeRanges.at(-1)?.last;
   }
 
+  /** The lowest ledger bounded history keeps: the highest stored minus the ledgers kept, plus one. */
+  retentionFloor(): number | undefined {
+    const highest = this.highest();
+    if (this.keptLedgers === undefined || highest === undefined) return undefined;
+    return Math.max(1, highest - this.keptLedgers + 1);
+  }
+
+  /** What the store holds now, as the event of `change` that removed `removed`. */
+  snapshot(change: RangesChange, removed: LedgerRange[] = []): RangesEvent {
+    const stateRange = this.stateRangeAnswered();
+    const retentionFloor = this.retentionFloor();
+    return {
+      change,
+      completeRanges: [...this.completeRanges],
+      ...(stateRange ? { stateRange } : {}),
+      ...(retentionFloor !== undefined ? { retentionFloor } : {}),
+      removed,
+    };
+  }
+
+  /** Tells the watchers of the store's ranges what it holds after `change` (once the change is written). */
+  announce(change: RangesChange, removed: LedgerRange[] = []): void {
+    if (this.changes.subscriberCount > 0) this.changes.publish(this.snapshot(change, removed));
+  }
+
   /** Ledgers at which account state is known; undefined until the state download is complete. */
   stateWindow(): StateWindow | undefined {
     const window = stateWindow(this.download, this.stateRanges);
     const lowest = this.lowest();
     // Bounded history: state is answered from the lowest kept ledger, looked up as before (versionFloor).
-    if (!window || !this.historyBounded || lowest === undefined || lowest <= window.low) return window;
+    if (!window || this.keptLedgers === undefined || lowest === undefined || lowest <= window.low) return window;
     return { ...window, low: lowest, versionFloor: window.low };
   }
 

@@ -1,7 +1,7 @@
 import type { LedgerRecord, LedgerSelector, LedgerWrite, PutStateChangesRequest, PutStateObjectsRequest, StateDownload, TransactionRecord, TxDetail } from '@ledger-node/contracts';
 import type { LedgerBackend } from '../backend/backend';
 import type { ChainIdentity, StateWindow, StoreCounters, StoredHeader } from '../backend/records';
-import type { LedgerEvent, LedgerEvents } from '../ledgers/events';
+import type { LedgerEvent, LedgerEvents, RangesEvent } from '../ledgers/events';
 import type { LedgerRange } from '../ledgers/ranges';
 import { checkFormat, requireFormat } from './format';
 import { Holdings } from './holdings';
@@ -28,6 +28,8 @@ export interface StoreStatus {
   counters: StoreCounters;
   dbSizeBytes: number;
   chainIdentity?: ChainIdentity;
+  /** The lowest ledger bounded history keeps; undefined when every ledger is kept, or none is held. */
+  retentionFloor?: number;
 }
 
 /**
@@ -224,6 +226,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       counters: holdings.counters,
       dbSizeBytes: await this.sizeOnDisk(),
       ...(holdings.chainIdentity ? { chainIdentity: holdings.chainIdentity } : {}),
+      ...(holdings.retentionFloor() !== undefined ? { retentionFloor: holdings.retentionFloor() } : {}),
     };
   }
 
@@ -252,5 +255,10 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
    */
   watch(options: { fromLedgerIndex?: number; includeBackfill: boolean }, signal: AbortSignal): AsyncGenerator<LedgerEvent> {
     return this.watching.watch(options, signal);
+  }
+
+  /** What the store holds now, then after each change other than a ledger stored above the highest (watch.ts). */
+  watchRanges(signal: AbortSignal): AsyncGenerator<RangesEvent> {
+    return this.watching.watchRanges(signal);
   }
 }

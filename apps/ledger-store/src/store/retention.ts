@@ -5,7 +5,7 @@
 import type { LedgerWrite, TransactionWrite } from '@ledger-node/contracts';
 import type { LedgerBackend } from '../backend/backend';
 import type { StoredHeader, StoredTransaction } from '../backend/records';
-import { removeFromRanges, type LedgerRange } from '../ledgers/ranges';
+import { rangesOf, removeFromRanges, type LedgerRange } from '../ledgers/ranges';
 import type { Holdings } from './holdings';
 import { requireStored } from './ledger-reads';
 import type { WriteQueue } from './write-queue';
@@ -52,7 +52,7 @@ export class Retention {
   /** Removes the lowest ledgers every interval, a batch per write, until the newest `ledgers` remain; then sweeps superseded state versions. */
   start(history: HistoryOptions): void {
     this.history = history;
-    this.holdings.historyBounded = true;
+    this.holdings.keptLedgers = history.ledgers;
     const step = async () => {
       let more = false;
       try {
@@ -69,7 +69,7 @@ export class Retention {
 
   stop(): void {
     this.history = undefined;
-    this.holdings.historyBounded = false;
+    this.holdings.keptLedgers = undefined;
     clearTimeout(this.pruneTimer);
   }
 
@@ -88,9 +88,7 @@ export class Retention {
 
   /** The lowest ledger kept: the highest stored minus the ledgers kept, plus one. */
   floor(): number | undefined {
-    const highest = this.holdings.highest();
-    if (!this.history || highest === undefined) return undefined;
-    return Math.max(1, highest - this.history.ledgers + 1);
+    return this.holdings.retentionFloor();
   }
 
   /**
@@ -131,6 +129,7 @@ export class Retention {
     const ranges = headers.reduce((current, header) => removeFromRanges(current, header.ledgerIndex), holdings.completeRanges);
     holdings.completeRanges = ranges;
     holdings.counters = await this.backend.pruneLedgers!(removed, { completeRanges: ranges }, holdings.counters);
+    holdings.announce('retention', rangesOf(headers.map((header) => header.ledgerIndex)));
     return { first: headers[0].ledgerIndex, last: headers.at(-1)!.ledgerIndex };
   }
 

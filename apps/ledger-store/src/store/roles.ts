@@ -6,8 +6,8 @@
  */
 import { Internal, Unavailable } from '@ledger-node/errors';
 import type { LedgerBackend } from '../backend/backend';
-import { missingFrom, rangesIntersection } from '../ledgers/follow';
-import { addToRanges } from '../ledgers/ranges';
+import { missingFrom, rangesIntersection, rangesWithout } from '../ledgers/follow';
+import { addToRanges, type LedgerRange } from '../ledgers/ranges';
 import { checkFormat, requireFormat } from './format';
 import type { Holdings } from './holdings';
 import type { LedgerWatch } from './watch';
@@ -90,18 +90,27 @@ export class StoreRoles {
     const { holdings } = this;
     const bookkeeping = await this.backend.bookkeeping();
     if (bookkeeping.formatVersion !== undefined) checkFormat(this.backend.location, bookkeeping);
-    let ranges = rangesIntersection(holdings.completeRanges, bookkeeping.completeRanges);
+    const rangesBefore = holdings.completeRanges;
+    const stateBefore = holdings.stateRangeAnswered();
+    let ranges = rangesIntersection(rangesBefore, bookkeeping.completeRanges);
     const added = missingFrom(ranges, bookkeeping.completeRanges, limit + 1);
     const more = added.length > limit;
     holdings.completeRanges = ranges;
+    let belowTip = false;
+    let extendedTip = false;
     for (const header of await this.backend.headers(added.slice(0, limit))) {
       const event = await this.watch.eventOfStored(header);
       const highestBefore = ranges.at(-1)?.last;
       ranges = addToRanges(ranges, header.ledgerIndex);
       holdings.completeRanges = ranges;
-      this.watch.events.publish({ ...event, extendsTip: highestBefore === undefined || header.ledgerIndex > highestBefore });
+      const extendsTip = highestBefore === undefined || header.ledgerIndex > highestBefore;
+      if (extendsTip) extendedTip = true;
+      else belowTip = true;
+      this.watch.events.publish({ ...event, extendsTip });
     }
     ({ counters: holdings.counters, stateRanges: holdings.stateRanges, download: holdings.download } = bookkeeping);
+    const removed = rangesWithout(rangesBefore, bookkeeping.completeRanges);
+    if (removed.length > 0 || belowTip || stateRangeMoved(stateBefore, holdings.stateRangeAnswered(), extendedTip)) holdings.announce('followed', removed);
     return more;
   }
 
@@ -128,4 +137,14 @@ export class StoreRoles {
   requireWriter(): void {
     if (this.currentRole !== 'writer') throw new Unavailable(this.refusal ?? `this ledger-store is a ${this.currentRole} and takes no writes`);
   }
+}
+
+/**
+ * The state range changed other than by its top rising with ledgers stored above the highest
+ * (those the ledger stream tells).
+ */
+function stateRangeMoved(before: LedgerRange | undefined, after: LedgerRange | undefined, extendedTip: boolean): boolean {
+  if (before === undefined || after === undefined) return before !== after;
+  if (before.first !== after.first) return true;
+  return after.last < before.last || (after.last > before.last && !extendedTip);
 }

@@ -1,8 +1,8 @@
 /** The stored ledgers as a stream: replayed from the store, then each one as it is stored (WatchLedgers). */
 import type { LedgerBackend } from '../backend/backend';
 import { closeTimeOf, type StoredHeader } from '../backend/records';
-import { LedgerEvents, type LedgerEvent } from '../ledgers/events';
-import { rangesContain } from '../ledgers/ranges';
+import { LedgerEvents, type LedgerEvent, type RangesEvent } from '../ledgers/events';
+import { rangesContain, type LedgerRange } from '../ledgers/ranges';
 import type { Holdings } from './holdings';
 import { requireStored } from './ledger-reads';
 import type { WriteQueue } from './write-queue';
@@ -87,4 +87,50 @@ export class LedgerWatch {
       signal.removeEventListener('abort', onAbort);
     }
   }
+
+  /**
+   * What the store holds now, then again after each change other than a ledger stored above the
+   * highest (Holdings.announce), in order, until `signal` aborts. A watcher that falls behind gets
+   * the changes it missed as one: the newest holdings, with every ledger removed meanwhile.
+   */
+  async *watchRanges(signal: AbortSignal): AsyncGenerator<RangesEvent> {
+    // Subscribed and read in one turn: no change falls between the first message and the next.
+    let pending: RangesEvent | undefined = this.holdings.snapshot('current');
+    let wake: (() => void) | undefined;
+    const unsubscribe = this.holdings.changes.subscribe((event) => {
+      pending = pending ? { ...event, removed: mergeRanges(pending.removed, event.removed) } : event;
+      wake?.();
+    });
+    const onAbort = () => wake?.();
+    signal.addEventListener('abort', onAbort);
+    try {
+      while (!signal.aborted) {
+        if (pending) {
+          const event = pending;
+          pending = undefined;
+          yield event;
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** Both lists of ranges as one, ascending and merged. */
+function mergeRanges(a: readonly LedgerRange[], b: readonly LedgerRange[]): LedgerRange[] {
+  const sorted = [...a, ...b].sort((left, right) => left.first - right.first);
+  const merged: LedgerRange[] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    if (last && range.first <= last.last + 1) merged[merged.length - 1] = { first: last.first, last: Math.max(last.last, range.last) };
+    else merged.push({ ...range });
+  }
+  return merged;
 }

@@ -98,9 +98,12 @@ export class LedgerWriter {
       { completeRanges: ranges, stateRanges: stateChanged ? stateRanges : undefined },
       holdings.counters,
     );
+    let belowTip = false;
     for (const { write, completeRanges } of added) {
       const highestBefore = holdings.highest();
       holdings.completeRanges = completeRanges;
+      const extendsTip = highestBefore === undefined || write.ledgerIndex > highestBefore;
+      belowTip ||= !extendsTip;
       this.events.publish({
         ledgerIndex: write.ledgerIndex,
         ledgerHash: write.ledgerHash,
@@ -108,10 +111,12 @@ export class LedgerWriter {
         transactions: write.transactions
           .map((tx) => ({ hash: tx.hash, engineResult: tx.engineResult, txIndex: tx.txIndex }))
           .sort((a, b) => a.txIndex - b.txIndex),
-        extendsTip: highestBefore === undefined || write.ledgerIndex > highestBefore,
+        extendsTip,
       });
     }
     holdings.stateRanges = stateRanges;
+    // A ledger stored above the highest is told by the ledger stream; any other changes the ranges a watcher keeps.
+    if (belowTip) holdings.announce('stored_below_tip');
     return { stored: added.length, conflict };
   }
 
@@ -144,6 +149,7 @@ export class LedgerWriter {
         holdings.stateRanges = [];
         holdings.download = STATE_SET_ASIDE;
       }
+      holdings.announce(stateSetAside ? 'state_set_aside' : 'ledger_deleted', [{ first: ledgerIndex, last: ledgerIndex }]);
       return stateSetAside;
     });
   }
@@ -172,6 +178,7 @@ export class LedgerWriter {
       const stateRanges = addToRanges(holdings.stateRanges, ledgerIndex);
       holdings.counters = await this.backend.addStateChanges(ledgerIndex, request.stateChanges, { stateRanges }, holdings.counters);
       holdings.stateRanges = stateRanges;
+      holdings.announce('state_changes_added');
       return holdings.stateRangeAnswered();
     });
   }
@@ -219,6 +226,7 @@ export class LedgerWriter {
       if (request.complete) {
         holdings.counters = await this.backend.promoteStagedState(record, holdings.counters);
         holdings.download = { ...record, complete: true, staleVersions: false };
+        holdings.announce('state_download_completed');
       }
       return holdings.stateDownload;
     });
