@@ -37,7 +37,10 @@ export class StoreRangeFollower {
     this.stream ??= followStream<StoreRangesChange>({
       async *open(signal) {
         chain.markStoreRead();
-        follower.resync(await store.storeRanges());
+        const held = await store.storeRanges();
+        // Stopped while the store answered: no stream is opened after the stop.
+        if (signal.aborted) return;
+        follower.resync(held);
         yield* store.watchRanges(signal);
       },
       onMessage: (change) => this.take(change),
