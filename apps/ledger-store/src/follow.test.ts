@@ -4,9 +4,9 @@ import type { LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
 import { syntheticLedgerWrite } from '../test/support/ledgerWrites';
 import { PgLedgerBackend } from './backend/pg-backend';
-import type { LedgerEvent } from './ledgers/events';
+import type { LedgerEvent, RangesEvent } from './ledgers/events';
 import type { LedgerRange } from './ledgers/ranges';
-import { missingFrom, rangesIntersection } from './ledgers/follow';
+import { missingFrom, rangesIntersection, rangesWithout } from './ledgers/follow';
 import { readerRefusal, standbyRefusal } from './open';
 import { LedgerStore, STORE_FORMAT_VERSION } from './store';
 
@@ -71,6 +71,16 @@ describe('follow ranges', () => {
     expect(missingFrom([{ first: 3, last: 5 }], [{ first: 1, last: 12 }], 4)).toEqual([1, 2, 6, 7]);
     expect(missingFrom([], [], 4)).toEqual([]);
   });
+
+  it('names the ledgers one side holds and the other does not, as ranges', () => {
+    expect(rangesWithout([{ first: 1, last: 10 }, { first: 20, last: 30 }], [{ first: 3, last: 4 }, { first: 10, last: 22 }, { first: 30, last: 40 }])).toEqual([
+      { first: 1, last: 2 },
+      { first: 5, last: 9 },
+      { first: 23, last: 29 },
+    ]);
+    expect(rangesWithout([{ first: 5, last: 9 }], [])).toEqual([{ first: 5, last: 9 }]);
+    expect(rangesWithout([{ first: 5, last: 9 }], [{ first: 1, last: 100 }])).toEqual([]);
+  });
 });
 
 describe('LedgerStore following PostgreSQL', () => {
@@ -117,6 +127,32 @@ describe('LedgerStore following PostgreSQL', () => {
     watchAbort.abort();
     await watching;
     expect([...watched].sort((a, b) => a - b)).toEqual(indexesOf([{ first: 80, last: 160 }]));
+  });
+
+  it("a reader announces to its range watchers what its database's writer removed and stored below the highest, never a ledger stored above it", async () => {
+    const database = await postgres.createSchema();
+    const primary = await writer(database);
+    for (let ledgerIndex = 100; ledgerIndex <= 105; ledgerIndex++) await primary.putLedger(syntheticLedgerWrite(ledgerIndex));
+    const reader = await follower(database, 'reader');
+    const watchAbort = new AbortController();
+    cleanups.push(() => watchAbort.abort());
+    const announced: RangesEvent[] = [];
+    void (async () => {
+      for await (const event of reader.watchRanges(watchAbort.signal)) announced.push(event);
+    })();
+    await waitUntil(() => announced.length > 0 || undefined, 10_000, 'what the reader holds');
+    expect(announced).toEqual([{ change: 'current', completeRanges: [{ first: 100, last: 105 }], removed: [] }]);
+
+    for (let ledgerIndex = 106; ledgerIndex <= 110; ledgerIndex++) await primary.putLedger(syntheticLedgerWrite(ledgerIndex));
+    await waitUntil(() => reader.highest() === 110 || undefined, 10_000, 'the reader to take on 106-110');
+    await primary.deleteLedger({ ...syntheticLedgerWrite(103), stateChanges: [] });
+    await waitUntil(() => announced.length > 1 || undefined, 10_000, 'the removal to be announced');
+    expect(announced.slice(1)).toEqual([
+      { change: 'followed', completeRanges: [{ first: 100, last: 102 }, { first: 104, last: 110 }], removed: [{ first: 103, last: 103 }] },
+    ]);
+    await primary.putLedger(syntheticLedgerWrite(103));
+    await waitUntil(() => announced.length > 2 || undefined, 10_000, 'the ledger stored again to be announced');
+    expect(announced.slice(2)).toEqual([{ change: 'followed', completeRanges: [{ first: 100, last: 110 }], removed: [] }]);
   });
 
   it('a reader refuses every write, and its database session refuses them too', async () => {

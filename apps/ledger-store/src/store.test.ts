@@ -17,7 +17,8 @@ import type { StateWindow } from './backend/records';
 import { LedgerStore, STORE_FORMAT_VERSION, type HistoryOptions } from './store';
 import type { LedgerRange } from './ledgers/ranges';
 import { accountTransactionCount, accountTransactions } from './accounts/history';
-import type { LedgerEvent } from './ledgers/events';
+import type { LedgerEvent, RangesEvent } from './ledgers/events';
+import { statusResponse } from './grpc/handlers';
 import { accountState, listedLedger, listStateObjects, MAX_STATE_OBJECTS_PER_LIST, stateObjects } from './state/reads';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -120,6 +121,7 @@ const byTxIndex = (write: LedgerWrite) => [...write.transactions].sort((a, b) =>
 const accountId = (address: string) => Buffer.from(profile.codec.decodeAccountId(address));
 
 const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
+const indexesOf = (ranges: readonly LedgerRange[]) => ranges.flatMap(({ first, last }) => Array.from({ length: last - first + 1 }, (_, offset) => first + offset));
 
 /** A test object: the AccountRoot of a synthetic account named by a letter (a real key, and the account it creates). */
 const objectAccount = (name: string) => syntheticAccount(name.charCodeAt(0) * 1000);
@@ -830,6 +832,85 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
     const replayedOdd = seen.slice(0, seen.indexOf(1398) + 1).filter((ledgerIndex) => ledgerIndex % 2 === 1);
     expect(replayedOdd.length).toBeGreaterThan(0);
     expect(replayedOdd.length).toBeLessThan(200);
+  });
+
+  describe('watching which ledgers it holds (WatchRanges)', () => {
+    /** The store's range announcements from now on, read one at a time. */
+    function rangeWatch(store: LedgerStore) {
+      const controller = new AbortController();
+      cleanups.push(() => controller.abort());
+      const events = store.watchRanges(controller.signal)[Symbol.asyncIterator]();
+      return async () => (await events.next()).value as RangesEvent;
+    }
+
+    it('says what it holds when the watch opens, then each ledger stored below the highest and each DeleteLedger, never one stored above the highest', async () => {
+      const store = await openStore();
+      for (const ledgerIndex of [11119600, 11119601]) await store.putLedger(mainnetLedgerWrite(ledgerIndex));
+      const next = rangeWatch(store);
+      expect(await next()).toEqual({ change: 'current', completeRanges: [{ first: 11119600, last: 11119601 }], removed: [] });
+
+      // Above the highest: the ledger stream tells it, this watch does not.
+      await store.putLedger(mainnetLedgerWrite(11119603));
+      await store.putLedger(mainnetLedgerWrite(11119599));
+      expect(await next()).toEqual({ change: 'stored_below_tip', completeRanges: [{ first: 11119599, last: 11119601 }, { first: 11119603, last: 11119603 }], removed: [] });
+
+      const withoutState = (ledgerIndex: number) => ({ ...mainnetLedgerWrite(ledgerIndex), stateChanges: [], stateChangesComplete: false });
+      expect(await store.deleteLedger(withoutState(11119600))).toBe(false);
+      expect(await next()).toEqual({
+        change: 'ledger_deleted',
+        completeRanges: [{ first: 11119599, last: 11119599 }, { first: 11119601, last: 11119601 }, { first: 11119603, last: 11119603 }],
+        removed: [{ first: 11119600, last: 11119600 }],
+      });
+      // A refused delete changes nothing and says nothing: the next announcement is the next change.
+      expect((await failure(store.deleteLedger(withoutState(11119602)))).kind).toBe('not_found');
+      await store.putLedger(mainnetLedgerWrite(11119602));
+      expect(await next()).toMatchObject({ change: 'stored_below_tip', completeRanges: [{ first: 11119599, last: 11119599 }, { first: 11119601, last: 11119603 }] });
+    });
+
+    it('announces each change of the state range: the download completed, state changes added, the state set aside with a deleted ledger', async () => {
+      const store = await openStore();
+      await store.putLedger(withState(100, []));
+      const next = rangeWatch(store);
+      expect(await next()).toEqual({ change: 'current', completeRanges: [{ first: 100, last: 100 }], removed: [] });
+
+      // Staged pages change nothing a reader sees; the completed download does.
+      await store.putStateObjects({ ledgerIndex: 100, objects: [staged('A', 0)], marker: objectKey('A'), complete: false, abandon: false });
+      await store.putStateObjects({ ledgerIndex: 100, objects: [staged('B', 0)], marker: Buffer.alloc(0), complete: true, abandon: false });
+      expect(await next()).toEqual({ change: 'state_download_completed', completeRanges: [{ first: 100, last: 100 }], stateRange: { first: 100, last: 100 }, removed: [] });
+
+      // 101 at the tip with its proven changes is the ledger stream's; 102 without them, then its changes added.
+      await store.putLedger(withState(101, [change('B', StateChangeKind.MODIFIED, 0, 1)]));
+      await store.putLedger(withState(102, [], false));
+      await store.putStateChanges({ ledgerIndex: 102, ledgerHash: withState(102, []).ledgerHash, stateChanges: [change('A', StateChangeKind.MODIFIED, 0, 1)] });
+      expect(await next()).toEqual({ change: 'state_changes_added', completeRanges: [{ first: 100, last: 102 }], stateRange: { first: 100, last: 102 }, removed: [] });
+
+      expect(await store.deleteLedger({ ...withState(101, []), stateChanges: [] })).toBe(true);
+      expect(await next()).toEqual({
+        change: 'state_set_aside',
+        completeRanges: [{ first: 100, last: 100 }, { first: 102, last: 102 }],
+        removed: [{ first: 101, last: 101 }],
+      });
+    });
+
+    it('ends a watch when its signal aborts', async () => {
+      const store = await openStore();
+      const controller = new AbortController();
+      const seen: RangesEvent['change'][] = [];
+      const watching = (async () => {
+        for await (const event of store.watchRanges(controller.signal)) seen.push(event.change);
+      })();
+      await waitUntil(() => seen.length === 1, 5_000, 'the first announcement', 5);
+      controller.abort();
+      await watching;
+      expect(seen).toEqual(['current']);
+    });
+  });
+
+  it('reports no retention floor while it keeps every ledger', async () => {
+    const store = await openStore();
+    await store.putLedger(mainnetLedgerWrite(11119600));
+    expect((await store.status()).retentionFloor).toBeUndefined();
+    expect((await statusResponse(store)).retentionFloor).toBeUndefined();
   });
 
   it('pages an account history longer than one read forward and backward, from any position, to any limit', async () => {
@@ -1556,6 +1637,51 @@ describe.each(engines)('bounded history (-ledger_history) on %s', (name, createE
     expect(store.ranges).toEqual([{ first: 106, last: 109 }]);
     expect(page.transactions.map((tx) => tx.ledgerIndex)).toEqual([106, 107, 108, 109]);
     expect(page.marker).toHaveLength(0);
+  });
+
+  it('reports its retention floor in the status (GetStatus): the highest stored minus N, plus one', async () => {
+    const engine = await createEngine();
+    const writes = new Map<string, TransactionWrite>();
+    const store = await LedgerStore.open(await engine.open(), { history: { ledgers: 5, indexOf: (tx) => writes.get(tx.hash.toString('hex'))!, intervalMs: 10 } });
+    cleanups.push(() => store.close());
+    expect((await store.status()).retentionFloor).toBeUndefined();
+    for (let ledgerIndex = 100; ledgerIndex < 103; ledgerIndex++) await store.putLedger(syntheticLedgerWrite(ledgerIndex, { transactionCount: 1 }));
+    // Fewer ledgers than kept: the floor lies below the lowest.
+    expect((await store.status()).retentionFloor).toBe(98);
+    for (let ledgerIndex = 103; ledgerIndex < 110; ledgerIndex++) await store.putLedger(syntheticLedgerWrite(ledgerIndex, { transactionCount: 1 }));
+    expect((await store.status()).retentionFloor).toBe(105);
+    expect((await statusResponse(store)).retentionFloor).toBe(105);
+  });
+
+  it('announces every batch it removes to the range watchers, with the ranges and the floor after it', async () => {
+    const engine = await createEngine();
+    const writes = new Map<string, TransactionWrite>();
+    const store = await LedgerStore.open(await engine.open(), { history: { ledgers: 5, indexOf: (tx) => writes.get(tx.hash.toString('hex'))!, batch: 3, intervalMs: 10 } });
+    cleanups.push(() => store.close());
+    const controller = new AbortController();
+    cleanups.push(() => controller.abort());
+    const announced: RangesEvent[] = [];
+    void (async () => {
+      for await (const event of store.watchRanges(controller.signal)) announced.push(event);
+    })();
+    for (let ledgerIndex = 100; ledgerIndex < 120; ledgerIndex++) {
+      const write = syntheticLedgerWrite(ledgerIndex, { transactionCount: 1 });
+      for (const tx of write.transactions) writes.set(tx.hash.toString('hex'), tx);
+      await store.putLedger(write);
+    }
+    await waitUntil(() => store.lowest() === 115 && announced.at(-1)?.completeRanges[0]?.first === 115, 10_000, 'ledgers below 115 to be removed and announced', 10);
+    expect(announced[0]).toEqual({ change: 'current', completeRanges: [], removed: [] });
+    const removals = announced.slice(1);
+    // Only removals were announced: the ledgers stored above the highest are the ledger stream's.
+    expect(new Set(removals.map((event) => event.change))).toEqual(new Set(['retention']));
+    expect(indexesOf(removals.flatMap((event) => event.removed))).toEqual(Array.from({ length: 15 }, (_, step) => 100 + step));
+    for (const event of removals) {
+      expect(event.removed.length).toBeGreaterThan(0);
+      expect(event.removed.every((range) => range.last - range.first < 3)).toBe(true);
+      // The ranges after the batch start right above it, and the floor is the highest then minus 5, plus one.
+      expect(event.completeRanges[0]!.first).toBe(event.removed.at(-1)!.last + 1);
+      expect(event.retentionFloor).toBe(event.completeRanges.at(-1)!.last - 5 + 1);
+    }
   });
 
   it('removes ledgers below the kept ones as the tip rises, in the background', async () => {

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, getProfile, stateEntryFromLedgerJson } from '@ledger-node/chain';
 import { KvLedgerBackend } from '../src/backend/kv-backend';
-import { LedgerStoreServiceService, LedgerTag, TxDetail, type LedgerSelector } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, LedgerTag, RangesChange, TxDetail, type LedgerSelector, type WatchRangesResponse } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, type LedgerNodeError } from '@ledger-node/errors';
 import { checkHealth, createGrpcClient, fromItemError, useTlsIdentity } from '@ledger-node/grpc';
-import { cliEntry, freePort, readFixture, rejectionOf, serviceCertificate, startProcess, stopAll, storedHeaders, tempDir, testAuthority, tlsFlags } from '@ledger-node/test-utils';
+import { cliEntry, freePort, readFixture, rejectionOf, serviceCertificate, startProcess, stopAll, storedHeaders, tempDir, testAuthority, tlsFlags, waitUntil } from '@ledger-node/test-utils';
 import { openRocksDb } from '../src/storage/rocksdb';
 import { FORMAT_VERSION_KEY } from '../src/repositories/storeMeta';
 import { LedgerStore, STORE_FORMAT_VERSION } from '../src/store';
@@ -322,6 +322,39 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
     expect(await process.stop('SIGTERM')).toBe(0);
     expect(Date.now() - stopStarted).toBeLessThan(3_000);
     expect(await nextEvent).toEqual({ done: true, value: undefined });
+  });
+
+  it('WatchRanges says what the store holds, then each removal of bounded history and of DeleteLedger; GetStatus reports the retention floor', async () => {
+    const dir = freshDataDir();
+    const address = `unix:${dir}/run/ledger-store.sock`;
+    startProcess([cliEntry(), 'serve', 'ledger-store', '-data_dir', dir, '-ledger_store_addr', address, '-ledger_history', '3']);
+    const client = createGrpcClient(LedgerStoreServiceService, address, { serviceLabel: 'ledger-store' });
+    clients.push(client);
+    await waitUntil(async () => (await client.getStatus({}).catch(() => undefined)) !== undefined || undefined, 20_000, 'the ledger-store to answer');
+    const controller = new AbortController();
+    cleanups.push(() => controller.abort());
+    const announced: WatchRangesResponse[] = [];
+    void (async () => {
+      for await (const message of client.watchRanges({}, { signal: controller.signal })) announced.push(message);
+    })().catch(() => undefined);
+    await waitUntil(() => announced.length > 0 || undefined, 10_000, 'what the store holds');
+    expect(announced[0]).toEqual({ change: RangesChange.CURRENT, completeRanges: [], removedRanges: [] });
+
+    await client.putLedgers({ ledgers: MAINNET_RUN.map(mainnetLedgerWrite) });
+    await waitUntil(async () => ((await client.getStatus({})).completeRanges[0]?.first === 11119602 && announced.at(-1)?.completeRanges[0]?.first === 11119602) || undefined, 10_000, 'the lowest three to be removed and announced');
+    expect((await client.getStatus({})).retentionFloor).toBe(11119602);
+    const removals = announced.slice(1);
+    expect(removals.every((message) => message.change === RangesChange.RETENTION && message.retentionFloor === 11119602)).toBe(true);
+    expect(removals.flatMap((message) => message.removedRanges)).toEqual([{ first: 11119599, last: 11119601 }]);
+
+    await client.deleteLedger({ ledger: { ...mainnetLedgerWrite(11119603), stateChanges: [] } });
+    await waitUntil(() => announced.length > removals.length + 1 || undefined, 10_000, 'the deletion to be announced');
+    expect(announced.at(-1)).toEqual({
+      change: RangesChange.LEDGER_DELETED,
+      completeRanges: [{ first: 11119602, last: 11119602 }, { first: 11119604, last: 11119604 }],
+      retentionFloor: 11119602,
+      removedRanges: [{ first: 11119603, last: 11119603 }],
+    });
   });
 
   it('keeps everything stored across a restart', async () => {

@@ -2,7 +2,8 @@
  * Bounded history end to end: `ledger-node -dev -ledger_history 50` on a devnet closing every
  * 200 ms under a payment load keeps the newest 50 ledgers (± one removal batch) ending at the tip,
  * answers a removed ledger as one not stored (null block, -32002 for state), and keeps answering
- * state at the lowest kept ledger.
+ * state at the lowest kept ledger. The ledger-store owns which ledgers it holds: every ledger it
+ * removes leaves sync's ranges on its word (WatchRanges), and sync never asks for one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
@@ -12,6 +13,26 @@ const KEPT = 50;
 /** Ledgers the ledger-store removes per write (apps/ledger-store PRUNE_BATCH). */
 const BATCH = 16;
 const genesis = getProfile('xrpl').genesis.address;
+
+/** The node's log lines of `service` (JSON, one per line; a line broken by another process's write is left out). */
+function logLines(output: string, service: string): Record<string, unknown>[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return [];
+    try {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      return record.service === service ? [record] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Ledger indexes of `ranges`, as a set. */
+function indexesOf(ranges: readonly { first: number; last: number }[]): Set<number> {
+  const indexes = new Set<number>();
+  for (const { first, last } of ranges) for (let ledgerIndex = first; ledgerIndex <= last; ledgerIndex++) indexes.add(ledgerIndex);
+  return indexes;
+}
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -28,7 +49,7 @@ describe('ledger-node -dev -ledger_history 50', () => {
       [
         cliEntry(), '-dev', '-close_ms', '200', '-load', '5', '-load_accounts', '3', '-ledger_history', String(KEPT),
         '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
-        '-data_dir', dir, '-thread_count', '2',
+        '-data_dir', dir, '-thread_count', '2', '-log_level', 'debug',
       ],
       { env: { LEDGER_NODE_PASSWORD: 'ledger history test passphrase' } },
     );
@@ -79,9 +100,25 @@ describe('ledger-node -dev -ledger_history 50', () => {
     }, 20_000, 'the range to stay bounded');
     expect(later[0]![0]).toBeGreaterThan(lowest);
 
-    expect(node.output()).not.toMatch(/could not remove the lowest ledgers|"level":"(error|fatal)"|\b(crashed|restarted)\b/);
-    // Sync follows the store's floor: it never asks for a ledger the store removed.
-    expect(node.output()).not.toMatch(/is in the complete ranges but not stored|"level":"warn".*state proofs/);
+    // Every ledger the ledger-store removed left sync's ranges on the store's word (sync drops those
+    // below the floor it announces even before their batch is written).
+    const removedByStore = () => indexesOf(logLines(node.output(), 'ledger-store').filter((line) => /^removed ledgers/.test(String(line.msg))).map((line) => line as unknown as { first: number; last: number }));
+    const leftSync = () => indexesOf(logLines(node.output(), 'sync').flatMap((line) => (/left the stored ranges/.test(String(line.msg)) ? (line.left as { first: number; last: number }[]) : [])));
+    const removedLedgers = removedByStore();
+    expect(removedLedgers.size).toBeGreaterThanOrEqual(100);
+    await waitUntil(() => {
+      const left = leftSync();
+      return [...removedLedgers].every((ledgerIndex) => left.has(ledgerIndex)) || undefined;
+    }, 10_000, 'every ledger the store removed to have left sync\'s ranges');
+
+    const output = node.output();
+    expect(output).not.toMatch(/could not remove the lowest ledgers|"level":"(error|fatal)"|\b(crashed|restarted)\b/);
+    // Sync never asks the store for a ledger it removed, and proves none.
+    expect(output).not.toMatch(/does not hold ledger \d+, which sync asked for|is in the complete ranges but not stored|removed by the ledger-store while its state was proven|not stored; its state changes are not taken/);
+    // No warning loop: sync warns about nothing here, and nothing twice.
+    const syncWarnings = logLines(output, 'sync').filter((line) => line.level === 'warn').map((line) => String(line.msg));
+    expect(syncWarnings).toEqual([...new Set(syncWarnings)]);
+    expect(syncWarnings.filter((warning) => /state proofs|ledger-store|stored ranges/.test(warning))).toEqual([]);
     expect(await node.stop('SIGTERM', 15_000)).toBe(0);
   }, 240_000);
 });

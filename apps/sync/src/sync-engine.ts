@@ -9,7 +9,8 @@ import { earliestContiguousLedger, parseCompleteLedgers } from './backfill/range
 import type { SyncConfig } from './config';
 import { LiveFollower } from './follow/live-follower';
 import type { LedgerPipeline } from './pipeline';
-import type { LedgerStorePort } from './store/ledger-store';
+import type { LedgerStorePort, StoreRangesPort } from './store/ledger-store';
+import { StoreRangeFollower } from './store/range-follower';
 import { StateDownloader, type StateStorePort } from './state/download';
 import { StateProver, type StateProverStore } from './state/state-prover';
 import { ChainCheck } from './store/chain-check';
@@ -23,9 +24,6 @@ import { ValidatorLists } from './trust/validator-lists';
 import { AnchorProof } from './verify/anchor-proof';
 import { VerificationCounter } from './verify/verified-fetch';
 
-/** How often sync reads the store's lowest ledger while the store keeps bounded history. */
-const STORE_FLOOR_INTERVAL_MS = 2_000;
-
 function indexFailureText(failure: IndexFailure | undefined): string | undefined {
   if (failure === undefined) return undefined;
   const what = failure.transactionHash === undefined ? 'state changes' : `transaction ${failure.transactionHash}`;
@@ -34,6 +32,7 @@ function indexFailureText(failure: IndexFailure | undefined): string | undefined
 
 export class SyncEngine {
   private readonly chain: StoredChain;
+  private readonly storeRanges: StoreRangeFollower;
   private readonly upstream: Upstream;
   private readonly follower: LiveFollower;
   private readonly backfill: Backfill;
@@ -59,11 +58,12 @@ export class SyncEngine {
 
   constructor(
     private readonly config: SyncConfig,
-    store: LedgerStorePort & StateStorePort & StateProverStore,
+    store: LedgerStorePort & StateStorePort & StateProverStore & StoreRangesPort,
     private readonly logger: Logger,
   ) {
     this.health = new SyncHealth(logger, this.refusals);
     this.chain = new StoredChain(store, this.health, (ledgerIndex) => this.stateSetAside(ledgerIndex));
+    this.storeRanges = new StoreRangeFollower({ store, chain: this.chain, logger, onResynced: () => this.backfill.wake() });
     this.failures = new VerificationCounter(logger, this.refusals);
     this.upstream = new Upstream({
       endpoints: config.endpoints.urls,
@@ -146,7 +146,8 @@ export class SyncEngine {
       this.loaded = true;
       this.logger.info({ completeRanges: this.chain.ranges.toArray(), endpoints: this.config.endpoints.urls }, 'stored ranges loaded; connecting upstream');
       this.lists.start();
-      if (this.config.ledgerHistory > 0) this.followStoreFloor();
+      // The store owns which ledgers it holds: what it removes (bounded history, say) leaves sync's ranges as it says so.
+      this.storeRanges.start();
       this.upstream.start();
       this.backfill.start();
       this.stateDownload.start();
@@ -171,17 +172,9 @@ export class SyncEngine {
     this.stateDownload.restart();
   }
 
-  /** With bounded history the store removes its lowest ledgers: sync follows its floor, so that it never asks for one removed. */
-  private followStoreFloor(): void {
-    const timer = setInterval(() => {
-      this.chain.followStoreFloor().catch((error: unknown) => this.logger.debug({ err: error }, "the store's lowest ledger could not be read"));
-    }, STORE_FLOOR_INTERVAL_MS);
-    timer.unref();
-    this.abort.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
-  }
-
   async stop(): Promise<void> {
     this.abort.abort();
+    this.storeRanges.stop();
     // The upstream stops first: a start-up or a fetch still waiting for it to connect ends with it.
     await Promise.all([this.upstream.stop(), this.lists.stop(), Promise.allSettled([this.starting])]);
     await Promise.all([this.follower.stop(), this.backfill.stop(), this.stateDownload.stop(), this.stateProver.stop()]);

@@ -35,6 +35,8 @@ export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> =
   listStateObjects: STORE_READERS,
   getStateObjects: STORE_READERS,
   watchLedgers: STORE_READERS,
+  // Sync keeps its view of the stored ledgers inside what the store holds.
+  watchRanges: ['sync'],
 };
 
 export const KEYSTORE_CALLERS: CallersOf<typeof KeystoreServiceService> = {

@@ -153,6 +153,11 @@ async function* streamOf<T>(
   failure: (error: ServiceError) => LedgerNodeError,
   signal?: AbortSignal,
 ): AsyncIterable<T> {
+  // A signal that aborted before the stream was read would never fire: the stream would outlive its reader.
+  if (signal?.aborted) {
+    stream.cancel();
+    return;
+  }
   signal?.addEventListener('abort', () => stream.cancel(), { once: true });
   try {
     for await (const message of stream) yield message as T;

@@ -106,6 +106,9 @@ describe('startGrpcServer + createGrpcClient', () => {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
             throw new InvalidParams('stream ended badly');
           },
+          async *watchRanges() {
+            throw new NotImplemented('this');
+          },
         }),
       ],
     });
@@ -231,5 +234,34 @@ describe('a caller gone or out of time', () => {
     await waitUntil(() => back.cancelledAfterMs.length === 1 || undefined, 5_000, 'the call behind cancelled');
     await expect(withCallScope({ signal: AbortSignal.abort() }, () => front.getSyncStatus({}))).rejects.toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/cancelled/) });
     expect(back.started).toBe(1);
+  });
+
+  it('ends a stream asked for with a signal already aborted: nothing of it outlives its reader', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const streams = { opened: 0, ended: 0 };
+    const server = await startGrpcServer({
+      address: `unix:${dir}/store.sock`,
+      logger,
+      services: [
+        bindService('ledgernode.ledgerstore.v1.LedgerStoreService', LedgerStoreServiceService, {
+          ...Object.fromEntries(Object.keys(LedgerStoreServiceService).map((method) => [method, async () => Promise.reject(new NotImplemented('this'))])),
+          async *watchRanges(_request: unknown, { signal }: { signal: AbortSignal }) {
+            streams.opened++;
+            await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+            streams.ended++;
+          },
+        } as never),
+      ],
+    });
+    cleanups.push(() => server.stop(100));
+    const client = createGrpcClient(LedgerStoreServiceService, server.address);
+    cleanups.push(() => client.close());
+    const received: unknown[] = [];
+    for await (const message of client.watchRanges({}, { signal: AbortSignal.abort() })) received.push(message);
+    expect(received).toEqual([]);
+    // The call reached the server or not; either way it is over there too.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(streams.ended).toBe(streams.opened);
   });
 });

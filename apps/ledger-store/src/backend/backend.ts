@@ -1,5 +1,5 @@
 /**
- * The storage engine under the LedgerStore contract. LedgerStore (store.ts) owns what the contract
+ * The storage engine under the LedgerStore contract. LedgerStore (store/) owns what the contract
  * means — validation, conflicts, the complete and state ranges, one writer queue, the event stream;
  * a backend owns how ledgers, their indexes and the versioned state are kept, and keeps each write
  * atomic: a ledger with every index entry and the bookkeeping after it, or nothing.

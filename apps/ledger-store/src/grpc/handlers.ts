@@ -1,7 +1,8 @@
-import { StoreRole, type AccountStateResult, type GetAccountStateResponse, type GetStatusResponse, type LedgerStoreServiceService } from '@ledger-node/contracts';
+import { RangesChange, StoreRole, type AccountStateResult, type GetAccountStateResponse, type GetStatusResponse, type LedgerStoreServiceService, type WatchRangesResponse } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
 import { toItemError, type Handlers } from '@ledger-node/grpc';
 import { histogram } from '@ledger-node/telemetry';
+import type { RangesEvent } from '../ledgers/events';
 import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
 import { accountState, listedLedger, listStateObjects, stateObjects, type AccountState } from '../state/reads';
@@ -59,6 +60,29 @@ export async function statusResponse(store: LedgerStore): Promise<GetStatusRespo
     role: ROLES[status.role],
     roleDetail: status.roleDetail,
     chainIdentity: status.chainIdentity,
+    retentionFloor: status.retentionFloor,
+  };
+}
+
+const RANGES_CHANGES: Record<RangesEvent['change'], RangesChange> = {
+  current: RangesChange.CURRENT,
+  retention: RangesChange.RETENTION,
+  ledger_deleted: RangesChange.LEDGER_DELETED,
+  state_set_aside: RangesChange.STATE_SET_ASIDE,
+  stored_below_tip: RangesChange.STORED_BELOW_TIP,
+  state_changes_added: RangesChange.STATE_CHANGES_ADDED,
+  state_download_completed: RangesChange.STATE_DOWNLOAD_COMPLETED,
+  followed: RangesChange.FOLLOWED,
+};
+
+/** A change of what the store holds as one WatchRanges message. */
+export function rangesResponse(event: RangesEvent): WatchRangesResponse {
+  return {
+    change: RANGES_CHANGES[event.change],
+    completeRanges: event.completeRanges,
+    stateRange: event.stateRange,
+    retentionFloor: event.retentionFloor,
+    removedRanges: event.removed,
   };
 }
 
@@ -150,6 +174,10 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
           transactions: event.transactions,
         };
       }
+    },
+    async *watchRanges(_request, context) {
+      const signal = AbortSignal.any([context.signal, stopping]);
+      for await (const event of store.watchRanges(signal)) yield rangesResponse(event);
     },
   };
 }

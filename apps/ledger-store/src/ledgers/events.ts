@@ -1,3 +1,5 @@
+import type { LedgerRange } from './ranges';
+
 /** How one transaction of a stored ledger ended. */
 export interface TransactionOutcome {
   hash: Buffer;
@@ -20,19 +22,40 @@ export interface LedgerEvent {
   extendsTip: boolean;
 }
 
-type Listener = (event: LedgerEvent) => void;
+/** Why the store's holdings changed (ledgerstore.proto RangesChange). */
+export type RangesChange =
+  | 'current'
+  | 'retention'
+  | 'ledger_deleted'
+  | 'state_set_aside'
+  | 'stored_below_tip'
+  | 'state_changes_added'
+  | 'state_download_completed'
+  | 'followed';
 
-/** In-process fan-out of stored ledgers to the open WatchLedgers streams. */
-export class LedgerEvents {
-  private readonly listeners = new Set<Listener>();
+/** Which ledgers the store holds, after a change other than a ledger stored above the highest (WatchRanges). */
+export interface RangesEvent {
+  change: RangesChange;
+  completeRanges: LedgerRange[];
+  /** Ledgers at which account state is answered; undefined while none is. */
+  stateRange?: LedgerRange;
+  /** The lowest ledger bounded history keeps; undefined when every ledger is kept, or none is held. */
+  retentionFloor?: number;
+  /** The ledgers this change removed, ascending. */
+  removed: LedgerRange[];
+}
+
+/** In-process fan-out of events to the open streams. */
+export class Fanout<Event> {
+  private readonly listeners = new Set<(event: Event) => void>();
 
   /** Returns the function that ends the subscription. */
-  subscribe(listener: Listener): () => void {
+  subscribe(listener: (event: Event) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  publish(event: LedgerEvent): void {
+  publish(event: Event): void {
     for (const listener of this.listeners) listener(event);
   }
 
@@ -40,3 +63,9 @@ export class LedgerEvents {
     return this.listeners.size;
   }
 }
+
+/** Stored ledgers, to the open WatchLedgers streams. */
+export class LedgerEvents extends Fanout<LedgerEvent> {}
+
+/** Changes of what the store holds, to the open WatchRanges streams. */
+export class RangesEvents extends Fanout<RangesEvent> {}

@@ -39,3 +39,20 @@ export function missingFrom(ours: readonly LedgerRange[], theirs: readonly Ledge
   }
   return missing;
 }
+
+/** The ledgers in `a` and not in `b` (each ascending and disjoint), as ranges. */
+export function rangesWithout(a: readonly LedgerRange[], b: readonly LedgerRange[]): LedgerRange[] {
+  const result: LedgerRange[] = [];
+  for (const range of a) {
+    let next = range.first;
+    for (const covered of b) {
+      if (covered.last < next) continue;
+      if (covered.first > range.last) break;
+      if (covered.first > next) result.push({ first: next, last: covered.first - 1 });
+      next = covered.last + 1;
+      if (next > range.last) break;
+    }
+    if (next <= range.last) result.push({ first: next, last: range.last });
+  }
+  return result;
+}

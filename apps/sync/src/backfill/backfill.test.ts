@@ -37,10 +37,19 @@ const trustingProof = { prove: async () => 'trusted by the test' };
 /** Stores every ledger without state changes: these tests have no state download (state-prover.ts proves state). */
 const noState: LiveFollowerOptions['stateProver'] = { provenWrite: (_ledger, write) => write(undefined) };
 
-async function startSync(store: MemoryLedgerStore, upstream: RecordedUpstream, threadCount = 3, anchorProof: LiveFollowerOptions['anchorProof'] = trustingProof, ledgerHistory?: number) {
+async function startSync(
+  store: MemoryLedgerStore,
+  upstream: RecordedUpstream,
+  threadCount = 3,
+  anchorProof: LiveFollowerOptions['anchorProof'] = trustingProof,
+  ledgerHistory?: number,
+  /** What the chain takes before backfill starts (the store's word on its ranges, say). */
+  beforeStart?: (chain: StoredChain) => void,
+) {
   const health = new SyncHealth(logger);
   const chain = new StoredChain(store, health);
   await chain.load();
+  beforeStart?.(chain);
   const refusals = new Refusals();
   const failures = new VerificationCounter(logger, refusals);
   const pipeline = { fetcher: upstream, chain, profile, logger, failures, health };
@@ -205,6 +214,38 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     expect(wider.backfill.gaps()).toEqual([{ top: 11119601, bottom: 11119601, linksBelow: false }]);
     await waitUntil(() => store.ledgers.size === 4, 10_000, 'ledger 11119601 stored', 10);
     expect([...upstream.fetchCounts.keys()]).toEqual([11119601]);
+  });
+
+  it('backfills no lower than the retention floor the ledger-store announced, and drops what lies below it', async () => {
+    const store = new MemoryLedgerStore();
+    const first = await startSync(store, new RecordedUpstream(recordedLedgers()));
+    first.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
+    await waitUntil(() => store.ledgers.size === 6, 10_000, 'six ledgers stored', 10);
+    for (const stop of stoppers.splice(0)) await stop();
+    for (const ledgerIndex of [11119599, 11119600, 11119601, 11119602]) store.ledgers.delete(ledgerIndex);
+
+    // No -ledger_history of sync's own: the store's word bounds the backfill.
+    const floorAt = (retentionFloor: number) => (chain: StoredChain) =>
+      chain.takeStoreChange({ change: 'retention', completeRanges: [{ first: 11119603, last: 11119604 }], removedRanges: [], retentionFloor });
+    const quiet = new RecordedUpstream(recordedLedgers());
+    const kept = await startSync(store, quiet, 3, trustingProof, undefined, floorAt(11119603));
+    expect(kept.backfill.gaps()).toEqual([]);
+    expect(kept.backfill.remainingLedgers()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(quiet.fetchCounts.size).toBe(0);
+    for (const stop of stoppers.splice(0)) await stop();
+
+    // A floor one lower: that one ledger is fetched, and nothing below it.
+    const upstream = new RecordedUpstream(recordedLedgers());
+    const wider = await startSync(store, upstream, 3, trustingProof, undefined, floorAt(11119602));
+    expect(wider.backfill.gaps()).toEqual([{ top: 11119602, bottom: 11119602, linksBelow: false }]);
+    await waitUntil(() => store.ledgers.size === 3, 10_000, 'ledger 11119602 stored', 10);
+    expect([...upstream.fetchCounts.keys()]).toEqual([11119602]);
+
+    // The floor rises past a gap being filled: the fill stops there.
+    wider.chain.takeStoreChange({ change: 'retention', completeRanges: [{ first: 11119602, last: 11119604 }], removedRanges: [], retentionFloor: 11119604 });
+    expect(wider.chain.ranges.toArray()).toEqual([{ first: 11119604, last: 11119604 }]);
+    expect(wider.backfill.gaps()).toEqual([]);
   });
 
   it('extends the tip with the next announced ledger when it names the tip as parent', async () => {

@@ -92,11 +92,20 @@ export class Backfill {
   gaps(): BackfillGap[] {
     const configured = this.options.startLedger();
     if (configured === undefined) return [];
-    const tip = this.options.chain.tip;
-    const kept = this.options.ledgerHistory;
-    // What the ledger-store would remove again at once is not fetched.
-    const startLedger = kept && tip !== undefined ? Math.max(configured, tip - kept + 1) : configured;
+    const startLedger = Math.max(configured, this.lowestKept());
     return planGaps(this.options.chain.ranges.toArray(), startLedger).filter((gap) => !this.unlinkable.has(gap.bottom));
+  }
+
+  /**
+   * The lowest ledger the ledger-store keeps: its retention floor as it last said, and with
+   * -ledger_history the tip minus N plus one as the tip rises. What it would remove again at once
+   * is not fetched.
+   */
+  private lowestKept(): number {
+    const { chain, ledgerHistory } = this.options;
+    const tip = chain.tip;
+    const byHistory = ledgerHistory && tip !== undefined ? tip - ledgerHistory + 1 : 1;
+    return Math.max(1, byHistory, chain.storeFloor ?? 1);
   }
 
   remainingLedgers(): number {
@@ -170,6 +179,8 @@ export class Backfill {
     };
     let nextToFetch = gap.top;
     const window = Math.max(1, threadCount);
+    // The store's floor rises with the tip while a gap is filled: nothing below it is fetched or written.
+    const bottom = () => Math.max(gap.bottom, this.lowestKept());
     let batch: Written[] = [];
     let batchTransactions = 0;
     let batchStartedAtMs = Date.now();
@@ -196,8 +207,8 @@ export class Backfill {
     let reachedBottom = false;
     try {
       let childLink: StoredLink = child;
-      filling: for (let ledgerIndex = gap.top; ledgerIndex >= gap.bottom; ledgerIndex--) {
-        while (nextToFetch >= gap.bottom && nextToFetch > ledgerIndex - window) {
+      filling: for (let ledgerIndex = gap.top; ledgerIndex >= bottom(); ledgerIndex--) {
+        while (nextToFetch >= bottom() && nextToFetch > ledgerIndex - window) {
           inFlight.set(nextToFetch, fetchOne(nextToFetch));
           nextToFetch--;
         }
@@ -225,7 +236,8 @@ export class Backfill {
           ledger = await fetchOne(ledgerIndex, true);
         }
         batch.push({ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health)), link: linkOf(ledger) });
-        if (ledgerIndex === gap.bottom) reachedBottom = true;
+        // The gap's bottom, or the store's floor that rose above it: nothing below is wanted.
+        if (ledgerIndex <= bottom()) reachedBottom = true;
         batchTransactions += ledger.transactions.length;
         childLink = linkOf(ledger);
         if (batch.length >= BATCH_MAX_LEDGERS || batchTransactions >= BATCH_MAX_TRANSACTIONS || Date.now() - batchStartedAtMs >= BATCH_MAX_WAIT_MS) {
@@ -236,7 +248,7 @@ export class Backfill {
       await flush();
       await writing;
       if (writeError !== undefined) throw writeError;
-      // The gap is filled and linked to the stored ledger below it (or reaches the first ledger).
+      // The gap is filled and linked to the stored ledger below it (or reaches the first ledger, or the store's floor).
       if (reachedBottom) health.linkedDownTo(gap.bottom);
     } finally {
       fillAbort.abort();

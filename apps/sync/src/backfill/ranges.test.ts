@@ -17,6 +17,17 @@ describe('LedgerRangeSet', () => {
     expect(ranges.rangeOf(9)).toEqual({ first: 5, last: 20 });
     expect(ranges.has(21)).toBe(false);
   });
+
+  it('removes a run of ledgers, splitting the ranges it cuts, and names what one set holds beyond another', () => {
+    const ranges = new LedgerRangeSet([{ first: 1, last: 10 }, { first: 20, last: 30 }]);
+    ranges.removeRange(5, 22);
+    expect(ranges.toArray()).toEqual([{ first: 1, last: 4 }, { first: 23, last: 30 }]);
+    ranges.removeRange(2, 2);
+    expect(ranges.toArray()).toEqual([{ first: 1, last: 1 }, { first: 3, last: 4 }, { first: 23, last: 30 }]);
+    expect(ranges.without(new LedgerRangeSet([{ first: 4, last: 25 }]))).toEqual([{ first: 1, last: 1 }, { first: 3, last: 3 }, { first: 26, last: 30 }]);
+    ranges.setTo(new LedgerRangeSet([{ first: 7, last: 8 }]));
+    expect(ranges.toArray()).toEqual([{ first: 7, last: 8 }]);
+  });
 });
 
 describe('planGaps', () => {

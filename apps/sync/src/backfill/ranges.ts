@@ -37,9 +37,33 @@ export class LedgerRangeSet {
     });
   }
 
+  /** Removes every ledger of `first`..`last`. */
+  removeRange(first: number, last: number): void {
+    if (last < first) return;
+    this.ranges = this.ranges.flatMap((range) => {
+      if (last < range.first || first > range.last) return [range];
+      return [
+        { first: range.first, last: first - 1 },
+        { first: last + 1, last: range.last },
+      ].filter((part) => part.first <= part.last);
+    });
+  }
+
   /** Removes every ledger below `ledgerIndex`. */
   removeBelow(ledgerIndex: number): void {
     this.ranges = this.ranges.filter((range) => range.last >= ledgerIndex).map((range) => ({ first: Math.max(range.first, ledgerIndex), last: range.last }));
+  }
+
+  /** The ledgers in this set and not in `other`, as ranges. */
+  without(other: LedgerRangeSet): LedgerRange[] {
+    const rest = new LedgerRangeSet(this.ranges);
+    for (const range of other.ranges) rest.removeRange(range.first, range.last);
+    return rest.toArray();
+  }
+
+  /** Holds exactly the ledgers of `other` from now on. */
+  setTo(other: LedgerRangeSet): void {
+    this.ranges = other.toArray();
   }
 
   has(ledgerIndex: number): boolean {

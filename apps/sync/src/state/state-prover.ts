@@ -16,6 +16,7 @@
  */
 import type { ChainProfile, LedgerHeader, StateTree, VerifiedLedger } from '@ledger-node/chain';
 import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
+import { NotFound } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
@@ -38,7 +39,7 @@ export interface StateProverStore {
 export interface StateProverOptions {
   store: StateProverStore;
   reader: StateObjectReader;
-  chain: Pick<StoredChain, 'ranges' | 'followStoreFloor'>;
+  chain: Pick<StoredChain, 'ranges'>;
   profile: ChainProfile;
   logger: Logger;
   refusals: Pick<Refusals, 'count'>;
@@ -235,13 +236,17 @@ export class StateProver {
     const up = forward.ledgerIndex + 1;
     if (!chain.ranges.has(up)) return false;
     const readStartedAtNs = process.hrtime.bigint();
-    const ledger = await this.storedLedger(up);
-    if (!ledger) return false;
+    const ledger = await store.storedLedger(up);
+    if (!ledger) {
+      // The store announces what it removes: one still counted here is a store that lost it.
+      if (chain.ranges.has(up)) throw new Error(`ledger ${up} is in the complete ranges but not stored`);
+      return false;
+    }
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, forward, 'before', ledger.header.accountHash, this.failuresOf.get('proving upwards')!.count > 0);
     if (generation !== this.generation) return false;
     const writeStartedAtNs = process.hrtime.bigint();
-    await store.putStateChanges(up, ledger.ledgerHash, proof.changes);
+    if (!(await this.putProvenChanges(up, ledger, proof.changes))) return false;
     observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
     if (generation !== this.generation) return false;
     this.forward = { tree: proof.tree, ledgerIndex: up };
@@ -256,17 +261,18 @@ export class StateProver {
     const { chain, store } = this.options;
     const downward = this.downward!;
     const down = downward.ledgerIndex;
-    // Below the ledgers the store holds (a bounded history removed them) there is nothing to prove.
+    // Below the ledgers the store holds (what bounded history removed left the ranges) there is nothing to prove.
     if (this.downwardDone || !chain.ranges.has(down) || (down > 1 && !chain.ranges.has(down - 1))) return false;
     const readStartedAtNs = process.hrtime.bigint();
-    const ledger = await this.storedLedger(down);
+    const ledger = await store.storedLedger(down);
     const parent = down > 1 ? await store.header(down - 1) : undefined;
+    // Bounded history removes the lowest ledgers: one may go between the look at the ranges and the read.
     if (!ledger || (down > 1 && !parent)) return false;
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash, this.failuresOf.get('proving downwards')!.count > 0);
     if (generation !== this.generation) return false;
     const writeStartedAtNs = process.hrtime.bigint();
-    await store.putStateChanges(down, ledger.ledgerHash, proof.changes);
+    if (!(await this.putProvenChanges(down, ledger, proof.changes))) return false;
     observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
     if (generation !== this.generation) return false;
     if (down > 1) this.downward = { tree: proof.tree, ledgerIndex: down - 1 };
@@ -274,13 +280,20 @@ export class StateProver {
     return true;
   }
 
-  /** A stored ledger; undefined when the store removed it meanwhile (bounded history: the ranges then follow its floor). */
-  private async storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined> {
-    const ledger = await this.options.store.storedLedger(ledgerIndex);
-    if (ledger) return ledger;
-    await this.options.chain.followStoreFloor();
-    if (this.options.chain.ranges.has(ledgerIndex)) throw new Error(`ledger ${ledgerIndex} is in the complete ranges but not stored`);
-    return undefined;
+  /**
+   * Stores the proven changes of a ledger read from the store; false when the store removed the
+   * ledger after it was read (bounded history, or DeleteLedger): its announcement takes it out of
+   * the ranges, and nothing of the proof is kept.
+   */
+  private async putProvenChanges(ledgerIndex: number, ledger: VerifiedLedger, changes: StateObjectChange[]): Promise<boolean> {
+    try {
+      await this.options.store.putStateChanges(ledgerIndex, ledger.ledgerHash, changes);
+      return true;
+    } catch (error) {
+      if (!(error instanceof NotFound)) throw error;
+      this.options.logger.debug({ ledgerIndex }, `ledger ${ledgerIndex} was removed by the ledger-store while its state was proven: its changes are not stored`);
+      return false;
+    }
   }
 
   private async prove(ledger: VerifiedLedger, proven: ProvenState, side: ProvenSide, expectedRoot: string | undefined, preferOtherEndpoint = false) {

@@ -4,7 +4,7 @@
  * pauses sync instead of failing it.
  */
 import { decodeLedgerHeader, type LedgerHeader, type StoredLink, type VerifiedLedger } from '@ledger-node/chain';
-import { LedgerStoreServiceService, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, RangesChange, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import { DependencyLog, type Logger } from '@ledger-node/telemetry';
@@ -31,16 +31,68 @@ export interface LedgerStorePort {
   chainIdentity?(): Promise<{ ledgerIndex: number; ledgerHash: string } | undefined>;
 }
 
+/** Which ledgers the store holds, as it says (GetStatus, WatchRanges). */
+export interface StoreRanges {
+  completeRanges: LedgerRange[];
+  /** Ledgers at which the store answers account state. */
+  stateRange?: LedgerRange;
+  /** The lowest ledger the store's bounded history (-ledger_history) keeps; undefined when it keeps every ledger. */
+  retentionFloor?: number;
+}
+
+/** Why the store announced its ranges (ledgerstore.proto RangesChange). */
+export type StoreRangesChangeKind = 'current' | 'retention' | 'ledger_deleted' | 'state_set_aside' | 'stored_below_tip' | 'state_changes_added' | 'state_download_completed' | 'followed' | 'unknown';
+
+/** One announcement of the store's WatchRanges stream. */
+export interface StoreRangesChange extends StoreRanges {
+  change: StoreRangesChangeKind;
+  /** The ledgers the change removed. */
+  removedRanges: LedgerRange[];
+}
+
+/** The store's word on which ledgers it holds. */
+export interface StoreRangesPort {
+  /** What the store holds now (GetStatus), asked again while it is unreachable. */
+  storeRanges(): Promise<StoreRanges>;
+  /** The store's announcements (WatchRanges) until `signal` aborts; ends or fails when the connection does. */
+  watchRanges(signal: AbortSignal): AsyncIterable<StoreRangesChange>;
+}
+
+const CHANGE_KINDS: Record<RangesChange, StoreRangesChangeKind> = {
+  [RangesChange.UNSPECIFIED]: 'unknown',
+  [RangesChange.CURRENT]: 'current',
+  [RangesChange.RETENTION]: 'retention',
+  [RangesChange.LEDGER_DELETED]: 'ledger_deleted',
+  [RangesChange.STATE_SET_ASIDE]: 'state_set_aside',
+  [RangesChange.STORED_BELOW_TIP]: 'stored_below_tip',
+  [RangesChange.STATE_CHANGES_ADDED]: 'state_changes_added',
+  [RangesChange.STATE_DOWNLOAD_COMPLETED]: 'state_download_completed',
+  [RangesChange.FOLLOWED]: 'followed',
+  [RangesChange.UNRECOGNIZED]: 'unknown',
+};
+
+const rangeOf = ({ first, last }: LedgerRange): LedgerRange => ({ first, last });
+
+/** The ranges as the store sent them, each range checked: a store is trusted, its bytes on the wire are not. */
+function storeRangesOf(message: { completeRanges: LedgerRange[]; stateRange?: LedgerRange; retentionFloor?: number }): StoreRanges {
+  const wellFormed = (range: LedgerRange) => Number.isSafeInteger(range.first) && Number.isSafeInteger(range.last) && range.first >= 1 && range.first <= range.last;
+  return {
+    completeRanges: message.completeRanges.filter(wellFormed).map(rangeOf),
+    ...(message.stateRange && wellFormed(message.stateRange) ? { stateRange: rangeOf(message.stateRange) } : {}),
+    ...(message.retentionFloor !== undefined && message.retentionFloor >= 1 ? { retentionFloor: message.retentionFloor } : {}),
+  };
+}
+
 // The store restarting or briefly unreachable; any other error is the caller's to handle.
 const RETRIED_KINDS = new Set(['unavailable', 'upstream_unavailable']);
 
-export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
+export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRangesPort {
   private readonly client;
   private readonly availability: DependencyLog;
 
   constructor(
     address: string,
-    logger: Logger,
+    private readonly logger: Logger,
     private readonly signal: AbortSignal,
   ) {
     this.availability = new DependencyLog(logger, 'ledger-store');
@@ -60,6 +112,16 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
     return status.completeRanges.map(({ first, last }) => ({ first, last }));
   }
 
+  async storeRanges(): Promise<StoreRanges> {
+    return storeRangesOf(await this.retrying('GetStatus', () => this.client.getStatus({})));
+  }
+
+  async *watchRanges(signal: AbortSignal): AsyncIterable<StoreRangesChange> {
+    for await (const message of this.client.watchRanges({}, { signal })) {
+      yield { ...storeRangesOf(message), change: CHANGE_KINDS[message.change] ?? 'unknown', removedRanges: message.removedRanges.filter((range) => range.first <= range.last).map(rangeOf) };
+    }
+  }
+
   /** The store's identity ledger (the first it was given), when it records one. */
   async chainIdentity(): Promise<{ ledgerIndex: number; ledgerHash: string } | undefined> {
     const identity = (await this.retrying('GetStatus', () => this.client.getStatus({}))).chainIdentity;
@@ -71,7 +133,7 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
       this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.NONE }),
     );
     const record = answer.ledger;
-    if (!record) return undefined;
+    if (!record) return this.notHeld(ledgerIndex);
     const header = decodeLedgerHeader(record.headerBlob);
     return { ledgerIndex: record.ledgerIndex, ledgerHash: Buffer.from(record.ledgerHash), parentHash: Buffer.from(header.parentHash, 'hex') };
   }
@@ -115,7 +177,7 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
       this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.FULL }, { deadlineMs: 60_000 }),
     );
     const record = answer.ledger;
-    if (!record) return undefined;
+    if (!record) return this.notHeld(ledgerIndex);
     return {
       ledgerIndex: record.ledgerIndex,
       ledgerHash: Buffer.from(record.ledgerHash),
@@ -135,7 +197,14 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort {
     const answer = await this.retrying('GetLedger', () =>
       this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.NONE }),
     );
-    return answer.ledger && { ledgerHash: Buffer.from(answer.ledger.ledgerHash), header: decodeLedgerHeader(answer.ledger.headerBlob) };
+    if (!answer.ledger) return this.notHeld(ledgerIndex);
+    return { ledgerHash: Buffer.from(answer.ledger.ledgerHash), header: decodeLedgerHeader(answer.ledger.headerBlob) };
+  }
+
+  /** Sync reads only ledgers it counts as stored: one the store does not hold is a view behind the store's word. */
+  private notHeld(ledgerIndex: number): undefined {
+    this.logger.debug({ ledgerIndex }, `the ledger-store does not hold ledger ${ledgerIndex}, which sync asked for`);
+    return undefined;
   }
 
   private async retrying<T>(operation: string, call: () => Promise<T>, onRetry?: (error: unknown) => void): Promise<T> {

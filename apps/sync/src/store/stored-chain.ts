@@ -1,13 +1,14 @@
 /**
- * What sync knows of the stored chain: the complete ranges (read from the store at start, then
- * kept as ledgers are written) and the link data of the ledgers at range edges, which the next
- * ledger written beside them must match. The store stays the only durable record.
+ * What sync knows of the stored chain: the complete ranges (read from the store at start, kept as
+ * sync writes and removes ledgers, and kept inside what the store says it holds: StoreRangeFollower)
+ * and the link data of the ledgers at range edges, which the next ledger written beside them must
+ * match. The store stays the only durable record, and the only owner of which ledgers it holds.
  */
 import type { LedgerWrite } from '@ledger-node/contracts';
-import { LedgerRangeSet } from '../backfill/ranges';
+import { LedgerRangeSet, type LedgerRange } from '../backfill/ranges';
 import type { SyncHealth } from '../sync-health';
 import type { StoredLink, VerifiedLedger } from '@ledger-node/chain';
-import type { LedgerStorePort } from './ledger-store';
+import type { LedgerStorePort, StoreRanges, StoreRangesChange } from './ledger-store';
 
 /** Verified ledgers the store did not take (refused, full, unreachable); told to SyncHealth already. */
 export class LedgerWriteFailed extends Error {
@@ -23,6 +24,14 @@ export class LedgerWriteFailed extends Error {
 export class StoredChain {
   readonly ranges = new LedgerRangeSet();
   private readonly edgeLinks = new Map<number, StoredLink>();
+  /**
+   * Ledgers written and removed here since the store's word was last taken: a word given before
+   * such a write or removal reached the store does not undo it here.
+   */
+  private writtenSince = new LedgerRangeSet();
+  private removedSince = new LedgerRangeSet();
+  /** The lowest ledger the store's bounded history keeps, as it last said; undefined when it keeps every ledger. */
+  storeFloor: number | undefined;
 
   constructor(
     private readonly ledgerStore: LedgerStorePort,
@@ -36,16 +45,48 @@ export class StoredChain {
     for (const range of await this.ledgerStore.completeRanges()) this.ranges.addRange(range.first, range.last);
   }
 
+  /** From now on, the writes and removals made here are kept apart for the store's next word (`takeStoreRanges`). */
+  markStoreRead(): void {
+    this.writtenSince = new LedgerRangeSet();
+    this.removedSince = new LedgerRangeSet();
+  }
+
   /**
-   * Takes the store's word on its lowest ledger: a store that keeps bounded history (-ledger_history)
-   * removes its lowest ledgers on its own, and sync then neither reads nor proves them.
+   * Takes what the store holds (its GetStatus, asked after `markStoreRead`) as the ranges: those
+   * the store answered, with the ledgers written here since and without those removed here since,
+   * none below its retention floor. Answers the ledgers that left the ranges and those that joined.
    */
-  async followStoreFloor(): Promise<void> {
-    const lowest = (await this.ledgerStore.completeRanges())[0]?.first;
-    const ours = this.ranges.lowest;
-    if (lowest === undefined || ours === undefined || lowest <= ours) return;
-    this.ranges.removeBelow(lowest);
-    for (const ledgerIndex of this.edgeLinks.keys()) if (ledgerIndex < lowest) this.edgeLinks.delete(ledgerIndex);
+  takeStoreRanges(held: StoreRanges): { left: LedgerRange[]; joined: LedgerRange[] } {
+    const next = new LedgerRangeSet(held.completeRanges);
+    for (const range of this.removedSince.toArray()) next.removeRange(range.first, range.last);
+    for (const range of this.writtenSince.toArray()) next.addRange(range.first, range.last);
+    return this.takeRanges(next, held.retentionFloor);
+  }
+
+  /**
+   * Takes a change the store announced (WatchRanges): the ledgers it removed leave the ranges
+   * (but those written here since the store's last word), and so does every ledger below its
+   * retention floor, which it removes on its own. Answers the ledgers that left the ranges.
+   */
+  takeStoreChange(change: StoreRangesChange): LedgerRange[] {
+    const next = new LedgerRangeSet(this.ranges.toArray());
+    for (const range of change.removedRanges) {
+      const removed = new LedgerRangeSet([range]);
+      for (const part of removed.without(this.writtenSince)) next.removeRange(part.first, part.last);
+    }
+    return this.takeRanges(next, change.retentionFloor).left;
+  }
+
+  private takeRanges(next: LedgerRangeSet, retentionFloor: number | undefined): { left: LedgerRange[]; joined: LedgerRange[] } {
+    this.storeFloor = retentionFloor;
+    // What bounded history keeps no longer, the store removes: it is neither read nor proven here.
+    if (retentionFloor !== undefined) next.removeBelow(retentionFloor);
+    const left = this.ranges.without(next);
+    const joined = next.without(this.ranges);
+    this.ranges.setTo(next);
+    for (const ledgerIndex of this.edgeLinks.keys()) if (!this.ranges.has(ledgerIndex)) this.edgeLinks.delete(ledgerIndex);
+    this.markStoreRead();
+    return { left, joined };
   }
 
   get tip(): number | undefined {
@@ -77,6 +118,8 @@ export class StoredChain {
     this.health.stored();
     for (const { link } of writes) {
       this.ranges.add(link.ledgerIndex);
+      this.writtenSince.add(link.ledgerIndex);
+      this.removedSince.remove(link.ledgerIndex);
       this.edgeLinks.set(link.ledgerIndex, link);
     }
     this.forgetInnerLinks();
@@ -93,6 +136,8 @@ export class StoredChain {
     const stored = await this.ledgerStore.storedLedger(ledgerIndex);
     const stateSetAside = stored ? await this.ledgerStore.deleteLedger(write(stored)) : false;
     this.ranges.remove(ledgerIndex);
+    this.removedSince.add(ledgerIndex);
+    this.writtenSince.remove(ledgerIndex);
     this.edgeLinks.delete(ledgerIndex);
     this.health.removedUnproven(ledgerIndex);
     if (stateSetAside) this.onStateSetAside(ledgerIndex);

@@ -143,6 +143,97 @@ export function storeRoleToJSON(object: StoreRole): string {
   }
 }
 
+/** Why a WatchRanges message was sent. */
+export enum RangesChange {
+  /** UNSPECIFIED - Not set; never sent. */
+  UNSPECIFIED = 0,
+  /** CURRENT - The first message of a stream: what the store holds when the stream opens. */
+  CURRENT = 1,
+  /** RETENTION - Bounded history (-ledger_history) removed the lowest ledgers (removed_ranges). */
+  RETENTION = 2,
+  /** LEDGER_DELETED - DeleteLedger removed a ledger the network contradicts (removed_ranges); the account state stays. */
+  LEDGER_DELETED = 3,
+  /**
+   * STATE_SET_ASIDE - DeleteLedger removed a ledger with account state stored at it (removed_ranges): the whole
+   * state was set aside with it, and state_range is absent until a new download completes.
+   */
+  STATE_SET_ASIDE = 4,
+  /** STORED_BELOW_TIP - Ledgers were stored below the highest stored one (backfill, a gap filled). */
+  STORED_BELOW_TIP = 5,
+  /** STATE_CHANGES_ADDED - PutStateChanges added the proven state changes of a stored ledger. */
+  STATE_CHANGES_ADDED = 6,
+  /** STATE_DOWNLOAD_COMPLETED - The state download completed: account state is answered from its ledger on. */
+  STATE_DOWNLOAD_COMPLETED = 7,
+  /**
+   * FOLLOWED - A standby or reader took on what the writer of its database changed; removed_ranges holds the
+   * ledgers that left the database.
+   */
+  FOLLOWED = 8,
+  UNRECOGNIZED = -1,
+}
+
+export function rangesChangeFromJSON(object: any): RangesChange {
+  switch (object) {
+    case 0:
+    case "RANGES_CHANGE_UNSPECIFIED":
+      return RangesChange.UNSPECIFIED;
+    case 1:
+    case "RANGES_CHANGE_CURRENT":
+      return RangesChange.CURRENT;
+    case 2:
+    case "RANGES_CHANGE_RETENTION":
+      return RangesChange.RETENTION;
+    case 3:
+    case "RANGES_CHANGE_LEDGER_DELETED":
+      return RangesChange.LEDGER_DELETED;
+    case 4:
+    case "RANGES_CHANGE_STATE_SET_ASIDE":
+      return RangesChange.STATE_SET_ASIDE;
+    case 5:
+    case "RANGES_CHANGE_STORED_BELOW_TIP":
+      return RangesChange.STORED_BELOW_TIP;
+    case 6:
+    case "RANGES_CHANGE_STATE_CHANGES_ADDED":
+      return RangesChange.STATE_CHANGES_ADDED;
+    case 7:
+    case "RANGES_CHANGE_STATE_DOWNLOAD_COMPLETED":
+      return RangesChange.STATE_DOWNLOAD_COMPLETED;
+    case 8:
+    case "RANGES_CHANGE_FOLLOWED":
+      return RangesChange.FOLLOWED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return RangesChange.UNRECOGNIZED;
+  }
+}
+
+export function rangesChangeToJSON(object: RangesChange): string {
+  switch (object) {
+    case RangesChange.UNSPECIFIED:
+      return "RANGES_CHANGE_UNSPECIFIED";
+    case RangesChange.CURRENT:
+      return "RANGES_CHANGE_CURRENT";
+    case RangesChange.RETENTION:
+      return "RANGES_CHANGE_RETENTION";
+    case RangesChange.LEDGER_DELETED:
+      return "RANGES_CHANGE_LEDGER_DELETED";
+    case RangesChange.STATE_SET_ASIDE:
+      return "RANGES_CHANGE_STATE_SET_ASIDE";
+    case RangesChange.STORED_BELOW_TIP:
+      return "RANGES_CHANGE_STORED_BELOW_TIP";
+    case RangesChange.STATE_CHANGES_ADDED:
+      return "RANGES_CHANGE_STATE_CHANGES_ADDED";
+    case RangesChange.STATE_DOWNLOAD_COMPLETED:
+      return "RANGES_CHANGE_STATE_DOWNLOAD_COMPLETED";
+    case RangesChange.FOLLOWED:
+      return "RANGES_CHANGE_FOLLOWED";
+    case RangesChange.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** One verified ledger ready to store, with everything the indexes need derived by the writer. */
 export interface LedgerWrite {
   /** Ledger sequence number. */
@@ -416,7 +507,15 @@ export interface GetStatusResponse {
     | string
     | undefined;
   /** The chain the store holds, recorded with its first ledger; absent while it holds none. */
-  chainIdentity?: ChainIdentity | undefined;
+  chainIdentity?:
+    | ChainIdentity
+    | undefined;
+  /**
+   * The lowest ledger bounded history (-ledger_history N) keeps: the highest stored minus N, plus
+   * one. Ledgers below it are removed in the background and a writer need not store them. Absent
+   * when the store keeps every ledger, while it holds none, and from a ledger-store older than the field.
+   */
+  retentionFloor?: number | undefined;
 }
 
 /**
@@ -649,6 +748,31 @@ export interface WatchLedgersResponse {
   closeTimeRippleEpoch: number;
   /** Outcome of each transaction of the ledger, in tx_index order. */
   transactions: TransactionOutcome[];
+}
+
+/** Request of WatchRanges. */
+export interface WatchRangesRequest {
+}
+
+/** Which ledgers the store holds (one message of the WatchRanges stream), as GetStatus reports them. */
+export interface WatchRangesResponse {
+  /** Why this message was sent. */
+  change: RangesChange;
+  /** Ranges of ledgers stored with no gap, ascending (GetStatusResponse.complete_ranges). */
+  completeRanges: LedgerRange[];
+  /** Ledgers at which account state is answered (GetStatusResponse.state_range); absent while none is. */
+  stateRange?:
+    | LedgerRange
+    | undefined;
+  /**
+   * The lowest ledger bounded history keeps (GetStatusResponse.retention_floor); absent when the
+   * store keeps every ledger or holds none.
+   */
+  retentionFloor?:
+    | number
+    | undefined;
+  /** The ledgers this change removed, ascending; empty when it removed none. */
+  removedRanges: LedgerRange[];
 }
 
 /** How one transaction ended in a validated ledger. */
@@ -2960,6 +3084,7 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     role: undefined,
     roleDetail: undefined,
     chainIdentity: undefined,
+    retentionFloor: undefined,
   };
 }
 
@@ -3012,6 +3137,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     }
     if (message.chainIdentity !== undefined) {
       ChainIdentity.encode(message.chainIdentity, writer.uint32(98).fork()).join();
+    }
+    if (message.retentionFloor !== undefined) {
+      writer.uint32(104).uint32(message.retentionFloor);
     }
     return writer;
   },
@@ -3125,6 +3253,14 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.chainIdentity = ChainIdentity.decode(reader, reader.uint32());
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.retentionFloor = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3195,6 +3331,11 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.chain_identity)
         ? ChainIdentity.fromJSON(object.chain_identity)
         : undefined,
+      retentionFloor: isSet(object.retentionFloor)
+        ? globalThis.Number(object.retentionFloor)
+        : isSet(object.retention_floor)
+        ? globalThis.Number(object.retention_floor)
+        : undefined,
     };
   },
 
@@ -3236,6 +3377,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.chainIdentity !== undefined) {
       obj.chainIdentity = ChainIdentity.toJSON(message.chainIdentity);
     }
+    if (message.retentionFloor !== undefined) {
+      obj.retentionFloor = Math.round(message.retentionFloor);
+    }
     return obj;
   },
 
@@ -3271,6 +3415,7 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     message.chainIdentity = (object.chainIdentity !== undefined && object.chainIdentity !== null)
       ? ChainIdentity.fromPartial(object.chainIdentity)
       : undefined;
+    message.retentionFloor = object.retentionFloor ?? undefined;
     return message;
   },
 };
@@ -5304,6 +5449,209 @@ export const WatchLedgersResponse: MessageFns<WatchLedgersResponse> = {
   },
 };
 
+function createBaseWatchRangesRequest(): WatchRangesRequest {
+  return {};
+}
+
+export const WatchRangesRequest: MessageFns<WatchRangesRequest> = {
+  encode(_: WatchRangesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchRangesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchRangesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): WatchRangesRequest {
+    return {};
+  },
+
+  toJSON(_: WatchRangesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WatchRangesRequest>, I>>(base?: I): WatchRangesRequest {
+    return WatchRangesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WatchRangesRequest>, I>>(_: I): WatchRangesRequest {
+    const message = createBaseWatchRangesRequest();
+    return message;
+  },
+};
+
+function createBaseWatchRangesResponse(): WatchRangesResponse {
+  return { change: 0, completeRanges: [], stateRange: undefined, retentionFloor: undefined, removedRanges: [] };
+}
+
+export const WatchRangesResponse: MessageFns<WatchRangesResponse> = {
+  encode(message: WatchRangesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.change !== 0) {
+      writer.uint32(8).int32(message.change);
+    }
+    for (const v of message.completeRanges) {
+      LedgerRange.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.stateRange !== undefined) {
+      LedgerRange.encode(message.stateRange, writer.uint32(26).fork()).join();
+    }
+    if (message.retentionFloor !== undefined) {
+      writer.uint32(32).uint32(message.retentionFloor);
+    }
+    for (const v of message.removedRanges) {
+      LedgerRange.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchRangesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchRangesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.change = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.completeRanges.push(LedgerRange.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.stateRange = LedgerRange.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.retentionFloor = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.removedRanges.push(LedgerRange.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchRangesResponse {
+    return {
+      change: isSet(object.change) ? rangesChangeFromJSON(object.change) : 0,
+      completeRanges: globalThis.Array.isArray(object?.completeRanges)
+        ? object.completeRanges.map((e: any) => LedgerRange.fromJSON(e))
+        : globalThis.Array.isArray(object?.complete_ranges)
+        ? object.complete_ranges.map((e: any) => LedgerRange.fromJSON(e))
+        : [],
+      stateRange: isSet(object.stateRange)
+        ? LedgerRange.fromJSON(object.stateRange)
+        : isSet(object.state_range)
+        ? LedgerRange.fromJSON(object.state_range)
+        : undefined,
+      retentionFloor: isSet(object.retentionFloor)
+        ? globalThis.Number(object.retentionFloor)
+        : isSet(object.retention_floor)
+        ? globalThis.Number(object.retention_floor)
+        : undefined,
+      removedRanges: globalThis.Array.isArray(object?.removedRanges)
+        ? object.removedRanges.map((e: any) => LedgerRange.fromJSON(e))
+        : globalThis.Array.isArray(object?.removed_ranges)
+        ? object.removed_ranges.map((e: any) => LedgerRange.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: WatchRangesResponse): unknown {
+    const obj: any = {};
+    if (message.change !== 0) {
+      obj.change = rangesChangeToJSON(message.change);
+    }
+    if (message.completeRanges?.length) {
+      obj.completeRanges = message.completeRanges.map((e) => LedgerRange.toJSON(e));
+    }
+    if (message.stateRange !== undefined) {
+      obj.stateRange = LedgerRange.toJSON(message.stateRange);
+    }
+    if (message.retentionFloor !== undefined) {
+      obj.retentionFloor = Math.round(message.retentionFloor);
+    }
+    if (message.removedRanges?.length) {
+      obj.removedRanges = message.removedRanges.map((e) => LedgerRange.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<WatchRangesResponse>, I>>(base?: I): WatchRangesResponse {
+    return WatchRangesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<WatchRangesResponse>, I>>(object: I): WatchRangesResponse {
+    const message = createBaseWatchRangesResponse();
+    message.change = object.change ?? 0;
+    message.completeRanges = object.completeRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
+    message.stateRange = (object.stateRange !== undefined && object.stateRange !== null)
+      ? LedgerRange.fromPartial(object.stateRange)
+      : undefined;
+    message.retentionFloor = object.retentionFloor ?? undefined;
+    message.removedRanges = object.removedRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseTransactionOutcome(): TransactionOutcome {
   return { hash: Buffer.alloc(0), engineResult: "", txIndex: 0 };
 }
@@ -5527,8 +5875,8 @@ export const LedgerStoreServiceService = {
     responseDeserialize: (value: Buffer): GetTransactionByIndexResponse => GetTransactionByIndexResponse.decode(value),
   },
   /**
-   * Reports what the database holds: complete ranges, counts, size, state download progress, and
-   * this ledger-store's role (writer, standby or reader).
+   * Reports what the database holds: complete ranges, state range, retention floor, counts, size,
+   * state download progress, and this ledger-store's role (writer, standby or reader).
    */
   getStatus: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetStatus" as const,
@@ -5619,6 +5967,23 @@ export const LedgerStoreServiceService = {
       Buffer.from(WatchLedgersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WatchLedgersResponse => WatchLedgersResponse.decode(value),
   },
+  /**
+   * Streams which ledgers the store holds: first what it holds when the stream opens, then the
+   * same after every change other than a ledger stored above the highest (WatchLedgers streams
+   * those): ledgers removed by bounded history or DeleteLedger, ledgers stored below the highest,
+   * and every change of the state range. Changes that come faster than the watcher reads arrive as
+   * one message: what the store then holds, with every ledger removed meanwhile. The ledger-store
+   * alone owns which ledgers it holds: sync follows this stream instead of keeping its own account.
+   */
+  watchRanges: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/WatchRanges" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchRangesRequest): Buffer => Buffer.from(WatchRangesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchRangesRequest => WatchRangesRequest.decode(value),
+    responseSerialize: (value: WatchRangesResponse): Buffer => Buffer.from(WatchRangesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WatchRangesResponse => WatchRangesResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
@@ -5653,8 +6018,8 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   /** Reads one transaction by its ledger and position in that ledger. */
   getTransactionByIndex: handleUnaryCall<GetTransactionByIndexRequest, GetTransactionByIndexResponse>;
   /**
-   * Reports what the database holds: complete ranges, counts, size, state download progress, and
-   * this ledger-store's role (writer, standby or reader).
+   * Reports what the database holds: complete ranges, state range, retention floor, counts, size,
+   * state download progress, and this ledger-store's role (writer, standby or reader).
    */
   getStatus: handleUnaryCall<GetStatusRequest, GetStatusResponse>;
   /**
@@ -5675,6 +6040,15 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getStateObjects: handleUnaryCall<GetStateObjectsRequest, GetStateObjectsResponse>;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: handleServerStreamingCall<WatchLedgersRequest, WatchLedgersResponse>;
+  /**
+   * Streams which ledgers the store holds: first what it holds when the stream opens, then the
+   * same after every change other than a ledger stored above the highest (WatchLedgers streams
+   * those): ledgers removed by bounded history or DeleteLedger, ledgers stored below the highest,
+   * and every change of the state range. Changes that come faster than the watcher reads arrive as
+   * one message: what the store then holds, with every ledger removed meanwhile. The ledger-store
+   * alone owns which ledgers it holds: sync follows this stream instead of keeping its own account.
+   */
+  watchRanges: handleServerStreamingCall<WatchRangesRequest, WatchRangesResponse>;
 }
 
 export interface LedgerStoreServiceClient extends Client {
@@ -5821,8 +6195,8 @@ export interface LedgerStoreServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetTransactionByIndexResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Reports what the database holds: complete ranges, counts, size, state download progress, and
-   * this ledger-store's role (writer, standby or reader).
+   * Reports what the database holds: complete ranges, state range, retention floor, counts, size,
+   * state download progress, and this ledger-store's role (writer, standby or reader).
    */
   getStatus(
     request: GetStatusRequest,
@@ -5935,6 +6309,20 @@ export interface LedgerStoreServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<WatchLedgersResponse>;
+  /**
+   * Streams which ledgers the store holds: first what it holds when the stream opens, then the
+   * same after every change other than a ledger stored above the highest (WatchLedgers streams
+   * those): ledgers removed by bounded history or DeleteLedger, ledgers stored below the highest,
+   * and every change of the state range. Changes that come faster than the watcher reads arrive as
+   * one message: what the store then holds, with every ledger removed meanwhile. The ledger-store
+   * alone owns which ledgers it holds: sync follows this stream instead of keeping its own account.
+   */
+  watchRanges(request: WatchRangesRequest, options?: Partial<CallOptions>): ClientReadableStream<WatchRangesResponse>;
+  watchRanges(
+    request: WatchRangesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<WatchRangesResponse>;
 }
 
 export const LedgerStoreServiceClient = makeGenericClientConstructor(
