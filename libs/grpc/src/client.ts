@@ -155,6 +155,8 @@ async function* streamOf<T>(
 ): AsyncIterable<T> {
   // A signal that aborted before the stream was read would never fire: the stream would outlive its reader.
   if (signal?.aborted) {
+    // Cancelling makes the stream emit its CANCELLED status as an error: nobody reads it any more.
+    stream.on('error', () => undefined);
     stream.cancel();
     return;
   }
