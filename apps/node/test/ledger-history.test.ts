@@ -72,6 +72,10 @@ describe('ledger-node -dev -ledger_history 50', () => {
     }, 20_000, `one stored range of at most ${KEPT + BATCH} ledgers`);
     const [lowest, highest] = ranges[0]!;
     const tip = (await call('jt_blockNumber')).result as number;
+    // /v1/status names the floor bounded history keeps: the highest stored minus N, plus one, at a look.
+    const { store } = (await (await fetch(`http://127.0.0.1:${apiPort}/v1/status`)).json()) as { store: { retention_floor: number | null; highest_ledger_index: number } };
+    expect(store.retention_floor).toBeGreaterThanOrEqual(store.highest_ledger_index - KEPT + 1 - BATCH);
+    expect(store.retention_floor).toBeLessThanOrEqual(store.highest_ledger_index - KEPT + 1);
     expect(highest).toBeGreaterThanOrEqual(150);
     expect(tip - highest).toBeLessThanOrEqual(5);
     expect(highest - lowest + 1).toBeGreaterThanOrEqual(KEPT - 1);

@@ -13,7 +13,7 @@ const example = {
   chain: 'xrpl',
   native_currency: 'XRP',
   drops_per_unit: '1000000',
-  store: { complete_ranges: ['1-1204'], lowest_ledger_index: 1, highest_ledger_index: 1204, ledger_count: 1204, transaction_count: 318, db_size_bytes: 4718592 },
+  store: { complete_ranges: ['1-1204'], lowest_ledger_index: 1, highest_ledger_index: 1204, retention_floor: null, ledger_count: 1204, transaction_count: 318, db_size_bytes: 4718592 },
   sync: {
     enabled: true,
     syncing: false,
@@ -93,6 +93,7 @@ export const statusRoutes = [
       store: z.object({
         complete_ranges: z.array(z.string()),
         lowest_ledger_index: z.number().int().nullable(),
+        retention_floor: z.number().int().nullable().describe('the lowest ledger bounded history (-ledger_history) keeps; null without it'),
         highest_ledger_index: z.number().int().nullable(),
         ledger_count: z.number().int(),
         transaction_count: z.number().int(),
@@ -119,6 +120,7 @@ export const statusRoutes = [
         store: {
           complete_ranges: store.completeRanges.map((range) => `${range.first}-${range.last}`),
           lowest_ledger_index: store.lowestLedgerIndex ?? null,
+          retention_floor: store.retentionFloor ?? null,
           highest_ledger_index: store.highestLedgerIndex ?? null,
           ledger_count: Number(store.ledgerCount),
           transaction_count: Number(store.transactionCount),
