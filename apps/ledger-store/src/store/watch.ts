@@ -11,6 +11,23 @@ const MAX_LEDGER_INDEX = 0xffffffff;
 /** Headers read per step while a watch replays stored ledgers. */
 const REPLAY_PAGE = 64;
 
+/** The one wait of a watch, ended by its subscription's next event or its abort. */
+class Wakeup {
+  private resolve: (() => void) | undefined;
+
+  wait(): Promise<void> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+  }
+
+  wake(): void {
+    const resolve = this.resolve;
+    this.resolve = undefined;
+    resolve?.();
+  }
+}
+
 export class LedgerWatch {
   readonly events = new LedgerEvents();
 
@@ -42,13 +59,13 @@ export class LedgerWatch {
    */
   async *watch(options: { fromLedgerIndex?: number; includeBackfill: boolean }, signal: AbortSignal): AsyncGenerator<LedgerEvent> {
     const pending: LedgerEvent[] = [];
-    let wake: (() => void) | undefined;
+    const wakeup = new Wakeup();
     const unsubscribe = this.events.subscribe((event) => {
       if (!options.includeBackfill && !event.extendsTip) return;
       pending.push(event);
-      wake?.();
+      wakeup.wake();
     });
-    const onAbort = () => wake?.();
+    const onAbort = () => wakeup.wake();
     signal.addEventListener('abort', onAbort);
     try {
       let cursor = options.fromLedgerIndex;
@@ -77,10 +94,7 @@ export class LedgerWatch {
           yield pending.shift()!;
         }
         if (signal.aborted) return;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
+        await wakeup.wait();
       }
     } finally {
       unsubscribe();
@@ -96,12 +110,12 @@ export class LedgerWatch {
   async *watchRanges(signal: AbortSignal): AsyncGenerator<RangesEvent> {
     // Subscribed and read in one turn: no change falls between the first message and the next.
     let pending: RangesEvent | undefined = this.holdings.snapshot('current');
-    let wake: (() => void) | undefined;
+    const wakeup = new Wakeup();
     const unsubscribe = this.holdings.changes.subscribe((event) => {
       pending = pending ? { ...event, removed: mergeRanges(pending.removed, event.removed) } : event;
-      wake?.();
+      wakeup.wake();
     });
-    const onAbort = () => wake?.();
+    const onAbort = () => wakeup.wake();
     signal.addEventListener('abort', onAbort);
     try {
       while (!signal.aborted) {
@@ -111,10 +125,7 @@ export class LedgerWatch {
           yield event;
           continue;
         }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
+        await wakeup.wait();
       }
     } finally {
       unsubscribe();

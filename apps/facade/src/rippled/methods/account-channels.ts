@@ -13,7 +13,7 @@ import { ledgerFields } from './ledgers';
 import { StateView } from './state';
 
 /** An amount as STAmount::getText prints it: drops for XRP, the value alone for a token. */
-const amountText = (amount: unknown) => (typeof amount === 'object' && amount !== null ? issuedValueText(String((amount as JsonObject).value)) : String(amount));
+const channelAmountText = (amount: unknown) => (typeof amount === 'object' && amount !== null ? issuedValueText(String((amount as JsonObject).value)) : String(amount));
 
 export const accountChannels: RippledMethod = async ({ params }, context) => {
   const { profile } = context;
@@ -30,8 +30,8 @@ export const accountChannels: RippledMethod = async ({ params }, context) => {
         channel_id: entry.key,
         account: channel.Account,
         destination_account: channel.Destination,
-        amount: amountText(channel.Amount),
-        balance: amountText(channel.Balance),
+        amount: channelAmountText(channel.Amount),
+        balance: channelAmountText(channel.Balance),
       };
       if (typeof channel.PublicKey === 'string' && isPublicKeyHex(channel.PublicKey)) {
         json.public_key = encodeAccountPublicKey(channel.PublicKey, profile);
