@@ -69,4 +69,4 @@ export { directoryIndexes, lineView, negateValue, nextDirectoryPage, rippleState
 export { pageLimits } from './tuning';
 export { amountText, directoryQuality, readBookSide, type BookSide } from './book';
 export { affectedAccounts } from './affected-accounts';
-export { inRippledNotation, issuedValueText, notationOf, rippledNotation, type NotationRules } from './notation';
+export { entryInRippledNotation, inRippledNotation, issuedValueText, notationOf, rippledNotation, type NotationRules } from './notation';

@@ -93,6 +93,11 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A ledger entry as rippled answers with it: its JSON in rippled's notation, with its `index`. */
+export function entryInRippledNotation(json: JsonObject, index: string, rules: NotationRules): JsonObject {
+  return { ...rippledNotation(json, rules), index };
+}
+
 /** `json` (decoded by the codec) in rippled's notation; the input is not modified. */
 export function rippledNotation(json: JsonObject, rules: NotationRules): JsonObject {
   return renderObject(json, rules);

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../engine/types';
-import { inRippledNotation, notationOf, rippledNotation, type ApiVersion, type RenderStyle, type TransactionInput } from '@ledger-node/rippled-api';
+import { entryInRippledNotation, inRippledNotation, notationOf, type ApiVersion, type RenderStyle, type TransactionInput } from '@ledger-node/rippled-api';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { DevnetNetwork } from '../../network/network';
 import type { LedgerSource } from '../ledger-source';
@@ -24,7 +24,7 @@ export const DEVNET_RENDER_STYLE: RenderStyle = { v1DeliverMax: false };
 
 /** A state entry's JSON as the devnet answers with it: in the notation of the chain's servers, with its `index`. */
 export function renderedEntry(entry: { json: JsonObject; index: string }, profile: ChainProfile): JsonObject {
-  return { ...rippledNotation(entry.json, notationOf(profile)), index: entry.index };
+  return entryInRippledNotation(entry.json, entry.index, notationOf(profile));
 }
 
 /** A closed transaction as the devnet answers with it: in the notation of the chain's servers. */

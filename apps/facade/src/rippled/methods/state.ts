@@ -3,7 +3,7 @@
  * directories (account_objects, book_offers, ledger_entry, ledger_data), through the query layer.
  */
 import { keylet, type ChainProfile } from '@ledger-node/chain';
-import { directoryIndexes, nextDirectoryPage, notationOf, rippledNotation, type JsonObject } from '@ledger-node/rippled-api';
+import { directoryIndexes, entryInRippledNotation, nextDirectoryPage, notationOf, type JsonObject } from '@ledger-node/rippled-api';
 import type { MethodContext } from '../../jsonrpc/method';
 import { hex, stateNotHeld } from './ledgers';
 
@@ -33,7 +33,7 @@ export class StateView {
 
   /** An entry as an answer prints it: its JSON in rippled's notation, with its `index`. */
   rendered(entry: StateEntry): JsonObject {
-    return { ...rippledNotation(entry.json, notationOf(this.profile)), index: entry.key };
+    return entryInRippledNotation(entry.json, entry.key, notationOf(this.profile));
   }
 
   /** The objects at `keys` (uppercase hex), in the same order; undefined where none exists. */
