@@ -5,12 +5,17 @@
  * without their ledger ride, one per carrier ledger, above one recorded run of their chain. Every
  * ledger must be stored with the hash the upstream gave it and every transaction read back, through
  * JSON-RPC and REST, equal field by field to what the chain's server recorded.
+ *
+ * On the XRP Ledger the recordings are rippled's own answers (`ledger` with expanded transactions,
+ * `tx` in API v1 and v2), so they are also the conformance oracle: the node's rippled-compatible API
+ * must give the same answer to the same request (support/rippled-oracle.ts), and the file prints the
+ * figure.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { cliEntry, connectUpstream, devnetValidatorsFile, fixtureFiles, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
+import { cliEntry, connectUpstream, devnetValidatorsFile, fixtureFiles, freePort, readFixture, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
 import {
   asApiV2,
   canonical,
@@ -24,6 +29,9 @@ import {
   type RecordedLedgerFile,
   type RecordedTransaction,
 } from './support/corpus';
+import { describeDifferences } from './support/rippled-compare';
+import { postRippled } from './support/rippled-node';
+import { judge, NOT_AS_GIVEN, RIPPLED_VERSION_DIFFERENCES, Tally, type Verdict } from './support/rippled-oracle';
 
 const xrpl = getProfile('xrpl');
 const jingtum = getProfile('jingtum');
@@ -34,8 +42,12 @@ interface Replay {
   /** Ledger files to serve, by file name. */
   files: Map<string, Json>;
   /** Recorded ledgers of the run, oldest first (carriers come above the last). */
-  ledgers: { ledgerIndex: number; ledgerHash?: string; transactions: RecordedTransaction[] }[];
+  ledgers: { file: string; ledgerIndex: number; ledgerHash?: string; transactions: RecordedTransaction[] }[];
   carried: RecordedTransaction[];
+  /** Whether the files are rippled's own answers, the conformance oracle (the XRP Ledger's recordings as found). */
+  oracle: boolean;
+  /** The files the carried transactions were recorded in (paths relative to fixtures/). */
+  carriedFiles: string[];
 }
 
 function replayOf(name: string, profile: ChainProfile, run: RecordedLedgerFile[], documentOf = (ledger: RecordedLedgerFile) => ledger.document): Replay {
@@ -43,8 +55,10 @@ function replayOf(name: string, profile: ChainProfile, run: RecordedLedgerFile[]
     name,
     profile,
     files: new Map(run.map((ledger) => [`${ledger.ledgerIndex}.json`, documentOf(ledger)])),
-    ledgers: run.map((ledger) => ({ ledgerIndex: ledger.ledgerIndex, ledgerHash: ledger.ledgerHash, transactions: transactionsOf(ledger, profile) })),
+    ledgers: run.map((ledger) => ({ file: ledger.file, ledgerIndex: ledger.ledgerIndex, ledgerHash: ledger.ledgerHash, transactions: transactionsOf(ledger, profile) })),
     carried: [],
+    oracle: profile === xrpl,
+    carriedFiles: [],
   };
 }
 
@@ -62,6 +76,7 @@ function chainReplays(chain: string, profile: ChainProfile, ledgerFiles: string[
     if (run[0]!.ledgerIndex === carrierRun) {
       for (const { file, tx } of carried) replay.files.set(`tx-${path.basename(file)}`, { result: { ...tx.fields, hash: tx.hash, meta: tx.meta } });
       replay.carried = carried.map(({ tx }) => tx);
+      replay.carriedFiles = carried.map(({ file }) => file);
     }
     return replay;
   });
@@ -75,7 +90,10 @@ const replays: Replay[] = [
 ];
 // The same recorded ledger in rippled's API v2 shape (tx_json + meta, DeliverMax) replays exactly like the v1 recording.
 const v1Ledger = recordedLedgers(['xrpl/ledgers/mainnet/7501326.json'])[0]!;
-replays.push(replayOf('mainnet 7501326 recorded in the API v2 shape', xrpl, [v1Ledger], (ledger) => asApiV2(ledger.document)));
+replays.push({ ...replayOf('mainnet 7501326 recorded in the API v2 shape', xrpl, [v1Ledger], (ledger) => asApiV2(ledger.document)), oracle: false });
+
+/** rippled's answers recorded in the corpus against the node's, counted for the figure. */
+const oracle = new Tally();
 
 describe('the corpus', () => {
   it('holds every recorded ledger run and transaction of both chains, each transaction once', () => {
@@ -91,6 +109,7 @@ for (const replay of replays) {
   describe(`a node synced from the replay of ${replay.name}`, () => {
     let call: ReturnType<typeof rpcClient>;
     let apiBase: string;
+    let rippledUrl: string;
     let upstream: Awaited<ReturnType<typeof connectUpstream>>;
     let removeDir = () => {};
     const first = replay.ledgers[0]!.ledgerIndex;
@@ -102,7 +121,7 @@ for (const replay of replays) {
       const replayDir = path.join(dir, 'replay');
       mkdirSync(replayDir);
       for (const [name, document] of replay.files) writeFileSync(path.join(replayDir, name), JSON.stringify(document));
-      const [upstreamPort, rpcPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+      const [upstreamPort, rpcPort, apiPort, wsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
       const chain = ['-chain', replay.profile.id];
       const devnet = startProcess([cliEntry(), 'devnet', ...chain, '-port', String(upstreamPort), '-replay', replayDir, '-replay_rate', '100']);
       await devnet.waitFor(/devnet listening on/);
@@ -114,6 +133,7 @@ for (const replay of replays) {
         '-validators', devnetValidatorsFile(dir, replay.profile.id),
         '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
         '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
+        ...(replay.oracle ? ['-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort)] : []),
         '-data_dir', path.join(dir, 'node'),
         '-start_ledger', String(first),
         '-log_level', 'warn',
@@ -121,6 +141,7 @@ for (const replay of replays) {
       await node.waitFor(/facade\s+ready/, 60_000);
       call = rpcClient(rpcPort);
       apiBase = `http://127.0.0.1:${apiPort}/v1`;
+      rippledUrl = `http://127.0.0.1:${wsPort}/`;
       await waitUntil(
         async () => ((await (await fetch(`${apiBase}/status`)).json()) as Json).store.complete_ranges[0] === `${first}-${last}`,
         90_000,
@@ -178,5 +199,62 @@ for (const replay of replays) {
         expect.soft(canonical(rest.transaction.meta, profile), `${tx.origin} REST metadata`).toEqual(meta);
       }
     });
+
+    /** The node's `result`, with `status` only where the recording kept it (most dropped the response wrapper). */
+    async function rippledAnswer(method: string, request: Json, recorded: Json): Promise<Json> {
+      const { body } = await postRippled(rippledUrl, method, request);
+      const { status, ...result } = body!.result;
+      return recorded.status === undefined ? result : { ...result, status };
+    }
+
+    it.runIf(replay.oracle)('answers every recorded rippled request as rippled recorded it', { timeout: 120_000 }, async () => {
+      const unexplained: string[] = [];
+      const count = (kind: string, verdict: Verdict) => {
+        oracle.add(kind, verdict);
+        if (verdict.unexplained.length > 0) unexplained.push(describeDifferences(verdict.unexplained, [], 10));
+      };
+      for (const { file, ledgerIndex } of replay.ledgers) {
+        if (NOT_AS_GIVEN.has(file)) continue;
+        // The full-state recordings were asked with `accounts`, which rippled and the node serve to admins only.
+        const { accountState: _state, ...recordedLedger } = replay.files.get(`${ledgerIndex}.json`)!.ledger;
+        const recorded = { ...replay.files.get(`${ledgerIndex}.json`)!, ledger: recordedLedger };
+        const request = { command: 'ledger', ledger_index: ledgerIndex, transactions: true, expand: true, api_version: 1 };
+        const verdict = judge(recorded, await rippledAnswer('ledger', request, recorded), request);
+        count('ledgers', verdict);
+        recordedLedger.transactions.forEach((_tx: Json, position: number) => {
+          const at = `$.ledger.transactions[${position}]`;
+          const within = (difference: { path: string }) => difference.path === at || difference.path.startsWith(`${at}.`) || difference.path.startsWith(`${at}[`);
+          oracle.add('transactions', { unexplained: verdict.unexplained.filter(within), explained: verdict.explained.filter(within) });
+        });
+      }
+      for (const file of replay.carriedFiles) {
+        if (NOT_AS_GIVEN.has(file)) continue;
+        const document = readFixture<Json>(file);
+        const recorded = document.result ?? document;
+        // A recorded `tx` answer: the transaction (flat in API v1, tx_json in v2), its metadata and
+        // `validated`; not a transaction stream message (`type`), not an account_tx entry.
+        const txAnswer = (recorded.TransactionType !== undefined || recorded.tx_json !== undefined) && recorded.meta !== undefined;
+        if (!txAnswer || recorded.validated === undefined || recorded.type !== undefined) continue;
+        const hash = String(recorded.hash);
+        const request = { command: 'tx', transaction: hash, api_version: recorded.tx_json === undefined ? 1 : 2 };
+        // Served from a carrier ledger: its position there is not the recorded one.
+        count('tx answers', judge(recorded, await rippledAnswer('tx', request, recorded), request, true));
+      }
+      expect(unexplained, unexplained.join('\n\n')).toEqual([]);
+    });
   });
 }
+
+describe("the conformance oracle: rippled's recorded answers", () => {
+  it('are all answered identically, rippled version changes aside, and the figure is printed', () => {
+    const figure = oracle.figure();
+    console.log(`rippled conformance: ${figure}`);
+    console.log(`recordings that are not rippled's answer as given:\n${[...NOT_AS_GIVEN].map(([file, why]) => `  - ${file}: ${why}`).join('\n')}`);
+    console.log(`version changes forgiven only where the recording predates them:\n${RIPPLED_VERSION_DIFFERENCES.map((entry) => `  - ${entry.reason}`).join('\n')}`);
+    for (const kind of ['ledgers', 'transactions', 'tx answers']) {
+      const { identical, total } = oracle.get(kind);
+      expect(total, kind).toBeGreaterThan(0);
+      expect(identical, `${kind}: ${figure}`).toBe(total);
+    }
+  });
+});

@@ -7,6 +7,7 @@
  */
 import { encodeLedgerHeader, ledgerHeaderToJson, RIPPLE_EPOCH_OFFSET, type LedgerHeader } from '@ledger-node/chain';
 import type { ApiVersion, JsonObject } from './protocol';
+import { nftSyntheticFields } from './synthetic';
 
 /** A validated ledger's header with its hash (uppercase hex). */
 export interface HeaderWithHash {
@@ -36,7 +37,7 @@ export interface TransactionInput {
   readonly metaBlob: string;
   /** The decoded transaction, addresses in the chain's alphabet. */
   readonly txJson: JsonObject;
-  /** The decoded metadata, with rippled's `delivered_amount` where it applies. */
+  /** The decoded metadata, with rippled's `delivered_amount` and `mpt_issuance_id` where they apply. */
   readonly metaJson: JsonObject;
   /** Position in the ledger (TransactionIndex). */
   readonly index: number;
@@ -141,6 +142,12 @@ export function ledgerTransactionJson(
   return { ...txJsonV1(tx, options), metaData: tx.metaJson };
 }
 
+/** The metadata as `tx`, `account_tx` and the streams print it: with the NFToken fields rippled adds. */
+export function answerMeta(tx: TransactionInput): JsonObject {
+  const synthetic = nftSyntheticFields(tx.txJson, tx.metaJson);
+  return Object.keys(synthetic).length === 0 ? tx.metaJson : { ...tx.metaJson, ...synthetic };
+}
+
 /** The result of the `tx` method. */
 export function txResult(
   place: LedgerPlace,
@@ -159,12 +166,12 @@ export function txResult(
       validated: true,
     };
     if (options.binary) return withCtid({ tx_blob: tx.txBlob, meta_blob: tx.metaBlob, ...common });
-    return withCtid({ tx_json: { ...txJsonV2(tx), date, ledger_index: ledgerIndex }, meta: tx.metaJson, ...common });
+    return withCtid({ tx_json: { ...txJsonV2(tx), date, ledger_index: ledgerIndex }, meta: answerMeta(tx), ...common });
   }
   if (options.binary) {
     return withCtid({ tx: tx.txBlob, meta: tx.metaBlob, hash: tx.hash, date, inLedger: ledgerIndex, ledger_index: ledgerIndex, validated: true });
   }
-  return withCtid({ ...txJsonV1(tx, options), date, inLedger: ledgerIndex, ledger_index: ledgerIndex, meta: tx.metaJson, validated: true });
+  return withCtid({ ...txJsonV1(tx, options), date, inLedger: ledgerIndex, ledger_index: ledgerIndex, meta: answerMeta(tx), validated: true });
 }
 
 /** One entry of an `account_tx` answer. */
@@ -181,12 +188,12 @@ export function accountTxEntry(place: LedgerPlace, tx: TransactionInput, options
       hash: tx.hash,
       ledger_hash: place.ledgerHash,
       ledger_index: ledgerIndex,
-      meta: tx.metaJson,
+      meta: answerMeta(tx),
       tx_json: { ...txJsonV2(tx), date, ledger_index: ledgerIndex },
       validated: true,
     };
   }
-  return { meta: tx.metaJson, tx: { ...txJsonV1(tx, options), date, inLedger: ledgerIndex, ledger_index: ledgerIndex }, validated: true };
+  return { meta: answerMeta(tx), tx: { ...txJsonV1(tx, options), date, inLedger: ledgerIndex, ledger_index: ledgerIndex }, validated: true };
 }
 
 /** rippled DeliveredAmount.cpp: before this ledger (or close time) a payment's delivery was not recorded. */

@@ -4,6 +4,7 @@ export { BareRpcError, errorFields, invalidField, missingField, RpcError, rpcErr
 export { feeResult, type FeeInput } from './fee';
 export {
   accountTxEntry,
+  answerMeta,
   closeTimeIso,
   ctidOf,
   deliveredAmountOf,
@@ -20,6 +21,7 @@ export {
   type RenderStyle,
   type TransactionInput,
 } from './format';
+export { mptIssuanceIdOf, nftSyntheticFields } from './synthetic';
 export { entryTypeOfFilter, issuedCurrencyBytes, ownableEntryType, readEntrySelection, type EntrySelection } from './ledger-entry';
 export {
   accountTxRange,

@@ -6,7 +6,7 @@
 import type { ChainProfile } from '@ledger-node/chain';
 import { engineResultOf } from './engine-results';
 import { invalidField, RpcError } from './errors';
-import { closeTimeIso, txJsonV1, txJsonV2, type LedgerPlace, type RenderStyle, type TransactionInput } from './format';
+import { answerMeta, closeTimeIso, txJsonV1, txJsonV2, type LedgerPlace, type RenderStyle, type TransactionInput } from './format';
 import type { ApiVersion, JsonObject } from './protocol';
 import type { FeeSchedule } from './server';
 
@@ -72,7 +72,7 @@ export function transactionStreamMessage(
     ...engineResultOf(profile, resultToken),
     ledger_hash: place.ledgerHash,
     ledger_index: place.ledgerIndex,
-    meta: tx.metaJson,
+    meta: answerMeta(tx),
     status: 'closed',
     validated: true,
   };

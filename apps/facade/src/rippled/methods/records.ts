@@ -1,7 +1,7 @@
 /** The store's transaction records as the shared renderers' inputs (libs/rippled-api). */
 import { decodeTransactionBlob, type ChainProfile } from '@ledger-node/chain';
 import type { TransactionRecord } from '@ledger-node/contracts';
-import { deliveredAmountOf, inRippledNotation, notationOf, type JsonObject, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
+import { deliveredAmountOf, inRippledNotation, mptIssuanceIdOf, notationOf, type JsonObject, type LedgerPlace, type TransactionInput } from '@ledger-node/rippled-api';
 import { hex } from './ledgers';
 
 export function placeOfRecord(record: TransactionRecord): LedgerPlace {
@@ -10,8 +10,8 @@ export function placeOfRecord(record: TransactionRecord): LedgerPlace {
 
 /**
  * A stored transaction as a renderer's input, in rippled's notation. Its JSON is decoded only when
- * a renderer reads it (binary answers never do), with rippled's `delivered_amount` added to the
- * metadata.
+ * a renderer reads it (binary answers never do), with rippled's `delivered_amount` and
+ * `mpt_issuance_id` added to the metadata.
  */
 export function transactionInput(record: TransactionRecord, profile: ChainProfile): TransactionInput {
   const txBlob = hex(record.txBlob);
@@ -30,6 +30,8 @@ export function transactionInput(record: TransactionRecord, profile: ChainProfil
       const meta: JsonObject = profile.codec.decode(metaBlob);
       const delivered = deliveredAmountOf(decodedTx(), meta, placeOfRecord(record));
       if (delivered !== undefined) meta.delivered_amount = delivered;
+      const issuanceId = mptIssuanceIdOf(decodedTx(), meta, profile);
+      if (issuanceId !== undefined) meta.mpt_issuance_id = issuanceId;
       return meta;
     },
   };
