@@ -33,6 +33,19 @@ const rendered = Object.fromEntries(overlays.map((overlay) => [overlay, renderMa
 const GRPC_SERVICES = ['ledger-store', 'keystore', 'submission', 'sync'] as const;
 const NODE_SERVICES = [...GRPC_SERVICES, 'facade'] as const;
 
+/**
+ * An image a cluster pulls from where the manifest says: a registry host first (a name with a dot
+ * or a port, or localhost; a bare `ledger-node` means Docker Hub's library), then a tag other than
+ * `latest`, or a digest.
+ */
+function pinnedImage(image: string): boolean {
+  const match = /^([^/]+)\/([^:@]+)(?::([\w.-]+))?(?:@(sha256:[0-9a-f]{64}))?$/.exec(image);
+  if (!match) return false;
+  const [, registry, , tag, digest] = match;
+  const registryHost = registry!.includes('.') || registry!.includes(':') || registry === 'localhost';
+  return registryHost && (digest !== undefined || (tag !== undefined && tag !== 'latest'));
+}
+
 const containersOf = (workload: Workload): any[] => [...(workload.pod.initContainers ?? []), ...workload.pod.containers];
 const isNodeImage = (image: string) => /(^|\/)ledger-node(:|@|$)/.test(image);
 const component = (workload: Workload) => workload.labels['app.kubernetes.io/component'];
@@ -88,6 +101,19 @@ function mountedSecrets(workload: Workload): Map<string, string> {
   return mounts;
 }
 
+describe('an image reference the tests accept', () => {
+  it.each([
+    ['registry.example.com/ledger-node:0.1.0', true],
+    ['docker.io/library/ledger-node:dev', true],
+    ['localhost:5000/ledger-node@sha256:' + 'a'.repeat(64), true],
+    ['ledger-node', false],
+    ['ledger-node:0.1.0', false],
+    ['otel/opentelemetry-collector-contrib:0.116.0', false],
+    ['registry.example.com/ledger-node', false],
+    ['registry.example.com/ledger-node:latest', false],
+  ])('%s: %s', (image, pinned) => expect(pinnedImage(image)).toBe(pinned));
+});
+
 describe.each(overlays)('the %s overlay', (overlay) => {
   const objects = rendered[overlay];
   const workloads = workloadsOf(objects);
@@ -107,6 +133,12 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     }
     expect(violations).toEqual([]);
     expect(objects.every((object) => object.kind === 'Namespace' || object.metadata.namespace === 'ledger-node')).toBe(true);
+  });
+
+  it('names every container\'s image with its registry and a tag or digest, never `latest`', () => {
+    const images = workloads.flatMap((workload) => containersOf(workload).map((container) => `${workload.name}/${container.name}: ${container.image}`));
+    expect(images.length).toBeGreaterThan(0);
+    expect(images.filter((entry) => !pinnedImage(entry.slice(entry.indexOf(': ') + 2)))).toEqual([]);
   });
 
   it('gives every ledger-node container a command line the CLI accepts, every $(VAR) defined', () => {
