@@ -20,6 +20,7 @@ import {
   renderManifests,
   schemaViolation,
   secretFileMode,
+  strictViolations,
   selects,
   tempDir,
   workloadsOf,
@@ -133,6 +134,17 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     }
     expect(violations).toEqual([]);
     expect(objects.every((object) => object.kind === 'Namespace' || object.metadata.namespace === 'ledger-node')).toBe(true);
+  });
+
+  it('declares no field its kind does not have (strict, as kubeconform -strict): a misspelt field fails', () => {
+    expect(strictViolations(objects)).toEqual([]);
+    const misspelt = structuredClone(workloads[0]!.object) as any;
+    misspelt.spec.template.spec.securityContext = { ...misspelt.spec.template.spec.securityContext, runAsNonroot: true };
+    misspelt.spec.template.spec.containers[0].readinesProbe = { tcpSocket: { port: 1 } };
+    expect(strictViolations([misspelt])).toEqual([
+      `${misspelt.kind} ${misspelt.metadata.name}: unknown field $.spec.template.spec.containers[0].readinesProbe`,
+      `${misspelt.kind} ${misspelt.metadata.name}: unknown field $.spec.template.spec.securityContext.runAsNonroot`,
+    ]);
   });
 
   it('names every container\'s image with its registry and a tag or digest, never `latest`', () => {

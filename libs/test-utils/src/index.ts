@@ -9,6 +9,7 @@ export * from './rejections';
 export * from './certificates';
 export * from './tcp-proxy';
 export * from './kubernetes';
+export * from './kubernetes-strict';
 export * from './otlp';
 export * from './postgres';
 export * from './stores';
