@@ -214,7 +214,7 @@ const covers = (status: GetStatusResponse, first: number, last: number) =>
 // ---------------------------------------------------------------- stages
 
 async function koaEchoBaseline(): Promise<LoadResult> {
-  const echo = start([path.join(root, 'tools/bench/servers/koa-echo.mjs')]);
+  const echo = start([path.join(root, 'tools/bench/servers/koa-echo.mjs'), String(await freePort())]);
   try {
     const port = (await echo.waitFor(/koa echo listening on (\d+)/))[1];
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'jt_blockNumber', params: [] });
@@ -882,7 +882,7 @@ async function main(): Promise<void> {
 
     // ---- tracing on: the same jt_getTransactionByHash load with spans exported to a local sink
     log('otel_overhead: node restarted with OTEL_TRACES_EXPORTER=otlp to a local sink');
-    const sink = start([path.join(root, 'tools/bench/servers/otlp-sink.mjs')]);
+    const sink = start([path.join(root, 'tools/bench/servers/otlp-sink.mjs'), String(await freePort())]);
     const sinkPort = (await sink.waitFor(/otlp sink listening on (\d+)/))[1];
     const tracedNode = await startNode(syncDir, devnetUrl, {
       OTEL_TRACES_EXPORTER: 'otlp',

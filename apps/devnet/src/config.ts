@@ -5,13 +5,15 @@
  * checked each value's type and range.
  */
 import type { ChainId } from '@ledger-node/chain';
-import type { ParsedFlags } from '@ledger-node/config';
+import { portRangeOf, type ParsedFlags, type PortRange } from '@ledger-node/config';
 import { InvalidParams } from '@ledger-node/errors';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface DevnetFlags {
-  /** WebSocket port; 0 binds any free port. */
+  /** WebSocket port; 0 binds any free port (inside `port_range` when set). */
   port: number;
+  /** -port_range: where port 0 is chosen. */
+  port_range?: PortRange;
   host: string;
   /** Close interval while transactions are pending. */
   close_ms: number;
@@ -80,6 +82,7 @@ export function historyPlan(value: string | undefined): HistoryPlan | undefined 
 export function devnetConfig(flags: ParsedFlags): DevnetFlags {
   const config: DevnetFlags = {
     port: flags.integer('port')!,
+    port_range: portRangeOf(flags),
     host: flags.string('host')!,
     close_ms: flags.integer('close_ms')!,
     idle_close_ms: flags.integer('idle_close_ms')!,

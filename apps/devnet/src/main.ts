@@ -6,7 +6,7 @@
 import { devnetNetworkKeys, getProfile, type ChainProfile } from '@ledger-node/chain';
 import { InvalidParams } from '@ledger-node/errors';
 import { createLogger, type Logger } from '@ledger-node/telemetry';
-import type { ParsedFlags } from '@ledger-node/config';
+import { freeListenPort, type ParsedFlags } from '@ledger-node/config';
 import { devnetConfig, type DevnetFlags } from './config';
 import { LoadGenerator } from './load/load-generator';
 import { DevnetNetwork } from './network/network';
@@ -82,7 +82,9 @@ export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
 
   let server;
   try {
-    server = await startWsServer({ source: prepared.source, network, host: flags.host, port: flags.port, logger });
+    // -port 0 inside -port_range: a port of the range; without one, the system's choice.
+    const port = flags.port === 0 && flags.port_range !== undefined ? await freeListenPort(flags.port_range, flags.host) : flags.port;
+    server = await startWsServer({ source: prepared.source, network, host: flags.host, port, logger });
   } catch (error) {
     prepared.stop();
     throw error;

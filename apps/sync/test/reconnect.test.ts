@@ -107,7 +107,8 @@ async function credentialGate(devnetUrl: string, expected: { authorization: stri
     client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     seen,

@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stopAll, waitUntil, WsClient, type WsMessage } from '@ledger-node/test-utils';
+import { freePort, stopAll, waitUntil, WsClient, type WsMessage } from '@ledger-node/test-utils';
 import { scratchDir, startDevnet, startStoreAndSync, type Clients, type Devnet } from './support/cluster';
 
 const cleanups: (() => void)[] = [];
@@ -131,7 +131,8 @@ describe('a devnet that plays a real network, trusted by its publisher key alone
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(document));
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const sitePort = await freePort();
+    await new Promise<void>((resolve) => site.listen(sitePort, '127.0.0.1', resolve));
     cleanups.push(() => site.close());
     const clients = await syncTrusting(net, `http://127.0.0.1:${(site.address() as { port: number }).port}/vl.json`);
     const refused = await waitUntil(async () => {

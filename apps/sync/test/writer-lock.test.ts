@@ -16,7 +16,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SyncServiceService } from '@ledger-node/contracts';
 import { checkHealth, createGrpcClient } from '@ledger-node/grpc';
 import { describeDatabase, lockHolder } from '@ledger-node/postgres';
-import { cliEntry, devnetValidatorsFile, printFigures, startProcess, stopAll, storeServer, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, devnetValidatorsFile, freePort, printFigures, startProcess, stopAll, storeServer, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 import { standbyReason } from '../src/writer-lock';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore } from './support/cluster';
 
@@ -49,12 +49,12 @@ async function countingProxy(targetUrl: string): Promise<{ url: string; connecti
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   cleanups.push(() => {
     for (const socket of sockets) socket.destroy();
     return new Promise((resolve) => server.close(resolve));
   });
-  const { port } = server.address() as { port: number };
   return { url: `ws://127.0.0.1:${port}`, connections: () => connections };
 }
 

@@ -6,3 +6,4 @@ export * from './paths';
 export * from './secrets';
 export * from './endpoints';
 export * from './store';
+export * from './ports';

@@ -1,18 +1,39 @@
 import { createServer } from 'node:net';
+import { freeListenPort, parsePortRange, type PortRange } from '@ledger-node/config';
 
-/** A TCP port that was free on loopback a moment ago (never the node's defaults 7544/7545/7546). */
+/** The node's own defaults, which a test never takes. */
+const NODE_DEFAULT_PORTS = [7544, 7545, 7546];
+/**
+ * When this process handed each port out: not handed out again while its process may not have
+ * bound it yet (a bound port is busy anyway, and a released one free again after this while).
+ */
+const handedOutAt = new Map<number, number>();
+const HANDED_OUT_MS = 60_000;
+
+function unavailable(): Set<number> {
+  const now = Date.now();
+  for (const [port, at] of handedOutAt) if (now - at > HANDED_OUT_MS) handedOutAt.delete(port);
+  return new Set([...NODE_DEFAULT_PORTS, ...handedOutAt.keys()]);
+}
+
+/**
+ * LEDGER_NODE_PORT_RANGE (LO-HI), the range tests and the bench keep to on a host whose jobs each
+ * own one; the processes they start inherit it as the CLI's -port_range, so a devnet on -port 0
+ * and -dev's embedded devnet keep to it too.
+ */
+export function testPortRange(): PortRange | undefined {
+  const text = process.env.LEDGER_NODE_PORT_RANGE;
+  if (text === undefined || text === '') return undefined;
+  const range = parsePortRange(text);
+  if (typeof range === 'string') throw new Error(`LEDGER_NODE_PORT_RANGE ${range}`);
+  return range;
+}
+
+/** A TCP port that was free on loopback a moment ago, inside LEDGER_NODE_PORT_RANGE when set (never the node's defaults 7544/7545/7546). */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const address = server.address();
-        server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
-    if (port !== 7544 && port !== 7545 && port !== 7546 && port !== 0) return port;
-  }
+  const port = await freeListenPort(testPortRange(), '127.0.0.1', unavailable());
+  handedOutAt.set(port, Date.now());
+  return port;
 }
 
 /** Whether `port` can be bound on loopback right now. */
@@ -30,7 +51,13 @@ export async function freePortBlock(count: number): Promise<number> {
     const base = await freePort();
     if (base + count > 65_535) continue;
     const ports = Array.from({ length: count }, (_, offset) => base + offset);
-    if (ports.some((port) => port === 7544 || port === 7545 || port === 7546)) continue;
-    if ((await Promise.all(ports.slice(1).map(bindable))).every(Boolean)) return base;
+    const taken = unavailable();
+    if (ports.some((port) => taken.has(port) && port !== base)) continue;
+    const range = testPortRange();
+    if (range !== undefined && base + count - 1 > range.last) continue;
+    if ((await Promise.all(ports.slice(1).map(bindable))).every(Boolean)) {
+      for (const port of ports) handedOutAt.set(port, Date.now());
+      return base;
+    }
   }
 }

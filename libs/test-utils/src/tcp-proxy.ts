@@ -1,5 +1,6 @@
 /** A TCP proxy the test can cut (every connection dropped, new ones refused) and restore: an upstream gone and back. */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { freePort } from './ports';
 
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
@@ -11,7 +12,8 @@ export class TcpProxy {
 
   static async start(targetHost: string, targetPort: number): Promise<TcpProxy> {
     const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     const address = server.address();
     const proxy = new TcpProxy(server, typeof address === 'object' && address ? address.port : 0);
     server.on('connection', (client) => proxy.accept(client, targetHost, targetPort));

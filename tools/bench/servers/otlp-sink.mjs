@@ -13,7 +13,7 @@ const server = createServer((request, response) => {
     response.end(request.headers['content-type']?.includes('json') ? '{}' : '');
   });
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`otlp sink listening on ${server.address().port}\n`));
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => process.stdout.write(`otlp sink listening on ${server.address().port}\n`));
 process.on('SIGTERM', () => {
   process.stdout.write(`otlp sink received ${exports} exports, ${bytes} bytes\n`);
   server.close(() => process.exit(0));

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { DEVNET_NETWORK_ID, devnetNetworkKeys } from '@ledger-node/chain';
-import { dataDir, FlagError, originText, storeTarget, TRUST_FLAGS, type ParsedFlags } from '@ledger-node/config';
+import { dataDir, FlagError, freeListenPort, originText, portRangeOf, storeTarget, TRUST_FLAGS, type ParsedFlags } from '@ledger-node/config';
 import { createLogger, resolveLogFormat, type LogFormat, type Logger, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
 import { Supervisor } from './supervisor';
@@ -73,7 +73,8 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
       throw new FlagError(`-dev syncs from the embedded devnet, whose network id is ${DEVNET_NETWORK_ID}, not -network_id ${networkId}${fromText(flags, 'network_id')}`);
     }
     setDevnetStoreAside(flags, dir, logger);
-    const port = flags.given('port') ? flags.integer('port')! : await freeLoopbackPort();
+    const portGiven = flags.given('port') && flags.integer('port') !== 0;
+    const port = portGiven ? flags.integer('port')! : await freeListenPort(portRangeOf(flags));
     childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId });
     if (!TRUST_FLAGS.some((flag) => flags.given(flag))) {
       // The embedded devnet plays a network: its ledgers are proven by its publisher's list, as a real network's are.
@@ -120,15 +121,4 @@ function setDevnetStoreAside(flags: ParsedFlags, dir: string, logger: Logger): v
 /** The supervisor's status lines (one per service change) are shown at any -log_level but a more verbose one. */
 function supervisorLogLevel(level: LogLevel): LogLevel {
   return level === 'trace' || level === 'debug' ? level : 'info';
-}
-
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import { freePort } from '@ledger-node/test-utils';
 
 /** Edits one answer (the parsed message); returns it changed, or undefined to pass it as it was. */
 export type Forgery = (answer: Record<string, any>) => Record<string, any> | undefined;
@@ -62,7 +63,7 @@ export class ForgingProxy {
   ) {}
 
   static async start(targetUrl: string, hostility?: Hostility): Promise<ForgingProxy> {
-    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    const server = new WebSocketServer({ host: '127.0.0.1', port: await freePort() });
     await new Promise<void>((resolve) => server.once('listening', resolve));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,4 +1,5 @@
 import { integerFlag, stringFlag, type FlagGroup } from '../flag';
+import { parsePortRange } from '../ports';
 
 export const devnetOptions: FlagGroup = {
   title: 'Devnet (ledger-node devnet, and the chain embedded by -dev)',
@@ -12,6 +13,17 @@ export const devnetOptions: FlagGroup = {
       min: 0,
       max: 65535,
       valueName: 'PORT',
+    }),
+    stringFlag({
+      name: 'port_range',
+      description: 'Where a port given as 0 (and the devnet port -dev picks) is chosen, for a host whose jobs each own a range of ports',
+      default: undefined,
+      defaultLabel: 'any free port',
+      valueName: 'LO-HI',
+      check: (value) => {
+        const range = parsePortRange(value);
+        return typeof range === 'string' ? range : undefined;
+      },
     }),
     integerFlag({ name: 'close_ms', description: 'Ledger close interval in milliseconds while transactions are pending', default: 1000, min: 10, max: 600_000, valueName: 'MS' }),
     integerFlag({

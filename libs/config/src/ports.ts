@@ -1,0 +1,63 @@
+/**
+ * Where a listener told "any free port" (`-port 0`, -dev's devnet) takes its port: anywhere the
+ * system gives, or inside `-port_range LO-HI` on a host whose jobs each own a range of ports.
+ */
+import { createServer } from 'node:net';
+import { FlagError } from './flag';
+import type { ParsedFlags } from './parse';
+
+export interface PortRange {
+  readonly first: number;
+  readonly last: number;
+}
+
+/** `LO-HI` as a range, or why it is not one. */
+export function parsePortRange(text: string): PortRange | string {
+  const match = /^(\d{1,5})-(\d{1,5})$/.exec(text.trim());
+  if (!match) return `"${text}" is not a port range: write LO-HI, e.g. 20000-20999`;
+  const [first, last] = [Number(match[1]), Number(match[2])];
+  if (first < 1024 || last > 65_535) return `${text}: ports must lie within 1024-65535`;
+  if (first > last) return `${text}: the first port is above the last`;
+  return { first, last };
+}
+
+/** Whether `port` can be bound on `host` right now (0: the system's choice, answered). */
+function bindOnce(port: number, host: string): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, host, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
+    });
+  });
+}
+
+/**
+ * A port that was free on `host` a moment ago, inside `range` when one is given (from a random
+ * place in it, so that jobs sharing a range seldom pick the same), never one of `avoid`.
+ */
+export async function freeListenPort(range: PortRange | undefined, host = '127.0.0.1', avoid: ReadonlySet<number> = new Set()): Promise<number> {
+  if (range === undefined) {
+    for (;;) {
+      const port = await bindOnce(0, host);
+      if (port !== undefined && !avoid.has(port)) return port;
+    }
+  }
+  const size = range.last - range.first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let step = 0; step < size; step++) {
+    const port = range.first + ((start + step) % size);
+    if (!avoid.has(port) && (await bindOnce(port, host)) !== undefined) return port;
+  }
+  throw new Error(`no free port in ${range.first}-${range.last} on ${host}`);
+}
+
+/** -port_range (its flag has checked it), or undefined when not set. */
+export function portRangeOf(flags: ParsedFlags): PortRange | undefined {
+  const text = flags.string('port_range');
+  if (text === undefined) return undefined;
+  const range = parsePortRange(text);
+  if (typeof range === 'string') throw new FlagError(`-port_range ${range}`);
+  return range;
+}
