@@ -9,11 +9,11 @@ import { syncHandlers } from './grpc/handlers';
 import { GrpcLedgerStore } from './store/ledger-store';
 import { SyncEngine } from './sync-engine';
 import { SyncSummary } from './sync-summary';
-import { SyncRole, takeSyncLock } from './writer-lock';
+import { SyncRole, takeSyncLock, untilStoreWrites, watchStoreRole } from './writer-lock';
 
 export const serviceName = 'ledgernode.sync.v1.SyncService';
 
-/** The exit code of a sync that lost the PostgreSQL sync writer lock: restarted, it waits as a standby. */
+/** The exit code of a sync that lost the PostgreSQL sync writer lock, or gave it up: restarted, it waits as a standby. */
 const EXIT_LOCK_LOST = 1;
 
 /**
@@ -32,6 +32,7 @@ export async function start(flags: ParsedFlags) {
   const role = new SyncRole();
   const stopWaiting = new AbortController();
   let syncLock: { release(): Promise<void> } | undefined;
+  let stopWatchingStore = () => {};
   let stopReadiness = () => {};
   const server = await serveGrpc({
     address: config.address,
@@ -40,6 +41,7 @@ export async function start(flags: ParsedFlags) {
     metrics: { service: 'sync', listener: metricsListener(flags, 'sync') },
     onStop: async () => {
       stopWaiting.abort();
+      stopWatchingStore();
       stopReadiness();
       stopMetrics();
       stopSummary();
@@ -54,22 +56,36 @@ export async function start(flags: ParsedFlags) {
     store.close();
     throw error;
   });
-  syncLock = config.writerLock
-    ? await takeSyncLock(config.writerLock, {
+  const writerLock = config.writerLock;
+  if (writerLock === undefined) engine.start();
+  else {
+    // The sync lock only while this sync's ledger-store writes (writer-lock.ts says why).
+    const readRole = () => store.role();
+    const contend = async () => {
+      await untilStoreWrites(readRole, role, stopWaiting.signal);
+      if (stopWaiting.signal.aborted) return;
+      syncLock = await takeSyncLock(writerLock, {
         role,
         logger,
         signal: stopWaiting.signal,
         takeOver: () => {
           // A lock that comes while this process stops starts nothing.
-          if (!stopWaiting.signal.aborted) engine.start();
+          if (stopWaiting.signal.aborted) return;
+          stopWatchingStore = watchStoreRole(readRole, (detail) => {
+            logger.fatal({ reason: detail }, `this sync's ledger-store no longer writes (${detail ?? 'not the writer'}); stopping to give up the sync writer lock to a sync whose ledger-store writes (a restart waits as a standby)`);
+            process.exit(EXIT_LOCK_LOST);
+          });
+          engine.start();
         },
         onLost(error) {
           // Another sync may write from now on: not one more write from this one (pino writes synchronously).
           logger.fatal({ reason: error.message }, `${error.message}; stopping so as not to write without the lock (a restart waits as a standby)`);
           process.exit(EXIT_LOCK_LOST);
         },
-      })
-    : (engine.start(), undefined);
+      });
+    };
+    void contend().catch((error: unknown) => logger.error({ err: error }, 'taking the sync writer lock failed'));
+  }
   // Ready while this sync is not a standby, the ledger-store answers and the upstream connection is open.
   const storeServing = dependenciesServing({ 'ledger-store': config.ledgerStoreAddress });
   const readinessCheck = Object.assign(

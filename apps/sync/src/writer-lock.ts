@@ -3,7 +3,13 @@
  * the 'sync' writer lock (libs/postgres electWriter) before it follows or backfills. Until then it
  * is a standby: it connects to no upstream and stores nothing, says so in its status and health,
  * and takes over when the holder stops.
+ *
+ * A sync stores through its own ledger-store, which has a writer lock of its own: a sync whose
+ * ledger-store is a standby could store nothing, and holding the sync lock it would keep every other
+ * sync from storing too. So a sync contends for the sync lock only once its ledger-store writes,
+ * and gives the lock up (exits, to wait again on restart) as soon as its ledger-store stops writing.
  */
+import { StoreRole } from '@ledger-node/contracts';
 import { electWriter, type WriterLockTarget } from '@ledger-node/postgres';
 import type { Logger } from '@ledger-node/telemetry';
 
@@ -43,4 +49,59 @@ export function takeSyncLock(
     },
     onLost: options.onLost,
   });
+}
+
+/** How often a sync asks its ledger-store's role, before and while it holds the sync lock. */
+export const STORE_ROLE_POLL_MS = 1_000;
+
+/** What a sync reads of its ledger-store's role: GetStatus's role and its words. */
+export type StoreRoleReader = () => Promise<{ role: StoreRole; detail: string | undefined }>;
+
+/** A ledger-store that takes writes: the writer, or one that does not report a role (older, or RocksDB's one process). */
+const writes = (role: StoreRole) => role === StoreRole.WRITER || role === StoreRole.UNSPECIFIED;
+
+/** Why a sync waits before it contends for the sync lock. */
+export const storeNotWritingReason = (detail: string | undefined) =>
+  `standby: this sync's ledger-store does not write (${detail ?? 'not the writer'}); the sync contends for the sync writer lock once it does`;
+
+/**
+ * Resolves once the ledger-store writes (or `signal` aborts), `role.standby` saying why meanwhile.
+ * A ledger-store that does not answer is asked again.
+ */
+export async function untilStoreWrites(readRole: StoreRoleReader, role: SyncRole, signal: AbortSignal, pollMs = STORE_ROLE_POLL_MS): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const { role: storeRole, detail } = await readRole();
+      if (writes(storeRole)) return;
+      role.standby = storeNotWritingReason(detail);
+    } catch {
+      role.standby ??= storeNotWritingReason('it does not answer');
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
+  }
+}
+
+/**
+ * Calls `onNotWriting` once when the ledger-store answers that it no longer writes (a standby or a
+ * reader: another ledger-store took its database's writer lock). A store that does not answer for a
+ * while is not taken for one that stopped writing: restarted, it answers its role. Returns the stop.
+ */
+export function watchStoreRole(readRole: StoreRoleReader, onNotWriting: (detail: string | undefined) => void, pollMs = STORE_ROLE_POLL_MS): () => void {
+  let stopped = false;
+  const timer = setInterval(() => {
+    readRole().then(
+      ({ role: storeRole, detail }) => {
+        if (stopped || writes(storeRole)) return;
+        stopped = true;
+        clearInterval(timer);
+        onNotWriting(detail);
+      },
+      () => {},
+    );
+  }, pollMs);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }

@@ -4,7 +4,7 @@
  * pauses sync instead of failing it.
  */
 import { decodeLedgerHeader, type LedgerHeader, type StoredLink, type VerifiedLedger } from '@ledger-node/chain';
-import { LedgerStoreServiceService, RangesChange, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, RangesChange, StoreRole, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import { DependencyLog, type Logger } from '@ledger-node/telemetry';
@@ -120,6 +120,12 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRa
     for await (const message of this.client.watchRanges({}, { signal })) {
       yield { ...storeRangesOf(message), change: CHANGE_KINDS[message.change] ?? 'unknown', removedRanges: message.removedRanges.filter((range) => range.first <= range.last).map(rangeOf) };
     }
+  }
+
+  /** The store's role in its database as it says now, asked once (a store that does not answer throws). */
+  async role(): Promise<{ role: StoreRole; detail: string | undefined }> {
+    const status = await this.client.getStatus({});
+    return { role: status.role ?? StoreRole.UNSPECIFIED, detail: status.roleDetail };
   }
 
   /** The store's identity ledger (the first it was given), when it records one. */
