@@ -2,12 +2,30 @@
 # README "Deploy on Kubernetes": build with `docker build -t ledger-node .`.
 
 # Production dependencies only, from the lock file, with the toolchain the RocksDB binding compiles
-# with. The workspace's own packages are in the bundle: their links to the sources go.
+# with. The workspace's own packages are in the bundle: their links to the sources go. npm needs
+# each workspace's package.json and nothing else of it, so this stage copies only those: a change
+# of the sources does not install the dependencies again (apps/node/src/image.test.ts checks the
+# list against the workspaces).
 FROM node:20.20.2-bookworm AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY apps/ apps/
-COPY libs/ libs/
+COPY apps/devnet/package.json apps/devnet/
+COPY apps/facade/package.json apps/facade/
+COPY apps/keystore/package.json apps/keystore/
+COPY apps/ledger-store/package.json apps/ledger-store/
+COPY apps/node/package.json apps/node/
+COPY apps/submission/package.json apps/submission/
+COPY apps/sync/package.json apps/sync/
+COPY libs/chain/package.json libs/chain/
+COPY libs/config/package.json libs/config/
+COPY libs/contracts/package.json libs/contracts/
+COPY libs/errors/package.json libs/errors/
+COPY libs/grpc/package.json libs/grpc/
+COPY libs/postgres/package.json libs/postgres/
+COPY libs/rippled-api/package.json libs/rippled-api/
+COPY libs/telemetry/package.json libs/telemetry/
+COPY libs/test-utils/package.json libs/test-utils/
+COPY libs/upstream/package.json libs/upstream/
 RUN npm ci --omit=dev && rm -rf node_modules/@ledger-node node_modules/.bin/ledger-node && npm cache clean --force
 
 # The bundle (`npm run build`): every dependency, the bundler being a dev one. The build context

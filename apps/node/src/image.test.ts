@@ -5,7 +5,7 @@
  * non-root runtime whose entrypoint is the CLI, and nothing secret or stored copied in.
  * apps/node/test/bundle.test.ts runs that bundle.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Copy, DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
@@ -41,8 +41,8 @@ const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8')
   .map((line) => line.trim())
   .filter((line) => line !== '' && !line.startsWith('#'));
 
-/** Paths that hold secrets or stored data. */
-const SECRET_OR_DATA = /(^|\/)(\.data|keystore|run|\.env)(\/|$)|\.pem$|\.key$|password|token|secret/i;
+/** Paths that hold secrets or stored data (a keystore directory, but not the keystore app's sources in apps/keystore). */
+const SECRET_OR_DATA = /(^|\/)(\.data|run|\.env)(\/|$)|(?<!^apps)(^|\/)keystore(\/|$)|\.pem$|\.key$|password|token|secret/i;
 
 describe('the Dockerfile', () => {
   it('builds in stages on bases pinned to an exact version (or digest), the runtime on a slim one', () => {
@@ -52,6 +52,16 @@ describe('the Dockerfile', () => {
       expect(pinned, `FROM ${from.getArgumentsContent()}`).toBe(true);
     }
     expect(froms.at(-1)!.getImageTag()).toMatch(/slim/);
+  });
+
+  it("installs the dependencies from the manifests alone: every workspace's package.json, nothing of the sources", () => {
+    const copied = stageCopiedTo(/^node_modules\/?$/)
+      .filter((instruction): instruction is Copy => instruction instanceof Copy)
+      .flatMap((copy) => copy.getArguments().slice(0, -1).map((argument) => argument.getValue()));
+    const workspaces = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).workspaces as string[])
+      .flatMap((pattern) => readdirSync(path.join(root, path.dirname(pattern))).map((name) => `${path.dirname(pattern)}/${name}/package.json`))
+      .filter((file) => existsSync(path.join(root, file)));
+    expect(copied.sort()).toEqual(['package-lock.json', 'package.json', ...workspaces].sort());
   });
 
   it('installs the production dependencies only, from the lock file, into the runtime', () => {
