@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { devnetNetworkKeys } from '@ledger-node/chain';
+import { devnetNetworkKeys, getProfile, type ChainId } from '@ledger-node/chain';
 import { allFlags, envVariable, metricsListener, parseFlags, SECRET_FILE_FLAGS, secretFileAccess, secretModeProblem, serviceAddress, storeTarget } from '@ledger-node/config';
 import {
   connectionAllowed,
@@ -386,6 +386,17 @@ describe.each(overlays)('the %s overlay', (overlay) => {
     expect(scaled).toEqual(['Deployment/facade']);
   });
 
+  it('spreads every workload of more than one pod over nodes and zones', () => {
+    const autoscaled = new Set(objects.filter((object) => object.kind === 'HorizontalPodAutoscaler').map((hpa) => hpa.spec.scaleTargetRef.name as string));
+    const replicated = workloads.filter((workload) => (workload.object.spec.replicas ?? 1) > 1 || autoscaled.has(workload.name));
+    expect(replicated.map((workload) => workload.name)).toContain('facade');
+    for (const workload of replicated) {
+      const constraints: { topologyKey: string; labelSelector: { matchLabels?: Record<string, string> } }[] = workload.pod.topologySpreadConstraints ?? [];
+      expect(constraints.map((constraint) => constraint.topologyKey).sort(), workload.name).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
+      for (const constraint of constraints) expect(selects(constraint.labelSelector, workload.labels), `${workload.name} ${constraint.topologyKey}`).toBe(true);
+    }
+  });
+
   it('keeps PodDisruptionBudgets off the writers: a standby is never Ready, so a budget would forbid evicting the holder', () => {
     const budgeted = (service: string) =>
       objects.filter((object) => object.kind === 'PodDisruptionBudget' && selects(object.spec.selector, nodeWorkload(objects, service).labels)).map((budget) => budget.metadata.name);
@@ -408,6 +419,9 @@ describe('the NetworkPolicies', () => {
     { kind: 'pod', name: 'prometheus', namespace: 'monitoring', namespaceLabels: { 'kubernetes.io/metadata.name': 'monitoring' }, labels: { 'app.kubernetes.io/name': 'prometheus' }, ports: [{ containerPort: 9090 }], ip: '10.244.9.1' },
     { kind: 'pod', name: 'ingress-controller', namespace: 'ingress-nginx', namespaceLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' }, labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, ports: [{ containerPort: 443 }], ip: '10.244.9.2' },
     { kind: 'pod', name: 'observability/otel-collector', namespace: 'observability', namespaceLabels: { 'kubernetes.io/metadata.name': 'observability' }, labels: { 'app.kubernetes.io/name': 'otel-collector' }, ports: [{ name: 'otlp-http', containerPort: 4318 }], ip: '10.244.9.3' },
+    // A Prometheus and a receiver of OTLP in a namespace of someone else's: they reach nothing of the node.
+    { kind: 'pod', name: 'tenant/prometheus', namespace: 'tenant', namespaceLabels: { 'kubernetes.io/metadata.name': 'tenant' }, labels: { 'app.kubernetes.io/name': 'prometheus' }, ports: [{ containerPort: 9090 }], ip: '10.244.9.6' },
+    { kind: 'pod', name: 'tenant/collector', namespace: 'tenant', namespaceLabels: { 'kubernetes.io/metadata.name': 'tenant' }, labels: { 'app.kubernetes.io/name': 'otel-collector' }, ports: [{ name: 'otlp-http', containerPort: 4318 }], ip: '10.244.9.7' },
     { kind: 'outside', name: 'internet', ip: '203.0.113.7' },
     // Addresses that are not the Internet, outside the cluster's pods: no egress "to the Internet" may reach them.
     { kind: 'outside', name: 'cloud-metadata', ip: '169.254.169.254' },
@@ -442,7 +456,7 @@ describe('the NetworkPolicies', () => {
       for (const destination of endpoints) {
         // Connections between the neighbours are not the node's to rule.
         if (source === destination || (!inNamespace(source) && !inNamespace(destination))) continue;
-        const ports = destination.kind === 'pod' ? destination.ports : [{ containerPort: 443 }];
+        const ports = destination.kind === 'pod' ? destination.ports : OUTSIDE_PORTS.map((containerPort) => ({ containerPort, protocol: 'TCP' }));
         for (const { containerPort, protocol = 'TCP' } of ports) {
           if (allows(policies, source, destination, containerPort, protocol)) allowed.push(`${source.name} -> ${destination.name}:${containerPort}${protocol === 'UDP' ? '/udp' : ''}`);
         }
@@ -450,6 +464,11 @@ describe('the NetworkPolicies', () => {
     }
     return allowed.sort();
   }
+
+  /** The ports an address outside the cluster is tried on: the upstreams' and others. */
+  const OUTSIDE_PORTS = [22, 443, 5432, 6006, 51233];
+  /** The ports sync and submission reach the Internet on: the upstreams' of each overlay's -endpoint, and the published lists' (443). */
+  const upstreamPortsOf = (overlay: (typeof overlays)[number]) => (overlay === 'dev' ? [443, 51233] : [443]);
 
   /** The node's call graph: what each overlay must allow, and nothing else. */
   const callGraph = [
@@ -460,17 +479,14 @@ describe('the NetworkPolicies', () => {
   ];
   /** With PostgreSQL the facade reads its pod's own reader ledger-store, over a unix socket: no connection. */
   const graphOf = (overlay: (typeof overlays)[number]) => (overlay === 'postgres' ? callGraph.filter((edge) => edge !== 'facade -> ledger-store:50051') : callGraph);
-  function intended(nodePods: string[], extra: string[], graph = callGraph): string[] {
+  function intended(overlay: (typeof overlays)[number], nodePods: string[], extra: string[], graph = callGraph): string[] {
     const metricsPort = { 'ledger-store': 9400, keystore: 9401, submission: 9402, sync: 9403, facade: 9404 } as Record<string, number>;
     return [
       ...graph,
-      'sync -> internet:443', 'submission -> internet:443',
+      ...upstreamPortsOf(overlay).flatMap((port) => [`sync -> internet:${port}`, `submission -> internet:${port}`]),
       ...nodePods.flatMap((pod) => [`${pod} -> kube-dns:53`, `${pod} -> kube-dns:53/udp`]),
       ...NODE_SERVICES.map((service) => `prometheus -> ${service}:${metricsPort[service]}`),
-      ...['kube-dns', 'prometheus', 'ingress-controller', 'observability/otel-collector', 'internet', 'cloud-metadata', 'carrier-grade-nat', 'private-network', 'loopback', 'databases/ledger-db', 'databases/other-db'].flatMap((client) => [
-        `${client} -> facade:7545`,
-        `${client} -> facade:7544`,
-      ]),
+      ...neighbours.map((neighbour) => neighbour.name).flatMap((client) => [`${client} -> facade:7545`, `${client} -> facade:7544`, `${client} -> facade:7546`]),
       ...extra,
     ].sort();
   }
@@ -478,7 +494,7 @@ describe('the NetworkPolicies', () => {
   it('admit exactly the node\'s call graph in the dev overlay', () => {
     const nodePods = [...NODE_SERVICES, 'devnet'];
     expect(connections(rendered.dev, connectionAllowed)).toEqual(
-      intended(nodePods, [
+      intended('dev', nodePods, [
         'sync -> devnet:6006', 'submission -> devnet:6006',
         ...nodePods.flatMap((pod) => [`${pod} -> otel-collector:4318`, `${pod} -> observability/otel-collector:4318`]),
       ]),
@@ -486,12 +502,13 @@ describe('the NetworkPolicies', () => {
   });
 
   it('admit exactly the node\'s call graph in the prod overlay', () => {
-    expect(connections(rendered.prod, connectionAllowed)).toEqual(intended([...NODE_SERVICES], NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`)));
+    expect(connections(rendered.prod, connectionAllowed)).toEqual(intended('prod', [...NODE_SERVICES], NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`)));
   });
 
   it('admit exactly the node\'s call graph in the postgres overlay: the database on 5432 from the ledger-store writer, each facade pod\'s reader, and sync and submission for their locks, and from nothing else', () => {
     expect(connections(rendered.postgres, connectionAllowed)).toEqual(
       intended(
+        'postgres',
         [...NODE_SERVICES],
         [
           ...NODE_SERVICES.map((pod) => `${pod} -> observability/otel-collector:4318`),
@@ -503,6 +520,28 @@ describe('the NetworkPolicies', () => {
         graphOf('postgres'),
       ),
     );
+  });
+
+  it.each(['base', 'prod', 'postgres'])(
+    'in %s let sync and submission reach the Internet on the ports of their -endpoint servers and published lists alone',
+    (folder) => {
+      const objects = folder === 'base' ? renderManifests('base') : rendered[folder as (typeof overlays)[number]];
+      const flags = objectNamed(objects, 'ConfigMap', 'ledger-node-flags').data!;
+      const profile = getProfile((flags.LEDGER_NODE_CHAIN ?? 'xrpl') as ChainId);
+      const network = profile.networks.find((each) => String(each.id) === flags.LEDGER_NODE_NETWORK_ID);
+      const urls = [...flags.LEDGER_NODE_ENDPOINT!.split(','), ...(network?.validatorListSites ?? [])].map((url) => new URL(url.trim()));
+      const defaultPort: Record<string, string> = { 'wss:': '443', 'https:': '443', 'ws:': '80', 'http:': '80' };
+      const required = [...new Set(urls.map((url) => Number(url.port || defaultPort[url.protocol])))].sort((x, y) => x - y);
+      for (const policy of ['sync', 'submission']) {
+        const internet = objectNamed(objects, 'NetworkPolicy', policy).spec.egress.find((rule: any) => rule.to?.some((peer: any) => peer.ipBlock?.cidr === '0.0.0.0/0'));
+        expect(internet.ports?.map((port: { port: number }) => port.port).sort((x: number, y: number) => x - y), `${folder} ${policy}`).toEqual(required);
+      }
+    },
+  );
+
+  it('in the dev overlay follow the devnet inside the cluster', () => {
+    const endpoint = objectNamed(rendered.dev, 'ConfigMap', 'ledger-node-flags').data!.LEDGER_NODE_ENDPOINT!;
+    expect(new URL(endpoint).hostname).not.toContain('.');
   });
 
   it.each(overlays)('in the %s overlay let sync and submission reach the Internet only: every egress to 0.0.0.0/0 excepts link-local (cloud metadata), carrier-grade NAT, private, loopback and reserved ranges', (overlay) => {
