@@ -1,4 +1,5 @@
-/** Exact comparison of the decimal texts rippled prints for issued amounts ("-1.5", "1e-5", "12300"). */
+/** Exact comparison and sums of the decimal texts rippled prints for issued amounts ("-1.5", "1e-5", "12300"). */
+import { amountText } from '@ledger-node/rippled-api';
 
 interface Decimal {
   readonly negative: boolean;
@@ -46,4 +47,40 @@ export function negateDecimal(value: string): string {
   const trimmed = value.trim();
   if (trimmed.startsWith('-')) return trimmed.slice(1);
   return trimmed.startsWith('+') ? `-${trimmed.slice(1)}` : `-${trimmed}`;
+}
+
+/** Significant digits of an issued amount's mantissa (rippled STAmount). */
+const MANTISSA_DIGITS = 16;
+
+/**
+ * The sum of issued amounts as rippled's STAmount holds it (the Number arithmetic of
+ * fixUniversalNumber): the exact sum rounded to 16 significant digits, halves to even, printed as
+ * STAmount::getText prints it.
+ */
+export function sumDecimal(values: readonly string[]): string {
+  const terms = values.map(parse).filter((term) => term.digits !== '');
+  if (terms.length === 0) return '0';
+  const exponent = Math.min(...terms.map((term) => term.exponent));
+  let total = 0n;
+  for (const term of terms) total += (term.negative ? -1n : 1n) * BigInt(term.digits) * 10n ** BigInt(term.exponent - exponent);
+  if (total === 0n) return '0';
+  const negative = total < 0n;
+  let mantissa = negative ? -total : total;
+  let scale = exponent;
+  const excess = mantissa.toString().length - MANTISSA_DIGITS;
+  if (excess > 0) {
+    const divisor = 10n ** BigInt(excess);
+    const [quotient, remainder] = [mantissa / divisor, mantissa % divisor];
+    const twice = remainder * 2n;
+    mantissa = twice > divisor || (twice === divisor && quotient % 2n === 1n) ? quotient + 1n : quotient;
+    scale += excess;
+    if (mantissa.toString().length > MANTISSA_DIGITS) {
+      mantissa /= 10n;
+      scale += 1;
+    }
+  } else if (excess < 0) {
+    mantissa *= 10n ** BigInt(-excess);
+    scale += excess;
+  }
+  return amountText(negative ? -mantissa : mantissa, scale);
 }
