@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AccountNotFound, Internal, OutOfRange, RateLimited, UpstreamUnavailable } from '@ledger-node/errors';
 import { errorFields, RpcError } from '@ledger-node/rippled-api';
-import { rippledErrorOf, rippledMethods } from './index';
+import { getProfile } from '@ledger-node/chain';
+import { rippledErrorOf, rippledMethods, rippledMethodsFor } from './index';
 import { request } from './test-context';
 
 describe('rippledMethods', () => {
@@ -11,18 +12,23 @@ describe('rippledMethods', () => {
       'account_currencies',
       'account_info',
       'account_lines',
+      'account_nfts',
       'account_objects',
       'account_offers',
       'account_tx',
       'book_offers',
       'deposit_authorized',
       'fee',
+      'gateway_balances',
       'ledger',
       'ledger_closed',
       'ledger_current',
       'ledger_data',
       'ledger_entry',
       'ledger_index',
+      'nft_buy_offers',
+      'nft_sell_offers',
+      'noripple_check',
       'ping',
       'random',
       'server_info',
@@ -32,6 +38,13 @@ describe('rippledMethods', () => {
       'tx',
       'version',
     ]);
+  });
+
+  it('leaves out on Jingtum the methods over objects its ledger does not have, and keeps the rest', () => {
+    expect(rippledMethodsFor(getProfile('xrpl'))).toBe(rippledMethods);
+    const jingtum = Object.keys(rippledMethodsFor(getProfile('jingtum')));
+    for (const command of ['account_nfts', 'nft_buy_offers', 'nft_sell_offers']) expect(jingtum).not.toContain(command);
+    for (const command of ['gateway_balances', 'noripple_check', 'account_lines']) expect(jingtum).toContain(command);
   });
 
   it('ping answers an empty result', async () => {
