@@ -36,6 +36,7 @@ describe('rippledMethods', () => {
       'submit',
       'transaction_entry',
       'tx',
+      'vault_info',
       'version',
     ]);
   });
@@ -43,7 +44,7 @@ describe('rippledMethods', () => {
   it('leaves out on Jingtum the methods over objects its ledger does not have, and keeps the rest', () => {
     expect(rippledMethodsFor(getProfile('xrpl'))).toBe(rippledMethods);
     const jingtum = Object.keys(rippledMethodsFor(getProfile('jingtum')));
-    for (const command of ['account_nfts', 'nft_buy_offers', 'nft_sell_offers']) expect(jingtum).not.toContain(command);
+    for (const command of ['account_nfts', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) expect(jingtum).not.toContain(command);
     for (const command of ['gateway_balances', 'noripple_check', 'account_lines']) expect(jingtum).toContain(command);
   });
 

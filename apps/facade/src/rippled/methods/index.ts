@@ -22,6 +22,7 @@ import { ping, random, version } from './ping';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
 import { transactionEntry, tx } from './tx';
+import { vaultInfo } from './vault-info';
 
 export { rippledErrorOf } from './errors';
 
@@ -55,11 +56,12 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   submit,
   transaction_entry: transactionEntry,
   tx,
+  vault_info: vaultInfo,
   version,
 };
 
-/** Methods over ledger objects Jingtum does not have (NFTokens); its node does not know them. */
-const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'nft_buy_offers', 'nft_sell_offers']);
+/** Methods over ledger objects Jingtum does not have (NFTokens, vaults); its node does not know them. */
+const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
 
 /** The methods a node of this chain answers: on Jingtum, those over objects it lacks are unknownCmd, as its node answers. */
 export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledMethod>> {
