@@ -16,6 +16,7 @@ describe('rippledMethods', () => {
       'account_objects',
       'account_offers',
       'account_tx',
+      'amm_info',
       'book_offers',
       'deposit_authorized',
       'fee',
@@ -44,7 +45,7 @@ describe('rippledMethods', () => {
   it('leaves out on Jingtum the methods over objects its ledger does not have, and keeps the rest', () => {
     expect(rippledMethodsFor(getProfile('xrpl'))).toBe(rippledMethods);
     const jingtum = Object.keys(rippledMethodsFor(getProfile('jingtum')));
-    for (const command of ['account_nfts', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) expect(jingtum).not.toContain(command);
+    for (const command of ['account_nfts', 'amm_info', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) expect(jingtum).not.toContain(command);
     for (const command of ['gateway_balances', 'noripple_check', 'account_lines']) expect(jingtum).toContain(command);
   });
 

@@ -8,6 +8,7 @@ import { accountNfts } from './account-nfts';
 import { accountObjects } from './account-objects';
 import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
+import { ammInfo } from './amm-info';
 import { bookOffers } from './book-offers';
 import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
@@ -36,6 +37,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_objects: accountObjects,
   account_offers: accountOffers,
   account_tx: accountTx,
+  amm_info: ammInfo,
   book_offers: bookOffers,
   deposit_authorized: depositAuthorized,
   fee,
@@ -60,8 +62,8 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   version,
 };
 
-/** Methods over ledger objects Jingtum does not have (NFTokens, vaults); its node does not know them. */
-const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
+/** Methods over ledger objects Jingtum does not have (NFTokens, AMMs, vaults); its node does not know them. */
+const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'amm_info', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
 
 /** The methods a node of this chain answers: on Jingtum, those over objects it lacks are unknownCmd, as its node answers. */
 export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledMethod>> {
