@@ -13,6 +13,7 @@ import { bookOffers } from './book-offers';
 import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
 import { gatewayBalances } from './gateway-balances';
+import { getAggregatePrice } from './get-aggregate-price';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
@@ -42,6 +43,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   deposit_authorized: depositAuthorized,
   fee,
   gateway_balances: gatewayBalances,
+  get_aggregate_price: getAggregatePrice,
   ledger,
   ledger_closed: ledgerClosed,
   ledger_current: ledgerCurrent,
@@ -62,8 +64,8 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   version,
 };
 
-/** Methods over ledger objects Jingtum does not have (NFTokens, AMMs, vaults); its node does not know them. */
-const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'amm_info', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
+/** Methods over ledger objects Jingtum does not have (NFTokens, AMMs, vaults, price oracles); its node does not know them. */
+const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
 
 /** The methods a node of this chain answers: on Jingtum, those over objects it lacks are unknownCmd, as its node answers. */
 export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledMethod>> {
