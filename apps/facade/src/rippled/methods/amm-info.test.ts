@@ -102,6 +102,12 @@ describe('amm_info', () => {
     expect(errorFields(error)).toMatchObject({ ...ledger, error: token });
   });
 
+  it('refuses a pool of MPT assets as not read, never answering it as native', async () => {
+    const mptPool = { ...amm, Asset2: { mpt_issuance_id: '000000014FF15D0B970E3DA867E1A3F714F1E7E6D67B3B79' } };
+    const mptChain = new TestChain({ profile: xrpl, ledgers: [{ ledger: { ...fixture.ledger, accountState: [...fixture.ledger.accountState, mptPool, ammRoot] } }] });
+    await expect(ammInfo(request({ amm_account: expectedAmm.account }), mptChain.context)).rejects.toMatchObject({ token: 'notSupported' });
+  });
+
   it('refuses a ledger not stored', async () => {
     await expect(ammInfo(request({ amm_account: expectedAmm.account, ledger_index: 4 }), chain.context)).rejects.toMatchObject({ token: 'lgrNotFound' });
   });

@@ -95,8 +95,11 @@ export const ammInfo: RippledMethod = async ({ params }, context) => {
   const amm = state.rendered(ammEntry) as Record<string, any>;
   const ammAccount = String(amm.Account);
   const ammAccountId = codec.decodeAccountId(ammAccount);
-  const issueOf = (asset: Record<string, any> | undefined): Issue =>
-    asset === undefined || asset.issuer === undefined ? { currency: ZERO_20, issuer: ZERO_20 } : { currency: issuedCurrencyBytes(asset.currency, profile), issuer: codec.decodeAccountId(asset.issuer) };
+  const issueOf = (asset: Record<string, any> | undefined): Issue => {
+    // A pool of MPTs holds its assets in MPToken objects, which this method does not read.
+    if (asset?.mpt_issuance_id !== undefined) throw new RpcError('notSupported', 'An AMM of MPT assets is not read by this server yet.', fields);
+    return asset === undefined || asset.issuer === undefined ? { currency: ZERO_20, issuer: ZERO_20 } : { currency: issuedCurrencyBytes(asset.currency, profile), issuer: codec.decodeAccountId(asset.issuer) };
+  };
   issues ??= [issueOf(amm.Asset), issueOf(amm.Asset2)];
 
   /** rippled accountHolds: the balance of `account` in an issued currency, from its trust line with the issuer. */
