@@ -20,6 +20,10 @@ function append(balances: Balances, account: string, currency: string, value: st
   balances.set(account, list);
 }
 
+function collect(values: Map<string, string[]>, currency: string, value: string): void {
+  values.set(currency, [...(values.get(currency) ?? []), value]);
+}
+
 /** Values per currency, each summed as STAmount sums them. */
 function sums(values: Map<string, string[]>): JsonObject {
   return Object.fromEntries([...values].map(([currency, amounts]) => [currency, sumDecimal(amounts)]));
@@ -59,11 +63,10 @@ export const gatewayBalances: RippledMethod = async ({ params, apiVersion }, con
       if (!entry) continue;
       const json = state.rendered(entry);
       if (json.LedgerEntryType === 'Escrow') {
-        const amount = json.Amount;
-        // An MPT escrow names no currency; rippled's sums are by currency code.
-        if (typeof amount === 'object' && amount !== null && 'mpt_issuance_id' in amount) continue;
+        const amount = json.Amount as string | JsonObject;
         if (typeof amount === 'string') lockedDrops = (lockedDrops ?? 0n) + BigInt(amount);
-        else locked.set(String((amount as JsonObject).currency), [...(locked.get(String((amount as JsonObject).currency)) ?? []), String((amount as JsonObject).value)]);
+        // An MPT escrow names no currency; rippled's sums are by currency code.
+        else if (amount.mpt_issuance_id === undefined) collect(locked, String(amount.currency), String(amount.value));
         continue;
       }
       if (json.LedgerEntryType !== profile.trustLineEntryType) continue;
@@ -76,7 +79,7 @@ export const gatewayBalances: RippledMethod = async ({ params, apiVersion }, con
       if (hotWallets.has(peer)) append(hotBalances, peer, currency, negateDecimal(balance));
       else if (sign > 0) append(assets, peer, currency, balance);
       else if (line.freeze === true) append(frozenBalances, peer, currency, negateDecimal(balance));
-      else obligations.set(currency, [...(obligations.get(currency) ?? []), negateDecimal(balance)]);
+      else collect(obligations, currency, negateDecimal(balance));
     }
   }
 
