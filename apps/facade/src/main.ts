@@ -21,7 +21,7 @@ import { statusPage } from './status-page/index';
 import { callerIdentities } from './caller';
 import { httpGuard } from './http-guard';
 import { requestScope } from './request-scope';
-import { rippledMethods } from './rippled/methods/index';
+import { rippledMethodsFor } from './rippled/methods/index';
 import { rippledApi } from './rippled/server';
 import { CatchUpBudget, ClientCatchUps } from './streams/catch-up';
 import { LedgerFollower } from './streams/follower';
@@ -130,7 +130,7 @@ export async function start(flags: ParsedFlags) {
     }
     if (config.ws) {
       const rippled = rippledApi({
-        methods: rippledMethods,
+        methods: rippledMethodsFor(config.profile),
         context: { ...context, networkId: config.networkId },
         follower,
         chain: { profile: config.profile, networkId: config.networkId },

@@ -99,6 +99,86 @@ describe('keylet', () => {
     });
   });
 
+  describe('the NFToken, AMM, oracle, MPT and vault objects recorded transactions touch', () => {
+    interface Touched {
+      tx: Record<string, any>;
+      kind: string;
+      type: string;
+      index: string;
+      fields: Record<string, any>;
+    }
+    const touched: Touched[] = [];
+    for (const file of fixtureFiles('xrpl/corpus/transactions')) {
+      const recorded = readFixture<Record<string, any>>(file);
+      for (const affected of recorded.meta?.AffectedNodes ?? []) {
+        const [kind, node] = Object.entries(affected as Record<string, any>)[0]!;
+        touched.push({ tx: transactionJsonOf(recorded), kind, type: node.LedgerEntryType, index: node.LedgerIndex, fields: node.NewFields ?? node.FinalFields ?? {} });
+      }
+    }
+    const ofType = (type: string) => touched.filter((node) => node.type === type);
+    // Metadata leaves out a field at its default: an AMM's native asset is absent from its NewFields.
+    const asset = (value: Record<string, string> = { currency: 'XRP' }) => ({
+      currency: value.currency === 'XRP' ? new Uint8Array(20) : currencyToBytes(value.currency),
+      issuer: value.currency === 'XRP' ? new Uint8Array(20) : accountId(value.issuer),
+    });
+
+    it('gives the index of every NFTokenOffer an NFTokenCreateOffer created', () => {
+      const created = ofType('NFTokenOffer').filter((node) => node.kind === 'CreatedNode');
+      expect(created.length).toBeGreaterThan(0);
+      for (const { tx, fields, index } of created) expect(keylet.nftOffer(accountId(fields.Owner), tx.Sequence === 0 ? tx.TicketSequence : tx.Sequence)).toBe(index);
+    });
+
+    it("gives the buy and sell offer directories of a token (the directory's flag names which)", () => {
+      const directories = ofType('DirectoryNode').filter((node) => node.fields.NFTokenID !== undefined && node.index === node.fields.RootIndex);
+      expect(directories.length).toBeGreaterThan(0);
+      // rippled lsfNFTokenBuyOffers = 1, lsfNFTokenSellOffers = 2.
+      for (const { fields, index } of directories) {
+        expect(fields.Flags & 1 ? keylet.nftBuyOffers(fields.NFTokenID) : keylet.nftSellOffers(fields.NFTokenID)).toBe(index);
+      }
+    });
+
+    it("keys every NFTokenPage within its owner's range, above the low 96 bits of the tokens it holds", () => {
+      const pages = ofType('NFTokenPage').filter((node) => Array.isArray(node.fields.NFTokens));
+      expect(pages.length).toBeGreaterThan(0);
+      for (const { index, fields } of pages) {
+        const owner = Buffer.from(index.slice(0, 40), 'hex');
+        expect(index >= keylet.nftPageMin(owner) && index <= keylet.nftPageMax(owner)).toBe(true);
+        for (const { NFToken } of fields.NFTokens) expect(keylet.nftPage(keylet.nftPageMin(owner), NFToken.NFTokenID) <= index).toBe(true);
+      }
+    });
+
+    it('gives the index of every AMM from its two assets, in either order', () => {
+      const amms = ofType('AMM');
+      expect(amms.length).toBeGreaterThan(0);
+      for (const { fields, index } of amms) {
+        expect(keylet.amm(asset(fields.Asset), asset(fields.Asset2))).toBe(index);
+        expect(keylet.amm(asset(fields.Asset2), asset(fields.Asset))).toBe(index);
+      }
+    });
+
+    it('gives the index of every oracle an OracleSet or OracleDelete touched', () => {
+      const oracles = ofType('Oracle').filter(({ tx }) => tx.OracleDocumentID !== undefined);
+      expect(oracles.length).toBeGreaterThan(0);
+      for (const { tx, fields, index } of oracles) expect(keylet.oracle(accountId(fields.Owner), tx.OracleDocumentID)).toBe(index);
+    });
+
+    it('gives the index of every MPTokenIssuance from its sequence and issuer', () => {
+      const issuances = ofType('MPTokenIssuance').filter(({ fields }) => fields.Issuer !== undefined && fields.Sequence !== undefined);
+      expect(issuances.length).toBeGreaterThan(0);
+      for (const { fields, index } of issuances) {
+        const id = Buffer.concat([Buffer.alloc(4), Buffer.from(accountId(fields.Issuer))]);
+        id.writeUInt32BE(fields.Sequence);
+        expect(keylet.mptIssuance(id.toString('hex'))).toBe(index);
+      }
+    });
+
+    it('gives the index of every vault from its owner and sequence', () => {
+      const vaults = ofType('Vault');
+      expect(vaults.length).toBeGreaterThan(0);
+      for (const { fields, index } of vaults) expect(keylet.vault(accountId(fields.Owner), fields.Sequence)).toBe(index);
+    });
+  });
+
   it('gives the directories of every order book in ledger 32570 between its base and next quality', () => {
     const state = readFixture<LedgerFixture>('xrpl/corpus/ledgers/mainnet-32570.json').ledger.accountState!;
     const bookDirectories = state.filter((entry) => entry.LedgerEntryType === 'DirectoryNode' && entry.TakerPaysCurrency !== undefined && entry.index === entry.RootIndex);

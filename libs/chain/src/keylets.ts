@@ -20,7 +20,17 @@ const LedgerSpace = {
   check: 0x0043, // 'C'
   depositPreauth: 0x0070, // 'p'
   negativeUnl: 0x004e, // 'N'
+  nftokenOffer: 0x0071, // 'q'
+  nftokenBuyOffers: 0x0068, // 'h'
+  nftokenSellOffers: 0x0069, // 'i'
+  amm: 0x0041, // 'A'
+  oracle: 0x0052, // 'R'
+  mptokenIssuance: 0x007e, // '~'
+  vault: 0x0056, // 'V'
 } as const;
+
+/** The low 96 bits of an NFTokenPage key, which order an owner's pages (rippled nft::pageMask). */
+const NFT_PAGE_MASK = (1n << 96n) - 1n;
 
 function space(code: number): Buffer {
   const bytes = Buffer.alloc(2);
@@ -126,6 +136,54 @@ export const keylet = {
     const next = (BigInt(`0x${toHex(hash256Bytes(bookKey, 'bookKey'))}`) >> 64n) + 1n;
     if (next >= 1n << 192n) throw new InvalidParams('the book key has no next quality', 'bookKey');
     return (next << 64n).toString(16).toUpperCase().padStart(64, '0');
+  },
+  /** The lowest key an owner's NFTokenPage can have: its AccountID, then 12 zero bytes (rippled `keylet::nftpage_min`). */
+  nftPageMin(owner: Uint8Array): string {
+    return toHex(Buffer.concat([accountBytes(owner, 'owner'), Buffer.alloc(12)]));
+  },
+  /** The owner's last NFTokenPage: its AccountID, then 12 0xFF bytes (rippled `keylet::nftpage_max`). */
+  nftPageMax(owner: Uint8Array): string {
+    return toHex(Buffer.concat([accountBytes(owner, 'owner'), Buffer.alloc(12, 0xff)]));
+  },
+  /** The page key of `pageKey`'s owner at a token's low 96 bits (rippled `keylet::nftpage`). */
+  nftPage(pageKey: string, tokenId: string): string {
+    const page = BigInt(`0x${toHex(hash256Bytes(pageKey, 'pageKey'))}`);
+    const token = BigInt(`0x${toHex(hash256Bytes(tokenId, 'tokenId'))}`);
+    return ((page & ~NFT_PAGE_MASK) | (token & NFT_PAGE_MASK)).toString(16).toUpperCase().padStart(64, '0');
+  },
+  /** An NFToken offer by its owner and the sequence (or ticket) of its NFTokenCreateOffer (rippled `keylet::nftoffer`). */
+  nftOffer(owner: Uint8Array, sequence: number): string {
+    return indexOf(space(LedgerSpace.nftokenOffer), accountBytes(owner, 'owner'), u32(sequence, 'sequence'));
+  },
+  /** The directory of the buy offers for one token (rippled `keylet::nft_buys`). */
+  nftBuyOffers(tokenId: string): string {
+    return indexOf(space(LedgerSpace.nftokenBuyOffers), hash256Bytes(tokenId, 'tokenId'));
+  },
+  /** The directory of the sell offers for one token (rippled `keylet::nft_sells`). */
+  nftSellOffers(tokenId: string): string {
+    return indexOf(space(LedgerSpace.nftokenSellOffers), hash256Bytes(tokenId, 'tokenId'));
+  },
+  /**
+   * The AMM of two assets (rippled `keylet::amm`): the lesser issue first, issues ordered by
+   * currency then issuer, each hashed as issuer then currency; the native asset is 20 zero bytes of both.
+   */
+  amm(first: { currency: Uint8Array; issuer: Uint8Array }, second: { currency: Uint8Array; issuer: Uint8Array }): string {
+    const order = (a: typeof first, b: typeof first) => Buffer.compare(bytes20(a.currency, 'currency'), bytes20(b.currency, 'currency')) || Buffer.compare(bytes20(a.issuer, 'issuer'), bytes20(b.issuer, 'issuer'));
+    const [low, high] = order(first, second) <= 0 ? [first, second] : [second, first];
+    return indexOf(space(LedgerSpace.amm), low.issuer, low.currency, high.issuer, high.currency);
+  },
+  /** A price oracle by its owner and OracleDocumentID (rippled `keylet::oracle`). */
+  oracle(owner: Uint8Array, documentId: number): string {
+    return indexOf(space(LedgerSpace.oracle), accountBytes(owner, 'owner'), u32(documentId, 'documentId'));
+  },
+  /** An MPTokenIssuance by its 24-byte MPTokenIssuanceID, the issuer's sequence then AccountID (rippled `keylet::mptIssuance`). */
+  mptIssuance(issuanceId: string): string {
+    if (!/^[0-9A-Fa-f]{48}$/.test(issuanceId)) throw new InvalidParams('an MPTokenIssuanceID is 24 bytes of hex', 'issuanceId');
+    return indexOf(space(LedgerSpace.mptokenIssuance), Buffer.from(issuanceId, 'hex'));
+  },
+  /** A vault by its owner and the sequence (or ticket) of its VaultCreate (rippled `keylet::vault`). */
+  vault(owner: Uint8Array, sequence: number): string {
+    return indexOf(space(LedgerSpace.vault), accountBytes(owner, 'owner'), u32(sequence, 'sequence'));
   },
   feeSettings(): string {
     return indexOf(space(LedgerSpace.feeSettings));

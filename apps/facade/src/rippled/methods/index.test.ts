@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AccountNotFound, Internal, OutOfRange, RateLimited, UpstreamUnavailable } from '@ledger-node/errors';
 import { errorFields, RpcError } from '@ledger-node/rippled-api';
-import { rippledErrorOf, rippledMethods } from './index';
+import { getProfile } from '@ledger-node/chain';
+import { createLogger } from '@ledger-node/telemetry';
+import { commandRunner } from '../commands';
+import type { RippledContext } from '../method';
+import { rippledErrorOf, rippledMethods, rippledMethodsFor } from './index';
 import { request } from './test-context';
 
 describe('rippledMethods', () => {
@@ -11,18 +15,25 @@ describe('rippledMethods', () => {
       'account_currencies',
       'account_info',
       'account_lines',
+      'account_nfts',
       'account_objects',
       'account_offers',
       'account_tx',
+      'amm_info',
       'book_offers',
       'deposit_authorized',
       'fee',
+      'gateway_balances',
+      'get_aggregate_price',
       'ledger',
       'ledger_closed',
       'ledger_current',
       'ledger_data',
       'ledger_entry',
       'ledger_index',
+      'nft_buy_offers',
+      'nft_sell_offers',
+      'noripple_check',
       'ping',
       'random',
       'server_info',
@@ -30,8 +41,23 @@ describe('rippledMethods', () => {
       'submit',
       'transaction_entry',
       'tx',
+      'vault_info',
       'version',
     ]);
+  });
+
+  it('leaves out on Jingtum the methods over objects its ledger does not have, and keeps the rest', () => {
+    expect(rippledMethodsFor(getProfile('xrpl'))).toBe(rippledMethods);
+    const jingtum = Object.keys(rippledMethodsFor(getProfile('jingtum')));
+    for (const command of ['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) expect(jingtum).not.toContain(command);
+    for (const command of ['gateway_balances', 'noripple_check', 'account_lines']) expect(jingtum).toContain(command);
+  });
+
+  it("answers unknownCmd on Jingtum for the NFT, AMM, vault and oracle methods, as the Jingtum node does", async () => {
+    const runner = commandRunner({ methods: rippledMethodsFor(getProfile('jingtum')), context: {} as RippledContext, logger: createLogger('methods-test', 'silent') });
+    for (const command of ['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) {
+      expect(await runner.run(command, {}, 1, 'ws')).toEqual({ error: { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.' } });
+    }
   });
 
   it('ping answers an empty result', async () => {

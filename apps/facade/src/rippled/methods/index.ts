@@ -1,22 +1,30 @@
+import type { ChainProfile } from '@ledger-node/chain';
 import type { RippledMethod } from '../method';
 import { accountChannels } from './account-channels';
 import { accountCurrencies } from './account-currencies';
 import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
+import { accountNfts } from './account-nfts';
 import { accountObjects } from './account-objects';
 import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
+import { ammInfo } from './amm-info';
 import { bookOffers } from './book-offers';
 import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
+import { gatewayBalances } from './gateway-balances';
+import { getAggregatePrice } from './get-aggregate-price';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
+import { nftBuyOffers, nftSellOffers } from './nft-offers';
+import { noRippleCheck } from './noripple-check';
 import { ping, random, version } from './ping';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
 import { transactionEntry, tx } from './tx';
+import { vaultInfo } from './vault-info';
 
 export { rippledErrorOf } from './errors';
 
@@ -26,18 +34,25 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_currencies: accountCurrencies,
   account_info: accountInfo,
   account_lines: accountLines,
+  account_nfts: accountNfts,
   account_objects: accountObjects,
   account_offers: accountOffers,
   account_tx: accountTx,
+  amm_info: ammInfo,
   book_offers: bookOffers,
   deposit_authorized: depositAuthorized,
   fee,
+  gateway_balances: gatewayBalances,
+  get_aggregate_price: getAggregatePrice,
   ledger,
   ledger_closed: ledgerClosed,
   ledger_current: ledgerCurrent,
   ledger_data: ledgerData,
   ledger_index: ledgerIndex,
   ledger_entry: ledgerEntry,
+  nft_buy_offers: nftBuyOffers,
+  nft_sell_offers: nftSellOffers,
+  noripple_check: noRippleCheck,
   ping,
   random,
   server_info: serverInfo,
@@ -45,5 +60,15 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   submit,
   transaction_entry: transactionEntry,
   tx,
+  vault_info: vaultInfo,
   version,
 };
+
+/** Methods over ledger objects Jingtum does not have (NFTokens, AMMs, vaults, price oracles); its node does not know them. */
+const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
+
+/** The methods a node of this chain answers: on Jingtum, those over objects it lacks are unknownCmd, as its node answers. */
+export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledMethod>> {
+  if (profile.id === 'xrpl') return rippledMethods;
+  return Object.fromEntries(Object.entries(rippledMethods).filter(([command]) => !xrplOnly.has(command)));
+}
