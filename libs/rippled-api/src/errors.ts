@@ -30,6 +30,7 @@ export const rpcErrors = {
   malformedStream: { code: 71, message: 'Stream malformed.' },
   noClosed: { code: 15, message: 'Closed ledger is unavailable.' },
   noCurrent: { code: 16, message: 'Current ledger is unavailable.' },
+  noPathRequest: { code: 33, message: 'No pathfinding request in progress.' },
   noNetwork: { code: 17, message: 'Not synced to the network.' },
   notImpl: { code: 74, message: 'Not implemented.' },
   notReady: { code: 13, message: 'Not ready to handle this request.' },

@@ -5,7 +5,7 @@ import { rippledErrorOf, rippledMethods } from './index';
 import { request } from './test-context';
 
 describe('rippledMethods', () => {
-  it('serves the read API and submit; subscriptions are the transport\'s', () => {
+  it('serves the read API, manifest, submit and the forwarded commands; subscriptions are the transport\'s', () => {
     expect(Object.keys(rippledMethods).sort()).toEqual([
       'account_channels',
       'account_currencies',
@@ -23,11 +23,16 @@ describe('rippledMethods', () => {
       'ledger_data',
       'ledger_entry',
       'ledger_index',
+      'manifest',
+      'path_find',
       'ping',
       'random',
+      'ripple_path_find',
       'server_info',
       'server_state',
+      'simulate',
       'submit',
+      'submit_multisigned',
       'transaction_entry',
       'tx',
       'version',

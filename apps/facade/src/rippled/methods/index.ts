@@ -9,10 +9,12 @@ import { accountTx } from './account-tx';
 import { bookOffers } from './book-offers';
 import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
+import { pathFind, ripplePathFind, simulate, submitMultisigned } from './forwarded';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
+import { manifest } from './manifest';
 import { ping, random, version } from './ping';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
@@ -20,7 +22,7 @@ import { transactionEntry, tx } from './tx';
 
 export { rippledErrorOf } from './errors';
 
-/** Every rippled-compatible method the node answers from its store, by command name. */
+/** Every rippled-compatible method the node answers, by command name: from its store, sync's trust state, or forwarded. */
 export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_channels: accountChannels,
   account_currencies: accountCurrencies,
@@ -38,11 +40,16 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   ledger_data: ledgerData,
   ledger_index: ledgerIndex,
   ledger_entry: ledgerEntry,
+  manifest,
+  path_find: pathFind,
   ping,
   random,
+  ripple_path_find: ripplePathFind,
   server_info: serverInfo,
   server_state: serverState,
+  simulate,
   submit,
+  submit_multisigned: submitMultisigned,
   transaction_entry: transactionEntry,
   tx,
   version,
