@@ -37,6 +37,7 @@ export const rpcErrors = {
   notSupported: { code: 75, message: 'Operation not supported.' },
   notSynced: { code: 18, message: 'Not synced to the network.' },
   slowDown: { code: 10, message: 'You are placing too much load on the server.' },
+  srcActMalformed: { code: 65, message: 'Source account is malformed.' },
   srcActNotFound: { code: 67, message: 'Source account not found.' },
   srcCurMalformed: { code: 69, message: 'Source currency is malformed.' },
   srcIsrMalformed: { code: 70, message: 'Source issuer is malformed.' },
