@@ -34,6 +34,17 @@ describe('Forwarder', () => {
     expect(received[0]!.id).not.toBe(7);
   });
 
+  it('closes the path request a forwarded path_find create opened, so that the upstream sends no updates', async () => {
+    const pathFinds: MockRequest[] = [];
+    upstream.reply('path_find', (request) => {
+      pathFinds.push(request);
+      return { result: { alternatives: [], full_reply: false } };
+    });
+    expect((await forwarderWith().forward('path_find', JSON.stringify({ subcommand: 'create', destination_amount: '1' }), 1)).answer).toEqual({ alternatives: [], full_reply: false });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pathFinds.map((request) => request.subcommand)).toEqual(['create', 'close']);
+  });
+
   it('refuses a command outside the allow-list without sending it', async () => {
     for (const command of ['submit', 'sign', 'wallet_propose', 'ledger_accept', 'validation_create', '']) {
       await expect(forwarderWith().forward(command, '{}', 1)).rejects.toMatchObject({ kind: 'invalid_params' });

@@ -90,6 +90,9 @@ export class Forwarder {
     } finally {
       this.inFlight--;
     }
+    // A path request lives on the connection that made it (rippled InfoSub) and would be updated
+    // there for every ledger; the node relays no updates, so it closes the one it opened.
+    if (command === 'path_find' && params.subcommand === 'create') void this.upstream.request('path_find', { subcommand: 'close' }, { timeoutMs: this.limits.timeoutMs }).catch(() => undefined);
     if (Buffer.byteLength(JSON.stringify(answer.answer)) > this.limits.maxAnswerBytes) {
       throw new UpstreamUnavailable(`the upstream's ${command} answer is larger than ${this.limits.maxAnswerBytes} bytes`);
     }
