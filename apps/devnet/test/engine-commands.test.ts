@@ -186,3 +186,39 @@ describe('submit_multisigned', () => {
     expect(ok({ command: 'tx', transaction: result.tx_json.hash })).toMatchObject({ validated: true, meta: { TransactionResult: 'tesSUCCESS' } });
   });
 });
+
+describe('hostile input', () => {
+  it('answers every malformed request with a rippled error or a result, never internal', async () => {
+    const { default: fc } = await import('fast-check');
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(alice.classicAddress, issuer.classicAddress, '', 'XRP', '1200', -1, 2 ** 53, '1e400'));
+    const txJson = fc.dictionary(
+      fc.constantFrom('TransactionType', 'Account', 'Destination', 'Amount', 'Fee', 'Sequence', 'SigningPubKey', 'TxnSignature', 'Signers', 'SignerQuorum', 'SignerEntries', 'Flags', 'LimitAmount', 'SendMax', 'Paths', 'TicketSequence'),
+      fc.oneof(value, fc.constantFrom('Payment', 'SignerListSet', 'AccountSet', 'TrustSet', 'OfferCreate', [{ Signer: { Account: bob.classicAddress, SigningPubKey: '02', TxnSignature: '00' } }])),
+      { maxKeys: 8 },
+    );
+    const request = fc.oneof(
+      fc.record({ command: fc.constant('simulate'), tx_json: fc.oneof(txJson, value), binary: fc.oneof(fc.boolean(), value) }, { requiredKeys: ['command'] }),
+      fc.record({ command: fc.constant('simulate'), tx_blob: fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789ABCDEF') }), value) }),
+      fc.record({ command: fc.constant('submit_multisigned'), tx_json: fc.oneof(txJson, value) }, { requiredKeys: ['command'] }),
+      fc.record(
+        {
+          command: fc.constantFrom('ripple_path_find', 'path_find'),
+          subcommand: fc.oneof(fc.constant('create'), value),
+          source_account: fc.oneof(fc.constant(alice.classicAddress), value),
+          destination_account: fc.oneof(fc.constant(bob.classicAddress), value),
+          destination_amount: fc.oneof(value, fc.record({ currency: value, issuer: value, value })),
+          source_currencies: fc.oneof(value, fc.array(fc.record({ currency: value, issuer: value }), { maxLength: 3 })),
+        },
+        { requiredKeys: ['command'] },
+      ),
+    );
+    fc.assert(
+      fc.property(request, (fields) => {
+        const response = call(fields);
+        expect(['success', 'error']).toContain(response.status);
+        expect(response.error, JSON.stringify(fields)).not.toBe('internal');
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

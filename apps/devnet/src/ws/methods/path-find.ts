@@ -16,6 +16,9 @@ import type { LedgerSource } from '../ledger-source';
 import { ownerDirectoryEntries } from './account-lines';
 import type { MethodHandler } from './context';
 
+/** A standard three-character code or 40 hex digits (rippled `to_currency`). */
+const CURRENCY = /^[A-Za-z0-9?!@#$%^&*<>(){}[\]|]{3}$|^[0-9A-Fa-f]{40}$/;
+
 interface Line {
   peer: string;
   currency: string;
@@ -46,7 +49,10 @@ function readQuery(request: JsonObject, source: LedgerSource): PathQuery {
   const amount = parseAmount(amountJson);
   const native = source.profile.nativeCurrency;
   // rippled: a positive amount (or -1: as much as can be delivered, which the devnet does not search for).
-  if (amount === undefined || (amount.native ? amount.drops <= 0n : amount.value.signum() <= 0 || amount.currency === native || !source.profile.codec.isValidAddress(amount.issuer))) {
+  if (
+    amount === undefined ||
+    (amount.native ? amount.drops <= 0n : amount.value.signum() <= 0 || amount.currency === native || !CURRENCY.test(amount.currency) || !source.profile.codec.isValidAddress(amount.issuer))
+  ) {
     throw new RpcError('dstAmtMalformed');
   }
   let sourceCurrencies: PathQuery['sourceCurrencies'];
