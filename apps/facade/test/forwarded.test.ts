@@ -5,13 +5,19 @@
  * sync follows. Transactions are made and (multi-)signed by the published `xrpl` package.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, multisign, Wallet, type SubmittableTransaction } from 'xrpl';
+import { Client, decode, multisign, Wallet, type SubmittableTransaction } from 'xrpl';
 import { stopAll, waitUntil } from '@ledger-node/test-utils';
 import { GENESIS, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
 
 afterAll(async () => {
   await stopAll();
 });
+
+/** A request xrpl's types do not name (the forwarded commands, manifest, the devnet's controls): its result. */
+async function ask(client: Client, request: Json): Promise<Json> {
+  const answer = (await client.request(request as never)) as { result: Json };
+  return answer.result;
+}
 
 /** The rippled error a request was refused with (xrpl's RippledError carries the whole answer). */
 async function refusal(client: Client, request: Json): Promise<Json> {
@@ -64,25 +70,25 @@ describe('forwarded commands and manifest through ledger-node -dev -ws', () => {
   it("answers ripple_path_find as the devnet does, marked forwarded: the direct native and issued-currency paths", async () => {
     for (const amount of ['5000000', { currency: 'USD', issuer: issuer.classicAddress, value: '25' }]) {
       const request = { command: 'ripple_path_find', ...pathRequest(amount) };
-      const { result } = await client.request(request as never);
-      const expected = (await devnet.request(request as never)).result as Json;
-      expect((result as Json).forwarded).toBe(true);
-      expect(withoutLedger(result as Json)).toEqual({ ...withoutLedger(expected), forwarded: true });
-      expect((result as Json).alternatives).toHaveLength(1);
+      const result = await ask(client, request);
+      const expected = await ask(devnet, request);
+      expect(result.forwarded).toBe(true);
+      expect(withoutLedger(result)).toEqual({ ...withoutLedger(expected), forwarded: true });
+      expect(result.alternatives).toHaveLength(1);
     }
-    const usd = (await client.request({ command: 'ripple_path_find', ...pathRequest({ currency: 'USD', issuer: issuer.classicAddress, value: '25' }) } as never)).result as Json;
+    const usd = await ask(client, { command: 'ripple_path_find', ...pathRequest({ currency: 'USD', issuer: issuer.classicAddress, value: '25' }) });
     expect(usd.alternatives[0].source_amount).toEqual({ currency: 'USD', issuer: alice.classicAddress, value: '25' });
   });
 
   it('answers path_find create once, forwarded; close finds no path request', async () => {
-    const { result } = await client.request({ command: 'path_find', subcommand: 'create', ...pathRequest('7000000') } as never);
+    const result = await ask(client, { command: 'path_find', subcommand: 'create', ...pathRequest('7000000') });
     expect(result).toMatchObject({ alternatives: [{ paths_computed: [], source_amount: '7000000' }], destination_amount: '7000000', forwarded: true });
     expect(await refusal(client, { command: 'path_find', subcommand: 'close' })).toMatchObject({ error: 'noPathRequest', error_code: 33 });
   });
 
   it('simulates a payment on the open ledger without committing it', async () => {
     const before = (await devnet.request({ command: 'account_info', account: alice.classicAddress, ledger_index: 'current' })).result.account_data.Balance;
-    const { result } = await client.request({ command: 'simulate', tx_json: { TransactionType: 'Payment', Account: alice.classicAddress, Destination: bob.classicAddress, Amount: '1000000' } } as never);
+    const result = await ask(client, { command: 'simulate', tx_json: { TransactionType: 'Payment', Account: alice.classicAddress, Destination: bob.classicAddress, Amount: '1000000' } });
     expect(result).toMatchObject({ applied: false, engine_result: 'tesSUCCESS', engine_result_code: 0, forwarded: true, meta: { TransactionResult: 'tesSUCCESS' }, tx_json: { Account: alice.classicAddress, SigningPubKey: '' } });
     expect((await devnet.request({ command: 'account_info', account: alice.classicAddress, ledger_index: 'current' })).result.account_data.Balance).toBe(before);
   });
@@ -108,10 +114,9 @@ describe('forwarded commands and manifest through ledger-node -dev -ws', () => {
       SigningPubKey: '',
     } as SubmittableTransaction;
     const signed = multisign([signers[0]!, signers[2]!].map((wallet) => wallet.sign(payment, true).tx_blob));
-    const { decode } = await import('xrpl');
-    const { result } = await client.request({ command: 'submit_multisigned', tx_json: decode(signed) } as never);
+    const result = await ask(client, { command: 'submit_multisigned', tx_json: decode(signed) });
     expect(result).toMatchObject({ engine_result: 'tesSUCCESS', forwarded: true });
-    const hash = (result as Json).tx_json.hash as string;
+    const hash = result.tx_json.hash as string;
     const stored = await waitUntil(
       async () => {
         try {
@@ -130,22 +135,22 @@ describe('forwarded commands and manifest through ledger-node -dev -ws', () => {
   });
 
   it("answers manifest for a devnet validator's master key from the manifests sync follows, as the devnet does", async () => {
-    const { result: network } = await devnet.request({ command: 'devnet_network' } as never);
-    const validator = (network as Json).validators[0] as Json;
+    const network = await ask(devnet, { command: 'devnet_network' });
+    const validator = network.validators[0] as Json;
     const request = { command: 'manifest', public_key: validator.master_key_n };
-    const expected = (await devnet.request(request as never)).result as Json;
+    const expected = await ask(devnet, request);
     expect(expected.manifest).toEqual(expect.any(String));
     const answer = await waitUntil(
       async () => {
-        const { result } = await client.request(request as never);
-        return (result as Json).manifest === undefined ? undefined : (result as Json);
+        const result = await ask(client, request);
+        return result.manifest === undefined ? undefined : result;
       },
       30_000,
       'the validator manifest followed by sync',
       250,
     );
     expect(answer).toEqual(expected);
-    expect((await client.request({ command: 'manifest', public_key: validator.signing_key_n } as never)).result).toMatchObject({ details: { master_key: validator.master_key_n } });
+    expect(await ask(client, { command: 'manifest', public_key: validator.signing_key_n })).toMatchObject({ details: { master_key: validator.master_key_n } });
     expect(await refusal(client, { command: 'manifest', public_key: 'nHnotakey' })).toMatchObject({ error: 'invalidParams', requested: 'nHnotakey' });
   });
 });
