@@ -23,7 +23,9 @@ export async function start(flags: ParsedFlags) {
   const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
   const payments = new Payments(config.profile, upstream, keystore, ledgerStore, book, logger);
   const tracker = new Tracker(book, ledgerStore, logger);
-  const forwarder = new Forwarder({ request: (command, params, options) => upstream.request(command, params, options) });
+  const forwarder = new Forwarder({ request: (command, params, options) => upstream.request(command, params, options) }, undefined, (command, reason) =>
+    logger.warn({ command, reason }, `forwarded ${command} got no usable answer: ${reason}`),
+  );
   const beginSending = () => {
     const open = book.open();
     tracker.start();

@@ -101,9 +101,17 @@ describe('Forwarder', () => {
     unreachable.close();
   });
 
-  it('refuses an answer larger than the cap', async () => {
+  it('refuses an answer larger than the cap, and says why to its listener', async () => {
     upstream.reply('ripple_path_find', { result: { alternatives: [{ padding: 'x'.repeat(8192) }] } });
-    await expect(forwarderWith({ maxAnswerBytes: 4096 }).forward('ripple_path_find', '{}', 1)).rejects.toMatchObject({ kind: 'upstream_unavailable' });
+    const heard: string[] = [];
+    const forwarder = new Forwarder({ request: (command, params, options) => client.request(command, params, options) }, { timeoutMs: 2_000, maxAnswerBytes: 4096, maxInFlight: 4 }, (command, reason) => heard.push(`${command}: ${reason}`));
+    await expect(forwarder.forward('ripple_path_find', '{}', 1)).rejects.toMatchObject({ kind: 'upstream_unavailable' });
+    expect(heard).toEqual(["ripple_path_find: the upstream's ripple_path_find answer is larger than 4096 bytes"]);
+  });
+
+  it('answers upstream_unavailable for an answer that is not a rippled answer', async () => {
+    upstream.reply('simulate', { raw: JSON.stringify({ id: 1, status: 'success' }) });
+    await expect(forwarderWith({ timeoutMs: 500 }).forward('simulate', '{}', 2)).rejects.toMatchObject({ kind: 'upstream_unavailable' });
   });
 
   it('refuses a forward beyond the limit in flight at once (tooBusy), and takes one again once a slot frees', async () => {

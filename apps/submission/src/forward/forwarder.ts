@@ -57,6 +57,8 @@ export class Forwarder {
   constructor(
     private readonly upstream: ForwardingUpstream,
     private readonly limits: ForwarderLimits = DEFAULT_FORWARDER_LIMITS,
+    /** Hears why a forward got no usable answer (callers are told only rippled's noNetwork). */
+    private readonly onUnanswered: (command: ForwardedCommand, reason: string) => void = () => {},
   ) {}
 
   /** Forwards `command` with `paramsJson` (a JSON object) at `apiVersion` (0: none named). */
@@ -85,7 +87,8 @@ export class Forwarder {
       answer = { answer: await this.upstream.request(command, params, { timeoutMs: this.limits.timeoutMs }), error: false };
     } catch (error) {
       if (error instanceof UpstreamRequestError) answer = { answer: errorFieldsOf(error), error: true };
-      else if (error instanceof MalformedUpstreamMessage) throw new UpstreamUnavailable(`the upstream's ${command} answer is malformed`);
+      else if (error instanceof MalformedUpstreamMessage) throw this.unanswered(command, `the upstream's ${command} answer is malformed: ${error.message}`);
+      else if (error instanceof UpstreamUnavailable) throw this.unanswered(command, error.message);
       else throw error;
     } finally {
       this.inFlight--;
@@ -94,9 +97,14 @@ export class Forwarder {
     // there for every ledger; the node relays no updates, so it closes the one it opened.
     if (command === 'path_find' && params.subcommand === 'create') void this.upstream.request('path_find', { subcommand: 'close' }, { timeoutMs: this.limits.timeoutMs }).catch(() => undefined);
     if (Buffer.byteLength(JSON.stringify(answer.answer)) > this.limits.maxAnswerBytes) {
-      throw new UpstreamUnavailable(`the upstream's ${command} answer is larger than ${this.limits.maxAnswerBytes} bytes`);
+      throw this.unanswered(command, `the upstream's ${command} answer is larger than ${this.limits.maxAnswerBytes} bytes`);
     }
     return answer;
+  }
+
+  private unanswered(command: ForwardedCommand, reason: string): UpstreamUnavailable {
+    this.onUnanswered(command, reason);
+    return new UpstreamUnavailable(reason);
   }
 }
 

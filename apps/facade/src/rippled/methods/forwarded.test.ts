@@ -28,7 +28,11 @@ describe('forwarded methods', () => {
   });
 
   it('answers noNetwork when no upstream answers, and tooBusy when the forwards in flight are at their limit', async () => {
-    expect(await fieldsOf(ripplePathFind(request(pathRequest), chainAnswering(new UpstreamUnavailable('no upstream answered')).context))).toMatchObject({ error: 'noNetwork', error_code: 17 });
+    expect(await fieldsOf(ripplePathFind(request(pathRequest), chainAnswering(new UpstreamUnavailable('ripple_path_find to ws://10.0.0.7:6006 got no answer')).context))).toEqual({
+      error: 'noNetwork',
+      error_code: 17,
+      error_message: 'Not synced to the network.',
+    });
     expect(await fieldsOf(simulate(request({ tx_blob: '1200' }), chainAnswering(new RateLimited('32 forwards are waiting')).context))).toEqual({
       error: 'tooBusy',
       error_code: 9,

@@ -33,6 +33,8 @@ async function forward(command: ForwardedCommand, request: RippledRequest, conte
   } catch (error) {
     // The submission service's forwards in flight at their limit: rippled's load refusal.
     if (isLedgerNodeError(error) && error.kind === 'rate_limited') throw new RpcError('tooBusy');
+    // rippled's own words: which upstream did not answer, and how, is the operator's to read in the logs.
+    if (isLedgerNodeError(error) && error.kind === 'upstream_unavailable') throw new RpcError('noNetwork');
     throw rippledErrorOf(error) ?? error;
   }
   let parsed: unknown;
