@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, decode, multisign, Wallet, type SubmittableTransaction } from 'xrpl';
 import { stopAll, waitUntil } from '@ledger-node/test-utils';
-import { GENESIS, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
+import { GENESIS, postRippled, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
 
 afterAll(async () => {
   await stopAll();
@@ -91,6 +91,9 @@ describe('forwarded commands and manifest through ledger-node -dev -ws', () => {
     const result = await ask(client, { command: 'simulate', tx_json: { TransactionType: 'Payment', Account: alice.classicAddress, Destination: bob.classicAddress, Amount: '1000000' } });
     expect(result).toMatchObject({ applied: false, engine_result: 'tesSUCCESS', engine_result_code: 0, forwarded: true, meta: { TransactionResult: 'tesSUCCESS' }, tx_json: { Account: alice.classicAddress, SigningPubKey: '' } });
     expect((await devnet.request({ command: 'account_info', account: alice.classicAddress, ledger_index: 'current' })).result.account_data.Balance).toBe(before);
+    // rippled's HTTP JSON-RPC form is forwarded the same way.
+    const overHttp = await postRippled(node.httpUrl, 'simulate', { tx_json: { TransactionType: 'AccountSet', Account: bob.classicAddress } });
+    expect(overHttp.body?.result).toMatchObject({ status: 'success', applied: false, engine_result: 'tesSUCCESS', forwarded: true });
   });
 
   it('refuses key material before anything is forwarded', async () => {
