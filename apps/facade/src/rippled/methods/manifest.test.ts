@@ -34,6 +34,11 @@ describe('manifest', () => {
     expect(await manifest(request({ public_key: other }), chain.context)).toEqual({ requested: other });
   });
 
+  it('answers requested alone on a node without sync, which follows no manifests', async () => {
+    const withoutSync = { ...chain.context, syncEnabled: false };
+    expect(await manifest(request({ public_key: masterText }), withoutSync as never)).toEqual({ requested: masterText });
+  });
+
   it('answers invalidParams beside requested for a key that is not a base58 node public key', async () => {
     for (const key of ['', 'nHUnotakey', signed.masterKey, 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh']) {
       const refusal = await manifest(request({ public_key: key }), chain.context).then(() => undefined, errorFields);

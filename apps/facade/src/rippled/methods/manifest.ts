@@ -24,6 +24,8 @@ export const manifest: RippledMethod = async ({ params }, context) => {
   } catch {
     throw new RpcError('invalidParams', undefined, { requested });
   }
+  // Without sync (-sync false) the node follows no manifests: every key is one it does not know.
+  if (!context.syncEnabled) return { requested };
   let found;
   try {
     found = (await context.clients.sync.getManifest({ publicKey: Buffer.from(publicKey, 'hex') })).manifest;
