@@ -64,9 +64,17 @@ describe('simulate', () => {
       applied: false,
       engine_result: 'tesSUCCESS',
       engine_result_code: 0,
-      engine_result_message: 'The transaction was applied. Only final in a validated ledger.',
+      engine_result_message: 'The simulated transaction would have been applied.',
       ledger_index: source.writer.openLedgerIndex(),
-      tx_json: { TransactionType: 'Payment', Account: alice.classicAddress, Fee: '10', Sequence: sequenceOf(alice.classicAddress), SigningPubKey: '', hash: expect.stringMatching(/^[0-9A-F]{64}$/) },
+      tx_json: {
+        TransactionType: 'Payment',
+        Account: alice.classicAddress,
+        Fee: '10',
+        Sequence: sequenceOf(alice.classicAddress),
+        SigningPubKey: '',
+        TxnSignature: '',
+        hash: expect.stringMatching(/^[0-9A-F]{64}$/),
+      },
       meta: { TransactionResult: 'tesSUCCESS', delivered_amount: '1000000' },
     });
     const sender = result.meta.AffectedNodes.find((node: Json) => node.ModifiedNode?.FinalFields?.Account === alice.classicAddress).ModifiedNode;
@@ -85,9 +93,10 @@ describe('simulate', () => {
   });
 
   it('answers hex with binary, from a tx_blob too', () => {
-    const blob = profile.codec.encode({ TransactionType: 'AccountSet', Account: bob.classicAddress, Fee: '10', Sequence: sequenceOf(bob.classicAddress), SigningPubKey: '' });
-    const result = ok({ command: 'simulate', tx_blob: blob, binary: true });
-    expect(result).toMatchObject({ engine_result: 'tesSUCCESS', tx_blob: blob, meta_blob: expect.stringMatching(/^[0-9A-F]+$/) });
+    const fields = { TransactionType: 'AccountSet', Account: bob.classicAddress, Fee: '10', Sequence: sequenceOf(bob.classicAddress), SigningPubKey: '' };
+    const result = ok({ command: 'simulate', tx_blob: profile.codec.encode(fields), binary: true });
+    // The transaction as simulated: autofilled with an empty signature, as rippled echoes it.
+    expect(result).toMatchObject({ engine_result: 'tesSUCCESS', tx_blob: profile.codec.encode({ ...fields, TxnSignature: '' }), meta_blob: expect.stringMatching(/^[0-9A-F]+$/) });
     expect(result).not.toHaveProperty('tx_json');
   });
 
@@ -98,7 +107,8 @@ describe('simulate', () => {
     expect(refusal({ tx_json: {}, tx_blob: '1200' })).toMatchObject({ error: 'invalidParams', error_message: 'Can only include one of `tx_blob` and `tx_json`.' });
     expect(refusal({ tx_blob: 'ZZ' })).toMatchObject({ error: 'invalidParams', error_message: "Invalid field 'tx_blob'." });
     const { tx_blob: signed } = bob.sign({ TransactionType: 'AccountSet', Account: bob.classicAddress, Fee: '10', Sequence: sequenceOf(bob.classicAddress) } as Transaction);
-    expect(refusal({ tx_blob: signed })).toMatchObject({ error: 'invalidParams', error_message: 'Transaction should not be signed.' });
+    expect(refusal({ tx_blob: signed })).toMatchObject({ error: 'transactionSigned', error_code: 96, error_message: 'Transaction should not be signed.' });
+    expect(refusal({ tx_json: { TransactionType: 'AccountSet', Account: bob.classicAddress, Signers: [{ Signer: { Account: alice.classicAddress, TxnSignature: '00' } }] } })).toMatchObject({ error: 'transactionSigned' });
     expect(refusal({ tx_json: { TransactionType: 'AccountSet', Account: Wallet.generate().classicAddress } })).toMatchObject({ error: 'srcActNotFound' });
   });
 });
@@ -175,6 +185,18 @@ describe('submit_multisigned', () => {
     const forged = signedBy([signers[0]!, signers[1]!]);
     forged.Amount = '9000000';
     expect(call({ command: 'submit_multisigned', tx_json: forged })).toMatchObject({ error: 'invalidTransaction', error_exception: expect.stringContaining('Invalid signature') });
+  });
+
+  it('simulates a multi-signed payment before it is signed: the list and its quorum checked, no signature asked', () => {
+    const unsigned = (wallets: Wallet[]) => ({
+      TransactionType: 'Payment',
+      Account: alice.classicAddress,
+      Destination: bob.classicAddress,
+      Amount: '1000000',
+      Signers: wallets.map((wallet) => ({ Signer: { Account: wallet.classicAddress } })),
+    });
+    expect(ok({ command: 'simulate', tx_json: unsigned([signers[0]!, signers[1]!]) })).toMatchObject({ engine_result: 'tesSUCCESS', tx_json: { Fee: '30' } });
+    expect(ok({ command: 'simulate', tx_json: unsigned([signers[0]!]) }).engine_result).toBe('tefBAD_QUORUM');
   });
 
   it('applies a payment signed by a quorum of the list', () => {

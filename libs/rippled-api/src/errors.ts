@@ -42,6 +42,7 @@ export const rpcErrors = {
   srcCurMalformed: { code: 69, message: 'Source currency is malformed.' },
   srcIsrMalformed: { code: 70, message: 'Source issuer is malformed.' },
   tooBusy: { code: 9, message: 'The server is too busy to help you now.' },
+  transactionSigned: { code: 96, message: 'Transaction should not be signed.' },
   txnNotFound: { code: 29, message: 'Transaction not found.' },
   unexpectedLedgerType: { code: 99, message: 'Unexpected ledger type.' },
   unknownCmd: { code: 32, message: 'Unknown method.' },

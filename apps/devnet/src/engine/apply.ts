@@ -121,7 +121,7 @@ export class TransactionProcessor {
     if (fee < settings.fees.baseFee * BigInt(1 + (signers?.length ?? 0))) return 'telINSUF_FEE_P';
     if (fee > 0n && nativeBalance(root) < fee) return 'terINSUF_FEE_B';
 
-    if (signers !== undefined) return this.multiSignProblem(context, signers);
+    if (signers !== undefined) return this.multiSignProblem(context, signers, target.dryRun === true);
     if (target.dryRun && (tx.SigningPubKey === undefined || tx.SigningPubKey === '')) return undefined;
     const signer = settings.profile.keys.deriveAddress(tx.SigningPubKey as string);
     if (signer === account) {
@@ -139,7 +139,7 @@ export class TransactionProcessor {
    * with its own master key (enabled; an account not in the ledger counts as such) or its regular
    * key, and their weights reach the list's quorum. The signatures themselves are local checks.
    */
-  private multiSignProblem(context: RuleContext, signers: JsonObject[]): ResultToken | undefined {
+  private multiSignProblem(context: RuleContext, signers: JsonObject[], dryRun: boolean): ResultToken | undefined {
     const { sandbox, settings, account } = context;
     const list = sandbox.read(settings.keys.signers(account));
     if (list === undefined) return 'tefNOT_MULTI_SIGNING';
@@ -150,6 +150,11 @@ export class TransactionProcessor {
       const signerAccount = signer.Account as string;
       const listed = weights.get(signerAccount);
       if (listed === undefined) return 'tefBAD_SIGNATURE';
+      // A dry run's signer that names no key is not asked which key it holds (rippled simulate).
+      if (dryRun && (signer.SigningPubKey === undefined || signer.SigningPubKey === '')) {
+        weight += listed;
+        continue;
+      }
       let keyAccount: string;
       try {
         keyAccount = settings.profile.keys.deriveAddress(signer.SigningPubKey as string);

@@ -35,6 +35,7 @@ import type {
   DevnetChain,
   FeeSettings,
   JsonObject,
+  SimulateRefusal,
   SimulateResult,
   StateEntry,
   SubmitResult,
@@ -359,22 +360,33 @@ class Devnet implements DevnetChain {
     return this.submitResult(txBlob, outcome.result, outcome.applied, this.held.has(txHash), txJson, txHash);
   }
 
-  simulate(input: JsonObject): SimulateResult {
+  simulate(input: JsonObject): SimulateResult | SimulateRefusal {
     const txJson = cloneEntry(input);
-    const account = txJson.Account;
-    if (typeof account !== 'string' || !this.keys.isValidAddress(account)) throw new InvalidParams("Invalid field 'tx_json.Account'.", 'tx_json.Account');
-    if (typeof txJson.TransactionType !== 'string') throw new InvalidParams("Missing field 'tx_json.TransactionType'.", 'tx_json.TransactionType');
-    if ((typeof txJson.TxnSignature === 'string' && txJson.TxnSignature !== '') || (Array.isArray(txJson.Signers) && txJson.Signers.some((signer) => (signer as JsonObject)?.Signer && ((signer as JsonObject).Signer as JsonObject).TxnSignature))) {
-      throw new InvalidParams('Transaction should not be signed.', 'tx_json');
-    }
-    // rippled simulate autofills what signing would have: the next sequence, the base fee (per signer too), an empty key.
-    const root = this.state.get(this.keys.account(account));
-    if (txJson.Sequence === undefined) {
-      if (root === undefined) throw new InvalidParams('Source account not found.', 'tx_json.Account');
-      txJson.Sequence = Number(root.Sequence);
-    }
-    if (txJson.Fee === undefined) txJson.Fee = (this.fees.baseFee * BigInt(1 + (Array.isArray(txJson.Signers) ? txJson.Signers.length : 0))).toString();
+    // rippled simulate's autofill, in its order: Fee (the base fee, once more per signer), the
+    // signature fields left empty (a signature given is refused), then the next sequence.
+    const signers = txJson.Signers;
+    if (txJson.Fee === undefined) txJson.Fee = (this.fees.baseFee * BigInt(1 + (Array.isArray(signers) ? signers.length : 0))).toString();
     if (txJson.SigningPubKey === undefined) txJson.SigningPubKey = '';
+    if (signers !== undefined) {
+      if (!Array.isArray(signers)) throw new InvalidParams("Invalid field 'tx.Signers'.", 'tx.Signers');
+      signers.forEach((wrapped, position) => {
+        const signer = (wrapped as JsonObject | null)?.Signer as JsonObject | undefined;
+        if (signer === null || typeof signer !== 'object' || Array.isArray(signer)) throw new InvalidParams(`Invalid field 'tx.Signers[${position}]'.`, 'tx.Signers');
+        signer.SigningPubKey ??= '';
+        signer.TxnSignature ??= '';
+      });
+      if (signers.some((wrapped) => ((wrapped as JsonObject).Signer as JsonObject).TxnSignature !== '')) return { refused: 'transactionSigned' };
+    }
+    if (txJson.TxnSignature === undefined) txJson.TxnSignature = '';
+    else if (txJson.TxnSignature !== '') return { refused: 'transactionSigned' };
+    if (txJson.Sequence === undefined) {
+      const account = txJson.Account;
+      if (typeof account !== 'string' || !this.keys.isValidAddress(account)) return { refused: 'srcActMalformed' };
+      const root = this.state.get(this.keys.account(account));
+      if (txJson.TicketSequence !== undefined) txJson.Sequence = 0;
+      else if (root === undefined) return { refused: 'srcActNotFound' };
+      else txJson.Sequence = Number(root.Sequence);
+    }
     let txBlob: string;
     let decoded: JsonObject;
     try {
@@ -393,7 +405,8 @@ class Devnet implements DevnetChain {
     const result: SimulateResult = {
       engineResult: outcome.result.token,
       engineResultCode: outcome.result.code,
-      engineResultMessage: outcome.result.message,
+      // rippled simulate: the success text would say the transaction was applied; it was not.
+      engineResultMessage: outcome.result.code === 0 ? 'The simulated transaction would have been applied.' : outcome.result.message,
       txJson: { ...decoded, hash: txHash },
       txBlob,
       ledgerIndex,

@@ -94,6 +94,11 @@ export interface FeeSettings {
 }
 
 /** A single-node chain: every closed ledger is validated at once. */
+/** Why simulate runs nothing (rippled's autofill refusals): a signature given, or no account to take a sequence from. */
+export interface SimulateRefusal {
+  refused: 'transactionSigned' | 'srcActNotFound' | 'srcActMalformed';
+}
+
 /** What a transaction would do to the open ledger (rippled simulate), nothing committed. */
 export interface SimulateResult {
   engineResult: string;
@@ -119,7 +124,7 @@ export interface DevnetChain {
    * simulate autofill (Sequence, Fee, SigningPubKey); throws InvalidParams for a transaction that
    * cannot be autofilled or encoded.
    */
-  simulate(txJson: JsonObject): SimulateResult;
+  simulate(txJson: JsonObject): SimulateResult | SimulateRefusal;
   /** Closes (and validates) the open ledger; `closeTime` in seconds since the ripple epoch (default: now). */
   close(closeTime?: number): ClosedLedger;
   /** Transactions waiting in the open ledger or held for retry. */

@@ -1,7 +1,8 @@
 /**
  * rippled `simulate`: a transaction (tx_json, or tx_blob) applied to a copy of the open ledger
  * after signing's autofill, nothing committed. Its checks come in rippled's order: `binary` a
- * boolean, no key fields, exactly one of tx_blob and tx_json; a signed transaction is refused.
+ * boolean, no key fields, exactly one of tx_blob and tx_json; its autofill refuses a signed
+ * transaction (`transactionSigned`) and one from an account that does not exist.
  * The answer is `applied: false` with the engine result, the transaction as applied and, when
  * the result would be applied (tes, tec), its metadata; `binary` gives both as hex.
  */
@@ -38,8 +39,12 @@ export const simulate: MethodHandler = ({ request, source }) => {
   try {
     simulated = source.writer.simulate(transaction);
   } catch (error) {
-    if (isLedgerNodeError(error) && error.kind === 'invalid_params') throw new RpcError(error.message === 'Source account not found.' ? 'srcActNotFound' : 'invalidParams', error.message);
+    if (isLedgerNodeError(error) && error.kind === 'invalid_params') throw new RpcError('invalidParams', error.message);
     throw error;
+  }
+  if ('refused' in simulated) {
+    if (simulated.refused === 'srcActMalformed') throw new RpcError('srcActMalformed', "Invalid field 'tx.Account'.");
+    throw new RpcError(simulated.refused);
   }
   const answer: JsonObject = {
     applied: false,
