@@ -3,6 +3,7 @@ import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceSer
 import { admittedBy, bindService, createGrpcClient, dependenciesServing, serveGrpc, SUBMISSION_CALLERS, type ReadinessCheck, watchReadiness } from '@ledger-node/grpc';
 import { createLogger, observedGauge } from '@ledger-node/telemetry';
 import { submissionConfig } from './config';
+import { Forwarder } from './forward/forwarder';
 import { submissionHandlers } from './grpc/handlers';
 import { Payments } from './payments';
 import { SendingGate, takeSenderLock } from './sender-lock';
@@ -22,6 +23,9 @@ export async function start(flags: ParsedFlags) {
   const ledgerStore = createGrpcClient(LedgerStoreServiceService, config.ledgerStoreAddress, { serviceLabel: 'ledger-store' });
   const payments = new Payments(config.profile, upstream, keystore, ledgerStore, book, logger);
   const tracker = new Tracker(book, ledgerStore, logger);
+  const forwarder = new Forwarder({ request: (command, params, options) => upstream.request(command, params, options) }, undefined, (command, reason) =>
+    logger.warn({ command, reason }, `forwarded ${command} got no usable answer: ${reason}`),
+  );
   const beginSending = () => {
     const open = book.open();
     tracker.start();
@@ -51,7 +55,7 @@ export async function start(flags: ParsedFlags) {
   const server = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, gate), admittedBy(SUBMISSION_CALLERS))],
+    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, forwarder, gate), admittedBy(SUBMISSION_CALLERS))],
     metrics: { service: 'submission', listener: metricsListener(flags, 'submission') },
     onStop: async () => {
       stopWaiting.abort();

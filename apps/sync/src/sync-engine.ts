@@ -2,7 +2,7 @@
  * The sync engine: the upstream connection, the live follower and backfill over the stored chain,
  * and the status they report together.
  */
-import type { GetSyncStatusResponse } from '@ledger-node/contracts';
+import type { GetSyncStatusResponse, ManifestDetails } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import { Backfill } from './backfill/backfill';
 import { earliestContiguousLedger, parseCompleteLedgers } from './backfill/ranges';
@@ -19,6 +19,7 @@ import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from '@ledger-node/upstream';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
 import { Refusals } from './refusals';
+import { followedManifest } from './trust/manifest-lookup';
 import { NegativeUnlSource } from './trust/negative-unl';
 import { ValidatorLists } from './trust/validator-lists';
 import { AnchorProof } from './verify/anchor-proof';
@@ -262,5 +263,13 @@ export class SyncEngine {
       ...(this.lists.trust.configured ? { validatorList: this.lists.state() } : {}),
       verificationFailuresByReason: this.refusals.toRecord(),
     };
+  }
+
+  /**
+   * The newest manifest followed for a validator key, master or signing (rippled `manifest`): from
+   * the manifests of the lists in force and the upstream's. A rotated-out signing key names none.
+   */
+  manifest(publicKey: Uint8Array): ManifestDetails | undefined {
+    return followedManifest(this.lists.trust, publicKey);
   }
 }

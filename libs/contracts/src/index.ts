@@ -105,6 +105,8 @@ export type {
 } from './gen/ledgernode/ledgerstore/v1/ledgerstore';
 
 export {
+  ForwardRequest,
+  ForwardResponse,
   GetSubmissionRequest,
   GetSubmissionResponse,
   ListSubmissionsRequest,
@@ -127,9 +129,12 @@ export type {
 } from './gen/ledgernode/submission/v1/submission';
 
 export {
+  GetManifestRequest,
+  GetManifestResponse,
   GetSyncStatusRequest,
   GetSyncStatusResponse,
   GetSyncStatusResponse_VerificationFailuresByReasonEntry,
+  ManifestDetails,
   PublisherListStatus,
   SyncServiceClient,
   SyncServiceService,

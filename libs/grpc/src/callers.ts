@@ -55,10 +55,14 @@ export const SUBMISSION_CALLERS: CallersOf<typeof SubmissionServiceService> = {
   submitSigned: ['facade'],
   getSubmission: ['facade'],
   listSubmissions: ['facade'],
+  // The rippled API's forwarded commands (path_find, simulate, submit_multisigned): the facade alone.
+  forward: ['facade'],
 };
 
 export const SYNC_CALLERS: CallersOf<typeof SyncServiceService> = {
   getSyncStatus: ['facade'],
+  // The rippled API's `manifest`.
+  getManifest: ['facade'],
 };
 
 /** The table by service, for the tests and the README's call graph. */

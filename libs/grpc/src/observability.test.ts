@@ -25,6 +25,7 @@ async function serveFailingSync(address: string) {
         async getSyncStatus() {
           throw new NotFound('no status here');
         },
+        getManifest: async () => ({}),
       }),
     ],
   });

@@ -43,6 +43,7 @@ async function serveSync(address: string, authToken?: string): Promise<GrpcServe
         async getSyncStatus() {
           return syncStatus;
         },
+        getManifest: async () => ({}),
       }),
     ],
   });
@@ -190,6 +191,7 @@ describe('a caller gone or out of time', () => {
       logger,
       services: [
         bindService('ledgernode.sync.v1.SyncService', SyncServiceService, {
+          getManifest: async () => ({}),
           getSyncStatus: (_request, { signal }) => {
             back.started++;
             const startedAt = Date.now();
@@ -209,7 +211,7 @@ describe('a caller gone or out of time', () => {
     const frontServer = await startGrpcServer({
       address: `unix:${dir}/front.sock`,
       logger,
-      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: () => toBack.getSyncStatus({}) })],
+      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: () => toBack.getSyncStatus({}), getManifest: async () => ({}) })],
     });
     cleanups.push(() => frontServer.stop(100), () => toBack.close());
     const front = createGrpcClient(SyncServiceService, frontServer.address, { deadlineMs: 30_000 });

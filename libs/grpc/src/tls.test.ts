@@ -42,7 +42,7 @@ describe('gRPC over TCP', () => {
     const server = await startGrpcServer({
       address: `127.0.0.1:${await freePort()}`,
       logger,
-      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: async () => status }, () => ['facade'])],
+      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: async () => status, getManifest: async () => ({}) }, () => ['facade'])],
     });
     cleanups.push(() => server.stop(100));
     const clientAs = (files: CertificateFiles) => {

@@ -204,7 +204,8 @@ export class UpstreamConnection {
 
   private requestError(command: string, answer: { error: string; error_message?: string; error_exception?: string }): UpstreamRequestError {
     const said = answer.error_message ?? answer.error_exception;
-    return new UpstreamRequestError(command, answer.error, `${command} failed on ${this.url}: ${answer.error}${said ? ` (${said})` : ''}`, said);
+    const { id: _id, type: _type, ...fields } = answer as Record<string, unknown>;
+    return new UpstreamRequestError(command, answer.error, `${command} failed on ${this.url}: ${answer.error}${said ? ` (${said})` : ''}`, said, fields);
   }
 
   /** Reports a malformed message and returns the error for whoever waits on it. */

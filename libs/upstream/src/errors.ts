@@ -12,6 +12,8 @@ export class UpstreamRequestError extends Error {
     message: string,
     /** rippled's own words (`error_message`, or `error_exception`), when it gave any. */
     readonly errorMessage?: string,
+    /** The error answer's fields as the server gave them (id and type taken off), for callers that hand them on. */
+    readonly answer: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
     this.name = 'UpstreamRequestError';

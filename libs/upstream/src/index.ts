@@ -4,6 +4,7 @@ export { MAX_MESSAGE_BYTES, UpstreamConnection, type AnswerTiming, type Connecti
 export { MalformedUpstreamMessage, UpstreamRequestError } from './errors';
 export { firstAnswering, type FailoverOptions } from './failover';
 export { ledgerClosedMessage, validationReceivedMessage, type LedgerClosedMessage, type StreamMessage, type ValidationReceivedMessage } from './messages';
+export { FORWARDED_COMMANDS, type ForwardedCommand } from './methods/forwarded';
 export type {
   AccountInfoParams,
   AccountInfoResult,
@@ -17,6 +18,8 @@ export type {
   BinaryLedgerResult,
   Command,
   CommandParams,
+  ForwardedParams,
+  ForwardedResult,
   JsonLedgerDataResult,
   JsonLedgerEntryResult,
   JsonLedgerResult,

@@ -8,6 +8,7 @@ import type { ChainSettings, RuleContext, TransactionRule } from './rules/contex
 import { nativeBalance } from './rules/context';
 import { accountSetRule } from './rules/accountSet';
 import { paymentRule } from './rules/payment';
+import { signerEntriesOf, signerListSetRule } from './rules/signerListSet';
 import { trustSetRule } from './rules/trustSet';
 import { isLegalAmount, parseAmount } from './amounts';
 import type { MetadataWriter } from './metadata';
@@ -21,6 +22,7 @@ const RULES: Record<string, TransactionRule> = {
   Payment: paymentRule,
   TrustSet: trustSetRule,
   AccountSet: accountSetRule,
+  SignerListSet: signerListSetRule,
 };
 
 export interface Candidate {
@@ -45,6 +47,11 @@ export interface ApplyTarget {
   transactionIndex: number;
   /** True when the exact transaction is already in the open ledger. */
   alreadyApplied: (txHash: string) => boolean;
+  /**
+   * rippled simulate (tapDRY_RUN): an unsigned transaction (no SigningPubKey, no Signers) is not
+   * asked who signed it; a signed one is checked as ever.
+   */
+  dryRun?: boolean;
 }
 
 export class TransactionProcessor {
@@ -109,10 +116,13 @@ export class TransactionProcessor {
     if (target.alreadyApplied(context.txHash)) return 'tefALREADY';
 
     const fee = BigInt(tx.Fee as string);
-    // The open ledger does not escalate fees: the reference fee is the minimum.
-    if (fee < settings.fees.baseFee) return 'telINSUF_FEE_P';
+    const signers = Array.isArray(tx.Signers) ? (tx.Signers as JsonObject[]) : undefined;
+    // The open ledger does not escalate fees: the reference fee is the minimum, once more per multi-signer.
+    if (fee < settings.fees.baseFee * BigInt(1 + (signers?.length ?? 0))) return 'telINSUF_FEE_P';
     if (fee > 0n && nativeBalance(root) < fee) return 'terINSUF_FEE_B';
 
+    if (signers !== undefined) return this.multiSignProblem(context, signers, target.dryRun === true);
+    if (target.dryRun && (tx.SigningPubKey === undefined || tx.SigningPubKey === '')) return undefined;
     const signer = settings.profile.keys.deriveAddress(tx.SigningPubKey as string);
     if (signer === account) {
       if ((flagsOf(root) & AccountRootFlag.disableMaster) !== 0) return 'tefMASTER_DISABLED';
@@ -122,6 +132,46 @@ export class TransactionProcessor {
       return 'tefBAD_AUTH_MASTER';
     }
     return undefined;
+  }
+
+  /**
+   * rippled `Transactor::checkMultiSign`: every signer is on the account's signer list and signed
+   * with its own master key (enabled; an account not in the ledger counts as such) or its regular
+   * key, and their weights reach the list's quorum. The signatures themselves are local checks.
+   */
+  private multiSignProblem(context: RuleContext, signers: JsonObject[], dryRun: boolean): ResultToken | undefined {
+    const { sandbox, settings, account } = context;
+    const list = sandbox.read(settings.keys.signers(account));
+    if (list === undefined) return 'tefNOT_MULTI_SIGNING';
+    const weights = new Map((signerEntriesOf(list.SignerEntries) ?? []).map((entry) => [entry.account, entry.weight]));
+    let weight = 0;
+    for (const wrapped of signers) {
+      const signer = wrapped.Signer as JsonObject;
+      const signerAccount = signer.Account as string;
+      const listed = weights.get(signerAccount);
+      if (listed === undefined) return 'tefBAD_SIGNATURE';
+      // A dry run's signer that names no key is not asked which key it holds (rippled simulate).
+      if (dryRun && (signer.SigningPubKey === undefined || signer.SigningPubKey === '')) {
+        weight += listed;
+        continue;
+      }
+      let keyAccount: string;
+      try {
+        keyAccount = settings.profile.keys.deriveAddress(signer.SigningPubKey as string);
+      } catch {
+        return 'tefBAD_SIGNATURE';
+      }
+      const signerRoot = sandbox.read(settings.keys.account(signerAccount));
+      if (keyAccount === signerAccount) {
+        if (signerRoot !== undefined && (flagsOf(signerRoot) & AccountRootFlag.disableMaster) !== 0) return 'tefMASTER_DISABLED';
+      } else {
+        if (signerRoot === undefined) return 'tefBAD_SIGNATURE';
+        if (signerRoot.RegularKey === undefined) return 'tefBAD_SIGNATURE';
+        if (signerRoot.RegularKey !== keyAccount) return 'tefBAD_SIGNATURE';
+      }
+      weight += listed;
+    }
+    return weight < Number(list.SignerQuorum) ? 'tefBAD_QUORUM' : undefined;
   }
 
   private contextFor(candidate: Candidate, target: ApplyTarget, sandbox: Sandbox): RuleContext {

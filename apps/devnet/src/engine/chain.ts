@@ -25,7 +25,7 @@ import { MetadataWriter } from './metadata';
 import { applyUnlModify, negativeUnlState, supportsNegativeUnl, unlModifyTransaction, updateNegativeUnl, type NegativeUnlVoter } from './negative-unl';
 import { definitionsOf, TrustLineFlag } from './protocol';
 import { ResultCatalog, type EngineResult } from './results';
-import { signingDataOf } from './signing';
+import { multiSigningDataOf, signingDataOf } from './signing';
 import type { ChainSettings } from './rules/context';
 import { cloneEntry, OpenLedgerState, Sandbox, type LedgerEntry } from './state';
 import { flagsOf, lineSide } from './trustLines';
@@ -35,6 +35,8 @@ import type {
   DevnetChain,
   FeeSettings,
   JsonObject,
+  SimulateRefusal,
+  SimulateResult,
   StateEntry,
   SubmitResult,
   TrustLineView,
@@ -66,6 +68,8 @@ const SKIP_LIST_LENGTH = 256;
 const REFERENCE_FEE_UNITS = 10;
 
 const HEX_HASH = /^[0-9A-Fa-f]{64}$/;
+/** rippled `STTx::maxMultiSigners` with ExpandedSignerList. */
+const MAX_MULTI_SIGNERS = 32;
 
 interface OpenTransaction {
   candidate: Candidate;
@@ -146,7 +150,7 @@ class Devnet implements DevnetChain {
       zeroAccount: profile.codec.encodeAccountId(new Uint8Array(20)),
     };
     this.results = new ResultCatalog(definitions, profile.nativeCurrency);
-    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType]), profile.trustLineEntryType);
+    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType, 'SignerList']), profile.trustLineEntryType);
     this.processor = new TransactionProcessor(this.settings, this.results, this.metadata);
     this.negativeUnlVoter = supportsNegativeUnl(definitions) ? options.negativeUnlVoter : undefined;
     this.state = new OpenLedgerState(profile.codec, new StateTree());
@@ -231,14 +235,19 @@ class Devnet implements DevnetChain {
   }
 
   private sealTransaction(open: OpenTransaction, position: number): ClosedTransaction {
-    const metaBlob = this.profile.codec.encode(open.meta);
+    const { metaBlob, metaJson } = this.renderedMeta(open.candidate.txJson, open.meta);
+    return { hash: open.candidate.txHash, txBlob: open.txBlob, metaBlob, txJson: open.candidate.txJson, metaJson, index: position };
+  }
+
+  /** Metadata serialized and read back, as rippled prints it. */
+  private renderedMeta(txJson: JsonObject, meta: JsonObject): { metaBlob: string; metaJson: JsonObject } {
+    const metaBlob = this.profile.codec.encode(meta);
     const metaJson: JsonObject = this.profile.codec.decode(metaBlob);
-    const txJson = open.candidate.txJson;
     // rippled adds `delivered_amount` to a successful payment's metadata JSON (not to the binary).
     if (txJson.TransactionType === 'Payment' && metaJson.TransactionResult === this.results.get('tesSUCCESS').token) {
       metaJson.delivered_amount = cloneEntry(metaJson.DeliveredAmount ?? txJson.Amount);
     }
-    return { hash: open.candidate.txHash, txBlob: open.txBlob, metaBlob, txJson, metaJson, index: position };
+    return { metaBlob, metaJson };
   }
 
   /**
@@ -351,6 +360,61 @@ class Devnet implements DevnetChain {
     return this.submitResult(txBlob, outcome.result, outcome.applied, this.held.has(txHash), txJson, txHash);
   }
 
+  simulate(input: JsonObject): SimulateResult | SimulateRefusal {
+    const txJson = cloneEntry(input);
+    // rippled simulate's autofill, in its order: Fee (the base fee, once more per signer), the
+    // signature fields left empty (a signature given is refused), then the next sequence.
+    const signers = txJson.Signers;
+    if (txJson.Fee === undefined) txJson.Fee = (this.fees.baseFee * BigInt(1 + (Array.isArray(signers) ? signers.length : 0))).toString();
+    if (txJson.SigningPubKey === undefined) txJson.SigningPubKey = '';
+    if (signers !== undefined) {
+      if (!Array.isArray(signers)) throw new InvalidParams("Invalid field 'tx.Signers'.", 'tx.Signers');
+      signers.forEach((wrapped, position) => {
+        const signer = (wrapped as JsonObject | null)?.Signer as JsonObject | undefined;
+        if (signer === null || typeof signer !== 'object' || Array.isArray(signer)) throw new InvalidParams(`Invalid field 'tx.Signers[${position}]'.`, 'tx.Signers');
+        signer.SigningPubKey ??= '';
+        signer.TxnSignature ??= '';
+      });
+      if (signers.some((wrapped) => ((wrapped as JsonObject).Signer as JsonObject).TxnSignature !== '')) return { refused: 'transactionSigned' };
+    }
+    if (txJson.TxnSignature === undefined) txJson.TxnSignature = '';
+    else if (txJson.TxnSignature !== '') return { refused: 'transactionSigned' };
+    if (txJson.Sequence === undefined) {
+      const account = txJson.Account;
+      if (typeof account !== 'string' || !this.keys.isValidAddress(account)) return { refused: 'srcActMalformed' };
+      const root = this.state.get(this.keys.account(account));
+      if (txJson.TicketSequence !== undefined) txJson.Sequence = 0;
+      else if (root === undefined) return { refused: 'srcActNotFound' };
+      else txJson.Sequence = Number(root.Sequence);
+    }
+    let txBlob: string;
+    let decoded: JsonObject;
+    try {
+      txBlob = this.profile.codec.encode(txJson);
+      decoded = this.profile.codec.decode(txBlob);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      throw new InvalidParams("Invalid field 'tx_json'.", 'tx_json');
+    }
+    const txHash = hashTransaction(txBlob);
+    const ledgerIndex = this.openLedgerIndex();
+    const outcome = this.processor.apply(
+      { txJson: decoded, txHash },
+      { state: this.state.copy(), ledgerIndex, transactionIndex: this.openTransactions.length, alreadyApplied: (hash) => this.openTransactionHashes.has(hash), dryRun: true },
+    );
+    const result: SimulateResult = {
+      engineResult: outcome.result.token,
+      engineResultCode: outcome.result.code,
+      // rippled simulate: the success text would say the transaction was applied; it was not.
+      engineResultMessage: outcome.result.code === 0 ? 'The simulated transaction would have been applied.' : outcome.result.message,
+      txJson: { ...decoded, hash: txHash },
+      txBlob,
+      ledgerIndex,
+    };
+    if (outcome.applied) Object.assign(result, this.renderedMeta(decoded, outcome.meta!));
+    return result;
+  }
+
   private apply(candidate: Candidate, txBlob: string): ApplyOutcome {
     const outcome = this.processor.apply(candidate, {
       state: this.state,
@@ -425,12 +489,12 @@ class Devnet implements DevnetChain {
     }
   }
 
-  /** rippled `checkValidity`: a single signature by SigningPubKey over the signing fields. */
+  /** rippled `checkValidity`: a single signature by SigningPubKey over the signing fields, or every multi-signature. */
   private signatureProblem(
     txBlob: string,
     txJson: JsonObject,
   ): { token: 'temBAD_SIGNATURE' | 'temDISABLED' | 'temMALFORMED'; reason: string } | undefined {
-    if (txJson.Signers !== undefined) return { token: 'temDISABLED', reason: 'Multi-signed transactions are not supported.' };
+    if (txJson.Signers !== undefined) return this.multiSignatureProblem(txBlob, txJson);
     const publicKey = txJson.SigningPubKey;
     const signature = txJson.TxnSignature;
     if (typeof publicKey !== 'string' || typeof signature !== 'string' || publicKey === '' || signature === '') {
@@ -444,6 +508,50 @@ class Devnet implements DevnetChain {
       return { token: 'temMALFORMED', reason: error.message };
     }
     if (!this.profile.keys.verify(signingData, signature, publicKey)) return { token: 'temBAD_SIGNATURE', reason: 'Invalid signature.' };
+    return undefined;
+  }
+
+  /**
+   * rippled `STTx::checkMultiSign`: no single signature beside the Signers; 1 to 32 signers in
+   * ascending AccountID order, none twice and none the sender; each signature over 'SMT\0', the
+   * signing fields and the signer's AccountID. Whether they may sign is the ledger's (preclaim).
+   */
+  private multiSignatureProblem(txBlob: string, txJson: JsonObject): { token: 'temBAD_SIGNATURE' | 'temMALFORMED'; reason: string } | undefined {
+    if (txJson.SigningPubKey !== '' || txJson.TxnSignature !== undefined) return { token: 'temBAD_SIGNATURE', reason: 'Cannot both single- and multi-sign.' };
+    const signers = txJson.Signers;
+    if (!Array.isArray(signers) || signers.length < 1 || signers.length > MAX_MULTI_SIGNERS) return { token: 'temMALFORMED', reason: 'Invalid Signers array size.' };
+    let previous: Buffer | undefined;
+    for (const wrapped of signers) {
+      const signer = (wrapped as JsonObject)?.Signer as JsonObject | undefined;
+      const account = signer?.Account;
+      const publicKey = signer?.SigningPubKey;
+      const signature = signer?.TxnSignature;
+      if (typeof account !== 'string' || !this.keys.isValidAddress(account) || typeof publicKey !== 'string' || typeof signature !== 'string' || publicKey === '') {
+        return { token: 'temBAD_SIGNATURE', reason: 'Invalid signature.' };
+      }
+      if (account === txJson.Account) return { token: 'temBAD_SIGNATURE', reason: 'Invalid multisigner.' };
+      const accountId = this.keys.accountId(account);
+      if (previous !== undefined) {
+        const order = Buffer.compare(previous, accountId);
+        if (order === 0) return { token: 'temBAD_SIGNATURE', reason: 'Duplicate Signers not allowed.' };
+        if (order > 0) return { token: 'temBAD_SIGNATURE', reason: 'Unsorted Signers array.' };
+      }
+      previous = accountId;
+      let signingData: string;
+      try {
+        signingData = multiSigningDataOf(txBlob, this.definitions, accountId.toString('hex'));
+      } catch (error) {
+        if (!(error instanceof Error)) throw error;
+        return { token: 'temMALFORMED', reason: error.message };
+      }
+      let verified = false;
+      try {
+        verified = this.profile.keys.verify(signingData, signature, publicKey);
+      } catch {
+        verified = false;
+      }
+      if (!verified) return { token: 'temBAD_SIGNATURE', reason: `Invalid signature on account ${account}.` };
+    }
     return undefined;
   }
 

@@ -38,6 +38,11 @@ export class LedgerKeys {
     return index;
   }
 
+  /** The account's signer list (rippled `keylet::signers`). */
+  signers(address: string): string {
+    return keylet.signers(this.accountId(address));
+  }
+
   ownerDir(address: string): string {
     return keylet.ownerDir(this.accountId(address));
   }

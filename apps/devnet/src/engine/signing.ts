@@ -11,10 +11,19 @@ import { BinarySerializer, BytesList } from 'ripple-binary-codec/dist/serdes/bin
 
 /** Uppercase hex of the bytes a single signer signs; throws when the blob does not parse. */
 export function signingDataOf(txBlobHex: string, definitions: XrplDefinitionsBase): string {
+  return signingFieldsWith(HashPrefix.transactionSig, txBlobHex, definitions);
+}
+
+/** What one multi-signer signs: 'SMT\0', the signing fields, then the signer's AccountID (rippled `buildMultiSigningData`). */
+export function multiSigningDataOf(txBlobHex: string, definitions: XrplDefinitionsBase, signerAccountIdHex: string): string {
+  return signingFieldsWith(HashPrefix.transactionMultiSig, txBlobHex, definitions) + signerAccountIdHex.toUpperCase();
+}
+
+function signingFieldsWith(prefix: Uint8Array, txBlobHex: string, definitions: XrplDefinitionsBase): string {
   const parser = new BinaryParser(txBlobHex, definitions);
   const signingFields = new BytesList();
   const serializer = new BinarySerializer(signingFields);
-  signingFields.put(HashPrefix.transactionSig);
+  signingFields.put(prefix);
   while (!parser.end()) {
     const field = parser.readField();
     const value = parser.readFieldValue(field);

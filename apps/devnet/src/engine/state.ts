@@ -49,6 +49,13 @@ export class OpenLedgerState {
     this.entries.delete(index);
     this.tree.delete(index);
   }
+
+  /** An independent copy (the tree copied on write): what a dry run changes never reaches this state. */
+  copy(): OpenLedgerState {
+    const copied = new OpenLedgerState(this.codec, this.tree.snapshot());
+    for (const [index, entry] of this.entries) copied.entries.set(index, entry);
+    return copied;
+  }
 }
 
 export type ItemAction = 'cache' | 'insert' | 'modify' | 'erase';

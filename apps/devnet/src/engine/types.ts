@@ -94,11 +94,37 @@ export interface FeeSettings {
 }
 
 /** A single-node chain: every closed ledger is validated at once. */
+/** Why simulate runs nothing (rippled's autofill refusals): a signature given, or no account to take a sequence from. */
+export interface SimulateRefusal {
+  refused: 'transactionSigned' | 'srcActNotFound' | 'srcActMalformed';
+}
+
+/** What a transaction would do to the open ledger (rippled simulate), nothing committed. */
+export interface SimulateResult {
+  engineResult: string;
+  engineResultCode: number;
+  engineResultMessage: string;
+  /** The transaction as applied: autofilled, with its hash. */
+  txJson: JsonObject;
+  txBlob: string;
+  /** Metadata (JSON, and serialized) when the result would be applied (tes, tec). */
+  metaJson?: JsonObject;
+  metaBlob?: string;
+  /** The open ledger it was applied to. */
+  ledgerIndex: number;
+}
+
 export interface DevnetChain {
   readonly profile: ChainProfile;
   readonly fees: FeeSettings;
   /** Applies a signed transaction (hex) to the open ledger with rippled's rules. Never throws for bad input. */
   submit(txBlobHex: string): SubmitResult;
+  /**
+   * Applies an unsigned (or signed) transaction to a copy of the open ledger, after rippled's
+   * simulate autofill (Sequence, Fee, SigningPubKey); throws InvalidParams for a transaction that
+   * cannot be autofilled or encoded.
+   */
+  simulate(txJson: JsonObject): SimulateResult | SimulateRefusal;
   /** Closes (and validates) the open ledger; `closeTime` in seconds since the ripple epoch (default: now). */
   close(closeTime?: number): ClosedLedger;
   /** Transactions waiting in the open ledger or held for retry. */

@@ -5,7 +5,7 @@
  */
 import type { ChainProfile } from '@ledger-node/chain';
 import type { LedgerRange } from '@ledger-node/contracts';
-import type { ClosedLedger, ClosedTransaction, FeeSettings, StateEntry, SubmitResult } from '../engine/types';
+import type { ClosedLedger, ClosedTransaction, FeeSettings, JsonObject, SimulateRefusal, SimulateResult, StateEntry, SubmitResult } from '../engine/types';
 
 export type { LedgerRange };
 
@@ -41,6 +41,8 @@ export interface AccountTxPage {
 /** The write side of the live chain. */
 export interface LedgerWriter {
   submit(txBlobHex: string): SubmitResult;
+  /** rippled simulate: the transaction applied to a copy of the open ledger (DevnetChain.simulate). */
+  simulate(txJson: JsonObject): SimulateResult | SimulateRefusal;
   /** Closes the open ledger now (rippled `ledger_accept`). */
   acceptLedger(): ClosedLedger;
   openLedgerIndex(): number;

@@ -5,7 +5,7 @@
  */
 import { DEVNET_NETWORK_ID } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
-import type { ClosedLedger, DevnetChain } from '../engine/types';
+import type { ClosedLedger, DevnetChain, JsonObject } from '../engine/types';
 import { AccountTxIndex } from './account-tx-index';
 import type { AccountTxPage, AccountTxQuery, LedgerRange, LedgerSource, LedgerTransaction, LedgerWriter } from './ledger-source';
 
@@ -94,6 +94,10 @@ export class LiveLedgerSource implements LedgerSource, LedgerWriter {
 
   submit(txBlobHex: string) {
     return this.chain.submit(txBlobHex);
+  }
+
+  simulate(txJson: JsonObject) {
+    return this.chain.simulate(txJson);
   }
 
   acceptLedger(): ClosedLedger {

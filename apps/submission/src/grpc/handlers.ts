@@ -1,6 +1,7 @@
 import { SubmissionState, type Submission, type SubmissionServiceService } from '@ledger-node/contracts';
 import { InvalidParams } from '@ledger-node/errors';
 import type { Handlers } from '@ledger-node/grpc';
+import type { Forwarder } from '../forward/forwarder';
 import type { Payments, SubmitResult } from '../payments';
 import type { SendingGate } from '../sender-lock';
 import type { SubmissionBook, SubmissionRecord, SubmissionStateName } from '../tracking/book';
@@ -46,8 +47,11 @@ const paymentRequest = (request: { from: string; to: string; valueDrops: bigint;
   sequence: request.sequence,
 });
 
-/** `gate` refuses signing and sending while this process is a standby (sender-lock.ts). */
-export function submissionHandlers(payments: Payments, book: SubmissionBook, gate?: SendingGate): Handlers<typeof SubmissionServiceService> {
+/**
+ * `gate` refuses signing and sending while this process is a standby (sender-lock.ts); forwards
+ * read nothing a standby could get wrong, but submit_multisigned sends, so it waits on the gate too.
+ */
+export function submissionHandlers(payments: Payments, book: SubmissionBook, forwarder: Forwarder, gate?: SendingGate): Handlers<typeof SubmissionServiceService> {
   return {
     async signPayment(request) {
       gate?.requireSender();
@@ -77,6 +81,11 @@ export function submissionHandlers(payments: Payments, book: SubmissionBook, gat
     },
     async listSubmissions() {
       return { submissions: book.open().map(toSubmission) };
+    },
+    async forward(request) {
+      if (request.command === 'submit_multisigned') gate?.requireSender();
+      const { answer, error } = await forwarder.forward(request.command, request.paramsJson, request.apiVersion);
+      return { answerJson: JSON.stringify(answer), error };
     },
   };
 }

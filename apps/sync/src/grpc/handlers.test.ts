@@ -23,7 +23,7 @@ const engineStatus: GetSyncStatusResponse = {
   anchorProof: '',
   verificationFailuresByReason: {},
 };
-const engine = { status: () => engineStatus };
+const engine = { status: () => engineStatus, manifest: () => undefined };
 const call = (role?: SyncRole) => syncHandlers(engine, role).getSyncStatus({}, {} as never);
 
 describe('GetSyncStatus', () => {

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { accountInfoResult, type AccountInfoParams, type AccountInfoResult } from './account-info';
 import { accountLinesResult, type AccountLinesParams, type AccountLinesResult } from './account-lines';
 import { accountTxResult, type AccountTxParams, type AccountTxResult } from './account-tx';
+import { forwardedResult, type ForwardedParams, type ForwardedResult } from './forwarded';
 import { ledgerResultSchema, type LedgerParams, type LedgerResult } from './ledger';
 import { ledgerClosedResult, type LedgerClosedParams, type LedgerClosedResult } from './ledger-closed';
 import { ledgerCurrentResult, type LedgerCurrentParams, type LedgerCurrentResult } from './ledger-current';
@@ -28,8 +29,12 @@ export interface CommandParams {
   ledger_data: LedgerDataParams;
   ledger_entry: LedgerEntryParams;
   manifest: ManifestParams;
+  path_find: ForwardedParams;
+  ripple_path_find: ForwardedParams;
   server_info: ServerInfoParams;
+  simulate: ForwardedParams;
   submit: SubmitParams;
+  submit_multisigned: ForwardedParams;
   subscribe: SubscribeParams;
   tx: TxParams;
 }
@@ -48,8 +53,12 @@ interface CommandResults<P> {
   ledger_data: LedgerDataResult<P>;
   ledger_entry: LedgerEntryResult<P>;
   manifest: ManifestResult;
+  path_find: ForwardedResult;
+  ripple_path_find: ForwardedResult;
   server_info: ServerInfoResult;
+  simulate: ForwardedResult;
   submit: SubmitResult;
+  submit_multisigned: ForwardedResult;
   subscribe: SubscribeResult;
   tx: TxResult;
 }
@@ -67,8 +76,12 @@ const resultSchemas: { [C in Command]: (params: CommandParams[C]) => z.ZodType }
   ledger_data: ledgerDataResultSchema,
   ledger_entry: ledgerEntryResultSchema,
   manifest: () => manifestResult,
+  path_find: () => forwardedResult,
+  ripple_path_find: () => forwardedResult,
   server_info: () => serverInfoResult,
+  simulate: () => forwardedResult,
   submit: () => submitResult,
+  submit_multisigned: () => forwardedResult,
   subscribe: () => subscribeResult,
   tx: () => txResult,
 };
@@ -86,6 +99,7 @@ export type { LedgerClosedResult } from './ledger-closed';
 export type { LedgerCurrentResult } from './ledger-current';
 export type { BinaryLedgerDataResult, JsonLedgerDataResult, LedgerDataParams } from './ledger-data';
 export type { BinaryLedgerEntryResult, JsonLedgerEntryResult, LedgerEntryParams } from './ledger-entry';
+export type { ForwardedParams, ForwardedResult } from './forwarded';
 export type { ManifestParams, ManifestResult } from './manifest';
 export type { ServerInfoResult } from './server-info';
 export type { SubmitParams, SubmitResult } from './submit';

@@ -97,8 +97,8 @@ export const accountSetRule: TransactionRule = {
 
     if (wanted.setFlag === AccountSetFlag.disableMaster && (flagsIn & AccountRootFlag.disableMaster) === 0) {
       if (!signedWithMaster) return 'tecNEED_MASTER_KEY';
-      // Without SetRegularKey / SignerListSet on this ledger the master key is the only key.
-      if (root.RegularKey === undefined) return 'tecNO_ALTERNATIVE_KEY';
+      // rippled: a regular key or a signer list must be left to sign with (SetRegularKey is not on this ledger).
+      if (root.RegularKey === undefined && !context.sandbox.exists(context.settings.keys.signers(context.account))) return 'tecNO_ALTERNATIVE_KEY';
       flagsOut |= AccountRootFlag.disableMaster;
     }
     if (wanted.clearFlag === AccountSetFlag.disableMaster) flagsOut &= ~AccountRootFlag.disableMaster;

@@ -10,9 +10,12 @@ import { ledgerAccept } from './ledger-accept';
 import { ledgerData } from './ledger-data';
 import { ledgerEntry } from './ledger-entry';
 import { manifest } from './manifest';
+import { pathFind, ripplePathFind } from './path-find';
 import { ping } from './ping';
 import { serverInfo, serverState } from './server-info';
+import { simulate } from './simulate';
 import { submit } from './submit';
+import { submitMultisigned } from './submit-multisigned';
 import { subscribe, unsubscribe } from './subscribe';
 import { tx } from './tx';
 
@@ -33,10 +36,14 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   ledger_data: ledgerData,
   ledger_entry: ledgerEntry,
   manifest,
+  path_find: pathFind,
   ping,
+  ripple_path_find: ripplePathFind,
   server_info: serverInfo,
   server_state: serverState,
+  simulate,
   submit,
+  submit_multisigned: submitMultisigned,
   subscribe,
   tx,
   unsubscribe,

@@ -9,7 +9,7 @@ import { rippledErrorOf, rippledMethods, rippledMethodsFor } from './index';
 import { request } from './test-context';
 
 describe('rippledMethods', () => {
-  it('serves the read API and submit; subscriptions are the transport\'s', () => {
+  it('serves the read API, manifest, submit and the forwarded commands; subscriptions are the transport\'s', () => {
     expect(Object.keys(rippledMethods).sort()).toEqual([
       'account_channels',
       'account_currencies',
@@ -31,14 +31,19 @@ describe('rippledMethods', () => {
       'ledger_data',
       'ledger_entry',
       'ledger_index',
+      'manifest',
       'nft_buy_offers',
       'nft_sell_offers',
       'noripple_check',
+      'path_find',
       'ping',
       'random',
+      'ripple_path_find',
       'server_info',
       'server_state',
+      'simulate',
       'submit',
+      'submit_multisigned',
       'transaction_entry',
       'tx',
       'vault_info',

@@ -12,12 +12,14 @@ import { ammInfo } from './amm-info';
 import { bookOffers } from './book-offers';
 import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
+import { pathFind, ripplePathFind, simulate, submitMultisigned } from './forwarded';
 import { gatewayBalances } from './gateway-balances';
 import { getAggregatePrice } from './get-aggregate-price';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
+import { manifest } from './manifest';
 import { nftBuyOffers, nftSellOffers } from './nft-offers';
 import { noRippleCheck } from './noripple-check';
 import { ping, random, version } from './ping';
@@ -28,7 +30,7 @@ import { vaultInfo } from './vault-info';
 
 export { rippledErrorOf } from './errors';
 
-/** Every rippled-compatible method the node answers from its store, by command name. */
+/** Every rippled-compatible method the node answers, by command name: from its store, sync's trust state, or forwarded. */
 export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_channels: accountChannels,
   account_currencies: accountCurrencies,
@@ -50,14 +52,19 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   ledger_data: ledgerData,
   ledger_index: ledgerIndex,
   ledger_entry: ledgerEntry,
+  manifest,
   nft_buy_offers: nftBuyOffers,
   nft_sell_offers: nftSellOffers,
   noripple_check: noRippleCheck,
+  path_find: pathFind,
   ping,
   random,
+  ripple_path_find: ripplePathFind,
   server_info: serverInfo,
   server_state: serverState,
+  simulate,
   submit,
+  submit_multisigned: submitMultisigned,
   transaction_entry: transactionEntry,
   tx,
   vault_info: vaultInfo,

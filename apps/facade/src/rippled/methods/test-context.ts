@@ -20,6 +20,7 @@ import {
   type GetSyncStatusResponse,
   type LedgerRecord,
   type LedgerSelector,
+  type ManifestDetails,
   type TransactionRecord,
 } from '@ledger-node/contracts';
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
@@ -49,11 +50,17 @@ export interface TestChainOptions {
   submitted?: { engineResult: string; engineResultMessage: string; accepted: boolean } | Error;
   /** -network_id (none by default). */
   networkId?: number;
+  /** What the submission service's Forward answers (an empty result by default), or throws. */
+  forwarded?: { answerJson: string; error: boolean } | Error;
+  /** The manifests sync follows. */
+  manifests?: ManifestDetails[];
 }
 
 export class TestChain {
   readonly ledgers = new Map<number, StoredLedger>();
   readonly submittedBlobs: Buffer[] = [];
+  readonly forwards: { command: string; paramsJson: string; apiVersion: number }[] = [];
+  sendsTaken = 0;
   readonly context: RippledContext;
 
   constructor(readonly options: TestChainOptions) {
@@ -243,6 +250,17 @@ export class TestChain {
           if (answer instanceof Error) throw answer;
           return { hash: bytes(hashTransaction(hexOf(signedBlob))), submissionId: 'test', ...answer };
         },
+        forward: async (forward: { command: string; paramsJson: string; apiVersion: number }) => {
+          chain.forwards.push(forward);
+          const answer = chain.options.forwarded ?? { answerJson: '{}', error: false };
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+      },
+      sync: {
+        getManifest: async ({ publicKey }: { publicKey: Buffer }) => ({
+          manifest: (chain.options.manifests ?? []).find((manifest) => manifest.masterKey.equals(publicKey) || manifest.signingKey?.equals(publicKey)),
+        }),
       },
     };
     return {
@@ -252,7 +270,11 @@ export class TestChain {
       syncStatus: { status: async () => sync },
       maxPageSize: 200,
       queries,
-      sends: { take: async () => undefined },
+      sends: {
+        take: async () => {
+          chain.sendsTaken++;
+        },
+      },
       networkId: this.options.networkId,
     } as unknown as RippledContext;
   }

@@ -232,6 +232,27 @@ export interface ListSubmissionsResponse {
   submissions: Submission[];
 }
 
+/** Request of Forward. */
+export interface ForwardRequest {
+  /** rippled command name, one of the forwarded ones. */
+  command: string;
+  /** The request's fields besides command, id and api_version, as a JSON object. */
+  paramsJson: string;
+  /** rippled API version of the request (1 or 2); 0 sends none. */
+  apiVersion: number;
+}
+
+/** Response of Forward. */
+export interface ForwardResponse {
+  /**
+   * The upstream's answer as a JSON object: its `result`, or for an error answer rippled's error
+   * fields (`error`, `error_code`, `error_message`, `status`, ...) as the upstream gave them.
+   */
+  answerJson: string;
+  /** True when the upstream answered with an error. */
+  error: boolean;
+}
+
 function createBaseSubmission(): Submission {
   return {
     submissionId: "",
@@ -1593,6 +1614,204 @@ export const ListSubmissionsResponse: MessageFns<ListSubmissionsResponse> = {
   },
 };
 
+function createBaseForwardRequest(): ForwardRequest {
+  return { command: "", paramsJson: "", apiVersion: 0 };
+}
+
+export const ForwardRequest: MessageFns<ForwardRequest> = {
+  encode(message: ForwardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.command !== "") {
+      writer.uint32(10).string(message.command);
+    }
+    if (message.paramsJson !== "") {
+      writer.uint32(18).string(message.paramsJson);
+    }
+    if (message.apiVersion !== 0) {
+      writer.uint32(24).uint32(message.apiVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ForwardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseForwardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.command = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.apiVersion = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ForwardRequest {
+    return {
+      command: isSet(object.command) ? globalThis.String(object.command) : "",
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.Number(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.Number(object.api_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: ForwardRequest): unknown {
+    const obj: any = {};
+    if (message.command !== "") {
+      obj.command = message.command;
+    }
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    if (message.apiVersion !== 0) {
+      obj.apiVersion = Math.round(message.apiVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ForwardRequest>, I>>(base?: I): ForwardRequest {
+    return ForwardRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ForwardRequest>, I>>(object: I): ForwardRequest {
+    const message = createBaseForwardRequest();
+    message.command = object.command ?? "";
+    message.paramsJson = object.paramsJson ?? "";
+    message.apiVersion = object.apiVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseForwardResponse(): ForwardResponse {
+  return { answerJson: "", error: false };
+}
+
+export const ForwardResponse: MessageFns<ForwardResponse> = {
+  encode(message: ForwardResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.answerJson !== "") {
+      writer.uint32(10).string(message.answerJson);
+    }
+    if (message.error !== false) {
+      writer.uint32(16).bool(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ForwardResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseForwardResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.answerJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.error = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ForwardResponse {
+    return {
+      answerJson: isSet(object.answerJson)
+        ? globalThis.String(object.answerJson)
+        : isSet(object.answer_json)
+        ? globalThis.String(object.answer_json)
+        : "",
+      error: isSet(object.error) ? globalThis.Boolean(object.error) : false,
+    };
+  },
+
+  toJSON(message: ForwardResponse): unknown {
+    const obj: any = {};
+    if (message.answerJson !== "") {
+      obj.answerJson = message.answerJson;
+    }
+    if (message.error !== false) {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ForwardResponse>, I>>(base?: I): ForwardResponse {
+    return ForwardResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ForwardResponse>, I>>(object: I): ForwardResponse {
+    const message = createBaseForwardResponse();
+    message.answerJson = object.answerJson ?? "";
+    message.error = object.error ?? false;
+    return message;
+  },
+};
+
 /**
  * Builds, autofills, signs (through the keystore), submits and tracks transactions until they are
  * validated or expire. Errors: NOT_FOUND for an unknown local account, INVALID_ARGUMENT for bad
@@ -1654,6 +1873,21 @@ export const SubmissionServiceService = {
       Buffer.from(ListSubmissionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListSubmissionsResponse => ListSubmissionsResponse.decode(value),
   },
+  /**
+   * Forwards one rippled command that needs a live engine (ripple_path_find, path_find, simulate,
+   * submit_multisigned) to the upstream and returns its answer, as Clio forwards them. Only those
+   * commands; params that carry a key are refused (INVALID_ARGUMENT). UNAVAILABLE when no
+   * upstream answers in time, RESOURCE_EXHAUSTED when the forwards in flight are at their limit.
+   */
+  forward: {
+    path: "/ledgernode.submission.v1.SubmissionService/Forward" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ForwardRequest): Buffer => Buffer.from(ForwardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ForwardRequest => ForwardRequest.decode(value),
+    responseSerialize: (value: ForwardResponse): Buffer => Buffer.from(ForwardResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ForwardResponse => ForwardResponse.decode(value),
+  },
 } as const;
 
 export interface SubmissionServiceServer extends UntypedServiceImplementation {
@@ -1667,6 +1901,13 @@ export interface SubmissionServiceServer extends UntypedServiceImplementation {
   getSubmission: handleUnaryCall<GetSubmissionRequest, GetSubmissionResponse>;
   /** Lists the submissions still pending. */
   listSubmissions: handleUnaryCall<ListSubmissionsRequest, ListSubmissionsResponse>;
+  /**
+   * Forwards one rippled command that needs a live engine (ripple_path_find, path_find, simulate,
+   * submit_multisigned) to the upstream and returns its answer, as Clio forwards them. Only those
+   * commands; params that carry a key are refused (INVALID_ARGUMENT). UNAVAILABLE when no
+   * upstream answers in time, RESOURCE_EXHAUSTED when the forwards in flight are at their limit.
+   */
+  forward: handleUnaryCall<ForwardRequest, ForwardResponse>;
 }
 
 export interface SubmissionServiceClient extends Client {
@@ -1749,6 +1990,27 @@ export interface SubmissionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListSubmissionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Forwards one rippled command that needs a live engine (ripple_path_find, path_find, simulate,
+   * submit_multisigned) to the upstream and returns its answer, as Clio forwards them. Only those
+   * commands; params that carry a key are refused (INVALID_ARGUMENT). UNAVAILABLE when no
+   * upstream answers in time, RESOURCE_EXHAUSTED when the forwards in flight are at their limit.
+   */
+  forward(
+    request: ForwardRequest,
+    callback: (error: ServiceError | null, response: ForwardResponse) => void,
+  ): ClientUnaryCall;
+  forward(
+    request: ForwardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ForwardResponse) => void,
+  ): ClientUnaryCall;
+  forward(
+    request: ForwardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ForwardResponse) => void,
   ): ClientUnaryCall;
 }
 

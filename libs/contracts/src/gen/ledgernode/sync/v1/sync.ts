@@ -21,6 +21,36 @@ export const protobufPackage = "ledgernode.sync.v1";
 
 export const protobufFileName = "ledgernode/sync/v1/sync.proto";
 
+/** Request of GetManifest. */
+export interface GetManifestRequest {
+  /** The validator's master or signing public key, 33 bytes. */
+  publicKey: Buffer;
+}
+
+/** Response of GetManifest. */
+export interface GetManifestResponse {
+  /** The newest manifest held for the key's master key; absent when none is. */
+  manifest?: ManifestDetails | undefined;
+}
+
+/** One validator manifest as sync holds it. */
+export interface ManifestDetails {
+  /** The master public key, 33 bytes. */
+  masterKey: Buffer;
+  /** The current signing key, 33 bytes; absent in a revocation. */
+  signingKey?:
+    | Buffer
+    | undefined;
+  /** The manifest's sequence (0xFFFFFFFF revokes). */
+  sequence: number;
+  /** The domain the manifest names; absent when it names none. */
+  domain?:
+    | string
+    | undefined;
+  /** The manifest as signed. */
+  serialized: Buffer;
+}
+
 /** Request of GetSyncStatus. */
 export interface GetSyncStatusRequest {
 }
@@ -175,6 +205,295 @@ export interface PublisherListStatus {
   /** Why that document, or one of its blobs, was refused. */
   reason?: string | undefined;
 }
+
+function createBaseGetManifestRequest(): GetManifestRequest {
+  return { publicKey: Buffer.alloc(0) };
+}
+
+export const GetManifestRequest: MessageFns<GetManifestRequest> = {
+  encode(message: GetManifestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.publicKey.length !== 0) {
+      writer.uint32(10).bytes(message.publicKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetManifestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetManifestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.publicKey = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetManifestRequest {
+    return {
+      publicKey: isSet(object.publicKey)
+        ? Buffer.from(bytesFromBase64(object.publicKey))
+        : isSet(object.public_key)
+        ? Buffer.from(bytesFromBase64(object.public_key))
+        : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: GetManifestRequest): unknown {
+    const obj: any = {};
+    if (message.publicKey.length !== 0) {
+      obj.publicKey = base64FromBytes(message.publicKey);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetManifestRequest>, I>>(base?: I): GetManifestRequest {
+    return GetManifestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetManifestRequest>, I>>(object: I): GetManifestRequest {
+    const message = createBaseGetManifestRequest();
+    message.publicKey = object.publicKey ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseGetManifestResponse(): GetManifestResponse {
+  return { manifest: undefined };
+}
+
+export const GetManifestResponse: MessageFns<GetManifestResponse> = {
+  encode(message: GetManifestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.manifest !== undefined) {
+      ManifestDetails.encode(message.manifest, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetManifestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetManifestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.manifest = ManifestDetails.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetManifestResponse {
+    return { manifest: isSet(object.manifest) ? ManifestDetails.fromJSON(object.manifest) : undefined };
+  },
+
+  toJSON(message: GetManifestResponse): unknown {
+    const obj: any = {};
+    if (message.manifest !== undefined) {
+      obj.manifest = ManifestDetails.toJSON(message.manifest);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetManifestResponse>, I>>(base?: I): GetManifestResponse {
+    return GetManifestResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetManifestResponse>, I>>(object: I): GetManifestResponse {
+    const message = createBaseGetManifestResponse();
+    message.manifest = (object.manifest !== undefined && object.manifest !== null)
+      ? ManifestDetails.fromPartial(object.manifest)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseManifestDetails(): ManifestDetails {
+  return {
+    masterKey: Buffer.alloc(0),
+    signingKey: undefined,
+    sequence: 0,
+    domain: undefined,
+    serialized: Buffer.alloc(0),
+  };
+}
+
+export const ManifestDetails: MessageFns<ManifestDetails> = {
+  encode(message: ManifestDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.masterKey.length !== 0) {
+      writer.uint32(10).bytes(message.masterKey);
+    }
+    if (message.signingKey !== undefined) {
+      writer.uint32(18).bytes(message.signingKey);
+    }
+    if (message.sequence !== 0) {
+      writer.uint32(24).uint32(message.sequence);
+    }
+    if (message.domain !== undefined) {
+      writer.uint32(34).string(message.domain);
+    }
+    if (message.serialized.length !== 0) {
+      writer.uint32(42).bytes(message.serialized);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ManifestDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseManifestDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.masterKey = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signingKey = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sequence = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.domain = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.serialized = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ManifestDetails {
+    return {
+      masterKey: isSet(object.masterKey)
+        ? Buffer.from(bytesFromBase64(object.masterKey))
+        : isSet(object.master_key)
+        ? Buffer.from(bytesFromBase64(object.master_key))
+        : Buffer.alloc(0),
+      signingKey: isSet(object.signingKey)
+        ? Buffer.from(bytesFromBase64(object.signingKey))
+        : isSet(object.signing_key)
+        ? Buffer.from(bytesFromBase64(object.signing_key))
+        : undefined,
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : 0,
+      domain: isSet(object.domain) ? globalThis.String(object.domain) : undefined,
+      serialized: isSet(object.serialized) ? Buffer.from(bytesFromBase64(object.serialized)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: ManifestDetails): unknown {
+    const obj: any = {};
+    if (message.masterKey.length !== 0) {
+      obj.masterKey = base64FromBytes(message.masterKey);
+    }
+    if (message.signingKey !== undefined) {
+      obj.signingKey = base64FromBytes(message.signingKey);
+    }
+    if (message.sequence !== 0) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    if (message.domain !== undefined) {
+      obj.domain = message.domain;
+    }
+    if (message.serialized.length !== 0) {
+      obj.serialized = base64FromBytes(message.serialized);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ManifestDetails>, I>>(base?: I): ManifestDetails {
+    return ManifestDetails.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ManifestDetails>, I>>(object: I): ManifestDetails {
+    const message = createBaseManifestDetails();
+    message.masterKey = object.masterKey ?? Buffer.alloc(0);
+    message.signingKey = object.signingKey ?? undefined;
+    message.sequence = object.sequence ?? 0;
+    message.domain = object.domain ?? undefined;
+    message.serialized = object.serialized ?? Buffer.alloc(0);
+    return message;
+  },
+};
 
 function createBaseGetSyncStatusRequest(): GetSyncStatusRequest {
   return {};
@@ -1325,11 +1644,23 @@ export const SyncServiceService = {
       Buffer.from(GetSyncStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSyncStatusResponse => GetSyncStatusResponse.decode(value),
   },
+  /** The manifest sync follows for a validator key, master or signing (rippled `manifest`). */
+  getManifest: {
+    path: "/ledgernode.sync.v1.SyncService/GetManifest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetManifestRequest): Buffer => Buffer.from(GetManifestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetManifestRequest => GetManifestRequest.decode(value),
+    responseSerialize: (value: GetManifestResponse): Buffer => Buffer.from(GetManifestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetManifestResponse => GetManifestResponse.decode(value),
+  },
 } as const;
 
 export interface SyncServiceServer extends UntypedServiceImplementation {
   /** Reports where the sync stands against the upstream's validated ledger. */
   getSyncStatus: handleUnaryCall<GetSyncStatusRequest, GetSyncStatusResponse>;
+  /** The manifest sync follows for a validator key, master or signing (rippled `manifest`). */
+  getManifest: handleUnaryCall<GetManifestRequest, GetManifestResponse>;
 }
 
 export interface SyncServiceClient extends Client {
@@ -1349,6 +1680,22 @@ export interface SyncServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSyncStatusResponse) => void,
   ): ClientUnaryCall;
+  /** The manifest sync follows for a validator key, master or signing (rippled `manifest`). */
+  getManifest(
+    request: GetManifestRequest,
+    callback: (error: ServiceError | null, response: GetManifestResponse) => void,
+  ): ClientUnaryCall;
+  getManifest(
+    request: GetManifestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetManifestResponse) => void,
+  ): ClientUnaryCall;
+  getManifest(
+    request: GetManifestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetManifestResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const SyncServiceClient = makeGenericClientConstructor(
@@ -1359,6 +1706,14 @@ export const SyncServiceClient = makeGenericClientConstructor(
   service: typeof SyncServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;

@@ -1,0 +1,92 @@
+/**
+ * What needs a live engine, handed to the upstream through the submission service as Clio hands
+ * it (ForwardingProxy): ripple_path_find, path_find, simulate and submit_multisigned. The answer
+ * is the upstream's, marked `"forwarded": true` as Clio marks it; an error answer is the
+ * upstream's error. Keys never pass: a request carrying `secret`, `seed`, `seed_hex` or
+ * `passphrase` is refused here, and again by the submission service. No upstream answering is
+ * rippled's `noNetwork`; the submission service's forwards at their limit, `tooBusy`.
+ * submit_multisigned sends a transaction, so it counts against -send_rate as `submit` does.
+ */
+import { isLedgerNodeError } from '@ledger-node/errors';
+import { BareRpcError, invalidField, missingField, RpcError } from '@ledger-node/rippled-api';
+import type { RippledContext, RippledMethod, RippledRequest } from '../method';
+import { rippledErrorOf } from './errors';
+
+type ForwardedCommand = 'ripple_path_find' | 'path_find' | 'simulate' | 'submit_multisigned';
+
+/** The fields that carry key material in rippled's requests. */
+const KEY_FIELDS = ['secret', 'seed', 'seed_hex', 'passphrase'] as const;
+
+/** rippled's refusal of a key field, anywhere in the request (the field is named, never its value). */
+function refuseKeys(params: Readonly<Record<string, unknown>>): void {
+  for (const field of KEY_FIELDS) if (params[field] !== undefined) throw invalidField(field);
+  const txJson = params.tx_json;
+  if (txJson !== null && typeof txJson === 'object') for (const field of KEY_FIELDS) if ((txJson as Record<string, unknown>)[field] !== undefined) throw invalidField(`tx_json.${field}`);
+}
+
+/** The upstream's answer for `command`, or its error as rippled's; the answer checked to be a JSON object. */
+async function forward(command: ForwardedCommand, request: RippledRequest, context: RippledContext): Promise<Record<string, unknown>> {
+  refuseKeys(request.params);
+  let answer;
+  try {
+    answer = await context.clients.submission.forward({ command, paramsJson: JSON.stringify(request.params), apiVersion: request.apiVersion });
+  } catch (error) {
+    // The submission service's forwards in flight at their limit: rippled's load refusal.
+    if (isLedgerNodeError(error) && error.kind === 'rate_limited') throw new RpcError('tooBusy');
+    // rippled's own words: which upstream did not answer, and how, is the operator's to read in the logs.
+    if (isLedgerNodeError(error) && error.kind === 'upstream_unavailable') throw new RpcError('noNetwork');
+    throw rippledErrorOf(error) ?? error;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.answerJson);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RpcError('noNetwork', 'The upstream answered with no JSON object.');
+  const fields = parsed as Record<string, unknown>;
+  if (answer.error) {
+    if (typeof fields.error !== 'string' || fields.error.length === 0 || fields.error.length > 64) throw new RpcError('noNetwork', 'The upstream answered with a malformed error.');
+    const { error: token, status: _status, ...rest } = fields;
+    throw new BareRpcError(token, rest);
+  }
+  return { ...fields, forwarded: true };
+}
+
+export const ripplePathFind: RippledMethod = (request, context) => forward('ripple_path_find', request, context);
+
+/**
+ * `path_find create` is answered once, with the upstream's first answer (the node keeps no path
+ * request for its clients, and relays no updates); `close` and `status` find none in progress.
+ */
+export const pathFind: RippledMethod = async (request, context) => {
+  const subcommand = request.params.subcommand;
+  if (subcommand === undefined) throw missingField('subcommand');
+  if (typeof subcommand !== 'string') throw invalidField('subcommand');
+  if (subcommand === 'create') return forward('path_find', request, context);
+  if (subcommand === 'close' || subcommand === 'status') throw new RpcError('noPathRequest');
+  throw new RpcError('invalidParams', 'Invalid field \'subcommand\'.');
+};
+
+/** rippled simulate's own checks, in its order (binary, keys, then exactly one of tx_blob and tx_json); the rest is the upstream's to judge. */
+export const simulate: RippledMethod = async (request, context) => {
+  const { tx_blob: txBlob, tx_json: txJson, binary } = request.params;
+  if (binary !== undefined && typeof binary !== 'boolean') throw invalidField('binary');
+  refuseKeys(request.params);
+  if (txBlob !== undefined && txJson !== undefined) throw new RpcError('invalidParams', 'Can only include one of `tx_blob` and `tx_json`.');
+  if (txBlob === undefined && txJson === undefined) throw new RpcError('invalidParams', 'Neither `tx_blob` nor `tx_json` included.');
+  return forward('simulate', request, context);
+};
+
+export const submitMultisigned: RippledMethod = async (request, context) => {
+  const txJson = request.params.tx_json;
+  if (txJson === undefined) throw missingField('tx_json');
+  if (txJson === null || typeof txJson !== 'object' || Array.isArray(txJson)) throw invalidField('tx_json', 'object');
+  refuseKeys(request.params);
+  try {
+    await context.sends.take();
+  } catch (error) {
+    throw rippledErrorOf(error) ?? error;
+  }
+  return forward('submit_multisigned', request, context);
+};
