@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
-import { inRippledNotation, issuedValueText, notationOf, rippledNotation } from './notation';
+import { readFixture } from '@ledger-node/test-utils';
+import { entryInRippledNotation, inRippledNotation, issuedValueText, notationOf, rippledNotation } from './notation';
 
 const xrpl = notationOf(getProfile('xrpl'));
 const jingtum = notationOf(getProfile('jingtum'));
@@ -85,5 +86,17 @@ describe("rippled's notation for decoded JSON", () => {
     expect(notated.txJson).toBe(notated.txJson);
     expect(reads).toBe(1);
     expect(txJson.Amount.value).toBe('100000000000');
+  });
+});
+
+describe('a ledger entry in rippled notation', () => {
+  it("shows an MPTokenIssuance's id beside its fields, as STLedgerEntry::getJson does (the id the recorded MPTokenIssuanceCreate answer names)", () => {
+    const recorded = readFixture<Record<string, any>>('xrpl/corpus/transactions/MPTokenIssuanceCreate-B84FF7A9.json');
+    const result = recorded.result ?? recorded;
+    const created = result.meta.AffectedNodes.map((node: Record<string, any>) => node.CreatedNode).find((node: Record<string, any> | undefined) => node?.LedgerEntryType === 'MPTokenIssuance');
+    const entry = entryInRippledNotation({ LedgerEntryType: 'MPTokenIssuance', ...created.NewFields }, created.LedgerIndex, xrpl);
+    expect(entry.mpt_issuance_id).toBe(result.meta.mpt_issuance_id);
+    expect(entry.index).toBe(created.LedgerIndex);
+    expect(entryInRippledNotation({ LedgerEntryType: 'AccountRoot', Account: created.NewFields.Issuer }, created.LedgerIndex, xrpl).mpt_issuance_id).toBeUndefined();
   });
 });

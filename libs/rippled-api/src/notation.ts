@@ -16,16 +16,19 @@ import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 import { amountText } from './book';
 import type { TransactionInput } from './format';
 import type { JsonObject } from './protocol';
+import { mptIssuanceIdOfFields } from './synthetic';
 
 export interface NotationRules {
   readonly definitions: XrplDefinitionsBase;
   /** Today's rippled prints UInt64 as short lower-case hex; the older rippled (Jingtum's) as 16 upper-case digits. */
   readonly shortUInt64: boolean;
+  /** An address's 20-byte account id (an MPTokenIssuance entry's id is made of its issuer's). */
+  readonly decodeAccountId: (address: string) => Uint8Array;
 }
 
 /** The rules of the chain's servers: today's rippled on the XRP Ledger, the older rippled on Jingtum. */
 export function notationOf(profile: ChainProfile): NotationRules {
-  return { definitions: profile.definitions, shortUInt64: profile.id === 'xrpl' };
+  return { definitions: profile.definitions, shortUInt64: profile.id === 'xrpl', decodeAccountId: profile.codec.decodeAccountId };
 }
 
 /** The transaction with its JSON forms in rippled's notation, each rendered once, when first read. */
@@ -95,7 +98,9 @@ function isObject(value: unknown): value is JsonObject {
 
 /** A ledger entry as rippled answers with it: its JSON in rippled's notation, with its `index`. */
 export function entryInRippledNotation(json: JsonObject, index: string, rules: NotationRules): JsonObject {
-  return { ...rippledNotation(json, rules), index };
+  // rippled STLedgerEntry::getJson: an MPTokenIssuance also shows its id.
+  const issuanceId = json.LedgerEntryType === 'MPTokenIssuance' ? mptIssuanceIdOfFields(json, rules.decodeAccountId) : undefined;
+  return { ...rippledNotation(json, rules), index, ...(issuanceId === undefined ? {} : { mpt_issuance_id: issuanceId }) };
 }
 
 /** `json` (decoded by the codec) in rippled's notation; the input is not modified. */

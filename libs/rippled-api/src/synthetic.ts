@@ -60,14 +60,19 @@ function createdOfferId(meta: JsonObject): string | undefined {
   return created === undefined ? undefined : String(created.node.LedgerIndex).toUpperCase();
 }
 
-/** rippled makeMptID: the issuance's sequence (4 bytes, big-endian) and its issuer's account id. */
-function createdIssuanceId(meta: JsonObject, profile: ChainProfile): string | undefined {
-  const created = affectedNodes(meta).find(({ kind, node }) => kind === 'CreatedNode' && node.LedgerEntryType === 'MPTokenIssuance');
-  if (created === undefined) return undefined;
-  const fields = fieldsOf(created.node, 'NewFields');
+/**
+ * rippled makeMptID: an MPTokenIssuance's id, its `Sequence` (4 bytes, big-endian) and its
+ * `Issuer`'s account id, from its fields (decoded JSON).
+ */
+export function mptIssuanceIdOfFields(fields: JsonObject, decodeAccountId: (address: string) => Uint8Array): string | undefined {
   if (typeof fields.Issuer !== 'string' || typeof fields.Sequence !== 'number') return undefined;
   const sequence = fields.Sequence.toString(16).toUpperCase().padStart(8, '0');
-  return sequence + Buffer.from(profile.codec.decodeAccountId(fields.Issuer)).toString('hex').toUpperCase();
+  return sequence + Buffer.from(decodeAccountId(fields.Issuer)).toString('hex').toUpperCase();
+}
+
+function createdIssuanceId(meta: JsonObject, profile: ChainProfile): string | undefined {
+  const created = affectedNodes(meta).find(({ kind, node }) => kind === 'CreatedNode' && node.LedgerEntryType === 'MPTokenIssuance');
+  return created === undefined ? undefined : mptIssuanceIdOfFields(fieldsOf(created.node, 'NewFields'), profile.codec.decodeAccountId);
 }
 
 /**

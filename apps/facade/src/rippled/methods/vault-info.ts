@@ -44,6 +44,6 @@ export const vaultInfo: RippledMethod = async ({ params }, context) => {
   const shareId = vault?.json.LedgerEntryType === 'Vault' && typeof vault.json.ShareMPTID === 'string' ? vault.json.ShareMPTID.toUpperCase() : undefined;
   const shares = shareId === undefined ? undefined : await state.readOne(keylet.mptIssuance(shareId));
   if (!vault || !shares || shares.json.LedgerEntryType !== 'MPTokenIssuance') throw new BareRpcError('entryNotFound', fields);
-  // rippled STLedgerEntry::getJson names an issuance's MPTokenIssuanceID beside its fields.
-  return { ...fields, vault: { ...state.rendered(vault), shares: { ...state.rendered(shares), mpt_issuance_id: shareId } } };
+  // The shares' mpt_issuance_id comes with the rendered entry, as rippled STLedgerEntry::getJson prints it.
+  return { ...fields, vault: { ...state.rendered(vault), shares: state.rendered(shares) } };
 };
