@@ -72,3 +72,5 @@ export { pageLimits } from './tuning';
 export { amountText, directoryQuality, readBookSide, type BookSide } from './book';
 export { affectedAccounts } from './affected-accounts';
 export { entryInRippledNotation, inRippledNotation, issuedValueText, notationOf, rippledNotation, type NotationRules } from './notation';
+export { channelClaimMessage, channelVerify } from './channel-verify';
+export { compactSortedJson, definitionsOfTable, serverDefinitions } from './server-definitions';

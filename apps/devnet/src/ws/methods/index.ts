@@ -2,6 +2,7 @@
 import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
 import { accountTx } from './account-tx';
+import { channelVerify } from './channel-verify';
 import type { MethodHandler } from './context';
 import { devnetNetwork, devnetPublish, devnetValidator } from './devnet-network';
 import { fee } from './fee';
@@ -11,6 +12,7 @@ import { ledgerData } from './ledger-data';
 import { ledgerEntry } from './ledger-entry';
 import { manifest } from './manifest';
 import { ping } from './ping';
+import { serverDefinitions } from './server-definitions';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
 import { subscribe, unsubscribe } from './subscribe';
@@ -22,6 +24,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   account_info: accountInfo,
   account_lines: accountLines,
   account_tx: accountTx,
+  channel_verify: channelVerify,
   devnet_network: devnetNetwork,
   devnet_publish: devnetPublish,
   devnet_validator: devnetValidator,
@@ -34,6 +37,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   ledger_entry: ledgerEntry,
   manifest,
   ping,
+  server_definitions: serverDefinitions,
   server_info: serverInfo,
   server_state: serverState,
   submit,

@@ -7,6 +7,7 @@ import { accountObjects } from './account-objects';
 import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
 import { bookOffers } from './book-offers';
+import { channelVerify } from './channel-verify';
 import { depositAuthorized } from './deposit-authorized';
 import { fee } from './fee';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
@@ -14,6 +15,7 @@ import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
 import { ping, random, version } from './ping';
+import { serverDefinitions } from './server-definitions';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
 import { transactionEntry, tx } from './tx';
@@ -30,6 +32,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_offers: accountOffers,
   account_tx: accountTx,
   book_offers: bookOffers,
+  channel_verify: channelVerify,
   deposit_authorized: depositAuthorized,
   fee,
   ledger,
@@ -40,6 +43,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   ledger_entry: ledgerEntry,
   ping,
   random,
+  server_definitions: serverDefinitions,
   server_info: serverInfo,
   server_state: serverState,
   submit,
