@@ -34,6 +34,7 @@ export const rpcErrors = {
   publicMalformed: { code: 62, message: 'Public key is malformed.' },
   noClosed: { code: 15, message: 'Closed ledger is unavailable.' },
   noCurrent: { code: 16, message: 'Current ledger is unavailable.' },
+  noPermission: { code: 6, message: "You don't have permission for this command." },
   noNetwork: { code: 17, message: 'Not synced to the network.' },
   notImpl: { code: 74, message: 'Not implemented.' },
   notReady: { code: 13, message: 'Not ready to handle this request.' },

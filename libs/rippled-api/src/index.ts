@@ -74,3 +74,4 @@ export { affectedAccounts } from './affected-accounts';
 export { entryInRippledNotation, inRippledNotation, issuedValueText, notationOf, rippledNotation, type NotationRules } from './notation';
 export { channelClaimMessage, channelVerify } from './channel-verify';
 export { compactSortedJson, definitionsOfTable, serverDefinitions } from './server-definitions';
+export { amendmentId, amendmentsStateOf, featureAnswer, type AmendmentsState } from './feature';

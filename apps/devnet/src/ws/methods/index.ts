@@ -5,6 +5,7 @@ import { accountTx } from './account-tx';
 import { channelVerify } from './channel-verify';
 import type { MethodHandler } from './context';
 import { devnetNetwork, devnetPublish, devnetValidator } from './devnet-network';
+import { feature } from './feature';
 import { fee } from './fee';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerAccept } from './ledger-accept';
@@ -28,6 +29,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   devnet_network: devnetNetwork,
   devnet_publish: devnetPublish,
   devnet_validator: devnetValidator,
+  feature,
   fee,
   ledger,
   ledger_accept: ledgerAccept,

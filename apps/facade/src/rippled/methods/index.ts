@@ -9,6 +9,7 @@ import { accountTx } from './account-tx';
 import { bookOffers } from './book-offers';
 import { channelVerify } from './channel-verify';
 import { depositAuthorized } from './deposit-authorized';
+import { feature } from './feature';
 import { fee } from './fee';
 import { ledger, ledgerClosed, ledgerCurrent } from './ledger';
 import { ledgerData } from './ledger-data';
@@ -34,6 +35,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   book_offers: bookOffers,
   channel_verify: channelVerify,
   deposit_authorized: depositAuthorized,
+  feature,
   fee,
   ledger,
   ledger_closed: ledgerClosed,
