@@ -75,3 +75,4 @@ export { entryInRippledNotation, inRippledNotation, issuedValueText, notationOf,
 export { channelClaimMessage, channelVerify } from './channel-verify';
 export { compactSortedJson, definitionsOfTable, serverDefinitions } from './server-definitions';
 export { amendmentId, amendmentsStateOf, featureAnswer, type AmendmentsState } from './feature';
+export { bookChanges, type BookChangesLedger, type BookChangesTransaction } from './book-changes';

@@ -2,6 +2,7 @@
 import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
 import { accountTx } from './account-tx';
+import { bookChanges } from './book-changes';
 import { channelVerify } from './channel-verify';
 import type { MethodHandler } from './context';
 import { devnetNetwork, devnetPublish, devnetValidator } from './devnet-network';
@@ -25,6 +26,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   account_info: accountInfo,
   account_lines: accountLines,
   account_tx: accountTx,
+  book_changes: bookChanges,
   channel_verify: channelVerify,
   devnet_network: devnetNetwork,
   devnet_publish: devnetPublish,

@@ -6,6 +6,7 @@ import { accountLines } from './account-lines';
 import { accountObjects } from './account-objects';
 import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
+import { bookChanges } from './book-changes';
 import { bookOffers } from './book-offers';
 import { channelVerify } from './channel-verify';
 import { depositAuthorized } from './deposit-authorized';
@@ -32,6 +33,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_objects: accountObjects,
   account_offers: accountOffers,
   account_tx: accountTx,
+  book_changes: bookChanges,
   book_offers: bookOffers,
   channel_verify: channelVerify,
   deposit_authorized: depositAuthorized,
