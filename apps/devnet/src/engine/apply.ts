@@ -7,6 +7,8 @@
 import type { ChainSettings, RuleContext, TransactionRule } from './rules/context';
 import { nativeBalance } from './rules/context';
 import { accountSetRule } from './rules/accountSet';
+import { offerCancelRule } from './rules/offerCancel';
+import { offerCreateRule } from './rules/offerCreate';
 import { paymentRule } from './rules/payment';
 import { trustSetRule } from './rules/trustSet';
 import { isLegalAmount, parseAmount } from './amounts';
@@ -21,6 +23,8 @@ const RULES: Record<string, TransactionRule> = {
   Payment: paymentRule,
   TrustSet: trustSetRule,
   AccountSet: accountSetRule,
+  OfferCreate: offerCreateRule,
+  OfferCancel: offerCancelRule,
 };
 
 export interface Candidate {
@@ -41,6 +45,8 @@ export interface ApplyOutcome {
 export interface ApplyTarget {
   state: OpenLedgerState;
   ledgerIndex: number;
+  /** Close time of the open ledger's parent (rippled `parentCloseTime`), against which expirations are judged. */
+  parentCloseTime: number;
   /** Position the transaction takes in the open ledger if applied. */
   transactionIndex: number;
   /** True when the exact transaction is already in the open ledger. */
@@ -131,6 +137,7 @@ export class TransactionProcessor {
       txHash: candidate.txHash,
       account: candidate.txJson.Account as string,
       ledgerIndex: target.ledgerIndex,
+      parentCloseTime: target.parentCloseTime,
       sandbox,
       scope: { sandbox, keys: this.settings.keys, trustLineType: this.settings.trustLineType, noAccount: this.settings.noAccount },
       priorBalance: 0n,

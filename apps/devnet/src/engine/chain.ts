@@ -146,7 +146,7 @@ class Devnet implements DevnetChain {
       zeroAccount: profile.codec.encodeAccountId(new Uint8Array(20)),
     };
     this.results = new ResultCatalog(definitions, profile.nativeCurrency);
-    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType]), profile.trustLineEntryType);
+    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', 'Offer', profile.trustLineEntryType]), profile.trustLineEntryType);
     this.processor = new TransactionProcessor(this.settings, this.results, this.metadata);
     this.negativeUnlVoter = supportsNegativeUnl(definitions) ? options.negativeUnlVoter : undefined;
     this.state = new OpenLedgerState(profile.codec, new StateTree());
@@ -355,6 +355,7 @@ class Devnet implements DevnetChain {
     const outcome = this.processor.apply(candidate, {
       state: this.state,
       ledgerIndex: this.openLedgerIndex(),
+      parentCloseTime: this.lastClosed().ledger.header.closeTime,
       transactionIndex: this.openTransactions.length,
       alreadyApplied: (txHash) => this.openTransactionHashes.has(txHash),
     });
