@@ -3,6 +3,7 @@ import { accountInfo } from './account-info';
 import { accountLines } from './account-lines';
 import { accountTx } from './account-tx';
 import { bookChanges } from './book-changes';
+import { bookOffers } from './book-offers';
 import { channelVerify } from './channel-verify';
 import type { MethodHandler } from './context';
 import { devnetNetwork, devnetPublish, devnetValidator } from './devnet-network';
@@ -27,6 +28,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   account_lines: accountLines,
   account_tx: accountTx,
   book_changes: bookChanges,
+  book_offers: bookOffers,
   channel_verify: channelVerify,
   devnet_network: devnetNetwork,
   devnet_publish: devnetPublish,
