@@ -242,9 +242,14 @@ describe('OfferCreate: crossing', () => {
     expect(holding(ledger, alice, gateway, 'USD')).toBe('90');
     expect(ledger.balance(alice.address)).toBe(aliceDrops + 100n * XRP);
     expect(ledger.balance(bob.address)).toBe(bobDrops - 100n * XRP - 10n);
-    const kinds = affectedNodes(closed.transactions[0]!.metaJson).map(({ kind, type }) => `${kind} ${type}`);
-    expect(kinds).toContain('DeletedNode Offer');
+    const nodes = affectedNodes(closed.transactions[0]!.metaJson);
+    const kinds = nodes.map(({ kind, type }) => `${kind} ${type}`);
     expect(kinds.filter((kind) => kind === 'ModifiedNode RippleState')).toHaveLength(2);
+    // As rippled writes a consumed offer: its amounts taken to zero, then deleted (book_changes reads the difference).
+    const consumed = nodes.find((node) => node.type === 'Offer')!;
+    expect(consumed.kind).toBe('DeletedNode');
+    expect(consumed.fields.PreviousFields).toEqual({ TakerGets: usd(gateway, '10'), TakerPays: '100000000' });
+    expect(consumed.fields.FinalFields).toMatchObject({ TakerGets: usd(gateway, '0'), TakerPays: '0', Sequence: aliceSequence });
   });
 
   it('takes part of an offer, leaving the rest in the book at the same rate', () => {

@@ -154,14 +154,12 @@ function cross(context: RuleContext, fields: OfferFields): Crossing {
       if (!transferAsset(scope, account, owner, give) || !transferAsset(scope, owner, account, take)) return { paid, received, failed: true };
       const leftGets = subtractAmounts(offerGets, take);
       const leftPays = subtractAmounts(offerPays, give);
-      if (!isPositiveAmount(leftGets) || !isPositiveAmount(leftPays)) {
-        if (!offerDelete(scope, offerIndex)) return { paid, received, failed: true };
-      } else {
-        const entry = sandbox.peek(offerIndex)!;
-        entry.TakerGets = amountToJson(leftGets);
-        entry.TakerPays = amountToJson(leftPays);
-        sandbox.update(offerIndex, entry);
-      }
+      // rippled consumes the offer's amounts first, then deletes it when used up: its metadata keeps what was taken.
+      const entry = sandbox.peek(offerIndex)!;
+      entry.TakerGets = amountToJson(isPositiveAmount(leftGets) ? leftGets : zeroOf(leftGets));
+      entry.TakerPays = amountToJson(isPositiveAmount(leftPays) ? leftPays : zeroOf(leftPays));
+      sandbox.update(offerIndex, entry);
+      if ((!isPositiveAmount(leftGets) || !isPositiveAmount(leftPays)) && !offerDelete(scope, offerIndex)) return { paid, received, failed: true };
       paid = addAmounts(paid, give);
       received = addAmounts(received, take);
       budget = subtractAmounts(budget, give);
