@@ -16,7 +16,7 @@
 import { keylet } from '@ledger-node/chain';
 import { amountToJson, isLegalAmount, isNativeCurrencyCode, parseAmount, type Amount } from '../amounts';
 import { dirEntries, dirInsert, u64Hex } from '../directory';
-import { IouValue } from '../iou';
+import { IouValue, IouValueError } from '../iou';
 import {
   accountFunds,
   amountFromRatio,
@@ -245,51 +245,61 @@ export const offerCreateRule: TransactionRule = {
   },
 
   apply(context: RuleContext): ResultToken {
-    const { tx, sandbox, settings, account, scope } = context;
-    const fields = fieldsOf(tx);
-    const { takerPays, takerGets, flags } = fields;
-    // The offer is filed at its original rate, whatever crossing leaves of it.
-    const quality = offerQuality(takerPays, takerGets);
-    const offerSequence = u32Field(tx, 'OfferSequence');
-    if (offerSequence !== undefined) {
-      const cancelled = keylet.offer(settings.keys.accountId(account), offerSequence);
-      // Not finding it is no error: it may have been taken or cancelled already.
-      if (sandbox.exists(cancelled) && !offerDelete(scope, cancelled)) return 'tefBAD_LEDGER';
+    try {
+      return applyOffer(context);
+    } catch (error) {
+      // rippled: an amount beyond STAmount's range throws, and the transaction is not applied.
+      if (error instanceof IouValueError) return 'tefINTERNAL';
+      throw error;
     }
-    if (hasExpired(context, tx.Expiration)) return 'tecEXPIRED';
-
-    const crossing = cross(context, fields);
-    if (crossing.failed) return 'tefBAD_LEDGER';
-    const crossed = isPositiveAmount(crossing.received) || isPositiveAmount(crossing.paid);
-    const sell = (flags & OfferCreateFlag.sell) !== 0;
-
-    // rippled flowCross: what remains keeps the offer's rate, scaled from the side that was limited.
-    let leftPays: Amount;
-    let leftGets: Amount;
-    if (!isPositiveAmount(accountFunds(scope, settings.fees, account, takerGets))) {
-      leftPays = zeroOf(takerPays);
-      leftGets = zeroOf(takerGets);
-    } else if (sell) {
-      leftGets = subtractAmounts(takerGets, crossing.paid);
-      if (!isPositiveAmount(leftGets)) leftGets = zeroOf(takerGets);
-      leftPays = amountFromRatio(multiplyRatios(ratioOf(leftGets), divideRatios(ratioOf(takerPays), ratioOf(takerGets))), takerPays, false);
-    } else {
-      leftPays = subtractAmounts(takerPays, crossing.received);
-      if (!isPositiveAmount(leftPays)) leftPays = zeroOf(takerPays);
-      leftGets = amountFromRatio(multiplyRatios(ratioOf(leftPays), divideRatios(ratioOf(takerGets), ratioOf(takerPays))), takerGets, true);
-    }
-    const filled = !isPositiveAmount(leftPays) || !isPositiveAmount(leftGets);
-
-    if ((flags & OfferCreateFlag.fillOrKill) !== 0) {
-      const complete = sell ? compareRatios(ratioOf(crossing.paid), ratioOf(takerGets)) >= 0 || compareRatios(ratioOf(crossing.received), ratioOf(takerPays)) >= 0 : !isPositiveAmount(subtractAmounts(takerPays, crossing.received));
-      return complete ? 'tesSUCCESS' : 'tecKILLED';
-    }
-    if (filled) return 'tesSUCCESS';
-    if ((flags & OfferCreateFlag.immediateOrCancel) !== 0) return crossed ? 'tesSUCCESS' : 'tecKILLED';
-
-    const root = sandbox.read(settings.keys.account(account))!;
-    // The reserve is judged on the balance before the fee (rippled mPriorBalance): without it, only what crossed stays.
-    if (context.priorBalance < accountReserve(settings.fees, Number(root.OwnerCount ?? 0) + 1)) return crossed ? 'tesSUCCESS' : 'tecINSUF_RESERVE_OFFER';
-    return place(context, leftPays, leftGets, quality, flags);
   },
 };
+
+function applyOffer(context: RuleContext): ResultToken {
+  const { tx, sandbox, settings, account, scope } = context;
+  const fields = fieldsOf(tx);
+  const { takerPays, takerGets, flags } = fields;
+  // The offer is filed at its original rate, whatever crossing leaves of it.
+  const quality = offerQuality(takerPays, takerGets);
+  const offerSequence = u32Field(tx, 'OfferSequence');
+  if (offerSequence !== undefined) {
+    const cancelled = keylet.offer(settings.keys.accountId(account), offerSequence);
+    // Not finding it is no error: it may have been taken or cancelled already.
+    if (sandbox.exists(cancelled) && !offerDelete(scope, cancelled)) return 'tefBAD_LEDGER';
+  }
+  if (hasExpired(context, tx.Expiration)) return 'tecEXPIRED';
+
+  const crossing = cross(context, fields);
+  if (crossing.failed) return 'tefBAD_LEDGER';
+  const crossed = isPositiveAmount(crossing.received) || isPositiveAmount(crossing.paid);
+  const sell = (flags & OfferCreateFlag.sell) !== 0;
+
+  // rippled flowCross: what remains keeps the offer's rate, scaled from the side that was limited.
+  let leftPays: Amount;
+  let leftGets: Amount;
+  if (!isPositiveAmount(accountFunds(scope, settings.fees, account, takerGets))) {
+    leftPays = zeroOf(takerPays);
+    leftGets = zeroOf(takerGets);
+  } else if (sell) {
+    leftGets = subtractAmounts(takerGets, crossing.paid);
+    if (!isPositiveAmount(leftGets)) leftGets = zeroOf(takerGets);
+    leftPays = amountFromRatio(multiplyRatios(ratioOf(leftGets), divideRatios(ratioOf(takerPays), ratioOf(takerGets))), takerPays, false);
+  } else {
+    leftPays = subtractAmounts(takerPays, crossing.received);
+    if (!isPositiveAmount(leftPays)) leftPays = zeroOf(takerPays);
+    leftGets = amountFromRatio(multiplyRatios(ratioOf(leftPays), divideRatios(ratioOf(takerGets), ratioOf(takerPays))), takerGets, true);
+  }
+  const filled = !isPositiveAmount(leftPays) || !isPositiveAmount(leftGets);
+
+  if ((flags & OfferCreateFlag.fillOrKill) !== 0) {
+    const complete = sell ? compareRatios(ratioOf(crossing.paid), ratioOf(takerGets)) >= 0 || compareRatios(ratioOf(crossing.received), ratioOf(takerPays)) >= 0 : !isPositiveAmount(subtractAmounts(takerPays, crossing.received));
+    return complete ? 'tesSUCCESS' : 'tecKILLED';
+  }
+  if (filled) return 'tesSUCCESS';
+  if ((flags & OfferCreateFlag.immediateOrCancel) !== 0) return crossed ? 'tesSUCCESS' : 'tecKILLED';
+
+  const root = sandbox.read(settings.keys.account(account))!;
+  // The reserve is judged on the balance before the fee (rippled mPriorBalance): without it, only what crossed stays.
+  if (context.priorBalance < accountReserve(settings.fees, Number(root.OwnerCount ?? 0) + 1)) return crossed ? 'tesSUCCESS' : 'tecINSUF_RESERVE_OFFER';
+  return place(context, leftPays, leftGets, quality, flags);
+}
