@@ -252,6 +252,18 @@ describe('OfferCreate: crossing', () => {
     expect(consumed.fields.FinalFields).toMatchObject({ TakerGets: usd(gateway, '0'), TakerPays: '0', Sequence: aliceSequence });
   });
 
+  it("makes the offer's owner bear its issuer's transfer fee on what it delivers", () => {
+    const { ledger, gateway, alice, bob } = market();
+    ledger.expectResult(gateway, { TransactionType: 'AccountSet', TransferRate: 1_500_000_000 }, 'tesSUCCESS');
+    const aliceSequence = ledger.sequence(alice.address);
+    ledger.expectResult(alice, { TransactionType: 'OfferCreate', TakerGets: usd(gateway, '10'), TakerPays: '100000000' }, 'tesSUCCESS');
+    ledger.expectResult(bob, { TransactionType: 'OfferCreate', TakerGets: '100000000', TakerPays: usd(gateway, '10') }, 'tesSUCCESS');
+    closeVerified(ledger);
+    expect(offerOf(ledger, alice, aliceSequence)).toBeUndefined();
+    expect(holding(ledger, bob, gateway, 'USD')).toBe('10');
+    expect(holding(ledger, alice, gateway, 'USD')).toBe('85');
+  });
+
   it('takes part of an offer, leaving the rest in the book at the same rate', () => {
     const { ledger, gateway, alice, bob, aliceSequence } = withAliceOffer();
     const bobSequence = ledger.sequence(bob.address);

@@ -242,10 +242,24 @@ function issue(scope: LedgerScope, holder: string, amount: IssuedAmount): boolea
   });
 }
 
+const QUALITY_ONE = 1_000_000_000n;
+
+/**
+ * The issuer's TransferRate on `amount` moving between `from` and `to` (rippled `transferRate`):
+ * parts per billion, charged only when neither side is the issuer; 1:1 for the native asset.
+ */
+export function transferFee(scope: LedgerScope, from: string, to: string, amount: Amount): Ratio {
+  if (amount.native || from === amount.issuer || to === amount.issuer) return { numerator: 1n, denominator: 1n };
+  const issuerRoot = scope.sandbox.read(scope.keys.account(amount.issuer));
+  const rate = BigInt(Number(issuerRoot?.TransferRate ?? 0) || Number(QUALITY_ONE));
+  return { numerator: rate, denominator: QUALITY_ONE };
+}
+
 /**
  * Moves `amount` from `from` to `to` as a crossing does: drops between the roots, an issued
- * currency through its issuer (from's line debited, to's line credited). Transfer fees are not
- * charged.
+ * currency through its issuer — to's line credited `amount`, from's line debited `amount` times
+ * the issuer's transfer fee (the payer bears it, as the offer owner and the taker do in rippled's
+ * offer crossing).
  */
 export function transferAsset(scope: LedgerScope, from: string, to: string, amount: Amount): boolean {
   if (amount.native) {
@@ -254,8 +268,9 @@ export function transferAsset(scope: LedgerScope, from: string, to: string, amou
     return true;
   }
   if (from !== amount.issuer) {
+    const debit = amountFromRatio(multiplyRatios(ratioOf(amount), transferFee(scope, from, to, amount)), amount, true);
     const lineIndex = scope.keys.trustLine(from, amount.issuer, amount.currency);
-    if (!scope.sandbox.exists(lineIndex) || !rippleCredit(scope, from, amount.issuer, lineIndex, amount.value)) return false;
+    if (!scope.sandbox.exists(lineIndex) || !rippleCredit(scope, from, amount.issuer, lineIndex, (debit as IssuedAmount).value)) return false;
   }
   if (to === amount.issuer) return true;
   return issue(scope, to, amount);

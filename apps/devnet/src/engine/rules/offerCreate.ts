@@ -8,10 +8,10 @@
  * nothing of what they sell, or that have expired, are removed as rippled removes them.
  *
  * Crossing moves assets directly (native drops; an issued currency through its issuer's lines,
- * the receiver's line created when missing). Not modelled: transfer fees and tick sizes, offers
- * of the taker itself (left in the book, not crossed), auto-bridging through the native asset,
- * and rippled's exact rounding of partial fills (amounts here are rounded to 16 digits / whole
- * drops in the offer owner's favour).
+ * the receiver's line created when missing), each payer bearing its issuer's transfer fee. Not
+ * modelled: tick sizes, offers of the taker itself (left in the book, not crossed),
+ * auto-bridging through the native asset, and rippled's exact rounding of partial fills (amounts
+ * here are rounded to 16 digits / whole drops in the offer owner's favour).
  */
 import { keylet } from '@ledger-node/chain';
 import { amountToJson, isLegalAmount, isNativeCurrencyCode, parseAmount, type Amount } from '../amounts';
@@ -36,6 +36,7 @@ import {
   sameIssue,
   subtractAmounts,
   transferAsset,
+  transferFee,
 } from '../offers';
 import { AccountRootFlag, OfferCreateFlag, OfferFlag, TrustLineFlag } from '../protocol';
 import type { ResultToken } from '../results';
@@ -114,7 +115,7 @@ function cross(context: RuleContext, fields: OfferFields): Crossing {
   const passive = (fields.flags & OfferCreateFlag.passive) !== 0;
   // The taker pays at most TakerGets per TakerPays: the worst book rate (in/out) it accepts.
   const limit = divideRatios(ratioOf(takerGets), ratioOf(takerPays));
-  let budget = minAmount(takerGets, accountFunds(scope, settings.fees, account, takerGets));
+  let remaining = takerGets;
   let wanted = takerPays;
   let paid = zeroOf(takerGets);
   let received = zeroOf(takerPays);
@@ -136,11 +137,15 @@ function cross(context: RuleContext, fields: OfferFields): Crossing {
       const owner = offer.Account as string;
       const offerGets = parseAmount(offer.TakerGets)!;
       const offerPays = parseAmount(offer.TakerPays)!;
-      const ownerFunds = accountFunds(scope, settings.fees, owner, offerGets);
-      if (!isPositiveAmount(ownerFunds)) {
+      const ownerHolds = accountFunds(scope, settings.fees, owner, offerGets);
+      if (!isPositiveAmount(ownerHolds)) {
         if (!offerDelete(scope, offerIndex)) return { paid, received, failed: true };
         continue;
       }
+      // Each payer bears its issuer's transfer fee: what it holds delivers that much less.
+      const ownerFunds = amountFromRatio(divideRatios(ratioOf(ownerHolds), transferFee(scope, owner, account, offerGets)), offerGets, false);
+      const takerHolds = accountFunds(scope, settings.fees, account, takerGets);
+      const budget = minAmount(remaining, amountFromRatio(divideRatios(ratioOf(takerHolds), transferFee(scope, account, owner, takerGets)), takerGets, false));
       const offerRate = divideRatios(ratioOf(offerPays), ratioOf(offerGets));
       // What the taker receives of this offer, and what that costs at the offer's rate (rounded for the owner).
       let take = minAmount(offerGets, ownerFunds);
@@ -162,9 +167,9 @@ function cross(context: RuleContext, fields: OfferFields): Crossing {
       if ((!isPositiveAmount(leftGets) || !isPositiveAmount(leftPays)) && !offerDelete(scope, offerIndex)) return { paid, received, failed: true };
       paid = addAmounts(paid, give);
       received = addAmounts(received, take);
-      budget = subtractAmounts(budget, give);
+      remaining = subtractAmounts(remaining, give);
       wanted = subtractAmounts(wanted, take);
-      if (!isPositiveAmount(budget) || (!sell && !isPositiveAmount(wanted))) return { paid, received, failed: false };
+      if (!isPositiveAmount(remaining) || (!sell && !isPositiveAmount(wanted))) return { paid, received, failed: false };
     }
   }
   return { paid, received, failed: false };
