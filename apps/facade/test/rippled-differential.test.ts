@@ -6,6 +6,8 @@
  * their reasons. Every difference found is printed; one not listed fails the test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getProfile } from '@ledger-node/chain';
+import { channelClaimMessage } from '@ledger-node/rippled-api';
 import { stopAll, waitUntil, WsClient } from '@ledger-node/test-utils';
 import { ABSENT, describeDifferences, differences, intendedFor, shapeOf, summarizeDifferences, type Difference, type IntendedDifference } from './support/rippled-compare';
 import { GENESIS, parseRanges, postRippled, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
@@ -443,15 +445,6 @@ describe('rippled API: methods the devnet does not serve, against what the devne
     }
   });
 
-  it('book_offers: an empty book (the load generator makes no offers)', async () => {
-    expectAllIntended(
-      await nodeAnswerDifferences(
-        { command: 'book_offers', taker_gets: { currency: 'XRP' }, taker_pays: { currency: 'USD', issuer }, ledger_index: last },
-        { ...(await ledgerOf(last)), offers: [], validated: true },
-      ),
-    );
-  });
-
   it('server_state: the complete ledgers of server_info, and the fees in drops', async () => {
     const [{ result: state }, { result: info }, { result: devnetInfo }] = await Promise.all([
       candidate.request({ command: 'server_state' }),
@@ -467,5 +460,134 @@ describe('rippled API: methods the devnet does not serve, against what the devne
       reserve_base: drops(devnetInfo.info.validated_ledger.reserve_base_xrp),
       reserve_inc: drops(devnetInfo.info.validated_ledger.reserve_inc_xrp),
     });
+  });
+});
+
+describe('rippled API: order books, definitions, amendments and claims — the node answers as the devnet does', () => {
+  const xrpl = getProfile('xrpl');
+  /** Accounts of fixed seeds that only this section uses: a gateway, a market maker and a taker. */
+  const keyOf = (number: number) => {
+    const entropy = new Uint8Array(16);
+    entropy[15] = number;
+    const seed = xrpl.keys.generateSeed({ entropy });
+    const { publicKey, privateKey } = xrpl.keys.deriveKeypair(seed);
+    return { address: xrpl.keys.deriveAddress(publicKey), publicKey, privateKey };
+  };
+  const genesis = (() => {
+    const { publicKey, privateKey } = xrpl.keys.deriveKeypair(GENESIS.xrpl.secret);
+    return { address: GENESIS.xrpl.address, publicKey, privateKey };
+  })();
+  const [gateway, maker, taker] = [keyOf(201), keyOf(202), keyOf(203)];
+  const usd = (value: string) => ({ currency: 'USD', issuer: gateway.address, value });
+  const usdBook = () => ({ currency: 'USD', issuer: gateway.address });
+  /** Ledgers of this section: the offers placed, then crossed. */
+  let placedIn: number;
+  let crossedIn: number;
+
+  /** Signs with the account's key and submits to the devnet; the sequence is the open ledger's. */
+  async function submitTo(account: { address: string; publicKey: string; privateKey: string }, tx: Json): Promise<string> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const info = await reference.request({ command: 'account_info', account: account.address, ledger_index: 'current' });
+      const unsigned = { Fee: '12', ...tx, Account: account.address, Sequence: info.result.account_data.Sequence, SigningPubKey: account.publicKey };
+      const TxnSignature = xrpl.keys.sign(xrpl.codec.encodeForSigning(unsigned), account.privateKey);
+      const answer = await reference.request({ command: 'submit', tx_blob: xrpl.codec.encode({ ...unsigned, TxnSignature }) });
+      const result = answer.result?.engine_result;
+      // The load generator signs with the genesis key too: a sequence it took first is retried.
+      if (result === 'tefPAST_SEQ' || result === 'terPRE_SEQ') continue;
+      expect(result, `${String(tx.TransactionType)}: ${JSON.stringify(answer)}`).toBe('tesSUCCESS');
+      return answer.result.tx_json.hash as string;
+    }
+    throw new Error(`${String(tx.TransactionType)} from ${account.address}: no sequence accepted`);
+  }
+
+  /** The ledger a transaction was validated in, once the node has stored it too. */
+  async function validatedOnBoth(txHash: string): Promise<number> {
+    return waitUntil(
+      async () => {
+        const theirs = (await reference.request({ command: 'tx', transaction: txHash })).result;
+        if (theirs?.validated !== true) return undefined;
+        const ours = (await candidate.request({ command: 'tx', transaction: txHash })).result;
+        return ours?.validated === true ? (ours.ledger_index as number) : undefined;
+      },
+      60_000,
+      `transaction ${txHash} validated on the devnet and stored by the node`,
+    );
+  }
+
+  beforeAll(async () => {
+    let lastHash = '';
+    for (const account of [gateway, maker, taker]) lastHash = await submitTo(genesis, { TransactionType: 'Payment', Destination: account.address, Amount: '1000000000' });
+    await validatedOnBoth(lastHash);
+    for (const trader of [maker, taker]) lastHash = await submitTo(trader, { TransactionType: 'TrustSet', LimitAmount: usd('1000') });
+    await validatedOnBoth(lastHash);
+    await validatedOnBoth(await submitTo(gateway, { TransactionType: 'Payment', Destination: maker.address, Amount: usd('100') }));
+    await submitTo(maker, { TransactionType: 'OfferCreate', TakerGets: usd('10'), TakerPays: '120000000' });
+    await submitTo(maker, { TransactionType: 'OfferCreate', TakerGets: usd('10'), TakerPays: '100000000' });
+    placedIn = await validatedOnBoth(await submitTo(maker, { TransactionType: 'OfferCreate', TakerGets: usd('5'), TakerPays: '60000000', Flags: 0x00010000 }));
+    // The taker pays up to 12 XRP per USD for 15 USD: the best offer in full, half of the next.
+    crossedIn = await validatedOnBoth(await submitTo(taker, { TransactionType: 'OfferCreate', TakerGets: '180000000', TakerPays: usd('15') }));
+  }, 240_000);
+
+  it('book_offers: the books after offers are placed and after one crosses, both directions, limited', async () => {
+    const answers = await expectSameAnswers([
+      { command: 'book_offers', taker_gets: usdBook(), taker_pays: { currency: 'XRP' }, ledger_index: placedIn },
+      { command: 'book_offers', taker_gets: usdBook(), taker_pays: { currency: 'XRP' }, ledger_index: crossedIn },
+      { command: 'book_offers', taker_gets: usdBook(), taker_pays: { currency: 'XRP' }, ledger_index: placedIn, limit: 1 },
+      { command: 'book_offers', taker_gets: { currency: 'XRP' }, taker_pays: usdBook(), ledger_index: crossedIn },
+      { command: 'book_offers', taker_gets: usdBook(), taker_pays: usdBook(), ledger_index: crossedIn },
+    ]);
+    expect(answers[0]!.result.offers).toHaveLength(3);
+    expect(answers[1]!.result.offers.map((offer: Json) => offer.TakerGets.value)).toEqual(['5', '5']);
+  });
+
+  it('book_changes: the ledger of the crossing, one without trades, a malformed ledger', async () => {
+    const answers = await expectSameAnswers([
+      { command: 'book_changes', ledger_index: crossedIn },
+      { command: 'book_changes', ledger_index: placedIn },
+      { command: 'book_changes', ledger_index: 'no such ledger' },
+    ]);
+    // Two trades in one transaction: open and close follow its metadata's order (by offer index).
+    const [change] = answers[0]!.result.changes as Json[];
+    expect(answers[0]!.result.changes).toHaveLength(1);
+    expect(change).toMatchObject({ currency_a: 'XRP_drops', currency_b: `${gateway.address}/USD`, volume_a: '160000000', volume_b: '15', high: '12000000', low: '10000000' });
+    expect([change!.open, change!.close].sort()).toEqual(['10000000', '12000000']);
+    expect(answers[1]!.result.changes).toEqual([]);
+  });
+
+  it('server_definitions: the whole table, the hash alone when it matches, a malformed hash', async () => {
+    const [whole] = await expectSameAnswers([{ command: 'server_definitions' }]);
+    await expectSameAnswers([
+      { command: 'server_definitions', hash: whole!.result.hash },
+      { command: 'server_definitions', hash: '0'.repeat(64) },
+      { command: 'server_definitions', hash: 'not a hash' },
+    ]);
+  });
+
+  it('feature: every amendment, one by name and by id, and the refusals', async () => {
+    const [all] = await expectSameAnswers([{ command: 'feature' }]);
+    const ammId = Object.entries(all!.result.features as Record<string, Json>).find(([, amendment]) => amendment.name === 'AMM')![0];
+    await expectSameAnswers([
+      { command: 'feature', feature: 'AMM' },
+      { command: 'feature', feature: ammId },
+      { command: 'feature', feature: 'NoSuchAmendment' },
+      { command: 'feature', feature: 'AMM', vetoed: true },
+      { command: 'feature', feature: 7 },
+    ]);
+  });
+
+  it('channel_verify: a claim signed by the key, the same claim for another amount, malformed fields', async () => {
+    const channelId = 'C1'.repeat(32);
+    const signature = xrpl.keys.sign(channelClaimMessage(channelId, 5000n), maker.privateKey);
+    const claim = { command: 'channel_verify', channel_id: channelId, amount: '5000', signature, public_key: maker.publicKey };
+    const answers = await expectSameAnswers([
+      claim,
+      { ...claim, amount: '5001' },
+      { ...claim, amount: 5000 },
+      { ...claim, channel_id: 'C1' },
+      { ...claim, public_key: 'ED00' },
+      { ...claim, signature: '' },
+      { command: 'channel_verify', channel_id: channelId },
+    ]);
+    expect(answers.slice(0, 2).map((answer) => answer.result.signature_verified)).toEqual([true, false]);
   });
 });

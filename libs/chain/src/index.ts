@@ -70,3 +70,4 @@ export { InvalidList, readPublishedList, signPublishedList, type BlobToSign, typ
 export { ValidatorTrust, type ListDisposition, type ListOutcome, type PublisherState, type PublisherStatus, type ValidatorTrustOptions } from './trust/validator-trust';
 export { FLAG_LEDGER_INTERVAL, isFlagLedger, readNegativeUnl } from './trust/negative-unl';
 export { DEFAULT_DEVNET_VALIDATORS, devnetNetworkKeys, devnetValidatorsFileText, type DevnetKeyHolder, type DevnetNetworkKeys } from './trust/devnet-keys';
+export { IouValue, IouValueError } from './iou';

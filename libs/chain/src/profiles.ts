@@ -62,6 +62,8 @@ export interface ChainProfile {
   longCurrencyCodes?: boolean;
   /** Field, type, transaction, ledger-entry and result codes of the chain's binary format. */
   definitions: XrplDefinitionsBase;
+  /** The table `definitions` was built from, as read (rippled's definitions.json shape): what `server_definitions` answers. */
+  definitionsTable: DefinitionsTable;
   codec: ChainCodec;
   /**
    * Jingtum only: the codec for blobs signed before swtclib's 2019 contract-field renumbering.
@@ -143,7 +145,7 @@ const jingtumBase: ProfileBase = {
 };
 
 /** What a profile is apart from its binary format, which comes from a definitions table. */
-type ProfileBase = Omit<ChainProfile, 'definitions' | 'codec' | 'legacyContractCodec' | 'legacyMarkerFields' | 'keys'> & {
+type ProfileBase = Omit<ChainProfile, 'definitions' | 'definitionsTable' | 'codec' | 'legacyContractCodec' | 'legacyMarkerFields' | 'keys'> & {
   /** Jingtum: blobs signed before the 2019 contract-field renumbering are read with that numbering too. */
   legacyContractNumbering?: boolean;
 };
@@ -156,6 +158,7 @@ function buildProfile(base: ProfileBase, table: DefinitionsTable): ChainProfile 
   return {
     ...profile,
     definitions,
+    definitionsTable: table,
     codec: codecOf(definitions),
     ...(legacyContractNumbering
       ? { legacyContractCodec: codecOf(definitionsOf(jingtumLegacyContractTable(table))), legacyMarkerFields: LEGACY_CONTRACT_MARKER_FIELDS }

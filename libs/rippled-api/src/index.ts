@@ -72,3 +72,7 @@ export { pageLimits } from './tuning';
 export { amountText, directoryQuality, readBookSide, type BookSide } from './book';
 export { affectedAccounts } from './affected-accounts';
 export { entryInRippledNotation, inRippledNotation, issuedValueText, notationOf, rippledNotation, type NotationRules } from './notation';
+export { channelClaimMessage, channelVerify } from './channel-verify';
+export { compactSortedJson, definitionsOfTable, serverDefinitions } from './server-definitions';
+export { amendmentId, amendmentsStateOf, featureAnswer, type AmendmentsState } from './feature';
+export { bookChanges, type BookChangesLedger, type BookChangesTransaction } from './book-changes';

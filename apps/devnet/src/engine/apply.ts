@@ -7,6 +7,8 @@
 import type { ChainSettings, RuleContext, TransactionRule } from './rules/context';
 import { nativeBalance } from './rules/context';
 import { accountSetRule } from './rules/accountSet';
+import { offerCancelRule } from './rules/offerCancel';
+import { offerCreateRule } from './rules/offerCreate';
 import { paymentRule } from './rules/payment';
 import { signerEntriesOf, signerListSetRule } from './rules/signerListSet';
 import { trustSetRule } from './rules/trustSet';
@@ -23,6 +25,8 @@ const RULES: Record<string, TransactionRule> = {
   TrustSet: trustSetRule,
   AccountSet: accountSetRule,
   SignerListSet: signerListSetRule,
+  OfferCreate: offerCreateRule,
+  OfferCancel: offerCancelRule,
 };
 
 export interface Candidate {
@@ -43,6 +47,8 @@ export interface ApplyOutcome {
 export interface ApplyTarget {
   state: OpenLedgerState;
   ledgerIndex: number;
+  /** Close time of the open ledger's parent (rippled `parentCloseTime`), against which expirations are judged. */
+  parentCloseTime: number;
   /** Position the transaction takes in the open ledger if applied. */
   transactionIndex: number;
   /** True when the exact transaction is already in the open ledger. */
@@ -181,6 +187,7 @@ export class TransactionProcessor {
       txHash: candidate.txHash,
       account: candidate.txJson.Account as string,
       ledgerIndex: target.ledgerIndex,
+      parentCloseTime: target.parentCloseTime,
       sandbox,
       scope: { sandbox, keys: this.settings.keys, trustLineType: this.settings.trustLineType, noAccount: this.settings.noAccount },
       priorBalance: 0n,

@@ -150,7 +150,7 @@ class Devnet implements DevnetChain {
       zeroAccount: profile.codec.encodeAccountId(new Uint8Array(20)),
     };
     this.results = new ResultCatalog(definitions, profile.nativeCurrency);
-    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', profile.trustLineEntryType, 'SignerList']), profile.trustLineEntryType);
+    this.metadata = new MetadataWriter(profile.codec, definitions, new Set(['AccountRoot', 'Offer', profile.trustLineEntryType, 'SignerList']), profile.trustLineEntryType);
     this.processor = new TransactionProcessor(this.settings, this.results, this.metadata);
     this.negativeUnlVoter = supportsNegativeUnl(definitions) ? options.negativeUnlVoter : undefined;
     this.state = new OpenLedgerState(profile.codec, new StateTree());
@@ -400,7 +400,14 @@ class Devnet implements DevnetChain {
     const ledgerIndex = this.openLedgerIndex();
     const outcome = this.processor.apply(
       { txJson: decoded, txHash },
-      { state: this.state.copy(), ledgerIndex, transactionIndex: this.openTransactions.length, alreadyApplied: (hash) => this.openTransactionHashes.has(hash), dryRun: true },
+      {
+        state: this.state.copy(),
+        ledgerIndex,
+        transactionIndex: this.openTransactions.length,
+        parentCloseTime: this.lastClosed().ledger.header.closeTime,
+        alreadyApplied: (hash) => this.openTransactionHashes.has(hash),
+        dryRun: true,
+      },
     );
     const result: SimulateResult = {
       engineResult: outcome.result.token,
@@ -419,6 +426,7 @@ class Devnet implements DevnetChain {
     const outcome = this.processor.apply(candidate, {
       state: this.state,
       ledgerIndex: this.openLedgerIndex(),
+      parentCloseTime: this.lastClosed().ledger.header.closeTime,
       transactionIndex: this.openTransactions.length,
       alreadyApplied: (txHash) => this.openTransactionHashes.has(txHash),
     });

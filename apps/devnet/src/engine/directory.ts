@@ -27,6 +27,8 @@ export function dirInsert(
   rootIndex: string,
   entryIndex: string,
   describe: (page: LedgerEntry) => void,
+  /** rippled `dirAppend` (order books): entries stay in arrival order, the page is not sorted. */
+  append = false,
 ): bigint | undefined {
   const root = sandbox.peek(rootIndex);
   if (root === undefined) {
@@ -46,12 +48,16 @@ export function dirInsert(
   }
   const indexes = [...(page.Indexes as string[])];
   if (indexes.length < DIRECTORY_PAGE_SIZE) {
-    // rippled sorts the page before inserting: it may be a legacy, unsorted page.
-    indexes.sort();
     if (indexes.includes(entryIndex)) throw new Error('directory: double insertion');
-    let position = 0;
-    while (position < indexes.length && indexes[position]! < entryIndex) position++;
-    indexes.splice(position, 0, entryIndex);
+    if (append) {
+      indexes.push(entryIndex);
+    } else {
+      // rippled sorts the page before inserting: it may be a legacy, unsorted page.
+      indexes.sort();
+      let position = 0;
+      while (position < indexes.length && indexes[position]! < entryIndex) position++;
+      indexes.splice(position, 0, entryIndex);
+    }
     page.Indexes = indexes;
     sandbox.update(pageIndex, page);
     return pageNumber;

@@ -67,4 +67,26 @@ describe('devnet on the Jingtum profile', () => {
     expect(types).not.toContain('RippleState');
     expect(ledger.chain.trustLines!(holder.address, closed.header.ledgerIndex)![0]).toMatchObject({ account: issuer.address, balance: '7', currency: 'CNY' });
   });
+
+  it('places and crosses offers, with Jingtum codes, in ledgers whose trees recompute', () => {
+    const ledger = new TestLedger(getProfile('jingtum'));
+    const issuer = ledger.account(5);
+    const maker = ledger.account(6);
+    const taker = ledger.account(7);
+    for (const account of [issuer, maker, taker]) ledger.fund(account, 1_000_000_000n);
+    ledger.close();
+    const cny = (value: string) => ({ currency: 'CNY', issuer: issuer.address, value });
+    ledger.expectResult(maker, { TransactionType: 'TrustSet', LimitAmount: cny('100') }, 'tesSUCCESS');
+    ledger.expectResult(issuer, { TransactionType: 'Payment', Destination: maker.address, Amount: cny('50') }, 'tesSUCCESS');
+    ledger.close();
+    ledger.expectResult(maker, { TransactionType: 'OfferCreate', TakerGets: cny('10'), TakerPays: '100000000' }, 'tesSUCCESS');
+    // The taker holds no CNY line: crossing creates it.
+    ledger.expectResult(taker, { TransactionType: 'OfferCreate', TakerGets: '40000000', TakerPays: cny('4') }, 'tesSUCCESS');
+    const closed = ledger.close();
+    const entries = ledger.chain.stateEntries(closed.header.ledgerIndex, undefined, 1000);
+    expect(entries.filter((entry) => entry.json.LedgerEntryType === 'Offer').map((entry) => entry.json.TakerGets)).toEqual([cny('6')]);
+    expect(ledger.chain.trustLines!(taker.address, closed.header.ledgerIndex)![0]).toMatchObject({ account: issuer.address, balance: '4', currency: 'CNY' });
+    expect(transactionTreeRoot(closed.transactions)).toBe(closed.header.transactionHash);
+    expect(stateTreeRoot(entries)).toBe(closed.header.accountHash);
+  });
 });

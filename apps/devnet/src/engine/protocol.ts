@@ -31,6 +31,19 @@ export const TrustSetFlag = {
   clearFreeze: 0x00200000,
 } as const;
 
+export const OfferCreateFlag = {
+  passive: 0x00010000,
+  immediateOrCancel: 0x00020000,
+  fillOrKill: 0x00040000,
+  sell: 0x00080000,
+} as const;
+
+/** Offer ledger-entry flags (rippled `lsfPassive`, `lsfSell`). */
+export const OfferFlag = {
+  passive: 0x00010000,
+  sell: 0x00020000,
+} as const;
+
 export const AccountSetTxFlag = {
   requireDestTag: 0x00010000,
   optionalDestTag: 0x00020000,

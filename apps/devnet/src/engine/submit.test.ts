@@ -156,9 +156,9 @@ describe('submit: checks every transaction goes through', () => {
 
   it('answers temUNKNOWN for a transaction type this ledger does not implement', () => {
     const ledger = new TestLedger();
-    const offer = { TransactionType: 'OfferCreate', TakerGets: '1000000', TakerPays: { currency: 'USD', issuer: ledger.account(3).address, value: '1' } };
+    const check = { TransactionType: 'CheckCreate', Destination: ledger.account(3).address, SendMax: '1000000' };
 
-    expect(ledger.submit(ledger.genesis, offer)).toMatchObject({ engineResult: 'temUNKNOWN', applied: false });
+    expect(ledger.submit(ledger.genesis, check)).toMatchObject({ engineResult: 'temUNKNOWN', applied: false });
   });
 
   it('answers temINVALID_FLAG for a flag the transaction type does not define', () => {

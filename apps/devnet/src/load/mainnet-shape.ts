@@ -1,8 +1,8 @@
 /**
  * What the mainnet-shaped history is drawn from: the gateways and currencies it sets up, the share
  * of each kind of transaction, the spread of ledger sizes and the Memos some transactions carry.
- * Only what the devnet's engine applies (Payment, TrustSet, AccountSet) takes part; offers,
- * which fill much of the real ledger, have no order books here.
+ * Payment, TrustSet and AccountSet take part; offers, which fill much of the real ledger, are not
+ * drawn, so the history has no order books.
  */
 import type { JsonObject } from '../engine/types';
 import type { Draws } from './seeded-random';

@@ -28,6 +28,8 @@ export interface RuleContext {
   account: string;
   /** Index of the open ledger the transaction applies to. */
   ledgerIndex: number;
+  /** Close time of the open ledger's parent, seconds since the ripple epoch (rippled `hasExpired` compares with it). */
+  parentCloseTime: number;
   sandbox: Sandbox;
   scope: LedgerScope;
   /** The sender's native balance before the fee (rippled `mPriorBalance`). */

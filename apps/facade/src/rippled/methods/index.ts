@@ -9,8 +9,11 @@ import { accountObjects } from './account-objects';
 import { accountOffers } from './account-offers';
 import { accountTx } from './account-tx';
 import { ammInfo } from './amm-info';
+import { bookChanges } from './book-changes';
 import { bookOffers } from './book-offers';
+import { channelVerify } from './channel-verify';
 import { depositAuthorized } from './deposit-authorized';
+import { feature } from './feature';
 import { fee } from './fee';
 import { pathFind, ripplePathFind, simulate, submitMultisigned } from './forwarded';
 import { gatewayBalances } from './gateway-balances';
@@ -23,6 +26,7 @@ import { manifest } from './manifest';
 import { nftBuyOffers, nftSellOffers } from './nft-offers';
 import { noRippleCheck } from './noripple-check';
 import { ping, random, version } from './ping';
+import { serverDefinitions } from './server-definitions';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
 import { transactionEntry, tx } from './tx';
@@ -41,8 +45,11 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   account_offers: accountOffers,
   account_tx: accountTx,
   amm_info: ammInfo,
+  book_changes: bookChanges,
   book_offers: bookOffers,
+  channel_verify: channelVerify,
   deposit_authorized: depositAuthorized,
+  feature,
   fee,
   gateway_balances: gatewayBalances,
   get_aggregate_price: getAggregatePrice,
@@ -60,6 +67,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   ping,
   random,
   ripple_path_find: ripplePathFind,
+  server_definitions: serverDefinitions,
   server_info: serverInfo,
   server_state: serverState,
   simulate,
