@@ -4,8 +4,9 @@
  * checked against the signing data (local checks: `invalidTransaction` when one fails), the
  * signers against the account's SignerList and its quorum (the engine's tef results).
  */
-import { BareRpcError, invalidField, missingField, RpcError, submitResult } from '@ledger-node/rippled-api';
+import { BareRpcError, invalidField, missingField, RpcError } from '@ledger-node/rippled-api';
 import type { MethodHandler } from './context';
+import { submittedAnswer } from './submit';
 
 export const submitMultisigned: MethodHandler = ({ request, source }) => {
   const txJson = request.tx_json;
@@ -23,24 +24,5 @@ export const submitMultisigned: MethodHandler = ({ request, source }) => {
   } catch (error) {
     throw new BareRpcError('invalidTransaction', { error_exception: `the transaction does not serialize: ${(error as Error).message}` });
   }
-  const submitted = source.writer.submit(txBlob);
-  if (submitted.errorException !== undefined || !submitted.txJson) {
-    throw new BareRpcError('invalidTransaction', { error_exception: submitted.errorException ?? submitted.engineResultMessage });
-  }
-  return submitResult({
-    engineResult: submitted.engineResult,
-    engineResultCode: submitted.engineResultCode,
-    engineResultMessage: submitted.engineResultMessage,
-    applied: submitted.applied,
-    queued: submitted.queued,
-    broadcast: false,
-    kept: submitted.applied || submitted.queued,
-    txBlob: submitted.txBlob,
-    txJson: submitted.txJson,
-    txHash: submitted.txHash,
-    openLedgerCost: source.fees.baseFee.toString(),
-    validatedLedgerIndex: submitted.validatedLedgerIndex,
-    accountSequenceNext: submitted.accountSequenceNext,
-    accountSequenceAvailable: submitted.accountSequenceAvailable,
-  });
+  return submittedAnswer(source.writer, txBlob, source.fees.baseFee);
 };

@@ -4,7 +4,8 @@
  * signature fails local checks gets an `invalidTransaction` error, not an engine result.
  */
 import { BareRpcError, missingField, RpcError, submitResult } from '@ledger-node/rippled-api';
-import type { MethodHandler } from './context';
+import type { JsonObject } from '../../engine/types';
+import type { MethodContext, MethodHandler } from './context';
 
 const HEX = /^(?:[0-9A-Fa-f]{2})+$/;
 
@@ -18,10 +19,16 @@ export const submit: MethodHandler = ({ request, source }) => {
   }
   if (typeof txBlob !== 'string' || !HEX.test(txBlob)) throw new RpcError('invalidParams');
   if (!source.writer) throw new RpcError('notSupported', 'Recorded ledgers take no transactions.');
+  return submittedAnswer(source.writer, txBlob.toUpperCase(), source.fees.baseFee);
+};
 
-  const submitted = source.writer.submit(txBlob.toUpperCase());
-  // rippled checkValidity runs before the engine: a blob that does not decode or carries a bad
-  // signature gets `invalidTransaction`, never an engine result.
+/**
+ * A signed blob applied to the open ledger, answered as rippled's submit answers. rippled
+ * checkValidity runs before the engine: a blob that does not decode or carries a bad signature gets
+ * `invalidTransaction`, never an engine result.
+ */
+export function submittedAnswer(writer: NonNullable<MethodContext['source']['writer']>, txBlob: string, baseFee: bigint): JsonObject {
+  const submitted = writer.submit(txBlob);
   if (submitted.errorException !== undefined || !submitted.txJson) {
     throw new BareRpcError('invalidTransaction', { error_exception: submitted.errorException ?? submitted.engineResultMessage });
   }
@@ -36,9 +43,9 @@ export const submit: MethodHandler = ({ request, source }) => {
     txBlob: submitted.txBlob,
     txJson: submitted.txJson,
     txHash: submitted.txHash,
-    openLedgerCost: source.fees.baseFee.toString(),
+    openLedgerCost: baseFee.toString(),
     validatedLedgerIndex: submitted.validatedLedgerIndex,
     accountSequenceNext: submitted.accountSequenceNext,
     accountSequenceAvailable: submitted.accountSequenceAvailable,
   });
-};
+}
