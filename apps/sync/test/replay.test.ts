@@ -30,10 +30,11 @@ function replayFolder(change?: { ledgerIndex: number; edit(file: Record<string, 
   return folder;
 }
 
-async function syncFromReplay(folder: string, store: StoreUnderTest, extra: string[] = []): Promise<Clients> {
+async function syncFromReplay(folder: string, store: StoreUnderTest, extra: string[] = []): Promise<Clients & { syncOutput(): string }> {
   const devnet = await startDevnet(['-replay', folder, '-replay_rate', '5']);
   const dataDir = scratchDir(cleanups);
-  return (await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3', ...extra], cleanups, store)).clients;
+  const { clients, sync } = await startStoreAndSync(dataDir, devnet.url, ['-thread_count', '3', ...extra], cleanups, store);
+  return Object.assign(clients, { syncOutput: () => sync.output() });
 }
 
 /** Observations per stage of sync's stage histogram (ledger_node_sync_stage_seconds_count), from its /metrics. */
@@ -77,6 +78,13 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
       // Each stage of the backfill and follow path timed each ledger (the replay serves no state: no `state` stage).
       const observations = await stageObservations(`http://127.0.0.1:${syncMetricsPort}/metrics`);
       for (const stage of ['fetch', 'parse', 'verify', 'link', 'index', 'grpc']) expect(observations[stage], stage).toBeGreaterThanOrEqual(stage === 'link' ? 5 : 6);
+      // The replay holds no state and refuses ledger_data, again at every retry: warned once, with its reason and no stack.
+      await waitUntil(() => clients.syncOutput().includes('state download: ') || undefined, 30_000, 'the state download to fail', 200);
+      // Its retries come after 0.5, 1 and 2 s: three more failures within four seconds.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const warnings = clients.syncOutput().split('\n').filter((line) => line.includes('"level":"warn"') && line.includes('state download'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).not.toContain('"stack"');
     });
 
     it.each([

@@ -3,4 +3,5 @@ export * from './logger';
 export * from './metrics';
 export * from './tracing';
 export * from './dependency-log';
+export * from './retry-log';
 export * from './http-server';

@@ -8,7 +8,7 @@
  */
 import { StateTree, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
 import type { PutStateObjectsRequest, StateDownload, StateObject } from '@ledger-node/contracts';
-import type { Logger } from '@ledger-node/telemetry';
+import { RetryLog, type Logger } from '@ledger-node/telemetry';
 import { backoffDelayMs, sleep, UpstreamRequestError, type BinaryLedgerDataResult } from '@ledger-node/upstream';
 
 export interface StateStorePort {
@@ -105,10 +105,12 @@ export class StateDownloader {
   }
 
   private async run(): Promise<void> {
-    const { logger } = this.options;
+    const retries = new RetryLog(this.options.logger, 'state download');
     for (let attempt = 0; !this.abort.signal.aborted; attempt++) {
       try {
-        if (await this.downloadOnce()) {
+        const complete = await this.downloadOnce();
+        retries.succeeded();
+        if (complete) {
           this.ready = true;
           this.options.onComplete?.((await this.options.store.stateDownload()).ledgerIndex);
           return;
@@ -117,7 +119,7 @@ export class StateDownloader {
       } catch (error) {
         if (this.abort.signal.aborted) return;
         const delayMs = backoffDelayMs(attempt, 500, 30_000);
-        logger.warn({ err: error, delayMs }, `state download: ${(error as Error).message}; trying again in ${delayMs} ms`);
+        retries.failed(error, delayMs);
         await sleep(delayMs, this.abort.signal);
       }
     }

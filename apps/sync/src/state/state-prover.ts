@@ -17,7 +17,7 @@
 import type { ChainProfile, LedgerHeader, StateTree, VerifiedLedger } from '@ledger-node/chain';
 import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
 import { NotFound } from '@ledger-node/errors';
-import type { Logger } from '@ledger-node/telemetry';
+import { RetryLog, type Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
 import { observeStage, secondsSince } from '../stage-timing';
@@ -178,10 +178,12 @@ export class StateProver {
     const once = until.once ?? false;
     const failures: { count: number; last?: string } = { count: 0 };
     this.failuresOf.set(what, failures);
+    const retries = new RetryLog(logger, `state proofs (${what})`);
     while (!this.abort.signal.aborted && (until.while?.() ?? true)) {
       let progressed = false;
       try {
         progressed = await step();
+        retries.succeeded();
         failures.count = 0;
         failures.last = undefined;
         if (once && progressed) return true;
@@ -189,11 +191,7 @@ export class StateProver {
         if (this.abort.signal.aborted) break;
         const delayMs = backoffDelayMs(failures.count++, 500, 15_000);
         failures.last = (error as Error).message;
-        if (error instanceof StateNotProven) {
-          logger.warn({ ledgerIndex: error.ledgerIndex, reason: error.reason, delayMs }, `state of ledger ${error.ledgerIndex} not proven: ${error.message}; trying again in ${delayMs} ms`);
-        } else {
-          logger.warn({ err: error, delayMs }, `state proofs (${what}): ${(error as Error).message}; trying again in ${delayMs} ms`);
-        }
+        retries.failed(error, delayMs, error instanceof StateNotProven ? { ledgerIndex: error.ledgerIndex, reason: error.reason } : {});
         await sleep(delayMs, this.abort.signal);
         continue;
       }
