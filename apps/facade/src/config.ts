@@ -52,6 +52,8 @@ export interface FacadeConfig {
   maxPageSize: number;
   /** Sends one client may make a second (0: no limit). */
   sendRate: number;
+  /** -send_rate_local: clients on this host counted too. */
+  sendRateLocal: boolean;
   /** Bound of the cache of answers that never change (-answer_cache_mb). */
   answerCacheBytes: number;
 }
@@ -83,6 +85,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     maxResponseBytes: flags.integer('max_response_bytes')!,
     maxPageSize: flags.integer('max_page_size')!,
     sendRate: flags.integer('send_rate')!,
+    sendRateLocal: flags.boolean('send_rate_local'),
     answerCacheBytes: flags.integer('answer_cache_mb')! * 1_048_576,
   };
 }

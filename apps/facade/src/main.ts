@@ -58,7 +58,7 @@ export async function start(flags: ParsedFlags) {
     syncStatus,
     maxPageSize: config.maxPageSize,
     queries: new Queries(clients, tip, new AnswerCache(config.answerCacheBytes)),
-    sends: new SendLimit(config.sendRate),
+    sends: new SendLimit(config.sendRate, config.sendRateLocal),
   };
   // One follower of the store feeds every stream subscriber of both WebSocket APIs, and bounds what
   // their catch-ups from the store may cost, node-wide.

@@ -189,7 +189,8 @@ beforeAll(async () => {
     cliEntry(), '-dev', '-close_ms', '300', '-load', '10', '-load_accounts', '4',
     '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-max_batch', String(MAX_BATCH), '-max_response_bytes', String(MAX_RESPONSE_BYTES), '-max_body_bytes', String(MAX_BODY_BYTES),
-    '-max_connections', String(MAX_CONNECTIONS), '-trusted_proxies', TRUSTED_PROXY,
+    // Every client of this test is on this host: -send_rate_local counts them as the clients they stand for.
+    '-max_connections', String(MAX_CONNECTIONS), '-trusted_proxies', TRUSTED_PROXY, '-send_rate_local',
     '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-log_level', 'warn',
   ]);
   await node.waitFor(/facade\s+ready/, 60_000);

@@ -1,4 +1,4 @@
-import { integerFlag, type FlagGroup } from '../flag';
+import { booleanFlag, integerFlag, type FlagGroup } from '../flag';
 
 /**
  * Bounds on what one HTTP request may ask of the facade (go-ethereum's JSON-RPC limits are the
@@ -12,7 +12,8 @@ export const limitOptions: FlagGroup = {
     integerFlag({ name: 'max_batch', description: 'Most calls in one JSON-RPC batch, a block with full transactions counting 10 and jt_account one per 100 transactions its page may hold (-32600 beyond)', default: 100, min: 1, max: 10_000, valueName: 'N' }),
     integerFlag({ name: 'max_response_bytes', description: 'Most bytes the answers to one JSON-RPC request may take together (calls past it get -32012)', default: 25_000_000, min: 65_536, max: 1_073_741_824, valueName: 'BYTES' }),
     integerFlag({ name: 'max_page_size', description: 'Most transactions in one page of jt_account or REST account history (error beyond)', default: 1000, min: 1, max: 1000, valueName: 'N' }),
-    integerFlag({ name: 'send_rate', description: 'Most sends (jt_sendTransaction, jt_sendRawTransaction, REST POST /transactions, and submit and submit_multisigned on the rippled API) one client may make a second, by its address (-32013 / HTTP 429 / slowDown beyond; 0: no limit)', default: 10, min: 0, max: 100_000, valueName: 'N' }),
+    integerFlag({ name: 'send_rate', description: 'Most sends (jt_sendTransaction, jt_sendRawTransaction, REST POST /transactions, and submit and submit_multisigned on the rippled API) one client may make a second, by its address (-32013 / HTTP 429 / slowDown beyond; 0: no limit); clients on this host are not counted unless -send_rate_local', default: 10, min: 0, max: 100_000, valueName: 'N' }),
+    booleanFlag({ name: 'send_rate_local', description: 'Count the sends of clients on this host (loopback connections) against -send_rate too; by default a local backend is not limited, as rippled lets local connections through', default: false }),
     integerFlag({ name: 'answer_cache_mb', description: 'Memory the facade keeps answers that never change in (validated transactions and receipts by hash, balances at a ledger index), in MiB (0: none)', default: 64, min: 0, max: 4096, valueName: 'MIB' }),
   ],
 };
