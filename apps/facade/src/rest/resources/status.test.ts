@@ -25,3 +25,35 @@ describe('GET /v1/status', () => {
     expect(route.response.safeParse({ ...answer, commit }).success).toBe(valid);
   });
 });
+
+describe('GET /v1/status with sync', () => {
+  it('rounds the backfill rate to a tenth and its estimate to the second, and says null for an estimate it has not', async () => {
+    const syncStatusOf = (backfill: { backfillLedgersPerSecond: number; backfillEtaSeconds?: number }) =>
+      ({
+        syncing: true,
+        upstreamUrl: 'ws://127.0.0.1:1',
+        upstreamConnected: true,
+        currentLedgerIndex: 100,
+        highestLedgerIndex: 120,
+        lagLedgers: 20,
+        completeRanges: [],
+        stateReady: false,
+        backfillRemainingLedgers: 700n,
+        verificationFailureCount: 0n,
+        verificationFailuresByReason: {},
+        indexFailureCount: 0n,
+        ...backfill,
+      }) as unknown;
+    const answerWith = async (backfill: { backfillLedgersPerSecond: number; backfillEtaSeconds?: number }) => {
+      const withSync = { ...context, syncEnabled: true, syncStatus: { status: async () => syncStatusOf(backfill) } } as unknown as MethodContext;
+      return (await route.handler({ params: {}, query: {}, body: undefined }, withSync)) as { sync: { backfill: Record<string, unknown> } };
+    };
+    expect((await answerWith({ backfillLedgersPerSecond: 43.07692307692308, backfillEtaSeconds: 16.162790697674417 })).sync.backfill).toEqual({
+      ledgers_per_second: 43.1,
+      remaining_ledgers: 700,
+      eta_seconds: 16,
+    });
+    expect((await answerWith({ backfillLedgersPerSecond: 0, backfillEtaSeconds: Number.NaN })).sync.backfill.eta_seconds).toBeNull();
+    expect((await answerWith({ backfillLedgersPerSecond: 0 })).sync.backfill.eta_seconds).toBeNull();
+  });
+});

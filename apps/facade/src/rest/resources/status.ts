@@ -143,9 +143,10 @@ export const statusRoutes = [
                   state_ready: sync.stateReady,
                   state_not_ready: sync.stateNotReady ?? null,
                   backfill: {
-                    ledgers_per_second: sync.backfillLedgersPerSecond,
+                    // A rate to a tenth and an estimate to the second: more digits would claim a precision they lack.
+                    ledgers_per_second: Math.round(sync.backfillLedgersPerSecond * 10) / 10,
                     remaining_ledgers: Number(sync.backfillRemainingLedgers),
-                    eta_seconds: sync.backfillEtaSeconds ?? null,
+                    eta_seconds: sync.backfillEtaSeconds === undefined || !Number.isFinite(sync.backfillEtaSeconds) ? null : Math.round(sync.backfillEtaSeconds),
                   },
                   verification_failures: Number(sync.verificationFailureCount),
                   verification_failures_by_reason: Object.fromEntries(Object.entries(sync.verificationFailuresByReason).map(([reason, count]) => [reason, Number(count)])),
