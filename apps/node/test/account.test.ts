@@ -179,6 +179,18 @@ describe('ledger-node account', () => {
       expect(JSON.parse(listed.stdout)).toEqual([erin]);
       transcript.push(keystore.output());
     });
+
+    it('says so when that keystore was started without a passphrase: the one given here does not reach it', async () => {
+      const served = dataDir();
+      const withoutPassphrase = startProcess([cliEntry(), 'serve', 'keystore', '-data_dir', served]);
+      await withoutPassphrase.waitFor(/"msg":"serving"/);
+      const result = await run(['account', 'generate', '-nickname', 'frank', '-data_dir', served], withPassword);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain(`the running node's keystore at unix:${served}/run/keystore.sock was started without a passphrase (one given to this command does not reach it)`);
+      expect(result.stderr).toContain('restart the node with -password_file FILE or LEDGER_NODE_PASSWORD, or stop it to generate the account offline');
+      expect(result.stderr).not.toContain(passphrase);
+      await withoutPassphrase.stop();
+    });
   });
 
   describe('without -data_dir', () => {

@@ -103,7 +103,20 @@ async function isServing(address: string): Promise<boolean> {
 /** Runs `use` against the running keystore, or against a transient one started for it. */
 async function withKeystore<T>(flags: ParsedFlags, options: { needsPassphrase: boolean }, use: (client: KeystoreClient) => Promise<T>): Promise<T> {
   const address = serviceAddress(flags, 'keystore');
-  if (await isServing(address)) return callKeystore(address, readToken(flags), use);
+  if (await isServing(address)) {
+    try {
+      return await callKeystore(address, readToken(flags), use);
+    } catch (error) {
+      // The running keystore decrypts and writes key files with its own passphrase: one given to
+      // this command never reaches it, so say whose passphrase is missing and what to do.
+      if (error instanceof Error && error.message.includes('the keystore has no passphrase')) {
+        throw new Unavailable(
+          `the running node's keystore at ${address} was started without a passphrase (one given to this command does not reach it): restart the node with -password_file FILE or ${PASSWORD_ENV}, or stop it to generate the account offline`,
+        );
+      }
+      throw error;
+    }
+  }
   if (flags.given('keystore_addr')) throw new Unavailable(`no keystore answers at ${address}`);
 
   const env: NodeJS.ProcessEnv = { ...process.env };
