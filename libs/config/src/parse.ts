@@ -119,6 +119,34 @@ export interface FlagSources {
 /** The flag naming the file of flag values (libs/config/src/options/config.ts declares it). */
 const configFlagName = 'config';
 
+/** Levenshtein distance: the fewest single-character edits from `a` to `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The candidate a mistyped `name` most likely meant: within two edits (one for a short name), the nearest, else none. */
+export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = name.length <= 4 ? 1 : 2;
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance <= limit && (best === undefined || distance < best.distance)) best = { candidate, distance };
+  }
+  return best?.candidate;
+}
+
+/** ` (did you mean -rpcport?)`, or nothing when no flag is near. */
+function didYouMean(name: string, byName: ReadonlyMap<string, FlagSpec>, prefix = '-'): string {
+  const near = nearestName(name, byName.keys());
+  return near === undefined ? '' : ` (did you mean ${prefix}${near}?)`;
+}
+
 /**
  * Parses flags in the seed's form (`-flag value`, `-flag=value`, booleans `-sync` / `-sync=false`),
  * with `--flag` accepted too. Flags may appear before or after the command words. `--` ends flags.
@@ -158,7 +186,7 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
       continue;
     }
     const spec = byName.get(name);
-    if (!spec) throw new FlagError(`unknown flag: -${name} (see --help)`);
+    if (!spec) throw new FlagError(`unknown flag: -${name}${didYouMean(name, byName)} (see --help)`);
     const origin = { kind: 'flag' } as const;
     if (spec.type === 'boolean') {
       // A following true/false word belongs to the flag (`-sync false`); anything else does not.
@@ -178,6 +206,14 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
   if (!version && !(positionals[0] === 'version' && !help)) {
     // Each value of the environment and of the file is checked even where the command line overrides it: a bad one is a mistake either way.
     if (sources.env !== undefined) {
+      // A LEDGER_NODE_ variable a letter or two from a flag's is a typo, refused as one in a -config
+      // file is; variables far from every flag (the tests' own, LEDGER_NODE_PASSWORD) are not flags.
+      const variables = new Set(specs.map((spec) => envVariable(spec.name)));
+      for (const variable of Object.keys(sources.env)) {
+        if (!variable.startsWith('LEDGER_NODE_') || variables.has(variable) || variable === 'LEDGER_NODE_PASSWORD') continue;
+        const near = nearestName(variable.slice('LEDGER_NODE_'.length).toLowerCase(), byName.keys());
+        if (near !== undefined) throw new FlagError(`unknown variable ${variable} (did you mean ${envVariable(near)}? each LEDGER_NODE_<FLAG> sets a flag; see --help)`);
+      }
       for (const spec of specs) {
         const variable = envVariable(spec.name);
         const raw = sources.env[variable];
@@ -193,7 +229,7 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
     if (file !== undefined) {
       for (const [name, written] of Object.entries(readConfigFile(file))) {
         const spec = byName.get(name);
-        if (!spec) throw new FlagError(`unknown flag "${name}" in -config ${file} (see --help)`);
+        if (!spec) throw new FlagError(`unknown flag "${name}" in -config ${file}${didYouMean(name, byName, '')} (see --help)`);
         if (name === configFlagName) throw new FlagError(`-config ${file} names another config file: give one on the command line or in ${envVariable(configFlagName)}`);
         const origin = { kind: 'file', file } as const;
         const value = fileValue(spec, written, origin);

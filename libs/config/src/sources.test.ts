@@ -65,6 +65,23 @@ describe('LEDGER_NODE_<FLAG> in the environment', () => {
   });
 });
 
+describe('a mistyped flag', () => {
+  it('on the command line, is refused with the flag it most likely meant', () => {
+    expect(() => parse(['-rpcprot', '9200'])).toThrow('unknown flag: -rpcprot (did you mean -rpcport?) (see --help)');
+    expect(() => parse(['-no_such_flag'])).toThrow(/^unknown flag: -no_such_flag \(see --help\)$/);
+  });
+
+  it('in a -config file, likewise', () => {
+    const file = configFile('typo.toml', 'log_levle = "warn"\n');
+    expect(() => parse(['-config', file])).toThrow(`unknown flag "log_levle" in -config ${file} (did you mean log_level?) (see --help)`);
+  });
+
+  it('in the environment, is refused with the variable it most likely meant; a variable far from every flag is not a flag', () => {
+    expect(() => parse([], { LEDGER_NODE_RPCPROT: '1' })).toThrow('unknown variable LEDGER_NODE_RPCPROT (did you mean LEDGER_NODE_RPCPORT? each LEDGER_NODE_<FLAG> sets a flag; see --help)');
+    expect(() => parse([], { LEDGER_NODE_TEST_TIER: 'e2e', LEDGER_NODE_DEVNET_HISTORY: '3000x1', LEDGER_NODE_SOAK: '1', LEDGER_NODE_PASSWORD: 'x' })).not.toThrow();
+  });
+});
+
 describe('-config FILE', () => {
   it('reads flag values from TOML, keyed by flag name, of each type', () => {
     const file = configFile('node.toml', '# a node\nrpcport = 9300\nsync = false\nchain = "jingtum"\nrpc_allowed_hosts = "a.example,b.example"\n');
@@ -98,7 +115,7 @@ describe('-config FILE', () => {
     ['boolean.toml', 'sync = 1\n', /invalid value 1 for flag -sync \(from .*boolean\.toml\): expected true or false/],
     ['string.toml', 'chain = 5\n', /invalid value 5 for flag -chain \(from .*string\.toml\): expected a string/],
     ['table.toml', '[node]\nrpcport = 1\n', /^unknown flag "node" in -config .*table\.toml \(see --help\)$/],
-    ['unknown.toml', 'rpc_port = 1\n', /^unknown flag "rpc_port" in -config .*unknown\.toml \(see --help\)$/],
+    ['unknown.toml', 'rpc_port = 1\n', /^unknown flag "rpc_port" in -config .*unknown\.toml \(did you mean rpcport\?\) \(see --help\)$/],
     ['nested.toml', 'config = "other.toml"\n', /names another config file/],
     ['broken.toml', 'rpcport = \n', /^-config .*broken\.toml is not valid TOML: invalid value \(line 1, column \d+\)$/],
     ['broken.json', '{"rpcport": ', /^-config .*broken\.json is not valid JSON: /],
