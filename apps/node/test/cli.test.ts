@@ -86,7 +86,7 @@ describe('flags from LEDGER_NODE_<FLAG> and -config FILE', () => {
 
   it.each([
     [{ LEDGER_NODE_THREAD_COUNT: 'lots' }, [], 'ledger-node: invalid value "lots" for flag -thread_count (from LEDGER_NODE_THREAD_COUNT): expected an integer from 1 to 256\n'],
-    [{}, ['-config', 'CONFIG'], 'ledger-node: unknown flag "rpc_port" in -config CONFIG (see --help)\n'],
+    [{}, ['-config', 'CONFIG'], 'ledger-node: unknown flag "rpc_port" in -config CONFIG (did you mean rpcport?) (see --help)\n'],
     [{ LEDGER_NODE_ENDPOINT: 'ws://127.0.0.1:1' }, ['-dev'], 'ledger-node: -dev and -endpoint (from LEDGER_NODE_ENDPOINT) exclude each other: -dev syncs from the embedded devnet\n'],
     [{ LEDGER_NODE_NETWORK_ID: '1' }, ['-dev'], 'ledger-node: -dev syncs from the embedded devnet, whose network id is 0, not -network_id 1 (from LEDGER_NODE_NETWORK_ID)\n'],
   ])('%j %j: a bad value from elsewhere than the command line is refused as a flag is, naming where it came from (exit 2)', (env, args, message) => {
