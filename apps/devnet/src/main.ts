@@ -3,7 +3,7 @@
  * WebSocket API, playing a network of validators and a list publisher. Wiring only: flags →
  * network → chain or replay → WebSocket server and publisher site → optional load.
  */
-import { devnetNetworkKeys, getProfile, type ChainProfile } from '@ledger-node/chain';
+import { devnetNetworkKeys, encodeNodePublicKey, getProfile, type ChainProfile } from '@ledger-node/chain';
 import { InvalidParams } from '@ledger-node/errors';
 import { createLogger, type Logger } from '@ledger-node/telemetry';
 import { freeListenPort, type ParsedFlags } from '@ledger-node/config';
@@ -94,6 +94,9 @@ export async function start(parsed: ParsedFlags): Promise<RunningDevnet> {
     { publisher: network.publisherKey, site: server.siteUrl, validators: network.validators.length },
     `validator list publisher ${network.publisherKey} at ${server.siteUrl} (${network.validators.length} validators)`,
   );
+  // What a node given -validators or a rippled [validators] section would list: the master keys.
+  const masterKeys = network.validators.map((validator) => encodeNodePublicKey(validator.master.publicKey, profile));
+  logger.info({ validators: masterKeys }, `validators (master keys; each validates with the signing key its manifest names): ${masterKeys.join(' ')}`);
   prepared.live?.startClosing();
   logger.info({ url: server.url, mode: prepared.source.mode, closeMs: flags.close_ms, idleCloseMs: flags.idle_close_ms }, `devnet listening on ${server.url}`);
 

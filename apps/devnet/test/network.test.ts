@@ -119,6 +119,9 @@ describe('a devnet network (ledgers closed by ledger_accept)', () => {
       masters.add(message.master_key);
     }
     expect(masters.size).toBe(5);
+    // Its start-up line named the same master keys.
+    const [, printed] = (await devnet.process.waitFor(/validators \(master keys; each validates with the signing key its manifest names\): ([\w ]+)"/)) as RegExpMatchArray;
+    expect(new Set(printed!.split(' '))).toEqual(masters);
   });
 
   it('rotates a signing key: the next ledger is validated with the new key, the manifest command names it, the list once republished', async () => {
