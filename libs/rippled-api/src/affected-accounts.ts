@@ -4,6 +4,7 @@
  * the metadata creates, modifies or deletes, and the issuers of trust-line limits and offer amounts.
  */
 import type { ChainProfile } from '@ledger-node/chain';
+import { affectedNodes } from './affected-nodes';
 import type { JsonObject } from './protocol';
 
 /** Amount fields whose issuer counts as affected (rippled: LowLimit/HighLimit, TakerPays/TakerGets). */
@@ -21,12 +22,7 @@ export function affectedAccounts(txJson: JsonObject, metaJson: JsonObject, profi
   };
   addIfAddress(txJson.Account);
   addIfAddress(txJson.Destination);
-  const nodes = metaJson.AffectedNodes;
-  if (!Array.isArray(nodes)) return accounts;
-  for (const wrapper of nodes) {
-    if (!isObject(wrapper)) continue;
-    const node = wrapper.CreatedNode ?? wrapper.ModifiedNode ?? wrapper.DeletedNode;
-    if (!isObject(node)) continue;
+  for (const { node } of affectedNodes(metaJson)) {
     const fields = node.NewFields ?? node.FinalFields;
     if (!isObject(fields)) continue;
     for (const [name, value] of Object.entries(fields)) {

@@ -11,6 +11,7 @@
  * `ledger->txs`; books come out in the byte order of their `A|B` key (rippled's std::map).
  */
 import { IouValue } from '@ledger-node/chain';
+import { affectedNodes } from './affected-nodes';
 import { amountText } from './book';
 import type { JsonObject } from './protocol';
 
@@ -148,13 +149,8 @@ function tradesOf(transaction: BookChangesTransaction): Array<{ key: string; fir
   const type = txJson.TransactionType;
   const offerCancel = (type === 'OfferCancel' || type === 'OfferCreate') && typeof txJson.OfferSequence === 'number' ? txJson.OfferSequence : undefined;
   const trades: Array<{ key: string; first: Amount; second: Amount; rate: IouValue; domain?: string }> = [];
-  const nodes = Array.isArray(metaJson.AffectedNodes) ? (metaJson.AffectedNodes as JsonObject[]) : [];
-  for (const wrapper of nodes) {
-    if (wrapper === null || typeof wrapper !== 'object') continue;
-    const kind = Object.keys(wrapper)[0];
-    if (kind !== 'ModifiedNode' && kind !== 'DeletedNode') continue;
-    const node = wrapper[kind] as JsonObject;
-    if (node?.LedgerEntryType !== 'Offer') continue;
+  for (const { kind, node } of affectedNodes(metaJson)) {
+    if (kind === 'CreatedNode' || node.LedgerEntryType !== 'Offer') continue;
     const finals = node.FinalFields as JsonObject | undefined;
     const previous = node.PreviousFields as JsonObject | undefined;
     if (finals === undefined || previous === undefined) continue;

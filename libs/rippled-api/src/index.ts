@@ -21,6 +21,7 @@ export {
   type RenderStyle,
   type TransactionInput,
 } from './format';
+export { affectedNodes, type AffectedNode } from './affected-nodes';
 export { mptIssuanceIdOf, nftSyntheticFields } from './synthetic';
 export { entryTypeOfFilter, issuedCurrencyBytes, ownableEntryType, readEntrySelection, type EntrySelection } from './ledger-entry';
 export {

@@ -5,18 +5,8 @@
  * affected nodes of a successful transaction.
  */
 import type { ChainProfile } from '@ledger-node/chain';
+import { affectedNodes } from './affected-nodes';
 import type { JsonObject } from './protocol';
-
-type AffectedNode = { kind: 'CreatedNode' | 'ModifiedNode' | 'DeletedNode'; node: JsonObject };
-
-function affectedNodes(meta: JsonObject): AffectedNode[] {
-  const nodes = Array.isArray(meta.AffectedNodes) ? (meta.AffectedNodes as JsonObject[]) : [];
-  return nodes.flatMap((wrapper) => {
-    const [kind, node] = Object.entries(wrapper)[0] ?? [];
-    if (kind !== 'CreatedNode' && kind !== 'ModifiedNode' && kind !== 'DeletedNode') return [];
-    return typeof node === 'object' && node !== null ? [{ kind, node: node as JsonObject }] : [];
-  });
-}
 
 const fieldsOf = (node: JsonObject, name: string) => (node[name] ?? {}) as JsonObject;
 

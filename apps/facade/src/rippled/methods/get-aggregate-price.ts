@@ -8,7 +8,7 @@
  * the standard deviation as rippled's Number (19 digits).
  */
 import { currencyToBytes, keylet } from '@ledger-node/chain';
-import { isJsonObject, missingField, RpcError, type JsonObject } from '@ledger-node/rippled-api';
+import { affectedNodes, isJsonObject, missingField, RpcError, type JsonObject } from '@ledger-node/rippled-api';
 import type { RippledMethod } from '../method';
 import { addExact, AMOUNT_DIGITS, divideExact, exactText, multiplyExact, roundExact, squareRootExact, subtractExact, type ExactDecimal } from './decimal';
 import { hex, ledgerFields, resolveLedger } from './ledgers';
@@ -125,11 +125,10 @@ export const getAggregatePrice: RippledMethod = async ({ params }, context) => {
       const previous = await context.queries.transaction(Buffer.from(link.PreviousTxnID, 'hex'));
       if (!previous) break;
       const meta = codec.decode(hex(previous.metaBlob)) as Record<string, any>;
-      const affected = (Array.isArray(meta.AffectedNodes) ? meta.AffectedNodes : [])
-        .map((wrapper: Record<string, any>) => Object.entries(wrapper)[0])
-        .find((pair: [string, Record<string, any>] | undefined) => pair?.[1]?.LedgerEntryType === 'Oracle');
+      const affected = affectedNodes(meta).find(({ node }) => node.LedgerEntryType === 'Oracle');
       if (!affected) break;
-      const [kind, node] = affected as [string, Record<string, any>];
+      const { kind } = affected;
+      const node = affected.node as Record<string, any>;
       const created = kind === 'CreatedNode';
       // The transaction before the object's last one created it: the object already held that state.
       if (created && history === 1) break;
