@@ -26,13 +26,16 @@ export { mptIssuanceIdOf, nftSyntheticFields } from './synthetic';
 export { entryTypeOfFilter, issuedCurrencyBytes, ownableEntryType, readEntrySelection, type EntrySelection } from './ledger-entry';
 export {
   accountTxRange,
+  checkSimulateRequest,
   isHash256,
+  KEY_FIELDS,
   readAccount,
   readAccountTxMarker,
   readBoolean,
   readLedgerBound,
   readLedgerSpec,
   readLimit,
+  refuseKeyFields,
   type AccountTxMarker,
   type AddressCheck,
   type LedgerSpec,

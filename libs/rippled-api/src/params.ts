@@ -139,3 +139,19 @@ export function accountTxRange(
   }
   return { minLedgerIndex, maxLedgerIndex };
 }
+
+/** The fields of rippled's requests that carry key material (its sign-and-submit forms, wallet_propose). */
+export const KEY_FIELDS: readonly string[] = ['secret', 'seed', 'seed_hex', 'passphrase'];
+
+/** rippled's refusal of a key field among `params` (the field named, never its value); `within` names the object they sit in. */
+export function refuseKeyFields(params: Readonly<Record<string, unknown>>, within?: string): void {
+  for (const field of KEY_FIELDS) if (params[field] !== undefined) throw invalidField(within === undefined ? field : `${within}.${field}`);
+}
+
+/** rippled simulate's own checks of a request, in its order: `binary` a boolean, no key fields, exactly one of tx_blob and tx_json. */
+export function checkSimulateRequest(params: Readonly<Record<string, unknown>>): void {
+  if (params.binary !== undefined && typeof params.binary !== 'boolean') throw invalidField('binary');
+  refuseKeyFields(params);
+  if (params.tx_blob !== undefined && params.tx_json !== undefined) throw new RpcError('invalidParams', 'Can only include one of `tx_blob` and `tx_json`.');
+  if (params.tx_blob === undefined && params.tx_json === undefined) throw new RpcError('invalidParams', 'Neither `tx_blob` nor `tx_json` included.');
+}

@@ -9,6 +9,7 @@ import {
   envelopeErrors,
   isJsonObject,
   JSON_NEST_LIMIT,
+  KEY_FIELDS,
   nestedTooDeep,
   parseWsRequest,
   readApiVersion,
@@ -19,14 +20,12 @@ import {
   type JsonObject,
 } from '@ledger-node/rippled-api';
 
-/** Fields rippled masks where it echoes a request (they may hold a secret). */
-const SECRET_FIELDS = ['passphrase', 'secret', 'seed', 'seed_hex'];
-
 /** The request as an answer may echo it: secrets replaced by `<masked>`. */
 export function maskSecrets(request: JsonObject): JsonObject {
-  if (!SECRET_FIELDS.some((field) => Object.hasOwn(request, field))) return request;
+  // rippled masks the fields that may hold a secret where it echoes a request.
+  if (!KEY_FIELDS.some((field) => Object.hasOwn(request, field))) return request;
   const masked: JsonObject = { ...request };
-  for (const field of SECRET_FIELDS) if (Object.hasOwn(masked, field)) masked[field] = '<masked>';
+  for (const field of KEY_FIELDS) if (Object.hasOwn(masked, field)) masked[field] = '<masked>';
   return masked;
 }
 

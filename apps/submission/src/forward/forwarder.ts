@@ -7,6 +7,7 @@
  * one more is refused at once (rippled's `tooBusy` at the facade) rather than queued.
  */
 import { InvalidParams, RateLimited, UpstreamUnavailable } from '@ledger-node/errors';
+import { KEY_FIELDS as RIPPLED_KEY_FIELDS } from '@ledger-node/rippled-api';
 import { FORWARDED_COMMANDS, MalformedUpstreamMessage, UpstreamRequestError, type ForwardedCommand, type ForwardedParams } from '@ledger-node/upstream';
 
 /** What a forwarder sends through: the upstream client's request, for the forwarded commands. */
@@ -26,7 +27,7 @@ export interface ForwarderLimits {
 export const DEFAULT_FORWARDER_LIMITS: ForwarderLimits = { timeoutMs: 10_000, maxAnswerBytes: 1024 * 1024, maxInFlight: 32 };
 
 /** The fields that carry key material in rippled's requests (sign-and-submit forms, wallet_propose). */
-const KEY_FIELDS = new Set(['secret', 'seed', 'seed_hex', 'passphrase']);
+const KEY_FIELDS = new Set(RIPPLED_KEY_FIELDS);
 /** The largest request forwarded (a multi-signed blob of 32 signers is ~10 KB). */
 const MAX_PARAMS_BYTES = 64 * 1024;
 /** Fields of the envelope that the forwarder sets itself. */

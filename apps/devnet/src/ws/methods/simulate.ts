@@ -7,19 +7,14 @@
  * the result would be applied (tes, tec), its metadata; `binary` gives both as hex.
  */
 import { isLedgerNodeError } from '@ledger-node/errors';
-import { invalidField, RpcError, type JsonObject } from '@ledger-node/rippled-api';
+import { checkSimulateRequest, invalidField, RpcError, type JsonObject } from '@ledger-node/rippled-api';
 import type { MethodHandler } from './context';
 
 const HEX = /^(?:[0-9A-Fa-f]{2})+$/;
-const KEY_FIELDS = ['secret', 'seed', 'seed_hex', 'passphrase'];
 
 export const simulate: MethodHandler = ({ request, source }) => {
-  const binary = request.binary;
-  if (binary !== undefined && typeof binary !== 'boolean') throw invalidField('binary');
-  for (const field of KEY_FIELDS) if (request[field] !== undefined) throw invalidField(field);
-  const { tx_blob: txBlob, tx_json: txJson } = request;
-  if (txBlob !== undefined && txJson !== undefined) throw new RpcError('invalidParams', 'Can only include one of `tx_blob` and `tx_json`.');
-  if (txBlob === undefined && txJson === undefined) throw new RpcError('invalidParams', 'Neither `tx_blob` nor `tx_json` included.');
+  checkSimulateRequest(request);
+  const { tx_blob: txBlob, tx_json: txJson, binary } = request;
   if (!source.writer) throw new RpcError('notSupported', 'Recorded ledgers take no transactions.');
   let transaction: JsonObject;
   if (txBlob !== undefined) {

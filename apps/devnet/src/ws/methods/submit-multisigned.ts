@@ -4,7 +4,7 @@
  * checked against the signing data (local checks: `invalidTransaction` when one fails), the
  * signers against the account's SignerList and its quorum (the engine's tef results).
  */
-import { BareRpcError, invalidField, missingField, RpcError } from '@ledger-node/rippled-api';
+import { BareRpcError, invalidField, missingField, refuseKeyFields, RpcError } from '@ledger-node/rippled-api';
 import type { MethodHandler } from './context';
 import { submittedAnswer } from './submit';
 
@@ -12,7 +12,7 @@ export const submitMultisigned: MethodHandler = ({ request, source }) => {
   const txJson = request.tx_json;
   if (txJson === undefined) throw missingField('tx_json');
   if (txJson === null || typeof txJson !== 'object' || Array.isArray(txJson)) throw invalidField('tx_json', 'object');
-  for (const field of ['secret', 'seed', 'seed_hex', 'passphrase']) if (request[field] !== undefined) throw invalidField(field);
+  refuseKeyFields(request);
   if (!source.writer) throw new RpcError('notSupported', 'Recorded ledgers take no transactions.');
   const fields = txJson as Record<string, unknown>;
   // rippled: the transaction must be multi-signed (an empty SigningPubKey and Signers).

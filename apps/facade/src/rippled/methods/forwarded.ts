@@ -8,20 +8,17 @@
  * submit_multisigned sends a transaction, so it counts against -send_rate as `submit` does.
  */
 import { isLedgerNodeError } from '@ledger-node/errors';
-import { BareRpcError, invalidField, missingField, RpcError } from '@ledger-node/rippled-api';
+import { BareRpcError, checkSimulateRequest, invalidField, missingField, refuseKeyFields, RpcError } from '@ledger-node/rippled-api';
 import type { RippledContext, RippledMethod, RippledRequest } from '../method';
 import { rippledErrorOf } from './errors';
 
 type ForwardedCommand = 'ripple_path_find' | 'path_find' | 'simulate' | 'submit_multisigned';
 
-/** The fields that carry key material in rippled's requests. */
-const KEY_FIELDS = ['secret', 'seed', 'seed_hex', 'passphrase'] as const;
-
-/** rippled's refusal of a key field, anywhere in the request (the field is named, never its value). */
+/** rippled's refusal of a key field in the request or its tx_json (the field is named, never its value). */
 function refuseKeys(params: Readonly<Record<string, unknown>>): void {
-  for (const field of KEY_FIELDS) if (params[field] !== undefined) throw invalidField(field);
+  refuseKeyFields(params);
   const txJson = params.tx_json;
-  if (txJson !== null && typeof txJson === 'object') for (const field of KEY_FIELDS) if ((txJson as Record<string, unknown>)[field] !== undefined) throw invalidField(`tx_json.${field}`);
+  if (txJson !== null && typeof txJson === 'object') refuseKeyFields(txJson as Record<string, unknown>, 'tx_json');
 }
 
 /** The upstream's answer for `command`, or its error as rippled's; the answer checked to be a JSON object. */
@@ -70,11 +67,7 @@ export const pathFind: RippledMethod = async (request, context) => {
 
 /** rippled simulate's own checks, in its order (binary, keys, then exactly one of tx_blob and tx_json); the rest is the upstream's to judge. */
 export const simulate: RippledMethod = async (request, context) => {
-  const { tx_blob: txBlob, tx_json: txJson, binary } = request.params;
-  if (binary !== undefined && typeof binary !== 'boolean') throw invalidField('binary');
-  refuseKeys(request.params);
-  if (txBlob !== undefined && txJson !== undefined) throw new RpcError('invalidParams', 'Can only include one of `tx_blob` and `tx_json`.');
-  if (txBlob === undefined && txJson === undefined) throw new RpcError('invalidParams', 'Neither `tx_blob` nor `tx_json` included.');
+  checkSimulateRequest(request.params);
   return forward('simulate', request, context);
 };
 
