@@ -21,7 +21,7 @@ export function parsePortRange(text: string): PortRange | string {
   return { first, last };
 }
 
-/** Whether `port` can be bound on `host` right now (0: the system's choice, answered). */
+/** The port bound on `host` a moment ago (0: the system's choice), or undefined when it could not be. */
 function bindOnce(port: number, host: string): Promise<number | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -31,6 +31,11 @@ function bindOnce(port: number, host: string): Promise<number | undefined> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
     });
   });
+}
+
+/** Whether `port` can be bound on `host` right now. */
+export async function bindable(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return (await bindOnce(port, host)) !== undefined;
 }
 
 /**
@@ -48,7 +53,7 @@ export async function freeListenPort(range: PortRange | undefined, host = '127.0
   const start = Math.floor(Math.random() * size);
   for (let step = 0; step < size; step++) {
     const port = range.first + ((start + step) % size);
-    if (!avoid.has(port) && (await bindOnce(port, host)) !== undefined) return port;
+    if (!avoid.has(port) && (await bindable(port, host))) return port;
   }
   throw new Error(`no free port in ${range.first}-${range.last} on ${host}`);
 }

@@ -1,5 +1,4 @@
-import { createServer } from 'node:net';
-import { freeListenPort, parsePortRange, type PortRange } from '@ledger-node/config';
+import { bindable, freeListenPort, parsePortRange, type PortRange } from '@ledger-node/config';
 
 /** The node's own defaults, which a test never takes. */
 const NODE_DEFAULT_PORTS = [7544, 7545, 7546];
@@ -36,15 +35,6 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Whether `port` can be bound on loopback right now. */
-async function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** The first of `count` consecutive TCP ports that were free on loopback a moment ago (for services that listen at offsets of one base port). */
 export async function freePortBlock(count: number): Promise<number> {
   for (;;) {
@@ -55,7 +45,7 @@ export async function freePortBlock(count: number): Promise<number> {
     if (ports.some((port) => taken.has(port) && port !== base)) continue;
     const range = testPortRange();
     if (range !== undefined && base + count - 1 > range.last) continue;
-    if ((await Promise.all(ports.slice(1).map(bindable))).every(Boolean)) {
+    if ((await Promise.all(ports.slice(1).map((port) => bindable(port)))).every(Boolean)) {
       for (const port of ports) handedOutAt.set(port, Date.now());
       return base;
     }
