@@ -38,6 +38,13 @@ describe('keylet', () => {
     expect(skipLists.map((entry) => entry.index)).toContain(keylet.ledgerHashes());
   });
 
+  it('gives the index of the skip list of every 256th ledger present in ledger 38129 (ledgers 0..65535)', () => {
+    const longList = entries.find((entry) => entry.LedgerEntryType === 'LedgerHashes' && entry.index !== keylet.ledgerHashes());
+    expect(longList?.index).toBe(keylet.ledgerHashesOf(38129));
+    expect(keylet.ledgerHashesOf(65535)).toBe(keylet.ledgerHashesOf(0));
+    expect(keylet.ledgerHashesOf(65536)).not.toBe(keylet.ledgerHashesOf(0));
+  });
+
   it('gives page 0 as the directory root and other pages under the dir space', () => {
     const root = keylet.ownerDir(accountId(xrpl.genesis.address));
     expect(keylet.dirPage(root, 0n)).toBe(root);

@@ -199,4 +199,11 @@ export const keylet = {
   ledgerHashes(): string {
     return indexOf(space(LedgerSpace.skipList));
   },
+  /**
+   * The skip list holding the hash of every 256th ledger of the 65536 that include `ledgerIndex`
+   * (rippled `keylet::skip(ledger)`: the index shifted right 16 bits).
+   */
+  ledgerHashesOf(ledgerIndex: number): string {
+    return indexOf(space(LedgerSpace.skipList), u32(Math.floor(ledgerIndex / 65536), 'ledgerIndex'));
+  },
 };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { hashes } from 'xrpl';
-import { ZERO_HASH } from './hash';
+import { HashPrefix, sha512Half, ZERO_HASH } from './hash';
 import { hashLedgerHeader, ledgerHeaderFromJson } from './header';
 import { stateEntryFromLedgerJson, transactionFromLedgerJson } from './ledger-json';
 import { getProfile } from './profiles';
-import { StateTree, stateTreeRoot, transactionTreeRoot, variableLengthPrefix } from './shamap';
+import { StateTree, stateTreeRoot, transactionTreeProof, transactionTreeRoot, variableLengthPrefix, type ProofPath } from './shamap';
 import { ledgerFixtures, type LedgerFixture } from './test-fixtures';
 
 const xrpl = getProfile('xrpl');
@@ -189,5 +189,57 @@ describe('variableLengthPrefix', () => {
     expect(variableLengthPrefix(12481).toString('hex')).toBe('f10000');
     expect(variableLengthPrefix(918744).toString('hex')).toBe('fed417');
     expect(() => variableLengthPrefix(918745)).toThrow(/918744/);
+  });
+});
+
+/** The root a proof path hashes to: each list an inner node over its 16 branches. */
+function pathRoot(path: ProofPath): string {
+  const children = path.map((entry) => (typeof entry === 'string' ? Buffer.from(entry, 'hex') : Buffer.from(pathRoot(entry), 'hex')));
+  return sha512Half(HashPrefix.innerNode, ...children).toString('hex').toUpperCase();
+}
+
+/** The hash at the end of the path a key's nibbles follow, and how many inner nodes it passes. */
+function pathLeaf(path: ProofPath, key: string): { hash: string; depth: number } {
+  let node: string | ProofPath = path;
+  let depth = 0;
+  while (typeof node !== 'string') {
+    expect(node).toHaveLength(16);
+    node = node[Number.parseInt(key[depth]!, 16)]!;
+    depth++;
+  }
+  return { hash: node, depth };
+}
+
+describe('proof paths', () => {
+  const [, ledger11119603] = ledgersWithTransactions.find(([name]) => name.endsWith('11119603.json'))!;
+  const transactions = ledger11119603.ledger.transactions!.map((tx) => transactionFromLedgerJson(tx, xrpl));
+
+  it('lead from each of the 49 transactions of ledger 11119603 to its transaction_hash, some through more than one inner node', () => {
+    const depths = transactions.map((item) => {
+      const path = transactionTreeProof(transactions, item.hash)!;
+      expect(pathRoot(path)).toBe(ledger11119603.ledger.transaction_hash);
+      const { hash, depth } = pathLeaf(path, item.hash);
+      const leaf = sha512Half(HashPrefix.txNode, variableLengthPrefix(item.txBlob.length / 2), Buffer.from(item.txBlob, 'hex'), variableLengthPrefix(item.metaBlob.length / 2), Buffer.from(item.metaBlob, 'hex'), Buffer.from(item.hash, 'hex'));
+      expect(hash).toBe(leaf.toString('hex').toUpperCase());
+      return depth;
+    });
+    expect(Math.max(...depths)).toBeGreaterThan(1);
+  });
+
+  it('is undefined for a transaction not in the ledger', () => {
+    expect(transactionTreeProof(transactions, 'AB'.repeat(32))).toBeUndefined();
+  });
+
+  it('lead from each state entry of ledger 38129 to its account_hash', () => {
+    const [, ledger38129] = fullStateLedgers.find(([, fixture]) => fixture.ledger_index === 38129)!;
+    const tree = new StateTree();
+    const items = stateItems(ledger38129);
+    for (const item of items) tree.set(item.index, item.blob);
+    for (const item of items) {
+      const path = tree.proof(item.index)!;
+      expect(pathRoot(path)).toBe(ledger38129.ledger.account_hash);
+      expect(pathLeaf(path, item.index).hash).toBe(sha512Half(HashPrefix.leafNode, Buffer.from(item.blob, 'hex'), Buffer.from(item.index, 'hex')).toString('hex').toUpperCase());
+    }
+    expect(tree.proof('CD'.repeat(32))).toBeUndefined();
   });
 });

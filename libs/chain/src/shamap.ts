@@ -158,10 +158,9 @@ function transactionLeaf(txHash: Buffer, txBlob: Uint8Array, metaBlob: Uint8Arra
   return { kind: 'leaf', key: txHash, payload: EMPTY_PAYLOAD, hash };
 }
 
-/** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes (64 hex, or 32 bytes). */
-export function transactionTreeRoot(
-  items: readonly { hash: string | Buffer; txBlob: string | Uint8Array; metaBlob: string | Uint8Array }[],
-): string {
+type TransactionItem = { hash: string | Buffer; txBlob: string | Uint8Array; metaBlob: string | Uint8Array };
+
+function transactionTree(items: readonly TransactionItem[]): InnerNode {
   let root = EMPTY_ROOT;
   for (const item of items) {
     const key = typeof item.hash === 'string' ? hash256Bytes(item.hash, 'hash') : item.hash;
@@ -169,7 +168,35 @@ export function transactionTreeRoot(
     const leaf = transactionLeaf(key, toBytes(item.txBlob, 'txBlob'), toBytes(item.metaBlob, 'metaBlob'));
     root = insert(root, leaf, 0);
   }
-  return toHex(nodeHash(root));
+  return root;
+}
+
+/** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes (64 hex, or 32 bytes). */
+export function transactionTreeRoot(items: readonly TransactionItem[]): string {
+  return toHex(nodeHash(transactionTree(items)));
+}
+
+/**
+ * The inner nodes from the root down to a key's leaf, in the list form Xahau's Import reads
+ * (XLS-41 `proof`): each inner node as its 16 branch hashes (64 zeros for an empty branch), the
+ * branch toward the key holding the next inner node's list, or the leaf's hash at the bottom.
+ */
+export type ProofPath = ReadonlyArray<string | ProofPath>;
+
+function pathTo(inner: InnerNode, key: Buffer, depth: number): ProofPath | undefined {
+  const branch = nibble(key, depth);
+  const child = inner.children[branch];
+  let toward: string | ProofPath | undefined;
+  if (child === undefined) return undefined;
+  if (child.kind === 'leaf') toward = child.key.equals(key) ? toHex(child.hash) : undefined;
+  else toward = pathTo(child, key, depth + 1);
+  if (toward === undefined) return undefined;
+  return inner.children.map((node, position) => (position === branch ? toward : toHex(nodeHash(node))));
+}
+
+/** The proof path of one transaction (by hash) in the tree of a ledger's transactions; undefined when it is not among them. */
+export function transactionTreeProof(items: readonly TransactionItem[], hash: string): ProofPath | undefined {
+  return pathTo(transactionTree(items), hash256Bytes(hash, 'hash'), 0);
 }
 
 /** Root of a state tree (a ledger's `account_hash`); keys are the ledger entry indexes. */
@@ -207,6 +234,11 @@ export class StateTree {
 
   has(index: string): boolean {
     return this.get(index) !== undefined;
+  }
+
+  /** The proof path of the entry at `index` (see ProofPath); undefined when absent. */
+  proof(index: string): ProofPath | undefined {
+    return pathTo(this.rootNode, hash256Bytes(index, 'index'), 0);
   }
 
   /** Root hash (uppercase hex); 64 zeros for an empty tree. */
