@@ -1,0 +1,17 @@
+export {
+  MalformedProof,
+  parseProofDocument,
+  proofLedgerOf,
+  type LedgerProof,
+  type ProofLedger,
+  type ProofList,
+  type ProofTree,
+  type ProofTreeNode,
+  type PublishedListDocument,
+  type StateEntry,
+  type StateProof,
+  type TransactionEntry,
+  type TransactionProof,
+} from './document';
+export { buildStateProof, buildTransactionProof, type LaterLedger, type ProofSource, type StateProofSource, type TransactionProofSource } from './build';
+export { proofQuorum, verifyProof, type ProofStep, type ProofStepName, type ProofVerdict, type VerifyProofOptions } from './verify';
