@@ -22,6 +22,7 @@ COPY libs/contracts/package.json libs/contracts/
 COPY libs/errors/package.json libs/errors/
 COPY libs/grpc/package.json libs/grpc/
 COPY libs/postgres/package.json libs/postgres/
+COPY libs/proof/package.json libs/proof/
 COPY libs/rippled-api/package.json libs/rippled-api/
 COPY libs/telemetry/package.json libs/telemetry/
 COPY libs/test-utils/package.json libs/test-utils/

@@ -9,11 +9,18 @@ import { versionText } from './commands/version';
 import { importHelp, runImportCommand } from './commands/import';
 import { serve } from './commands/serve';
 import { runProbe } from './commands/probe';
+import { runVerifyProof, verifyProofHelp } from './commands/verify-proof';
 import { runVerifyState } from './commands/verify-state';
 import { runSupervisor } from './supervisor/run';
 import { isServiceName, serviceNames } from './services';
 
 const program = 'ledger-node';
+/** The commands with a help page of their own (`ledger-node export --help`, `ledger-node help import`). */
+const commandHelp = new Map([
+  ['export', exportHelp],
+  ['import', importHelp],
+  ['verify-proof', verifyProofHelp],
+]);
 
 async function main(argv: string[]): Promise<number> {
   // A flag not on the command line may come from LEDGER_NODE_<FLAG> or the -config file.
@@ -26,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   if (help || positionals[0] === 'help') {
     // `ledger-node export --help`, `ledger-node help import`: the command's own page.
     const topic = positionals[0] === 'help' ? positionals[1] : positionals[0];
-    process.stdout.write(topic === 'export' ? exportHelp : topic === 'import' ? importHelp : helpText(flags));
+    process.stdout.write((topic === undefined ? undefined : commandHelp.get(topic)) ?? helpText(flags));
     return 0;
   }
   const [command, ...rest] = positionals;
@@ -54,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
       return runAccountCommand(rest, flags);
     case 'verify-state':
       return runVerifyState(rest, flags);
+    case 'verify-proof':
+      return runVerifyProof(rest, flags);
     case 'probe':
       return runProbe(rest, flags);
     case 'export':

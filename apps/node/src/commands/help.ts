@@ -13,6 +13,9 @@ Usage:
                                          generate a new local account
   ledger-node verify-state -ledger N     recompute the stored account state root at ledger N and
                                          compare it with the ledger's account_hash (exit 1 if not equal)
+  ledger-node verify-proof FILE [-validator_list_keys KEY[,KEY]]
+                                         verify a proof of a transaction (XPOP, XLS-41) or of account
+                                         state offline, step by step (see ledger-node verify-proof --help)
   ledger-node probe <service>            ask ledger-store, keystore, submission or sync for its health
                                          (gRPC, over mutual TLS on TCP); exit 0 when SERVING
   ledger-node export FILE|-              write every ledger of the store (the node stopped) to FILE or
