@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidParams } from '@ledger-node/errors';
-import { getProfile, hashLedgerHeader, keylet, StateTree, ZERO_HASH, type LedgerHeader } from '@ledger-node/chain';
-import { buildStateProof, buildTransactionProof, MalformedProof, verifyProof, type ProofVerdict } from './index';
+import { devnetNetworkKeys, getProfile, hashLedgerHeader, keylet, signManifest, signPublishedList, StateTree, ZERO_HASH, type LedgerHeader } from '@ledger-node/chain';
+import { buildStateProof, buildTransactionProof, MalformedProof, proofQuorum, verifyProof, type ProofVerdict } from './index';
 import { asJson, fixtureLedger, testNetwork, xrpl } from './test-network';
 
 const network = testNetwork();
@@ -69,6 +69,39 @@ describe('buildTransactionProof', () => {
   });
 });
 
+describe('the list of a proof', () => {
+  const { header } = ledger11119603;
+
+  it("is the blob of a version 2 document in force at the ledger's close, written as version 1", () => {
+    const keys = devnetNetworkKeys();
+    const validators = keys.validators.map((holder) => ({ masterKey: holder.master.publicKey, manifest: Buffer.from(signManifest({ master: holder.master, signing: holder.signing, sequence: 1 }), 'hex').toString('base64') }));
+    const document = signPublishedList({
+      manifest: signManifest({ master: keys.publisher.master, signing: keys.publisher.signing, sequence: 1 }),
+      signing: keys.publisher.signing,
+      publisherKey: keys.publisher.master.publicKey,
+      blobs: [
+        { sequence: 8, expiration: header.closeTime, validators },
+        { sequence: 9, effective: header.closeTime, expiration: header.closeTime + 1000, validators },
+        { sequence: 10, effective: header.closeTime + 1, expiration: header.closeTime + 2000, validators },
+      ],
+      version: 2,
+    });
+    const proof = transactionProof({ list: document });
+    expect(proof.validation.unl.version).toBe(1);
+    expect(JSON.parse(Buffer.from(proof.validation.unl.blob, 'base64').toString('utf8')).sequence).toBe(9);
+    const verdict = verify(proof);
+    expect(failed(verdict)).toEqual([]);
+    expect(detail(verdict, 'list_in_force')).toContain('list sequence 9 was in force');
+  });
+
+  it("needs rippled's quorum, 80% of the listed validators rounded up, never less than Xahau's (80% rounded down, at least 1)", () => {
+    for (const [listed, quorum] of [[1, 1], [2, 2], [3, 3], [5, 4], [6, 5], [10, 8], [35, 28], [36, 29]] as const) {
+      expect(proofQuorum(listed)).toBe(quorum);
+      expect(proofQuorum(listed)).toBeGreaterThanOrEqual(Math.max(1, Math.floor(listed * 0.8)));
+    }
+  });
+});
+
 describe('verifyProof refuses what is not proven', () => {
   const { header } = ledger11119603;
 
@@ -112,7 +145,7 @@ describe('verifyProof refuses what is not proven', () => {
     const stranger = testNetwork({ validatorCount: 6 }).validate(header)[5]!;
     const verdict = verify(transactionProof({ validations: [...network.validate(header, 3), stranger] }));
     expect(failed(verdict)).toEqual(['quorum']);
-    expect(detail(verdict, 'validations')).toContain('1 from validators the list does not name count for nothing');
+    expect(detail(verdict, 'validations')).toContain('1 from validators not listed with a verified manifest count for nothing');
   });
 });
 

@@ -203,7 +203,7 @@ function validationsStep(proof: ParsedProof, validated: LedgerHeader, validatedH
   }
   if (byMaster === undefined) return { counted, step: { name: 'validations', ok: false, detail: 'no verified list names the validators' } };
   if (failures.length > 0) return { counted, step: { name: 'validations', ok: false, detail: `${failures.length} of ${proof.validations.length} validations fail: ${failures.join('; ')}` } };
-  const others = unlisted.length > 0 ? `; ${unlisted.length} from validators the list does not name count for nothing` : '';
+  const others = unlisted.length > 0 ? `; ${unlisted.length} from validators not listed with a verified manifest count for nothing` : '';
   const detail = `${counted.size} validations verify: full, of ledger ${validated.ledgerIndex} ${validatedHash}, each signed by its validator's current signing key${others}`;
   return { counted, step: { name: 'validations', ok: true, detail } };
 }
