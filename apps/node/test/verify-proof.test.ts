@@ -6,6 +6,18 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import {
+  devnetNetworkKeys,
+  getProfile,
+  hashLedgerHeader,
+  ledgerHeaderFromJson,
+  signManifest,
+  signPublishedList,
+  signValidation,
+  stateEntryFromLedgerJson,
+  StateTree,
+} from '@ledger-node/chain';
+import { buildStateProof } from '@ledger-node/proof';
 import { cliEntry, readFixture, tempDir } from '@ledger-node/test-utils';
 
 const XRPLF_MAINNET = 'ED45D1840EE724BE327ABE9146503D5848EFD5F38B6D5FEDE71E80ACCE5E6E738B';
@@ -54,6 +66,35 @@ describe('ledger-node verify-proof', () => {
     const mainnetOnly = run('verify-proof', testnet, '-network_id', '0');
     expect(mainnetOnly.status).toBe(1);
     expect(mainnetOnly.stdout).toMatch(/^FAIL {2}list /m);
+  });
+
+  it("prints each state entry's step of a state proof signed by a devnet's validators, under its publisher's key", () => {
+    const xrpl = getProfile('xrpl');
+    const { ledger } = readFixture<{ ledger: Record<string, unknown> & { accountState: Record<string, unknown>[] } }>('xrpl/ledgers/mainnet/38129-full-state.json');
+    const header = ledgerHeaderFromJson(ledger);
+    const state = new StateTree();
+    for (const entry of ledger.accountState) {
+      const { index, blob } = stateEntryFromLedgerJson(entry, xrpl);
+      state.set(index, blob);
+    }
+    const keys = devnetNetworkKeys();
+    const validators = keys.validators.map((holder) => ({ masterKey: holder.master.publicKey, manifest: Buffer.from(signManifest({ master: holder.master, signing: holder.signing, sequence: 1 }), 'hex').toString('base64') }));
+    const list = signPublishedList({
+      manifest: signManifest({ master: keys.publisher.master, signing: keys.publisher.signing, sequence: 1 }),
+      signing: keys.publisher.signing,
+      publisherKey: keys.publisher.master.publicKey,
+      blobs: [{ sequence: 1, expiration: header.closeTime + 100, validators }],
+      version: 1,
+    });
+    const validated = { ledgerIndex: header.ledgerIndex, ledgerHash: hashLedgerHeader(header), signingTime: header.closeTime };
+    const validations = keys.validators.map((holder) => signValidation(xrpl, holder.signing, validated));
+    const entryKeys = [...state.entries()].slice(0, 2).map((entry) => entry.index);
+    const file = write('state.json', JSON.stringify(buildStateProof({ profile: xrpl, header, state, keys: entryKeys, validations, list })));
+    const { status, stdout } = run('verify-proof', file, '-validator_list_keys', keys.publisher.master.publicKey);
+    expect(status).toBe(0);
+    const stateLines = stdout.split('\n').filter((line) => /^ok {4}state /.test(line));
+    expect(stateLines.map((line) => line.split(/\s+/)[3])).toEqual(entryKeys);
+    expect(stdout).toContain('5 of the 5 listed validators validated ledger 38129 (quorum 4');
   });
 
   it('exits 1 naming the failed step when a validation is tampered with', () => {

@@ -127,7 +127,7 @@ function validatedLedger(proof: ParsedProof, provenHash: string, profile: ChainP
     for (const [position, header] of link.headers.entries()) {
       if (header.ledgerIndex !== previous.ledgerIndex + 1 || header.parentHash !== previousHash) {
         const detail = `ledger_proof.headers[${position}] (ledger ${header.ledgerIndex}, parent ${short(header.parentHash)}) is not the child of ledger ${previous.ledgerIndex} (${short(previousHash)})`;
-        return { header: header, step: { name: 'ledger_proof', ok: false, detail } };
+        return { header, step: { name: 'ledger_proof', ok: false, detail } };
       }
       [previous, previousHash] = [header, hashLedgerHeader(header)];
     }
