@@ -288,7 +288,7 @@ describe('malformed documents are refused naming the field', () => {
   };
 
   it('names the missing or wrong field', () => {
-    expect(field([])).toBe('proof');
+    expect(field([])).toBe('document');
     expect(field({ ...xpop, ledger: undefined })).toBe('ledger');
     const { coins: _coins, ...noCoins } = xpop.ledger!;
     expect(field({ ...xpop, ledger: noCoins })).toBe('ledger.coins');

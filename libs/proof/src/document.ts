@@ -225,7 +225,7 @@ function ledgerProof(value: unknown): ParsedProof['ledgerProof'] {
 
 /** Reads a proof document; MalformedProof naming the first field that is missing or not what the format says. */
 export function parseProofDocument(document: unknown, profile: Pick<ChainProfile, 'addressAlphabet'>): ParsedProof {
-  const root = record(document, 'proof');
+  const root = record(document, 'document');
   const ledger = header(root.ledger, 'ledger');
   const validation = record(root.validation, 'validation');
   const data = record(validation.data, 'validation.data');
