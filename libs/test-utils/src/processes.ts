@@ -19,9 +19,14 @@ export interface RunningProcess {
 
 const running = new Set<RunningProcess>();
 
-/** The `ledger-node` CLI from its TypeScript sources (through tsx, no build): what the tests run. */
+/**
+ * The `ledger-node` CLI the tests run: `npm test` bundles the sources once before the end-to-end
+ * tier (tools/test/run.mjs) and names the bundle's entry in LEDGER_NODE_TEST_CLI, so that the
+ * hundreds of processes the tests start load plain JavaScript; a file run on its own runs the
+ * TypeScript sources through tsx, with no build.
+ */
 export function cliEntry(): string {
-  return path.join(workspaceRoot(), 'apps/node/bin/ledger-node-sources.js');
+  return process.env.LEDGER_NODE_TEST_CLI || path.join(workspaceRoot(), 'apps/node/bin/ledger-node-sources.js');
 }
 
 /** Starts `node <args>` in its own process group; every started process is tracked for `stopAll`. */

@@ -3,15 +3,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { tempDir } from '@ledger-node/test-utils';
-import * as keyFile from './keyFile';
+import { readKeyFile } from './keyFile';
 import { Keystore } from './keystore';
 
-// Every read of a key file, counted: the keystore's reads go through this module's readKeyFile.
-vi.mock('./keyFile', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./keyFile')>();
-  return { ...actual, readKeyFile: vi.fn(actual.readKeyFile) };
-});
-const reads = vi.mocked(keyFile.readKeyFile);
+// Every read of a key file, counted.
+const reads = vi.fn(readKeyFile);
 const readFiles = () => reads.mock.calls.map(([file]) => path.basename(file)).sort();
 
 const xrpl = getProfile('xrpl');
@@ -23,7 +19,7 @@ describe('the keystore reads each key file once while it stays the same file', (
   let keystoreDir: string;
   const tightened: [string, number][] = [];
   const open = () =>
-    new Keystore({ directory: keystoreDir, profile: xrpl, passphrase, scrypt: testScrypt, onTightened: (file, mode) => tightened.push([path.basename(file), mode]) });
+    new Keystore({ directory: keystoreDir, profile: xrpl, passphrase, scrypt: testScrypt, readKeyFile: reads, onTightened: (file, mode) => tightened.push([path.basename(file), mode]) });
 
   beforeEach(() => {
     directory = tempDir('key-file-catalog-');

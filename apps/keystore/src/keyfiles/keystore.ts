@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ChainProfile, KeyAlgorithm } from '@ledger-node/chain';
 import { MIN_SECRET_LENGTH } from '@ledger-node/config';
 import { Conflict, InvalidParams, NoLocalAccount, Unavailable } from '@ledger-node/errors';
-import { KeyFileCatalog } from './catalog';
+import { KeyFileCatalog, type CatalogOptions } from './catalog';
 import { KeyFileError } from './errors';
 import {
   DEFAULT_SCRYPT,
@@ -38,6 +38,8 @@ export interface KeystoreOptions {
   unlockSeconds?: number;
   /** Told of a key file whose group or other permission bits the keystore took away. */
   onTightened?: (file: string, mode: number) => void;
+  /** Reads and checks one key file (readKeyFile; tests count the reads). */
+  readKeyFile?: CatalogOptions['read'];
 }
 
 export interface LocalKey {
@@ -69,7 +71,7 @@ export class Keystore {
 
   constructor(private readonly options: KeystoreOptions) {
     this.unlocked = new UnlockedKeys((options.unlockSeconds ?? 0) * 1000);
-    this.catalog = new KeyFileCatalog(options.directory, { onTightened: options.onTightened });
+    this.catalog = new KeyFileCatalog(options.directory, { onTightened: options.onTightened, read: options.readKeyFile });
   }
 
   get directory(): string {
