@@ -163,6 +163,10 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         ledgerHash: header.ledgerHash,
       };
     },
+    async getLedgerEvidence(request) {
+      const { header, evidence } = await store.getLedgerEvidence(request.ledger);
+      return { ledgerIndex: header.ledgerIndex, ledgerHash: header.ledgerHash, evidence };
+    },
     async *watchLedgers(request, context) {
       const signal = AbortSignal.any([context.signal, stopping]);
       const events = store.watch({ fromLedgerIndex: request.fromLedgerIndex, includeBackfill: request.includeBackfill }, signal);

@@ -15,6 +15,7 @@
  * This module checks what a document says by itself; what it means next to the lists already
  * held (sequence, effective, expiration) is validator-trust.ts's.
  */
+import type { ValidatorListDocument } from '@ledger-node/contracts';
 import { XRPL_ALPHABET } from '../base58';
 import { createChainKeys, isPublicKeyHex } from '../keys';
 import { readManifest, type KeyPair, type Manifest } from './manifest';
@@ -208,4 +209,37 @@ export function signPublishedList(options: { manifest: string; signing: KeyPair;
     return { public_key: options.publisherKey.toUpperCase(), manifest, blob: signed[0]!.blob, signature: signed[0]!.signature, version: 1 };
   }
   return { public_key: options.publisherKey.toUpperCase(), manifest, blobs_v2: signed, version: 2 };
+}
+
+/**
+ * A verified document of `publisherKey` as the store keeps it (ledgerstore.proto
+ * ValidatorListDocument): its keys, blobs, signatures and manifests as bytes, with the sequence of
+ * the list in force.
+ */
+export function listDocumentParts(document: unknown, publisherKey: string, sequence: number): ValidatorListDocument {
+  if (!isRecord(document) || (document.version !== 1 && document.version !== 2) || typeof document.manifest !== 'string') {
+    throw new InvalidList('invalid', 'a validator list is a JSON object with a version (1 or 2) and its publisher "manifest"');
+  }
+  return {
+    publicKey: Buffer.from(publisherKey, 'hex'),
+    manifest: Buffer.from(document.manifest, 'base64'),
+    version: document.version,
+    blobs: rawBlobs(document, document.version).map((raw) => ({
+      blob: Buffer.from(raw.blob, 'base64'),
+      signature: Buffer.from(raw.signature, 'hex'),
+      ...(raw.manifest === undefined ? {} : { manifest: Buffer.from(raw.manifest, 'base64') }),
+    })),
+    sequence,
+  };
+}
+
+/** The document a publisher serves, from its parts as the store keeps them (listDocumentParts); readPublishedList reads it. */
+export function listDocumentOf(parts: ValidatorListDocument): Record<string, unknown> {
+  const blobs = parts.blobs.map((part) => ({
+    blob: part.blob.toString('base64'),
+    signature: part.signature.toString('hex').toUpperCase(),
+    ...(part.manifest === undefined ? {} : { manifest: part.manifest.toString('base64') }),
+  }));
+  const document = { public_key: parts.publicKey.toString('hex').toUpperCase(), manifest: parts.manifest.toString('base64'), version: parts.version };
+  return parts.version === 1 && blobs.length === 1 ? { ...document, blob: blobs[0]!.blob, signature: blobs[0]!.signature } : { ...document, blobs_v2: blobs };
 }
