@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { devnetNetworkKeys, getProfile, listDocumentParts, signManifest, signPublishedList, signValidation, type DevnetKeyHolder } from '@ledger-node/chain';
 import type { LedgerEvidence, LedgerSelector, LedgerWrite } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type RunningPostgres } from '@ledger-node/test-utils';
+import { evidenceOf } from '../test/support/evidence';
 import { syntheticLedgerWrite } from '../test/support/ledgerWrites';
 import { openRocksDb } from './storage/rocksdb';
 import { Bucket, bucketRange, type BucketId } from './storage/buckets';
@@ -67,29 +67,6 @@ const engines: [string, () => Promise<Engine>][] = [
     },
   ],
 ];
-
-const profile = getProfile('xrpl');
-const network = devnetNetworkKeys();
-const manifestOf = (holder: DevnetKeyHolder) => Buffer.from(signManifest({ master: holder.master, signing: holder.signing, sequence: 1 }), 'hex');
-/** The publisher's list 1 of the five validators, as its site serves it. */
-const listDocument = signPublishedList({
-  manifest: manifestOf(network.publisher).toString('hex'),
-  signing: network.publisher.signing,
-  publisherKey: network.publisher.master.publicKey,
-  blobs: [{ sequence: 1, expiration: 2_000_000_000, validators: network.validators.map((validator) => ({ masterKey: validator.master.publicKey, manifest: manifestOf(validator).toString('base64') })) }],
-  version: 1,
-});
-
-/** The evidence of `write`: full validations of it by each validator, under list 1 and their manifests. */
-function evidenceOf(write: LedgerWrite, validators = network.validators): LedgerEvidence {
-  const ledger = { ledgerIndex: write.ledgerIndex, ledgerHash: write.ledgerHash.toString('hex'), signingTime: 800_000_000 };
-  return {
-    validations: validators.map((validator) => Buffer.from(signValidation(profile, validator.signing, ledger), 'hex')),
-    quorum: 4,
-    validatorLists: [listDocumentParts(listDocument, network.publisher.master.publicKey, 1)],
-    manifests: validators.map(manifestOf),
-  };
-}
 
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
 const failure = (promise: Promise<unknown>) => rejectionOf<LedgerNodeError>(promise);
