@@ -28,7 +28,7 @@ function requireName(value: string, field: string): void {
  * The cheap invariants of a LedgerWrite, checked again by the store although the sync service has
  * verified the whole ledger: field lengths, the header decodes, hashes to `ledger_hash` and names
  * `ledger_index`, each transaction hash is the 'TXN\0' hash of its blob, positions are unique; its
- * evidence, when given, proves it (evidence.ts).
+ * evidence, when given, is that ledger's (evidence.ts).
  * Throws InvalidParams naming the field (prefixed by `path`, e.g. `ledger` or `ledgers[2]`).
  */
 export function validateLedgerWrite(write: LedgerWrite | undefined, path: string): asserts write is LedgerWrite {

@@ -100,7 +100,7 @@ describe('importStream', () => {
     expect(second).toMatchObject({ ledgerCount: RECORDED.length, written: 0, alreadyStored: RECORDED.length });
   });
 
-  it('stores the evidence a record carries with its ledger, and refuses evidence that does not prove its ledger before anything is written', async () => {
+  it('stores the evidence a record carries with its ledger, and refuses evidence of another ledger before anything is written', async () => {
     const ledgers = recorded();
     const proven = ledgers[2]!;
     proven.evidence = evidenceOf(proven);
@@ -116,7 +116,7 @@ describe('importStream', () => {
     const empty = await memoryStore();
     const error = await refusal(empty, await streamOf(misplaced));
     expect(error.ledgerIndex).toBe(misplaced[4]!.ledgerIndex);
-    expect(error.message).toMatch(new RegExp(`^the evidence of ledger ${misplaced[4]!.ledgerIndex} does not prove it: evidence\\.validations\\[0\\] validates ledger ${misplaced[3]!.ledgerIndex} `));
+    expect(error.message).toMatch(new RegExp(`^the evidence of ledger ${misplaced[4]!.ledgerIndex} is not that ledger's: evidence\\.validations\\[0\\] validates ledger ${misplaced[3]!.ledgerIndex} `));
     expect(empty.ranges).toEqual([]);
   });
 

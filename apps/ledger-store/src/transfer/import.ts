@@ -6,8 +6,8 @@
  * to the hash of the ledger before it in the stream when that is its parent (a gap starts a new
  * run, whose top ledger is the run's anchor, as the upstream's validated tip is sync's), and to the
  * hash of a parent already in the store; and its hash equal to the parent_hash of a child already
- * in the store; its evidence, when the record carries one, proves it as the store checks evidence
- * (ledgers/evidence.ts). The account index is derived again from the verified bytes with sync's
+ * in the store; its evidence, when the record carries one, is that ledger's, as the store checks
+ * evidence (ledgers/evidence.ts). The account index is derived again from the verified bytes with sync's
  * indexer (libs/chain verifiedLedgerWrite), never taken from the stream.
  *
  * The stream is read twice: first every record is verified and checked against the store with
@@ -89,7 +89,7 @@ function verifyRecord(record: LedgerWrite): VerifiedLedger {
       validateEvidence(record.evidence, record.ledgerIndex, record.ledgerHash, 'evidence');
     } catch (error) {
       if (!isLedgerNodeError(error)) throw error;
-      throw new ImportRefused(record.ledgerIndex, `the evidence of ledger ${record.ledgerIndex} does not prove it: ${error.message}`);
+      throw new ImportRefused(record.ledgerIndex, `the evidence of ledger ${record.ledgerIndex} is not that ledger's: ${error.message}`);
     }
   }
   return verification.ledger;

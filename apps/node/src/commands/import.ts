@@ -14,8 +14,8 @@ written, as sync verifies the ledgers it fetches: the header's hash recomputed f
 every transaction's hash from its blob, the transaction tree root from the transactions and their
 metadata, each ledger's parent_hash equal to the hash of the ledger before it (in the stream, or
 already in the store) and its hash to the parent_hash of a child already in the store; a ledger's
-evidence, when the stream carries it, must prove it (each validation signed, full, of its hash and
-index; each manifest and list signed) and is stored with it. The account index is derived again
+evidence, when the stream carries it, must be that ledger's (each validation a full one of its hash
+and index, each list holding the sequence it names) and is stored with it. The account index is derived again
 from the verified transactions with sync's indexer.
 
 FILE is read twice: first every ledger is verified and checked against the store, with nothing
