@@ -75,7 +75,7 @@ const plain = (evidence: LedgerEvidence | undefined) => evidence && JSON.parse(J
 /** A ledger as sync re-derives it from the stored bytes to remove it (DeleteLedger), or backfill stores it: no state changes, no evidence. */
 const withoutEvidence = (write: LedgerWrite): LedgerWrite => ({ ...write, stateChanges: [], evidence: undefined });
 
-describe.each(engines)('the evidence of ledgers on %s', (_name, createEngine) => {
+describe.each(engines)('the evidence of ledgers on %s', (name, createEngine) => {
   async function openStore(engine: Engine) {
     const store = await LedgerStore.open(await engine.open());
     cleanups.push(() => store.close());
@@ -148,7 +148,7 @@ describe.each(engines)('the evidence of ledgers on %s', (_name, createEngine) =>
     expect((await store.getLedgerEvidence(atIndex(40))).evidence).toBeUndefined();
   });
 
-  if (_name === 'RocksDB') {
+  if (name === 'RocksDB') {
     it('removes the evidence of the ledgers bounded history (-ledger_history) removes', async () => {
       const engine = await createEngine();
       const writes = [50, 51, 52, 53, 54].map((ledgerIndex) => syntheticLedgerWrite(ledgerIndex));

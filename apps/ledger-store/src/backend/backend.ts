@@ -76,8 +76,9 @@ export interface LedgerBackend {
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters>;
   /**
    * Bounded history (-ledger_history), in backends that keep it (RocksDB): removes the lowest
-   * stored ledgers, each with every entry its write made, its evidence included (`write` re-derived from the stored bytes),
-   * in one atomic write with `completeRanges` as the bookkeeping after it.
+   * stored ledgers, each with every entry its write made, its evidence included (`write`
+   * re-derived from the stored bytes), in one atomic write with `completeRanges` as the
+   * bookkeeping after it.
    */
   pruneLedgers?(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /**

@@ -141,7 +141,11 @@ describe('AnchorProof with a published list', () => {
     const signer = profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(9) }));
     const anchor = proof({ lists: network.lists({ validators: { keys: [signer.publicKey], quorum: 1 } }) });
     anchor.onValidation({ data: signValidation(profile, signer, { ledgerIndex: 500, ledgerHash: hash, signingTime: 1 }) });
-    expect((await anchor.prove(500, hash, parentHash, never()))?.text).toBe('validated by 1 of 1 trusted validators (quorum 1)');
+    const proven = await anchor.prove(500, hash, parentHash, never());
+    expect(proven?.text).toBe('validated by 1 of 1 trusted validators (quorum 1)');
+    // No list made the key trusted, and it signs under no manifest: the evidence is its validation alone.
+    expect(proven?.evidence).toMatchObject({ quorum: 1, validatorLists: [], manifests: [] });
+    expect(proven!.evidence!.validations).toHaveLength(1);
   });
 });
 
