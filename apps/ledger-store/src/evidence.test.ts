@@ -98,8 +98,9 @@ describe.each(engines)('the evidence of ledgers on %s', (name, createEngine) => 
     const missing = await failure(store.getLedgerEvidence(atIndex(23)));
     expect(missing).toBeInstanceOf(NotFound);
     expect(missing.message).toBe('the ledger named is not stored');
-    // The list and the manifests are kept once for both ledgers.
+    // The list and the manifests are kept once for both ledgers, which the status counts.
     expect(await engine.shared(store.backend)).toEqual({ lists: 1, manifests: 5, records: 2 });
+    expect((await store.status()).counters).toMatchObject({ ledgerCount: 3n, evidenceLedgerCount: 2n });
   });
 
   it('refuses evidence that is not the ledger\'s, or not evidence, naming what is wrong, and stores nothing of the write', async () => {
@@ -146,6 +147,8 @@ describe.each(engines)('the evidence of ledgers on %s', (name, createEngine) => 
     // Stored again without evidence (backfilled, say), it has none: nothing of the removed ledger's was left.
     await store.putLedger(withoutEvidence(writes[0]!));
     expect((await store.getLedgerEvidence(atIndex(40))).evidence).toBeUndefined();
+    await store.deleteLedger(withoutEvidence(writes[0]!));
+    expect((await store.status()).counters).toMatchObject({ ledgerCount: 1n, evidenceLedgerCount: 1n });
   });
 
   if (name === 'RocksDB') {
@@ -165,6 +168,8 @@ describe.each(engines)('the evidence of ledgers on %s', (name, createEngine) => 
       expect(plain((await store.getLedgerEvidence(atIndex(53))).evidence)).toEqual(plain(evidenceOf(writes[3]!)));
       // The records of the removed ledgers are gone; the list and manifests, small, are kept.
       expect(await engine.shared(store.backend)).toEqual({ lists: 1, manifests: 5, records: 2 });
+      // Counted by the store that wrote them, and kept with it: the reopened store counts the removals down.
+      expect((await store.status()).counters).toMatchObject({ ledgerCount: 2n, evidenceLedgerCount: 2n });
     });
   }
 });

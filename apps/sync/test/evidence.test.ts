@@ -53,7 +53,7 @@ function checkEvidence(answer: Awaited<ReturnType<Clients['store']['getLedgerEvi
 }
 
 describe('the evidence of each ledger (GetLedgerEvidence), kept by a node following a devnet that plays a real network', () => {
-  it('keeps the validations that proved each ledger followed live, none for a backfilled one, and removes them with the ledgers bounded history removes', async () => {
+  it('keeps the validations that proved each ledger followed live, none for a backfilled one, and removes them (and their count) with the ledgers bounded history removes', async () => {
     const devnet = await startDevnet(['-close_ms', '250', '-idle_close_ms', '250'], `${PREBUILT}x1`);
     const [, publisher] = (await devnet.process.waitFor(PUBLISHER_LINE)) as RegExpMatchArray;
     const dataDir = scratchDir(cleanups);
@@ -80,5 +80,18 @@ describe('the evidence of each ledger (GetLedgerEvidence), kept by a node follow
     expect(removed).toBeInstanceOf(NotFound);
     const { completeRanges } = await clients.store.getStatus({});
     checkEvidence(await clients.store.getLedgerEvidence({ ledger: atIndex(completeRanges[0]!.last - 1) }), publisher!);
+
+    // The store counts the ledgers it holds with evidence, the removed ones no more: once sync has
+    // stopped and the window settled, the count is that of the kept ledgers that answer evidence.
+    await sync.stop();
+    const settled = await waitUntil(async () => {
+      const status = await clients.store.getStatus({});
+      return status.completeRanges.length === 1 && status.completeRanges[0]!.first === status.retentionFloor ? status : undefined;
+    }, 10_000, 'the window settled', 200);
+    const { first, last } = settled.completeRanges[0]!;
+    const kept = await Promise.all(Array.from({ length: last - first + 1 }, (_, offset) => clients.store.getLedgerEvidence({ ledger: atIndex(first + offset) })));
+    expect(kept).toHaveLength(KEPT);
+    expect(settled.evidenceLedgerCount).toBe(BigInt(kept.filter((answer) => answer.evidence !== undefined).length));
+    expect(settled.evidenceLedgerCount).toBeGreaterThan(0n);
   });
 });

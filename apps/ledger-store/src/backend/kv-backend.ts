@@ -19,6 +19,7 @@ import {
   countersAfterAdding,
   countersAfterPruning,
   countersAfterRemoving,
+  countersWithoutEvidence,
   countersWithNewVersions,
   hasPreviousImage,
   STATE_SET_ASIDE,
@@ -155,8 +156,8 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
-    const operations = await this.removalOperations([{ write, stored }]);
-    const next = countersAfterRemoving(counters, write);
+    const { operations, evidenceRemoved } = await this.removalOperations([{ write, stored }]);
+    const next = countersWithoutEvidence(countersAfterRemoving(counters, write), evidenceRemoved);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     if (after.stateSetAside) operations.push(this.stateMeta.stateRangesOperation([]), this.stateMeta.downloadOperation(STATE_SET_ASIDE));
     await this.kv.batch(operations);
@@ -164,19 +165,24 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const operations = await this.removalOperations(removed);
-    const next = countersAfterPruning(counters, removed.map(({ write }) => write), 0n);
+    const { operations, evidenceRemoved } = await this.removalOperations(removed);
+    const next = countersWithoutEvidence(countersAfterPruning(counters, removed.map(({ write }) => write), 0n), evidenceRemoved);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
   }
 
-  /** Every entry the writes of stored ledgers made but their state: headers, evidence, transactions, account index entries, sent counts (block totals read once and lowered ledger by ledger). */
-  private async removalOperations(removed: readonly { write: LedgerWrite; stored: StoredHeader }[]): Promise<KvOperation[]> {
+  /**
+   * Every entry the writes of stored ledgers made but their state: headers, evidence, transactions,
+   * account index entries, sent counts (block totals read once and lowered ledger by ledger); and
+   * how many of the ledgers had evidence.
+   */
+  private async removalOperations(removed: readonly { write: LedgerWrite; stored: StoredHeader }[]): Promise<{ operations: KvOperation[]; evidenceRemoved: number }> {
     const blockKeys = uniqueKeys(removed.flatMap(({ write }) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
-    const [records, blockValues] = await Promise.all([
+    const [records, blockValues, withEvidence] = await Promise.all([
       this.transactionRecords.getMany(removed.flatMap(({ write }) => write.transactions.map((tx) => tx.hash))),
       this.kv.getMany(blockKeys),
+      this.storedKeys(removed.map(({ write }) => EvidenceRepository.recordKey(write.ledgerIndex))),
     ]);
     const totals = new Map(blockKeys.map((key, position) => [key.toString('hex'), AccountSentCountRepository.decodeBlockTotal(blockValues[position])]));
     const operations: KvOperation[] = [];
@@ -197,7 +203,7 @@ export class KvLedgerBackend implements LedgerBackend {
         totals.set(blockKey, Math.max(0, total - sender.sent));
       }
     }
-    return operations;
+    return { operations, evidenceRemoved: withEvidence.size };
   }
 
   async sweepStateVersions(keepLow: number, afterKey: Buffer | undefined, limit: number, counters: StoreCounters): Promise<{ counters: StoreCounters; nextAfterKey: Buffer | undefined }> {

@@ -23,6 +23,7 @@ import {
   countersAfterAdding,
   countersAfterPruning,
   countersAfterRemoving,
+  countersWithoutEvidence,
   countersWithNewVersions,
   hasPreviousImage,
   STATE_SET_ASIDE,
@@ -576,7 +577,7 @@ export class PgLedgerBackend implements LedgerBackend {
     const { ledgerIndex } = write;
     return this.transaction(async (pipeline) => {
       pipeline.query(SQL.deleteLedger, [stored.ledgerIndex]);
-      pipeline.query(SQL.deleteLedgerEvidence, [stored.ledgerIndex]);
+      const evidenceRemoved = pipeline.query(SQL.deleteLedgerEvidence, [stored.ledgerIndex]);
       pipeline.query(SQL.deleteLedgerHash, [stored.ledgerHash, stored.ledgerIndex]);
       if (write.transactions.length > 0) {
         pipeline.query(SQL.deleteTransactions, [write.transactions.map((tx) => tx.hash), ledgerIndex]);
@@ -587,7 +588,7 @@ export class PgLedgerBackend implements LedgerBackend {
         pipeline.query(SQL.deleteSent, [senders.map((sender) => sender.accountId), ledgerIndex]);
         pipeline.query(SQL.subtractSentFromBlocks, [senders.map((sender) => sender.accountId), blockOf(ledgerIndex), senders.map((sender) => sender.sent)]);
       }
-      const next = countersAfterRemoving(counters, write);
+      const next = countersWithoutEvidence(countersAfterRemoving(counters, write), (await evidenceRemoved).rowCount ?? 0);
       putMeta(pipeline, [
         META.storeMeta.rangesOperation(after.completeRanges),
         META.storeMeta.countersOperation(next),

@@ -54,6 +54,7 @@ export async function statusResponse(store: LedgerStore): Promise<GetStatusRespo
     ledgerCount: status.counters.ledgerCount,
     transactionCount: status.counters.transactionCount,
     stateObjectVersionCount: status.counters.stateObjectVersionCount,
+    evidenceLedgerCount: status.counters.evidenceLedgerCount,
     dbSizeBytes: BigInt(status.dbSizeBytes),
     stateDownload: status.stateDownload,
     stateRange: status.stateRange,

@@ -118,6 +118,10 @@ export function evidenceOf(record: EvidenceRecord, lists: readonly (Buffer | und
 export class EvidenceRepository {
   constructor(private readonly kv: KeyValue) {}
 
+  static recordKey(ledgerIndex: number): Buffer {
+    return Keys.ledgerEvidence.encode({ ledgerIndex });
+  }
+
   static listKey(key: ListKey): Buffer {
     return Keys.validatorList.encode(key);
   }
@@ -136,7 +140,7 @@ export class EvidenceRepository {
    * that is not stored (`stored`: keys in hex, which takes those put here).
    */
   putOperations(ledgerIndex: number, rows: EvidenceRows, stored: Set<string>): KvOperation[] {
-    const operations: KvOperation[] = [{ type: 'put', key: Keys.ledgerEvidence.encode({ ledgerIndex }), value: encodeEvidenceRecord(rows.record) }];
+    const operations: KvOperation[] = [{ type: 'put', key: EvidenceRepository.recordKey(ledgerIndex), value: encodeEvidenceRecord(rows.record) }];
     const putOnce = (key: Buffer, value: Buffer) => {
       if (stored.has(key.toString('hex'))) return;
       stored.add(key.toString('hex'));
@@ -149,11 +153,11 @@ export class EvidenceRepository {
 
   /** The ledger's record goes; the lists and manifests stay (small, and named by other ledgers). */
   deleteOperation(ledgerIndex: number): KvOperation {
-    return { type: 'del', key: Keys.ledgerEvidence.encode({ ledgerIndex }) };
+    return { type: 'del', key: EvidenceRepository.recordKey(ledgerIndex) };
   }
 
   async get(ledgerIndex: number): Promise<LedgerEvidence | undefined> {
-    const value = await this.kv.get(Keys.ledgerEvidence.encode({ ledgerIndex }));
+    const value = await this.kv.get(EvidenceRepository.recordKey(ledgerIndex));
     if (value === undefined) return undefined;
     const record = decodeEvidenceRecord(value);
     const [lists, manifests] = await Promise.all([

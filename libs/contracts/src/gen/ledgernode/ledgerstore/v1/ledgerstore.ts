@@ -573,7 +573,14 @@ export interface GetStatusResponse {
    * one. Ledgers below it are removed in the background and a writer need not store them. Absent
    * when the store keeps every ledger, while it holds none, and from a ledger-store older than the field.
    */
-  retentionFloor?: number | undefined;
+  retentionFloor?:
+    | number
+    | undefined;
+  /**
+   * Number of stored ledgers stored with their evidence (GetLedgerEvidence); absent from a
+   * ledger-store older than the field.
+   */
+  evidenceLedgerCount?: bigint | undefined;
 }
 
 /**
@@ -3544,6 +3551,7 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     roleDetail: undefined,
     chainIdentity: undefined,
     retentionFloor: undefined,
+    evidenceLedgerCount: undefined,
   };
 }
 
@@ -3599,6 +3607,12 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     }
     if (message.retentionFloor !== undefined) {
       writer.uint32(104).uint32(message.retentionFloor);
+    }
+    if (message.evidenceLedgerCount !== undefined) {
+      if (BigInt.asUintN(64, message.evidenceLedgerCount) !== message.evidenceLedgerCount) {
+        throw new globalThis.Error("value provided for field message.evidenceLedgerCount of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.evidenceLedgerCount);
     }
     return writer;
   },
@@ -3720,6 +3734,14 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.retentionFloor = reader.uint32();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.evidenceLedgerCount = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3795,6 +3817,11 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.retention_floor)
         ? globalThis.Number(object.retention_floor)
         : undefined,
+      evidenceLedgerCount: isSet(object.evidenceLedgerCount)
+        ? BigInt(object.evidenceLedgerCount)
+        : isSet(object.evidence_ledger_count)
+        ? BigInt(object.evidence_ledger_count)
+        : undefined,
     };
   },
 
@@ -3839,6 +3866,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.retentionFloor !== undefined) {
       obj.retentionFloor = Math.round(message.retentionFloor);
     }
+    if (message.evidenceLedgerCount !== undefined) {
+      obj.evidenceLedgerCount = message.evidenceLedgerCount.toString();
+    }
     return obj;
   },
 
@@ -3875,6 +3905,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
       ? ChainIdentity.fromPartial(object.chainIdentity)
       : undefined;
     message.retentionFloor = object.retentionFloor ?? undefined;
+    message.evidenceLedgerCount = (object.evidenceLedgerCount !== undefined && object.evidenceLedgerCount !== null)
+      ? BigInt(object.evidenceLedgerCount)
+      : undefined;
     return message;
   },
 };
