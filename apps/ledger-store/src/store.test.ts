@@ -1341,21 +1341,24 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
   });
 });
 
-/** Each table of the PostgreSQL schema (pg/001_initial.sql). */
+/** Each table of the PostgreSQL schema (pg/001_initial.sql, pg/002_evidence.sql). */
 const PG_TABLES = [
   'account_creations',
   'account_sent',
   'account_sent_blocks',
   'account_transactions',
+  'ledger_evidence',
   'ledger_hashes',
   'ledger_transactions',
   'ledgers',
+  'manifests',
   'schema_migrations',
   'staged_state',
   'state_versions',
   'store_meta',
   'transactions',
   'trust_lines',
+  'validator_lists',
   'writer_epoch',
 ];
 

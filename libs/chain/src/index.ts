@@ -25,6 +25,7 @@ export {
   encodeAccountPublicKey,
   encodeNodePublicKey,
   nodePublicKeyHex,
+  readValidation,
   readValidatorList,
   signValidation,
   verifyValidation,
@@ -65,8 +66,8 @@ export {
   type TransactionIndexData,
 } from './transaction-index';
 export { verifiedLedgerWrite, type IndexFailure } from './ledger-write';
-export { InvalidManifest, ManifestCache, readManifest, REVOKED_SEQUENCE, signManifest, type KeyPair, type Manifest, type ManifestDisposition } from './trust/manifest';
-export { InvalidList, readPublishedList, signPublishedList, type BlobToSign, type ListBlob, type ListedValidator, type ListRefusal, type PublishedList } from './trust/validator-list';
+export { InvalidManifest, ManifestCache, manifestIdentity, readManifest, REVOKED_SEQUENCE, signManifest, type KeyPair, type Manifest, type ManifestDisposition } from './trust/manifest';
+export { InvalidList, listDocumentOf, listDocumentParts, listSequences, readPublishedList, signPublishedList, type BlobToSign, type ListBlob, type ListedValidator, type ListRefusal, type PublishedList } from './trust/validator-list';
 export { ValidatorTrust, type ListDisposition, type ListOutcome, type PublisherState, type PublisherStatus, type ValidatorTrustOptions } from './trust/validator-trust';
 export { FLAG_LEDGER_INTERVAL, isFlagLedger, readNegativeUnl } from './trust/negative-unl';
 export { DEFAULT_DEVNET_VALIDATORS, devnetNetworkKeys, devnetValidatorsFileText, type DevnetKeyHolder, type DevnetNetworkKeys } from './trust/devnet-keys';

@@ -115,20 +115,34 @@ export function signValidation(
   return profile.codec.encode({ ...fields, Signature: signature });
 }
 
-/** The validation a serialized STValidation states, once its signature checks out; InvalidParams otherwise. */
-export function verifyValidation(profile: ChainProfile, blobHex: string): Validation {
-  const { Signature: signature, ...fields } = profile.codec.decode(blobHex);
-  const { LedgerSequence: ledgerIndex, LedgerHash: ledgerHash, SigningPubKey: publicKey, SigningTime: signingTime, Flags: flags } = fields;
+/** A serialized STValidation's fields: what it states, and what its signature covers. */
+function readFields(profile: ChainProfile, blobHex: string): { validation: Validation; signed: Record<string, unknown>; signature: string } {
+  const { Signature: signature, ...signed } = profile.codec.decode(blobHex);
+  const { LedgerSequence: ledgerIndex, LedgerHash: ledgerHash, SigningPubKey: publicKey, SigningTime: signingTime, Flags: flags } = signed;
   if (typeof ledgerIndex !== 'number' || typeof ledgerHash !== 'string' || !HASH.test(ledgerHash) || typeof signingTime !== 'number') {
     throw new InvalidParams('the validation lacks LedgerSequence, LedgerHash or SigningTime', 'validation');
   }
   if (typeof publicKey !== 'string' || !isPublicKeyHex(publicKey.toUpperCase()) || typeof signature !== 'string' || signature.length === 0) {
     throw new InvalidParams('the validation lacks its signing key or signature', 'validation');
   }
-  if (!profile.keys.verify(VALIDATION_PREFIX + profile.codec.encode(fields), signature, publicKey)) {
-    throw new InvalidParams(`the validation of ledger ${ledgerIndex} is not signed by ${publicKey}`, 'validation');
+  return { validation: { ledgerIndex, ledgerHash, signingTime, full: typeof flags === 'number' && (flags & FULL_VALIDATION) !== 0, publicKey: publicKey.toUpperCase() }, signed, signature };
+}
+
+/**
+ * What a serialized STValidation states, its signature present but not checked (a validation
+ * verified when it was received); InvalidParams when it is not one.
+ */
+export function readValidation(profile: ChainProfile, blobHex: string): Validation {
+  return readFields(profile, blobHex).validation;
+}
+
+/** The validation a serialized STValidation states, once its signature checks out; InvalidParams otherwise. */
+export function verifyValidation(profile: ChainProfile, blobHex: string): Validation {
+  const { validation, signed, signature } = readFields(profile, blobHex);
+  if (!profile.keys.verify(VALIDATION_PREFIX + profile.codec.encode(signed), signature, validation.publicKey)) {
+    throw new InvalidParams(`the validation of ledger ${validation.ledgerIndex} is not signed by ${validation.publicKey}`, 'validation');
   }
-  return { ledgerIndex, ledgerHash, signingTime, full: typeof flags === 'number' && (flags & FULL_VALIDATION) !== 0, publicKey: publicKey.toUpperCase() };
+  return validation;
 }
 
 /** rippled `network_id` of every devnet: at most 1024, so that its transactions need no NetworkID field. */

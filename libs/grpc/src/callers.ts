@@ -34,6 +34,8 @@ export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> =
   getAccountTransactionCount: STORE_READERS,
   listStateObjects: STORE_READERS,
   getStateObjects: STORE_READERS,
+  // The network's proof of a ledger, for the proofs the facade hands clients.
+  getLedgerEvidence: ['facade'],
   watchLedgers: STORE_READERS,
   // Sync keeps its view of the stored ledgers inside what the store holds.
   watchRanges: ['sync'],

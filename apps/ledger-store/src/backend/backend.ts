@@ -7,7 +7,7 @@
  * KvLedgerBackend (kv-backend.ts) keeps them in an ordered key-value store (RocksDB, or memory in
  * unit tests); PgLedgerBackend (pg-backend.ts) in PostgreSQL tables, one per key bucket.
  */
-import type { LedgerWrite, StateObject, StateObjectChange } from '@ledger-node/contracts';
+import type { LedgerEvidence, LedgerWrite, StateObject, StateObjectChange } from '@ledger-node/contracts';
 import type { LedgerRange } from '../ledgers/ranges';
 import type {
   AccountTransactionEntry,
@@ -61,12 +61,14 @@ export interface LedgerBackend {
 
   /**
    * Stores ledgers not stored before (LedgerStore checked), in order, all in one atomic write: each
-   * with its transactions, their account index entries and sent counts, and its state changes;
+   * with its transactions, their account index entries and sent counts, its state changes, and its
+   * evidence (with the lists and manifests it names, each stored once);
    * `completeRanges` (and `stateRanges` when given) as the bookkeeping after them.
    */
   addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /**
-   * Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made.
+   * Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made,
+   * its evidence included (the lists and manifests it named stay).
    * With `stateSetAside` the same write empties the state ranges and records STATE_SET_ASIDE as the
    * download: no read answers account state until a new download completes, and its promotion
    * removes the versions left.
@@ -74,8 +76,9 @@ export interface LedgerBackend {
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters>;
   /**
    * Bounded history (-ledger_history), in backends that keep it (RocksDB): removes the lowest
-   * stored ledgers, each with every entry its write made (`write` re-derived from the stored bytes),
-   * in one atomic write with `completeRanges` as the bookkeeping after it.
+   * stored ledgers, each with every entry its write made, its evidence included (`write`
+   * re-derived from the stored bytes), in one atomic write with `completeRanges` as the
+   * bookkeeping after it.
    */
   pruneLedgers?(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
   /**
@@ -110,6 +113,8 @@ export interface LedgerBackend {
   /** The ledger's transaction hashes in tx index order. */
   ledgerTransactionHashes(ledgerIndex: number): Promise<Buffer[]>;
   transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined>;
+  /** The evidence stored with the ledger, with the lists and manifests it names; undefined when it has none. */
+  ledgerEvidence(ledgerIndex: number): Promise<LedgerEvidence | undefined>;
   /** Transactions by hash, in the order asked; absent ones undefined. */
   transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]>;
   /** The account's index entries in (ledger, tx index) order, or reverse. */

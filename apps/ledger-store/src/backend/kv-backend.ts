@@ -2,7 +2,7 @@
  * The LedgerStore backend over an ordered key-value store (RocksDB; memory in unit tests): typed
  * repositories, one per bucket (storage/buckets.ts), and every write one atomic batch.
  */
-import { StateChangeKind, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
+import { StateChangeKind, type LedgerEvidence, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import type { KeyValue, KvOperation } from '../storage/kv';
 import type { LedgerRange } from '../ledgers/ranges';
 import { LedgerRepository } from '../repositories/ledgers';
@@ -10,6 +10,7 @@ import { LedgerTransactionRepository, TransactionRepository } from '../repositor
 import { AccountCreationRepository, AccountSentCountRepository, AccountTransactionRepository, blockOf } from '../repositories/accounts';
 import { StagedStateRepository, StateMetaRepository, StateObjectRepository, TrustLineRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
+import { EvidenceRepository, evidenceRows } from '../repositories/evidence';
 import { Bucket, bucketRange, type BucketId } from '../storage/buckets';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
@@ -18,6 +19,7 @@ import {
   countersAfterAdding,
   countersAfterPruning,
   countersAfterRemoving,
+  countersWithoutEvidence,
   countersWithNewVersions,
   hasPreviousImage,
   STATE_SET_ASIDE,
@@ -46,6 +48,7 @@ export class KvLedgerBackend implements LedgerBackend {
   readonly accountCreations: AccountCreationRepository;
   readonly stateMeta: StateMetaRepository;
   readonly storeMeta: StoreMetaRepository;
+  readonly evidence: EvidenceRepository;
 
   constructor(
     readonly kv: KeyValue,
@@ -62,6 +65,7 @@ export class KvLedgerBackend implements LedgerBackend {
     this.accountCreations = new AccountCreationRepository(kv);
     this.stateMeta = new StateMetaRepository(kv);
     this.storeMeta = new StoreMetaRepository(kv);
+    this.evidence = new EvidenceRepository(kv);
   }
 
   async bookkeeping(): Promise<Bookkeeping> {
@@ -93,15 +97,19 @@ export class KvLedgerBackend implements LedgerBackend {
     // The block totals and stored versions the batch builds on, read once; each ledger's operations
     // then see those of the ledgers before it in the batch.
     const blockKeys = uniqueKeys(writes.flatMap((write) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
-    const [blockTotals, storedVersions] = await Promise.all([
+    const evidence = new Map(writes.flatMap((write) => (write.evidence ? [[write.ledgerIndex, evidenceRows(write.evidence)] as const] : [])));
+    const [blockTotals, storedVersions, storedEvidence] = await Promise.all([
       this.kv.getMany(blockKeys),
-      this.storedVersions(writes.flatMap((write) => versionKeysRead(write.ledgerIndex, write.stateChanges))),
+      this.storedKeys(writes.flatMap((write) => versionKeysRead(write.ledgerIndex, write.stateChanges))),
+      this.storedKeys([...evidence.values()].flatMap((rows) => EvidenceRepository.sharedKeys(rows))),
     ]);
     const totals = new Map(blockKeys.map((key, position) => [key.toString('hex'), AccountSentCountRepository.decodeBlockTotal(blockTotals[position])]));
     const operations: KvOperation[] = [];
     let next = counters;
     for (const write of writes) {
       operations.push(...this.ledgerOperations(write, totals));
+      const rows = evidence.get(write.ledgerIndex);
+      if (rows) operations.push(...this.evidence.putOperations(write.ledgerIndex, rows, storedEvidence));
       const state = this.stateChangeOperations(write.ledgerIndex, write.stateChanges, storedVersions);
       operations.push(...state.operations);
       next = countersAfterAdding(next, write, state.newVersions);
@@ -148,8 +156,8 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
-    const operations = await this.removalOperations([{ write, stored }]);
-    const next = countersAfterRemoving(counters, write);
+    const { operations, evidenceRemoved } = await this.removalOperations([{ write, stored }]);
+    const next = countersWithoutEvidence(countersAfterRemoving(counters, write), evidenceRemoved);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     if (after.stateSetAside) operations.push(this.stateMeta.stateRangesOperation([]), this.stateMeta.downloadOperation(STATE_SET_ASIDE));
     await this.kv.batch(operations);
@@ -157,26 +165,31 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const operations = await this.removalOperations(removed);
-    const next = countersAfterPruning(counters, removed.map(({ write }) => write), 0n);
+    const { operations, evidenceRemoved } = await this.removalOperations(removed);
+    const next = countersWithoutEvidence(countersAfterPruning(counters, removed.map(({ write }) => write), 0n), evidenceRemoved);
     operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
   }
 
-  /** Every entry the writes of stored ledgers made but their state: headers, transactions, account index entries, sent counts (block totals read once and lowered ledger by ledger). */
-  private async removalOperations(removed: readonly { write: LedgerWrite; stored: StoredHeader }[]): Promise<KvOperation[]> {
+  /**
+   * Every entry the writes of stored ledgers made but their state: headers, evidence, transactions,
+   * account index entries, sent counts (block totals read once and lowered ledger by ledger); and
+   * how many of the ledgers had evidence.
+   */
+  private async removalOperations(removed: readonly { write: LedgerWrite; stored: StoredHeader }[]): Promise<{ operations: KvOperation[]; evidenceRemoved: number }> {
     const blockKeys = uniqueKeys(removed.flatMap(({ write }) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
-    const [records, blockValues] = await Promise.all([
+    const [records, blockValues, withEvidence] = await Promise.all([
       this.transactionRecords.getMany(removed.flatMap(({ write }) => write.transactions.map((tx) => tx.hash))),
       this.kv.getMany(blockKeys),
+      this.storedKeys(removed.map(({ write }) => EvidenceRepository.recordKey(write.ledgerIndex))),
     ]);
     const totals = new Map(blockKeys.map((key, position) => [key.toString('hex'), AccountSentCountRepository.decodeBlockTotal(blockValues[position])]));
     const operations: KvOperation[] = [];
     let recordPosition = 0;
     for (const { write, stored } of removed) {
       const { ledgerIndex } = write;
-      operations.push(...this.ledgers.deleteOperations(stored));
+      operations.push(...this.ledgers.deleteOperations(stored), this.evidence.deleteOperation(ledgerIndex));
       for (const tx of write.transactions) {
         // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
         if (records[recordPosition++]?.ledgerIndex === ledgerIndex) operations.push(this.transactionRecords.deleteOperation(tx.hash));
@@ -190,7 +203,7 @@ export class KvLedgerBackend implements LedgerBackend {
         totals.set(blockKey, Math.max(0, total - sender.sent));
       }
     }
-    return operations;
+    return { operations, evidenceRemoved: withEvidence.size };
   }
 
   async sweepStateVersions(keepLow: number, afterKey: Buffer | undefined, limit: number, counters: StoreCounters): Promise<{ counters: StoreCounters; nextAfterKey: Buffer | undefined }> {
@@ -202,14 +215,14 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async addStateChanges(ledgerIndex: number, changes: readonly StateObjectChange[], after: { stateRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
-    const state = this.stateChangeOperations(ledgerIndex, changes, await this.storedVersions(versionKeysRead(ledgerIndex, changes)));
+    const state = this.stateChangeOperations(ledgerIndex, changes, await this.storedKeys(versionKeysRead(ledgerIndex, changes)));
     const next = countersWithNewVersions(counters, state.newVersions);
     await this.kv.batch([...state.operations, this.stateMeta.stateRangesOperation(after.stateRanges), this.storeMeta.countersOperation(next)]);
     return next;
   }
 
-  /** Which of the version keys are stored (hex). */
-  private async storedVersions(keys: Buffer[]): Promise<Set<string>> {
+  /** Which of the keys are stored (hex). */
+  private async storedKeys(keys: Buffer[]): Promise<Set<string>> {
     const values = await this.kv.getMany(keys);
     return new Set(keys.filter((_key, position) => values[position] !== undefined).map((key) => key.toString('hex')));
   }
@@ -319,6 +332,10 @@ export class KvLedgerBackend implements LedgerBackend {
 
   transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
     return this.ledgerTransactions.hashAt(ledgerIndex, txIndex);
+  }
+
+  ledgerEvidence(ledgerIndex: number): Promise<LedgerEvidence | undefined> {
+    return this.evidence.get(ledgerIndex);
   }
 
   transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {

@@ -8,13 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describeDatabase } from '@ledger-node/postgres';
-import { StateChangeKind, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
+import { StateChangeKind, type LedgerEvidence, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import { Internal, isLedgerNodeError, Unavailable } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from '../storage/kv';
 import type { LedgerRange } from '../ledgers/ranges';
 import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
+import { decodeEvidenceRecord, encodeEvidenceRecord, evidenceOf, evidenceRows } from '../repositories/evidence';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
 import {
   type ChainIdentity,
@@ -22,6 +23,7 @@ import {
   countersAfterAdding,
   countersAfterPruning,
   countersAfterRemoving,
+  countersWithoutEvidence,
   countersWithNewVersions,
   hasPreviousImage,
   STATE_SET_ASIDE,
@@ -42,7 +44,10 @@ import {
  * a released migration is never edited (a change is the next file). Each file is named here so
  * that the build copies it beside the bundle (tools/build/build.mjs).
  */
-const MIGRATIONS: readonly { version: number; file: URL }[] = [{ version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) }];
+const MIGRATIONS: readonly { version: number; file: URL }[] = [
+  { version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) },
+  { version: 2, file: new URL('./pg/002_evidence.sql', import.meta.url) },
+];
 
 /**
  * Ledgers per partition of the tables that grow with history (pg/001_initial.sql): about two
@@ -63,6 +68,9 @@ const STORE_TABLES = [
   'trust_lines',
   'account_creations',
   'staged_state',
+  'ledger_evidence',
+  'validator_lists',
+  'manifests',
   'store_meta',
   'schema_migrations',
 ];
@@ -164,6 +172,18 @@ const SQL = {
     name: 'staged_state_objects',
     text: 'SELECT object_key, blob FROM staged_state WHERE object_key > $1 AND object_key < $3 ORDER BY object_key LIMIT $2',
   },
+  ledgerEvidence: { name: 'ledger_evidence', text: 'SELECT record FROM ledger_evidence WHERE ledger_index = $1' },
+  // Each list (manifest) of the keys $1, $2, in the order asked; NULL for a key not stored.
+  validatorLists: {
+    name: 'validator_lists',
+    text: `SELECT stored.document FROM unnest($1::bytea[], $2::bigint[]) WITH ORDINALITY AS asked (publisher_key, sequence, position)
+      LEFT JOIN validator_lists AS stored ON stored.publisher_key = asked.publisher_key AND stored.sequence = asked.sequence ORDER BY asked.position`,
+  },
+  manifests: {
+    name: 'manifests',
+    text: `SELECT stored.manifest FROM unnest($1::bytea[], $2::bigint[]) WITH ORDINALITY AS asked (master_key, sequence, position)
+      LEFT JOIN manifests AS stored ON stored.master_key = asked.master_key AND stored.sequence = asked.sequence ORDER BY asked.position`,
+  },
   storeMeta: { name: 'store_meta', text: 'SELECT name, value FROM store_meta' },
   // The store's tables with their partitions, indexes and TOAST (not the catalogs, nor other schemas' tables).
   sizeOnDisk: {
@@ -182,6 +202,19 @@ const SQL = {
     name: 'put_ledger',
     text: `INSERT INTO ledgers (ledger_index, ledger_hash, header, transaction_count) VALUES ($1, $2, $3, $4)
       ON CONFLICT (ledger_index) DO UPDATE SET ledger_hash = EXCLUDED.ledger_hash, header = EXCLUDED.header, transaction_count = EXCLUDED.transaction_count`,
+  },
+  putLedgerEvidence: {
+    name: 'put_ledger_evidence',
+    text: 'INSERT INTO ledger_evidence (ledger_index, record) VALUES ($1, $2) ON CONFLICT (ledger_index) DO UPDATE SET record = EXCLUDED.record',
+  },
+  // A list or manifest is stored once: the same key is the same signed document.
+  putValidatorLists: {
+    name: 'put_validator_lists',
+    text: `INSERT INTO validator_lists (publisher_key, sequence, document) SELECT * FROM unnest($1::bytea[], $2::bigint[], $3::bytea[]) ON CONFLICT (publisher_key, sequence) DO NOTHING`,
+  },
+  putManifests: {
+    name: 'put_manifests',
+    text: `INSERT INTO manifests (master_key, sequence, manifest) SELECT * FROM unnest($1::bytea[], $2::bigint[], $3::bytea[]) ON CONFLICT (master_key, sequence) DO NOTHING`,
   },
   putLedgerHash: {
     name: 'put_ledger_hash',
@@ -249,6 +282,7 @@ const SQL = {
     text: `INSERT INTO store_meta (name, value) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
   },
   deleteLedger: { name: 'delete_ledger', text: 'DELETE FROM ledgers WHERE ledger_index = $1' },
+  deleteLedgerEvidence: { name: 'delete_ledger_evidence', text: 'DELETE FROM ledger_evidence WHERE ledger_index = $1' },
   deleteLedgerHash: { name: 'delete_ledger_hash', text: 'DELETE FROM ledger_hashes WHERE ledger_hash = $1 AND ledger_index = $2' },
   // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
   deleteTransactions: { name: 'delete_transactions', text: 'DELETE FROM transactions WHERE hash = ANY($1::bytea[]) AND ledger_index = $2' },
@@ -543,6 +577,7 @@ export class PgLedgerBackend implements LedgerBackend {
     const { ledgerIndex } = write;
     return this.transaction(async (pipeline) => {
       pipeline.query(SQL.deleteLedger, [stored.ledgerIndex]);
+      const evidenceRemoved = pipeline.query(SQL.deleteLedgerEvidence, [stored.ledgerIndex]);
       pipeline.query(SQL.deleteLedgerHash, [stored.ledgerHash, stored.ledgerIndex]);
       if (write.transactions.length > 0) {
         pipeline.query(SQL.deleteTransactions, [write.transactions.map((tx) => tx.hash), ledgerIndex]);
@@ -553,7 +588,7 @@ export class PgLedgerBackend implements LedgerBackend {
         pipeline.query(SQL.deleteSent, [senders.map((sender) => sender.accountId), ledgerIndex]);
         pipeline.query(SQL.subtractSentFromBlocks, [senders.map((sender) => sender.accountId), blockOf(ledgerIndex), senders.map((sender) => sender.sent)]);
       }
-      const next = countersAfterRemoving(counters, write);
+      const next = countersWithoutEvidence(countersAfterRemoving(counters, write), (await evidenceRemoved).rowCount ?? 0);
       putMeta(pipeline, [
         META.storeMeta.rangesOperation(after.completeRanges),
         META.storeMeta.countersOperation(next),
@@ -640,6 +675,21 @@ export class PgLedgerBackend implements LedgerBackend {
   async transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
     const [row] = await this.read<{ hash: Buffer }>(SQL.transactionHashAt, [ledgerIndex, txIndex]);
     return row?.hash;
+  }
+
+  async ledgerEvidence(ledgerIndex: number): Promise<LedgerEvidence | undefined> {
+    const [row] = await this.read<{ record: Buffer }>(SQL.ledgerEvidence, [ledgerIndex]);
+    if (!row) return undefined;
+    const record = decodeEvidenceRecord(row.record);
+    const [lists, manifests] = await Promise.all([
+      this.read<{ document: Buffer | null }>(SQL.validatorLists, [record.lists.map((key) => key.publisherKey), record.lists.map((key) => key.sequence)]),
+      this.read<{ manifest: Buffer | null }>(SQL.manifests, [record.manifests.map((key) => key.masterKey), record.manifests.map((key) => key.sequence)]),
+    ]);
+    return evidenceOf(
+      record,
+      lists.map((row) => row.document ?? undefined),
+      manifests.map((row) => row.manifest ?? undefined),
+    );
   }
 
   async transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
@@ -872,6 +922,7 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
   pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
+  if (write.evidence) putEvidence(pipeline, ledgerIndex, write.evidence);
   if (transactions.length === 0) return;
   pipeline.query(SQL.putLedgerTransactions, [
     ledgerIndex,
@@ -897,6 +948,14 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
   const sentCounts = senders.map((sender) => sender.sent);
   pipeline.query(SQL.putSent, [senderIds, ledgerIndex, sentCounts]);
   pipeline.query(SQL.addSentToBlocks, [senderIds, blockOf(ledgerIndex), sentCounts]);
+}
+
+/** A ledger's evidence record, and the lists and manifests it names unless stored. */
+function putEvidence(pipeline: Pipeline, ledgerIndex: number, evidence: LedgerEvidence): void {
+  const { record, lists, manifests } = evidenceRows(evidence);
+  pipeline.query(SQL.putLedgerEvidence, [ledgerIndex, encodeEvidenceRecord(record)]);
+  if (lists.length > 0) pipeline.query(SQL.putValidatorLists, [lists.map(({ key }) => key.publisherKey), lists.map(({ key }) => key.sequence), lists.map((list) => list.document)]);
+  if (manifests.length > 0) pipeline.query(SQL.putManifests, [manifests.map(({ key }) => key.masterKey), manifests.map(({ key }) => key.sequence), manifests.map((manifest) => manifest.manifest)]);
 }
 
 async function countNewVersions(pipeline: Pipeline, ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<bigint> {

@@ -7,8 +7,8 @@ import { LedgerStore } from '../store';
 import { accountSides, ZERO_COUNTERS } from './records';
 import { LEDGERS_PER_PARTITION, PgLedgerBackend } from './pg-backend';
 
-/** The tables partitioned by ledger range (pg/001_initial.sql). */
-const PARTITIONED = ['account_sent', 'account_transactions', 'ledger_transactions', 'ledgers', 'state_versions'];
+/** The tables partitioned by ledger range (pg/001_initial.sql, pg/002_evidence.sql). */
+const PARTITIONED = ['account_sent', 'account_transactions', 'ledger_evidence', 'ledger_transactions', 'ledgers', 'state_versions'];
 /** Ledgers per partition in these tests: a handful of ledgers spans several partitions. */
 const SMALL = 10;
 

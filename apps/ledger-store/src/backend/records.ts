@@ -108,9 +108,11 @@ export interface StoreCounters {
   ledgerCount: bigint;
   transactionCount: bigint;
   stateObjectVersionCount: bigint;
+  /** Stored ledgers stored with their evidence. */
+  evidenceLedgerCount: bigint;
 }
 
-export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n };
+export const ZERO_COUNTERS: StoreCounters = { ledgerCount: 0n, transactionCount: 0n, stateObjectVersionCount: 0n, evidenceLedgerCount: 0n };
 
 /** The counters after a ledger was stored, `newVersions` of its state versions not stored before. */
 export function countersAfterAdding(counters: StoreCounters, write: LedgerWrite, newVersions: bigint): StoreCounters {
@@ -118,6 +120,7 @@ export function countersAfterAdding(counters: StoreCounters, write: LedgerWrite,
     ledgerCount: counters.ledgerCount + 1n,
     transactionCount: counters.transactionCount + BigInt(write.transactions.length),
     stateObjectVersionCount: counters.stateObjectVersionCount + newVersions,
+    evidenceLedgerCount: counters.evidenceLedgerCount + (write.evidence ? 1n : 0n),
   };
 }
 
@@ -129,10 +132,16 @@ export function countersAfterRemoving(counters: StoreCounters, write: LedgerWrit
 /** The counters after ledgers were removed from the low end (-ledger_history), with `removedVersions` superseded state versions. */
 export function countersAfterPruning(counters: StoreCounters, writes: readonly LedgerWrite[], removedVersions: bigint): StoreCounters {
   return {
+    ...counters,
     ledgerCount: counters.ledgerCount - BigInt(writes.length),
     transactionCount: counters.transactionCount - BigInt(writes.reduce((total, write) => total + write.transactions.length, 0)),
     stateObjectVersionCount: counters.stateObjectVersionCount - removedVersions,
   };
+}
+
+/** The counters after the evidence of `removed` removed ledgers went with them. */
+export function countersWithoutEvidence(counters: StoreCounters, removed: number): StoreCounters {
+  return { ...counters, evidenceLedgerCount: counters.evidenceLedgerCount - BigInt(removed) };
 }
 
 /** The counters after `newVersions` state versions not stored before were written. */

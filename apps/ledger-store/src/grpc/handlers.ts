@@ -54,6 +54,7 @@ export async function statusResponse(store: LedgerStore): Promise<GetStatusRespo
     ledgerCount: status.counters.ledgerCount,
     transactionCount: status.counters.transactionCount,
     stateObjectVersionCount: status.counters.stateObjectVersionCount,
+    evidenceLedgerCount: status.counters.evidenceLedgerCount,
     dbSizeBytes: BigInt(status.dbSizeBytes),
     stateDownload: status.stateDownload,
     stateRange: status.stateRange,
@@ -162,6 +163,10 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         ledgerIndex: header.ledgerIndex,
         ledgerHash: header.ledgerHash,
       };
+    },
+    async getLedgerEvidence(request) {
+      const { header, evidence } = await store.getLedgerEvidence(request.ledger);
+      return { ledgerIndex: header.ledgerIndex, ledgerHash: header.ledgerHash, evidence };
     },
     async *watchLedgers(request, context) {
       const signal = AbortSignal.any([context.signal, stopping]);

@@ -1,6 +1,7 @@
 import { decodeLedgerHeader, HashPrefix, hashLedgerHeader, LEDGER_HEADER_LENGTH, sha512Half, type LedgerHeader } from '@ledger-node/chain';
 import { Direction, StateChangeKind, type LedgerWrite, type StateObjectChange } from '@ledger-node/contracts';
 import { InvalidParams, isLedgerNodeError } from '@ledger-node/errors';
+import { validateEvidence } from './evidence';
 
 const HASH_LENGTH = 32;
 const ACCOUNT_ID_LENGTH = 20;
@@ -26,7 +27,8 @@ function requireName(value: string, field: string): void {
 /**
  * The cheap invariants of a LedgerWrite, checked again by the store although the sync service has
  * verified the whole ledger: field lengths, the header decodes, hashes to `ledger_hash` and names
- * `ledger_index`, each transaction hash is the 'TXN\0' hash of its blob, positions are unique.
+ * `ledger_index`, each transaction hash is the 'TXN\0' hash of its blob, positions are unique; its
+ * evidence, when given, is that ledger's (evidence.ts).
  * Throws InvalidParams naming the field (prefixed by `path`, e.g. `ledger` or `ledgers[2]`).
  */
 export function validateLedgerWrite(write: LedgerWrite | undefined, path: string): asserts write is LedgerWrite {
@@ -80,6 +82,7 @@ export function validateLedgerWrite(write: LedgerWrite | undefined, path: string
   });
 
   validateStateChanges(write.stateChanges, `${path}.state_changes`);
+  if (write.evidence) validateEvidence(write.evidence, write.ledgerIndex, write.ledgerHash, `${path}.evidence`);
 }
 
 /** One version per object: each change names a 32-byte key once, with bytes that fit its kind. */

@@ -12,7 +12,9 @@ const CHAIN_IDENTITY = namedKey(Bucket.storeMeta, 'chain_identity');
 
 /**
  * The store's own bookkeeping, one key each: the format version of its keys and values (u32), the
- * complete ranges (u32 first, u32 last per range, ascending), the counters (three u64) and the
+ * complete ranges (u32 first, u32 last per range, ascending), the counters (four u64: ledgers,
+ * transactions, state versions, ledgers with evidence; a store written before the fourth holds
+ * three, and no evidence) and the
  * chain identity (JSON: chain, network_id, ledger_index, ledger_hash).
  */
 export class StoreMetaRepository {
@@ -68,7 +70,7 @@ export class StoreMetaRepository {
     return {
       type: 'put',
       key: COUNTERS,
-      value: Buffer.concat([u64(counters.ledgerCount), u64(counters.transactionCount), u64(counters.stateObjectVersionCount)]),
+      value: Buffer.concat([u64(counters.ledgerCount), u64(counters.transactionCount), u64(counters.stateObjectVersionCount), u64(counters.evidenceLedgerCount)]),
     };
   }
 
@@ -79,6 +81,7 @@ export class StoreMetaRepository {
       ledgerCount: value.readBigUInt64BE(0),
       transactionCount: value.readBigUInt64BE(8),
       stateObjectVersionCount: value.readBigUInt64BE(16),
+      evidenceLedgerCount: value.length >= 32 ? value.readBigUInt64BE(24) : 0n,
     };
   }
 }

@@ -4,7 +4,7 @@
  * Each bucket is read and written by exactly one repository under `src/repositories/`, through its
  * key codec (`Keys` below, storage/keys.ts).
  */
-import { accountIdPart, hashPart, KeyCodec, u32Part } from './keys';
+import { accountIdPart, hashPart, KeyCodec, nodeKeyPart, u32Part } from './keys';
 
 export const Bucket = {
   // 0x00 is never a bucket: the RocksDB layer probes whether the database takes writes again after a
@@ -36,6 +36,15 @@ export const Bucket = {
   stateMeta: 0x0d,
   /** object key (32) → object bytes: the running state download's pages, read by nothing else until its root verified */
   stateStage: 0x0e,
+  /**
+   * ledger index (u32) → the evidence that proved the ledger: its validations, the quorum, and the
+   * lists and manifests they were checked against by key (repositories/evidence.ts)
+   */
+  ledgerEvidence: 0x0f,
+  /** publisher key (33) + list sequence (u32) → a validator list document (ledgerstore.proto ValidatorListDocument) */
+  validatorList: 0x10,
+  /** master key (33) + manifest sequence (u32) → the serialized manifest */
+  manifest: 0x11,
 } as const;
 
 export type BucketId = (typeof Bucket)[keyof typeof Bucket];
@@ -53,6 +62,9 @@ export const Keys = {
   accountSentBlock: new KeyCodec(Bucket.accountSentBlock, { accountId: accountIdPart, block: u32Part }),
   accountCreation: new KeyCodec(Bucket.accountCreation, { accountId: accountIdPart, ledgerIndex: u32Part }),
   stateStage: new KeyCodec(Bucket.stateStage, { objectKey: hashPart }),
+  ledgerEvidence: new KeyCodec(Bucket.ledgerEvidence, { ledgerIndex: u32Part }),
+  validatorList: new KeyCodec(Bucket.validatorList, { publisherKey: nodeKeyPart, sequence: u32Part }),
+  manifest: new KeyCodec(Bucket.manifest, { masterKey: nodeKeyPart, sequence: u32Part }),
 } as const;
 
 /** A bookkeeping record of the store (storeMeta, stateMeta): the bucket byte and its ASCII name. */

@@ -35,6 +35,8 @@ export function bytesPart(width: number): KeyPart<Buffer> {
 
 export const hashPart = bytesPart(32);
 export const accountIdPart = bytesPart(20);
+/** A 33-byte public key of a validator or list publisher (secp256k1 compressed, or 0xED and ed25519). */
+export const nodeKeyPart = bytesPart(33);
 
 type Parts = Record<string, KeyPart<unknown>>;
 export type KeyValues<P extends Parts> = { [Name in keyof P]: P[Name] extends KeyPart<infer T> ? T : never };

@@ -1,6 +1,6 @@
 /** Reads of stored ledgers and transactions: by index, hash or tag; one, several, or by position. */
-import { LedgerTag, TxDetail, type LedgerRecord, type LedgerSelector, type TransactionRecord } from '@ledger-node/contracts';
-import { Internal, InvalidParams } from '@ledger-node/errors';
+import { LedgerTag, TxDetail, type LedgerEvidence, type LedgerRecord, type LedgerSelector, type TransactionRecord } from '@ledger-node/contracts';
+import { Internal, InvalidParams, NotFound } from '@ledger-node/errors';
 import type { LedgerBackend } from '../backend/backend';
 import { closeTimeOf, type StoredHeader, type StoredTransaction } from '../backend/records';
 import type { Holdings } from './holdings';
@@ -73,6 +73,13 @@ export class LedgerReads {
     return header && this.ledgerRecord(header, detail);
   }
 
+  /** The evidence stored with the ledger a selector names (undefined: it was proven another way); NotFound when no ledger is stored there. */
+  async getLedgerEvidence(selector: LedgerSelector | undefined): Promise<{ header: StoredHeader; evidence: LedgerEvidence | undefined }> {
+    const header = await this.resolve(selector);
+    if (!header) throw new NotFound('the ledger named is not stored', { ledger: describeSelector(selector) });
+    return { header, evidence: await this.backend.ledgerEvidence(header.ledgerIndex) };
+  }
+
   async getTransaction(hash: Buffer): Promise<TransactionRecord | undefined> {
     if (hash.length !== 32) throw new InvalidParams(`hash must be 32 bytes, got ${hash.length}`, 'hash');
     return (await this.getTransactions([hash]))[0];
@@ -104,6 +111,13 @@ export class LedgerReads {
     const [tx] = await this.backend.transactions([hash]);
     return transactionRecord(requireStored(tx, header.ledgerIndex), header);
   }
+}
+
+/** A selector as a NotFound's data names it: the index, the hash in hex, or the tag. */
+function describeSelector(selector: LedgerSelector | undefined): number | string | undefined {
+  const choice = selector?.selector;
+  if (choice?.$case === 'hash') return choice.hash.toString('hex').toUpperCase();
+  return choice?.$case === 'index' ? choice.index : choice?.tag;
 }
 
 export function requireStored(tx: StoredTransaction | undefined, ledgerIndex: number): StoredTransaction {

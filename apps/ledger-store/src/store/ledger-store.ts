@@ -1,4 +1,4 @@
-import type { LedgerRecord, LedgerSelector, LedgerWrite, PutStateChangesRequest, PutStateObjectsRequest, StateDownload, TransactionRecord, TxDetail } from '@ledger-node/contracts';
+import type { LedgerEvidence, LedgerRecord, LedgerSelector, LedgerWrite, PutStateChangesRequest, PutStateObjectsRequest, StateDownload, TransactionRecord, TxDetail } from '@ledger-node/contracts';
 import type { LedgerBackend } from '../backend/backend';
 import type { ChainIdentity, StateWindow, StoreCounters, StoredHeader } from '../backend/records';
 import type { LedgerEvent, LedgerEvents, RangesEvent } from '../ledgers/events';
@@ -198,6 +198,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   getLedger(selector: LedgerSelector | undefined, detail: TxDetail): Promise<LedgerRecord | undefined> {
     return this.reads.getLedger(selector, detail);
+  }
+
+  /** The evidence stored with the ledger a selector names (undefined: it was proven another way); NotFound when no ledger is stored there. */
+  getLedgerEvidence(selector: LedgerSelector | undefined): Promise<{ header: StoredHeader; evidence: LedgerEvidence | undefined }> {
+    return this.reads.getLedgerEvidence(selector);
   }
 
   getTransaction(hash: Buffer): Promise<TransactionRecord | undefined> {

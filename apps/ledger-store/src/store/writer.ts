@@ -131,6 +131,7 @@ export class LedgerWriter {
     this.requireWriter();
     validateLedgerWrite(write, 'ledger');
     if (write.stateChanges.length > 0) throw new InvalidParams('ledger.state_changes must be empty: a ledger is removed without state', 'ledger.state_changes');
+    if (write.evidence) throw new InvalidParams('ledger.evidence must be absent: a ledger is removed with the evidence stored with it', 'ledger.evidence');
     return this.queue.write(async () => {
       const { holdings } = this;
       const { ledgerIndex } = write;

@@ -1,6 +1,6 @@
 /**
- * `ledger-node export`: every stored ledger, ascending, with its transactions and metadata, as a
- * ledger stream (format.ts). What the stream does not carry — the account state (the state
+ * `ledger-node export`: every stored ledger, ascending, with its transactions and metadata and the
+ * evidence that proved it, as a ledger stream (format.ts). What the stream does not carry — the account state (the state
  * download and each ledger's state changes) and the account index, which import derives again —
  * is described in the README's "Moving a store".
  */
@@ -19,7 +19,7 @@ const MAX_LEDGER_INDEX = 0xffffffff;
 /** One stored ledger as its LEDGER record carries it. */
 async function ledgerRecordOf(store: LedgerStore, header: StoredHeader): Promise<LedgerWrite> {
   const hashes = await store.backend.ledgerTransactionHashes(header.ledgerIndex);
-  const transactions = await store.backend.transactions(hashes);
+  const [transactions, evidence] = await Promise.all([store.backend.transactions(hashes), store.backend.ledgerEvidence(header.ledgerIndex)]);
   return {
     ledgerIndex: header.ledgerIndex,
     ledgerHash: header.ledgerHash,
@@ -40,6 +40,7 @@ async function ledgerRecordOf(store: LedgerStore, header: StoredHeader): Promise
     }),
     stateChanges: [],
     stateChangesComplete: false,
+    evidence,
   };
 }
 

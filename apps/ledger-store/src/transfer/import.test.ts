@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, verifiedLedgerWrite, verifyLedger } from '@ledger-node/chain';
 import { TxDetail, type LedgerWrite } from '@ledger-node/contracts';
+import { evidenceOf } from '../../test/support/evidence';
 import { MAINNET_RUN, mainnetLedgerWrite, syntheticLedgerWrite } from '../../test/support/ledgerWrites';
 import { KvLedgerBackend } from '../backend/kv-backend';
 import { memoryKeyValue } from '../storage/memory';
@@ -97,6 +98,26 @@ describe('importStream', () => {
 
     const second = await importStream(store, () => once(bytes), xrpl, quiet());
     expect(second).toMatchObject({ ledgerCount: RECORDED.length, written: 0, alreadyStored: RECORDED.length });
+  });
+
+  it('stores the evidence a record carries with its ledger, and refuses evidence of another ledger before anything is written', async () => {
+    const ledgers = recorded();
+    const proven = ledgers[2]!;
+    proven.evidence = evidenceOf(proven);
+    const store = await memoryStore();
+    const bytes = await streamOf(ledgers);
+    expect(await importStream(store, () => once(bytes), xrpl, quiet())).toMatchObject({ written: RECORDED.length });
+    const kept = await store.getLedgerEvidence({ selector: { $case: 'index', index: proven.ledgerIndex } });
+    expect(kept.evidence?.validations.map((validation) => validation.toString('hex'))).toEqual(proven.evidence.validations.map((validation) => validation.toString('hex')));
+    expect((await store.getLedgerEvidence({ selector: { $case: 'index', index: ledgers[3]!.ledgerIndex } })).evidence).toBeUndefined();
+
+    const misplaced = recorded();
+    misplaced[4]!.evidence = evidenceOf(misplaced[3]!);
+    const empty = await memoryStore();
+    const error = await refusal(empty, await streamOf(misplaced));
+    expect(error.ledgerIndex).toBe(misplaced[4]!.ledgerIndex);
+    expect(error.message).toMatch(new RegExp(`^the evidence of ledger ${misplaced[4]!.ledgerIndex} is not that ledger's: evidence\\.validations\\[0\\] validates ledger ${misplaced[3]!.ledgerIndex} `));
+    expect(empty.ranges).toEqual([]);
   });
 
   it('refuses a forged transaction (its hash recomputed, the tree root then wrong), naming the ledger, and stores nothing', async () => {
@@ -217,9 +238,11 @@ describe('importStream', () => {
     expect(store.ranges).toEqual([]);
   });
 
-  it('reads back, through export, the same stream it imported', async () => {
+  it('reads back, through export, the same stream it imported, the evidence of ledgers included', async () => {
     const source = await memoryStore();
-    const bytes = await streamOf(recorded());
+    const ledgers = recorded();
+    ledgers[2]!.evidence = evidenceOf(ledgers[2]!);
+    const bytes = await streamOf(ledgers);
     await importStream(source, () => once(bytes), xrpl, quiet());
     const output = new PassThrough();
     const chunks: Buffer[] = [];
@@ -231,6 +254,9 @@ describe('importStream', () => {
     for (const ledgerIndex of RECORDED) {
       const [from, to] = await Promise.all([source, target].map((store) => store.getLedger({ selector: { $case: 'index', index: ledgerIndex } }, TxDetail.FULL)));
       expect(to).toEqual(from);
+      const [evidenceFrom, evidenceTo] = await Promise.all([source, target].map(async (store) => (await store.getLedgerEvidence({ selector: { $case: 'index', index: ledgerIndex } })).evidence));
+      expect(evidenceTo).toEqual(evidenceFrom);
+      expect(evidenceTo === undefined).toBe(ledgerIndex !== ledgers[2]!.ledgerIndex);
     }
   });
 

@@ -6,8 +6,9 @@
  * to the hash of the ledger before it in the stream when that is its parent (a gap starts a new
  * run, whose top ledger is the run's anchor, as the upstream's validated tip is sync's), and to the
  * hash of a parent already in the store; and its hash equal to the parent_hash of a child already
- * in the store. The account index is derived again from the verified bytes with sync's indexer
- * (libs/chain verifiedLedgerWrite), never taken from the stream.
+ * in the store; its evidence, when the record carries one, is that ledger's, as the store checks
+ * evidence (ledgers/evidence.ts). The account index is derived again from the verified bytes with sync's
+ * indexer (libs/chain verifiedLedgerWrite), never taken from the stream.
  *
  * The stream is read twice: first every record is verified and checked against the store with
  * nothing written, so a forged, cut or conflicting stream is refused before the store changes at
@@ -26,6 +27,8 @@ import {
   type VerifiedLedger,
 } from '@ledger-node/chain';
 import type { LedgerWrite } from '@ledger-node/contracts';
+import { isLedgerNodeError } from '@ledger-node/errors';
+import { validateEvidence } from '../ledgers/evidence';
 import type { LedgerStore } from '../store';
 import { readStream, type StreamReading } from './format';
 import type { Progress } from './progress';
@@ -81,6 +84,14 @@ function verifyRecord(record: LedgerWrite): VerifiedLedger {
     const { reason, message } = verification.failure;
     throw new ImportRefused(record.ledgerIndex, `ledger ${record.ledgerIndex} does not verify (${reason}): ${message}`);
   }
+  if (record.evidence) {
+    try {
+      validateEvidence(record.evidence, record.ledgerIndex, record.ledgerHash, 'evidence');
+    } catch (error) {
+      if (!isLedgerNodeError(error)) throw error;
+      throw new ImportRefused(record.ledgerIndex, `the evidence of ledger ${record.ledgerIndex} is not that ledger's: ${error.message}`);
+    }
+  }
   return verification.ledger;
 }
 
@@ -125,7 +136,7 @@ async function pass(
   progress: Progress,
   phase: string,
   signal: AbortSignal | undefined,
-  write?: (ledger: VerifiedLedger) => Promise<void>,
+  write?: (ledger: VerifiedLedger, record: LedgerWrite) => Promise<void>,
 ): Promise<{ ledgerCount: number; alreadyStored: number }> {
   const { header } = reading;
   if (header.chain !== profile.id) {
@@ -152,7 +163,7 @@ async function pass(
     else if (write) {
       // Checked again just before the write: the store may have stopped being this process's to write while it was read.
       signal?.throwIfAborted();
-      await write(ledger);
+      await write(ledger, record);
     }
     previous = ledger;
     ledgerCount++;
@@ -188,8 +199,8 @@ export async function importStream(
   let written = 0;
   let unindexedTransactions = 0;
   const reading = await readStream(open());
-  const wrote = await pass(store, reading, profile, progress, 'writing', signal, async (ledger) => {
-    const ledgerWrite = verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++);
+  const wrote = await pass(store, reading, profile, progress, 'writing', signal, async (ledger, record) => {
+    const ledgerWrite = { ...verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++), evidence: record.evidence };
     if (await store.putLedger(ledgerWrite)) written++;
   });
   if (wrote.ledgerCount !== checked.ledgerCount) {

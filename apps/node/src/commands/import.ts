@@ -13,8 +13,10 @@ Stores the ledgers of a ledger stream written by \`ledger-node export\`, each ve
 written, as sync verifies the ledgers it fetches: the header's hash recomputed from its fields,
 every transaction's hash from its blob, the transaction tree root from the transactions and their
 metadata, each ledger's parent_hash equal to the hash of the ledger before it (in the stream, or
-already in the store) and its hash to the parent_hash of a child already in the store. The account
-index is derived again from the verified transactions with sync's indexer.
+already in the store) and its hash to the parent_hash of a child already in the store; a ledger's
+evidence, when the stream carries it, must be that ledger's (each validation a full one of its hash
+and index, each list holding the sequence it names) and is stored with it. The account index is derived again
+from the verified transactions with sync's indexer.
 
 FILE is read twice: first every ledger is verified and checked against the store, with nothing
 written; then each ledger the store does not hold is written, one atomic batch per ledger. A

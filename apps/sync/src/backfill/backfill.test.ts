@@ -33,7 +33,7 @@ function recordedLedgers(change?: (ledger: FetchedLedger) => FetchedLedger): Map
 
 /** A follower and a backfill over a fresh chain on `store`, as the engine wires them. */
 /** Proves every announced anchor: these tests are about what follows an anchor (anchor-proof.test.ts proves anchors). */
-const trustingProof = { prove: async () => 'trusted by the test' };
+const trustingProof = { prove: async () => ({ text: 'trusted by the test' }) };
 /** Stores every ledger without state changes: these tests have no state download (state-prover.ts proves state). */
 const noState: LiveFollowerOptions['stateProver'] = { provenWrite: (_ledger, write) => write(undefined) };
 

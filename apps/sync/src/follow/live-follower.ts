@@ -172,16 +172,17 @@ export class LiveFollower {
         tip = chain.tip;
       }
     }
+    // The validations that proved it are kept with it (the evidence a transaction's proof carries).
     await stateProver.provenWrite(ledger, (stateChanges) =>
-      chain.write([{ write: timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), link: linkOf(ledger) }]),
+      chain.write([{ write: { ...timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), evidence: proof.evidence }, link: linkOf(ledger) }]),
     );
     if (linkedBelow) health.linkedDownTo(ledgerIndex);
     // One line per ledger at debug; at info, the chain's arrival is summarised every few seconds (sync-summary.ts).
     logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
     if (tip === undefined || ledgerIndex > tip + 1) {
       logger.info(
-        { ledgerIndex, previousTip: tip, proof },
-        `anchored at validated ledger ${ledgerIndex} (${proof})${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`,
+        { ledgerIndex, previousTip: tip, proof: proof.text },
+        `anchored at validated ledger ${ledgerIndex} (${proof.text})${tip === undefined ? '' : `; ledgers ${tip + 1}-${ledgerIndex - 1} are backfilled`}`,
       );
       this.options.onAnchored(ledgerIndex, tip);
     } else if (contest) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeNodePublicKey, getProfile, REVOKED_SEQUENCE, signManifest, signValidation } from '@ledger-node/chain';
+import { encodeNodePublicKey, getProfile, listDocumentOf, readPublishedList, REVOKED_SEQUENCE, signManifest, signValidation, verifyValidation } from '@ledger-node/chain';
 import { createLogger } from '@ledger-node/telemetry';
 import { testNetwork } from '../trust/test-network';
 import { AnchorProof, type AnchorProofOptions, type NegativeUnlReading } from './anchor-proof';
@@ -36,8 +36,25 @@ describe('AnchorProof with a published list', () => {
     expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
     expect(anchor.state).toBe(`ledger 500 ${hash} not proven: 3 of the 4 trusted validations needed came`);
     anchor.onValidation(network.validation(4, 500, hash));
-    expect(await anchor.prove(500, hash.toLowerCase(), parentHash, never())).toBe('validated by 4 of 5 trusted validators (quorum 4)');
+    expect((await anchor.prove(500, hash.toLowerCase(), parentHash, never()))?.text).toBe('validated by 4 of 5 trusted validators (quorum 4)');
     expect(anchor.state).toBe('ledger 500 validated by 4 of 5 trusted validators (quorum 4)');
+  });
+
+  it('keeps what proved the ledger: each validation counted as received, the list in force, and the manifests naming their keys', async () => {
+    const anchor = proof();
+    for (const index of [0, 1, 2, 3, 4]) anchor.onValidation(network.validation(index, 500, hash));
+    anchor.onValidation(network.validation(0, 501, otherHash));
+    const evidence = (await anchor.prove(500, hash, parentHash, never()))?.evidence;
+    expect(evidence?.quorum).toBe(4);
+    const signers = network.keys.validators.map((validator) => validator.signing.publicKey.toUpperCase());
+    expect(evidence!.validations.map((blob) => verifyValidation(profile, blob.toString('hex')))).toEqual(
+      signers.map((publicKey) => ({ ledgerIndex: 500, ledgerHash: hash, signingTime: 1, full: true, publicKey })),
+    );
+    expect(evidence!.manifests.map((manifest) => manifest.toString('hex').toUpperCase())).toEqual(network.keys.validators.map((validator) => network.manifestOf(validator)));
+    const publisher = network.keys.publisher.master.publicKey.toUpperCase();
+    expect(evidence!.validatorLists.map((list) => ({ publisher: list.publicKey.toString('hex').toUpperCase(), sequence: list.sequence }))).toEqual([{ publisher, sequence: 1 }]);
+    const listed = readPublishedList(listDocumentOf(evidence!.validatorLists[0]!), new Set([publisher]));
+    expect(listed.blobs.map((blob) => blob.validators.map((validator) => validator.masterKey))).toEqual([network.keys.validators.map((validator) => validator.master.publicKey.toUpperCase())]);
   });
 
   it('a negative UNL lowers the quorum and its validators do not count', async () => {
@@ -47,7 +64,7 @@ describe('AnchorProof with a published list', () => {
     expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
     expect(anchor.state).toMatch(/2 of the 3 trusted validations needed came/);
     anchor.onValidation(network.validation(2, 500, hash));
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('validated by 3 of 5 trusted validators (quorum 3, 2 on the negative UNL the upstream states)');
+    expect((await anchor.prove(500, hash, parentHash, never()))?.text).toBe('validated by 3 of 5 trusted validators (quorum 3, 2 on the negative UNL the upstream states)');
   });
 
   it('counts a rotated validator only once its new manifest is learnt from the upstream, and the old key no more', async () => {
@@ -64,7 +81,7 @@ describe('AnchorProof with a published list', () => {
     const byNewKey = { data: signValidation(profile, rotated, { ledgerIndex: 500, ledgerHash: hash, signingTime: 1 }), master_key: encodeNodePublicKey(validator.master.publicKey, profile) };
     for (const index of [1, 2, 3]) anchor.onValidation(network.validation(index, 500, hash));
     anchor.onValidation(byNewKey);
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('validated by 4 of 5 trusted validators (quorum 4)');
+    expect((await anchor.prove(500, hash, parentHash, never()))?.text).toBe('validated by 4 of 5 trusted validators (quorum 4)');
     expect(asked).toEqual([encodeNodePublicKey(rotated.publicKey, profile)]);
     // Its validations under the rotated-out key count for nobody now.
     const after = proof({ lists: anchorLists(manifest) });
@@ -80,7 +97,7 @@ describe('AnchorProof with a published list', () => {
     expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
     expect(anchor.state).toMatch(/3 of the 4 trusted validations needed came/);
     anchor.onValidation(network.validation(3, 500, hash));
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('validated by 4 of 4 trusted validators (quorum 4)');
+    expect((await anchor.prove(500, hash, parentHash, never()))?.text).toBe('validated by 4 of 4 trusted validators (quorum 4)');
   });
 
   it('proves nothing while the list is not had or has expired, and says why', async () => {
@@ -104,7 +121,7 @@ describe('AnchorProof with a published list', () => {
     expect(anchor.state).toBe(`ledger 500 ${hash} not proven: 0 of the 4 trusted validations needed came, and a later ledger is validated already`);
     // Validations that came in time still prove their ledger, later ones notwithstanding.
     for (const index of [0, 1, 2, 3]) anchor.onValidation(network.validation(index, 500, hash));
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('validated by 4 of 5 trusted validators (quorum 4)');
+    expect((await anchor.prove(500, hash, parentHash, never()))?.text).toBe('validated by 4 of 5 trusted validators (quorum 4)');
   });
 
   it('counts nothing from a validation whose signature does not check out, nor from a key no list names', async () => {
@@ -124,7 +141,11 @@ describe('AnchorProof with a published list', () => {
     const signer = profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(9) }));
     const anchor = proof({ lists: network.lists({ validators: { keys: [signer.publicKey], quorum: 1 } }) });
     anchor.onValidation({ data: signValidation(profile, signer, { ledgerIndex: 500, ledgerHash: hash, signingTime: 1 }) });
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('validated by 1 of 1 trusted validators (quorum 1)');
+    const proven = await anchor.prove(500, hash, parentHash, never());
+    expect(proven?.text).toBe('validated by 1 of 1 trusted validators (quorum 1)');
+    // No list made the key trusted, and it signs under no manifest: the evidence is its validation alone.
+    expect(proven?.evidence).toMatchObject({ quorum: 1, validatorLists: [], manifests: [] });
+    expect(proven!.evidence!.validations).toHaveLength(1);
   });
 });
 
@@ -144,7 +165,7 @@ describe('AnchorProof with nothing trusted', () => {
       return answer;
     };
     const anchor = proof({ lists: untrustingLists(), endpoints: Object.keys(named), ledgerHashFrom });
-    expect(await anchor.prove(500, hash, parentHash, never())).toBe('named by 2 servers of 3 endpoints (no validator list is configured)');
+    expect((await anchor.prove(500, hash, parentHash, never()))?.text).toBe('named by 2 servers of 3 endpoints (no validator list is configured)');
     named['ws://c'] = { hash: otherHash, server: 'node C' };
     expect(await anchor.prove(500, hash, parentHash, never())).toBeUndefined();
     expect(anchor.state).toBe(`ledger 500 ${hash} not proven: named by 2 of the 2 servers needed, another hash by 1 endpoint(s)`);

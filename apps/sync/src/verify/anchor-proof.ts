@@ -14,7 +14,8 @@
  * - Only where nothing is trusted at all: at least two endpoints, counted as servers, name that
  *   hash for the ledger and none names another. This trusts that they are not all lying together.
  */
-import { encodeNodePublicKey, nodePublicKeyHex, verifyValidation, type ChainProfile } from '@ledger-node/chain';
+import { encodeNodePublicKey, listDocumentParts, nodePublicKeyHex, verifyValidation, type ChainProfile } from '@ledger-node/chain';
+import type { LedgerEvidence } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import { sleep } from '@ledger-node/upstream';
 import type { ValidatorLists } from '../trust/validator-lists';
@@ -41,6 +42,17 @@ export interface AnchorProofOptions {
   onRefused(reason: string): void;
   /** How long to wait for a quorum of validations of one ledger. */
   validationWaitMs?: number;
+}
+
+/** How a ledger was proven the network's. */
+export interface LedgerProof {
+  /** The proof in words, e.g. `validated by 4 of 5 trusted validators (quorum 4)`. */
+  text: string;
+  /**
+   * What proved it, stored with the ledger: the validations counted with the lists and manifests
+   * they were checked against; absent when agreeing endpoints proved it.
+   */
+  evidence?: LedgerEvidence;
 }
 
 /** A validation as received: decoded, its signature checked only when it would count. */
@@ -161,9 +173,12 @@ export class AnchorProof {
       .catch((error: unknown) => this.options.logger.debug({ err: error, signingKey }, `manifest for ${signingKey} not had: ${(error as Error).message}`));
   }
 
-  /** The distinct trusted validators (master keys) whose full validation of this ledger checks out, negative UNL left out. */
-  private validators(ledgerIndex: number, ledgerHash: string, disabled: ReadonlySet<string>): Set<string> {
-    const masters = new Set<string>();
+  /**
+   * The distinct trusted validators (master keys) whose full validation of this ledger checks out,
+   * negative UNL left out, each with its validation as received (hex).
+   */
+  private validators(ledgerIndex: number, ledgerHash: string, disabled: ReadonlySet<string>): Map<string, string> {
+    const masters = new Map<string, string>();
     const entry = this.validations.get(ledgerHash);
     if (!entry) return masters;
     for (const [signingKey, validation] of entry.bySigningKey) {
@@ -182,7 +197,7 @@ export class AnchorProof {
           continue;
         }
       }
-      masters.add(master);
+      masters.set(master, validation.blobHex);
     }
     return masters;
   }
@@ -199,19 +214,19 @@ export class AnchorProof {
   }
 
   /**
-   * Whether `ledgerHash` is the network's ledger at `ledgerIndex`: the proof as text, or undefined
-   * when none came (validations awaited up to the configured wait).
+   * Whether `ledgerHash` is the network's ledger at `ledgerIndex`: the proof, or undefined when none
+   * came (validations awaited up to the configured wait).
    */
-  async prove(ledgerIndex: number, ledgerHash: string, parentHash: string, signal: AbortSignal): Promise<string | undefined> {
+  async prove(ledgerIndex: number, ledgerHash: string, parentHash: string, signal: AbortSignal): Promise<LedgerProof | undefined> {
     const hash = ledgerHash.toUpperCase();
     const proof = this.trust.configured ? await this.proveByValidations(ledgerIndex, hash, parentHash, signal) : await this.proveByEndpoints(ledgerIndex, hash);
     if (proof === undefined) return undefined;
-    this.state = `ledger ${ledgerIndex} ${proof}`;
+    this.state = `ledger ${ledgerIndex} ${proof.text}`;
     this.lastFailure = undefined;
     return proof;
   }
 
-  private async proveByValidations(ledgerIndex: number, hash: string, parentHash: string, signal: AbortSignal): Promise<string | undefined> {
+  private async proveByValidations(ledgerIndex: number, hash: string, parentHash: string, signal: AbortSignal): Promise<LedgerProof | undefined> {
     const { lists } = this.options;
     const negativeUnl = await this.options.negativeUnl(ledgerIndex, parentHash).catch((): NegativeUnlReading => ({ keys: new Set(), source: 'unknown' }));
     const startedAt = Date.now();
@@ -223,11 +238,12 @@ export class AnchorProof {
       const disabled = this.trust.effectiveNegativeUnl(negativeUnl.keys);
       quorum = this.trust.quorum(negativeUnl.keys);
       if (Number.isFinite(quorum)) {
-        count = this.validators(ledgerIndex, hash, disabled).size;
+        const counted = this.validators(ledgerIndex, hash, disabled);
+        count = counted.size;
         if (count >= quorum) {
           const trusted = this.trust.trusted().size;
           const negative = disabled.size === 0 ? '' : `, ${disabled.size} on the negative UNL${negativeUnl.source === 'upstream' ? ' the upstream states' : ''}`;
-          return `validated by ${count} of ${trusted} trusted validators (quorum ${quorum}${negative})`;
+          return { text: `validated by ${count} of ${trusted} trusted validators (quorum ${quorum}${negative})`, evidence: this.evidenceOf(counted, quorum) };
         }
         // The network validated a later ledger already (or, after a grace, validates later ledgers as
         // well as this one): validations of this hash (withheld, or never made, for a fork) will not
@@ -249,7 +265,23 @@ export class AnchorProof {
     return undefined;
   }
 
-  private async proveByEndpoints(ledgerIndex: number, hash: string): Promise<string | undefined> {
+  /**
+   * The validations counted (by master key), with the lists in force and the manifests naming their
+   * signing keys: what they were checked against.
+   */
+  private evidenceOf(counted: ReadonlyMap<string, string>, quorum: number): LedgerEvidence {
+    return {
+      validations: [...counted.values()].map((blobHex) => Buffer.from(blobHex, 'hex')),
+      quorum,
+      validatorLists: this.trust.listsInForce().map((list) => listDocumentParts(list.document, list.publisherKey, list.sequence)),
+      manifests: [...counted.keys()].flatMap((masterKey) => {
+        const manifest = this.trust.manifests.get(masterKey);
+        return manifest ? [Buffer.from(manifest.serialized, 'hex')] : [];
+      }),
+    };
+  }
+
+  private async proveByEndpoints(ledgerIndex: number, hash: string): Promise<LedgerProof | undefined> {
     const { endpoints } = this.options;
     if (endpoints.length < 2) {
       this.told(`ledger ${ledgerIndex} not proven: nothing proves a ledger with no validator list, no -validators key and a single -endpoint`, 'nothing');
@@ -265,7 +297,7 @@ export class AnchorProof {
       this.told(`ledger ${ledgerIndex} ${hash} not proven: named by ${agreeing} of the 2 servers needed, another hash by ${disagreeing} endpoint(s)${fewerServers}`, 'endpoints');
       return undefined;
     }
-    return `named by ${agreeing} servers of ${endpoints.length} endpoints (no validator list is configured)`;
+    return { text: `named by ${agreeing} servers of ${endpoints.length} endpoints (no validator list is configured)` };
   }
 
   private lastFailure: string | undefined;

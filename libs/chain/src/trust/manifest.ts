@@ -106,6 +106,22 @@ export function readManifest(input: string | Uint8Array): Manifest {
   };
 }
 
+/**
+ * Whose manifest it is and its sequence, read without checking its signatures: for a manifest
+ * already verified (readManifest) when it was taken, to key it by. InvalidManifest when it does not decode.
+ */
+export function manifestIdentity(bytes: Uint8Array): { masterKey: string; sequence: number } {
+  let fields: Record<string, unknown>;
+  try {
+    fields = decodeBinary(Buffer.from(bytes).toString('hex').toUpperCase()) as Record<string, unknown>;
+  } catch (error) {
+    throw new InvalidManifest(`the manifest does not decode: ${(error as Error).message}`);
+  }
+  const { PublicKey: masterKey, Sequence: sequence } = fields;
+  if (typeof masterKey !== 'string' || !isPublicKeyHex(masterKey) || typeof sequence !== 'number') throw new InvalidManifest('the manifest has no master public key or sequence');
+  return { masterKey, sequence };
+}
+
 export interface KeyPair {
   publicKey: string;
   privateKey: string;

@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { fixturesDir } from '@ledger-node/test-utils';
 import { hashLedgerHeader } from '../header';
 import { getProfile } from '../profiles';
-import { verifyValidation } from '../validation';
-import { InvalidList, readPublishedList } from './validator-list';
+import { readValidation, verifyValidation } from '../validation';
+import { manifestIdentity, readManifest } from './manifest';
+import { InvalidList, listDocumentOf, listDocumentParts, listSequences, readPublishedList } from './validator-list';
 import { ValidatorTrust } from './validator-trust';
 
 const xrpl = getProfile('xrpl');
@@ -120,6 +121,19 @@ for (const { file, publisher, ledgerIndex, listSequence, listed, validations, qu
       expect(blobs).toHaveLength(validations);
       expect(count(trust, blobs)).toBe(validations);
       expect(validations).toBeGreaterThanOrEqual(quorum);
+    });
+
+    it('is kept as the store keeps evidence: the list as its parts gives back the publisher\'s document, and the validations and manifests read alike unverified', () => {
+      const parts = listDocumentParts(xpop.validation.unl, publisher, listSequence);
+      expect(listDocumentOf(parts)).toEqual({ ...xpop.validation.unl, public_key: xpop.validation.unl.public_key.toUpperCase(), signature: xpop.validation.unl.signature.toUpperCase() });
+      expect(readPublishedList(listDocumentOf(parts), new Set([publisher])).blobs.map((blob) => blob.sequence)).toEqual([listSequence]);
+      expect(listSequences(parts)).toEqual([listSequence]);
+      for (const blob of Object.values(xpop.validation.data) as string[]) expect(readValidation(xrpl, blob)).toEqual(verifyValidation(xrpl, blob));
+      const { validators } = readPublishedList(xpop.validation.unl, new Set([publisher])).blobs[0]!;
+      for (const { manifest } of validators) {
+        const { masterKey, sequence } = readManifest(manifest!);
+        expect(manifestIdentity(Buffer.from(manifest!, 'base64'))).toEqual({ masterKey, sequence });
+      }
     });
 
     it('a validation with one byte changed counts for nobody, and a tampered list proves nothing', () => {

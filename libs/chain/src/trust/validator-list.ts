@@ -15,9 +15,10 @@
  * This module checks what a document says by itself; what it means next to the lists already
  * held (sequence, effective, expiration) is validator-trust.ts's.
  */
+import type { ValidatorListDocument } from '@ledger-node/contracts';
 import { XRPL_ALPHABET } from '../base58';
 import { createChainKeys, isPublicKeyHex } from '../keys';
-import { readManifest, type KeyPair, type Manifest } from './manifest';
+import { manifestIdentity, readManifest, type KeyPair, type Manifest } from './manifest';
 
 const keys = createChainKeys(XRPL_ALPHABET);
 /** rippled maxSupportedBlobs. */
@@ -208,4 +209,68 @@ export function signPublishedList(options: { manifest: string; signing: KeyPair;
     return { public_key: options.publisherKey.toUpperCase(), manifest, blob: signed[0]!.blob, signature: signed[0]!.signature, version: 1 };
   }
   return { public_key: options.publisherKey.toUpperCase(), manifest, blobs_v2: signed, version: 2 };
+}
+
+/**
+ * A verified document of `publisherKey` as the store keeps it (ledgerstore.proto
+ * ValidatorListDocument): its keys, blobs, signatures and manifests as bytes, with the sequence of
+ * the list in force.
+ */
+export function listDocumentParts(document: unknown, publisherKey: string, sequence: number): ValidatorListDocument {
+  if (!isRecord(document) || (document.version !== 1 && document.version !== 2) || typeof document.manifest !== 'string') {
+    throw new InvalidList('invalid', 'a validator list is a JSON object with a version (1 or 2) and its publisher "manifest"');
+  }
+  return {
+    publicKey: Buffer.from(publisherKey, 'hex'),
+    manifest: Buffer.from(document.manifest, 'base64'),
+    version: document.version,
+    blobs: rawBlobs(document, document.version).map((raw) => ({
+      blob: Buffer.from(raw.blob, 'base64'),
+      signature: Buffer.from(raw.signature, 'hex'),
+      ...(raw.manifest === undefined ? {} : { manifest: Buffer.from(raw.manifest, 'base64') }),
+    })),
+    sequence,
+  };
+}
+
+/** The document a publisher serves, from its parts as the store keeps them (listDocumentParts); readPublishedList reads it. */
+export function listDocumentOf(parts: ValidatorListDocument): Record<string, unknown> {
+  const blobs = parts.blobs.map((part) => ({
+    blob: part.blob.toString('base64'),
+    signature: part.signature.toString('hex').toUpperCase(),
+    ...(part.manifest === undefined ? {} : { manifest: part.manifest.toString('base64') }),
+  }));
+  const document = { public_key: parts.publicKey.toString('hex').toUpperCase(), manifest: parts.manifest.toString('base64'), version: parts.version };
+  return parts.version === 1 && blobs.length === 1 ? { ...document, blob: blobs[0]!.blob, signature: blobs[0]!.signature } : { ...document, blobs_v2: blobs };
+}
+
+/**
+ * The sequence of each blob of a document as the store keeps it (listDocumentParts), its shape
+ * checked and its signatures not (a document verified when it was taken): InvalidList when it is
+ * not a list of the publisher it names.
+ */
+export function listSequences(parts: ValidatorListDocument): number[] {
+  const publisherKey = parts.publicKey.toString('hex').toUpperCase();
+  let publisher: string;
+  try {
+    publisher = manifestIdentity(parts.manifest).masterKey;
+  } catch (error) {
+    throw new InvalidList('invalid', `the publisher manifest: ${(error as Error).message}`);
+  }
+  if (publisher !== publisherKey) throw new InvalidList('invalid', `its manifest is of ${publisher}, not of its public_key ${publisherKey}`);
+  if (parts.version !== 1 && parts.version !== 2) throw new InvalidList('unsupported_version', `list version ${parts.version} is not supported (1 or 2)`);
+  const most = parts.version === 1 ? 1 : MAX_BLOBS;
+  if (parts.blobs.length === 0 || parts.blobs.length > most) throw new InvalidList('invalid', `a version ${parts.version} list holds 1 to ${most} blobs, not ${parts.blobs.length}`);
+  return parts.blobs.map((part, position) => {
+    let content: unknown;
+    try {
+      content = JSON.parse(part.blob.toString('utf8'));
+    } catch {
+      throw new InvalidList('invalid', `blob ${position} is not JSON`);
+    }
+    const sequence = isRecord(content) ? content.sequence : undefined;
+    if (!jsonInt(sequence) || sequence === 0) throw new InvalidList('invalid', `blob ${position} has no "sequence" from 1 to 2147483647`);
+    if (part.signature.length === 0) throw new InvalidList('invalid', `blob ${position} has no signature`);
+    return sequence;
+  });
 }

@@ -28,6 +28,8 @@ interface HeldList {
   effective: number;
   expiration: number;
   validators: ListedValidator[];
+  /** The document that carried the list, as received. */
+  document: unknown;
 }
 
 interface Publisher {
@@ -131,7 +133,7 @@ export class ValidatorTrust {
     }
     let best: ListOutcome | undefined;
     for (const blob of list.blobs) {
-      const outcome = this.applyBlob(publisher, blob, options.now);
+      const outcome = this.applyBlob(publisher, blob, document, options.now);
       if (best === undefined || rank(outcome.disposition) < rank(best.disposition) || (outcome.disposition === best.disposition && (outcome.sequence ?? 0) > (best.sequence ?? 0))) best = outcome;
       if (outcome.disposition === 'accepted' || outcome.disposition === 'expired' || outcome.disposition === 'pending') {
         publisher.document = document;
@@ -150,10 +152,10 @@ export class ValidatorTrust {
   }
 
   /** rippled ValidatorList::verify's checks of one verified blob against what the publisher has. */
-  private applyBlob(publisher: Publisher, blob: ListBlob, now: number): ListOutcome {
+  private applyBlob(publisher: Publisher, blob: ListBlob, document: unknown, now: number): ListOutcome {
     const { sequence } = blob;
     const currentSequence = publisher.current?.sequence ?? 0;
-    const held: HeldList = { sequence, effective: blob.effective, expiration: blob.expiration, validators: blob.validators };
+    const held: HeldList = { sequence, effective: blob.effective, expiration: blob.expiration, validators: blob.validators, document };
     if (sequence < currentSequence) return { disposition: 'stale', sequence, reason: `sequence ${sequence} is older than the list held (${currentSequence})` };
     if (sequence === currentSequence) return { disposition: 'same_sequence', sequence };
     if (blob.expiration <= now) {
@@ -294,6 +296,13 @@ export class ValidatorTrust {
       ...(publisher.lastDisposition === undefined ? {} : { lastOutcome: publisher.lastDisposition }),
       ...(publisher.reason === undefined ? {} : { reason: publisher.reason }),
     }));
+  }
+
+  /** The list in force of each publisher, with the document that carried it (what a ledger's validations are counted against now). */
+  listsInForce(): { publisherKey: string; sequence: number; document: unknown }[] {
+    return [...this.publishers.values()].flatMap((publisher) =>
+      publisher.state === 'available' && publisher.current ? [{ publisherKey: publisher.key, sequence: publisher.current.sequence, document: publisher.current.document }] : [],
+    );
   }
 
   /** The newest accepted document of each publisher, to keep on disk and offer again after a restart. */

@@ -13,7 +13,7 @@ const example = {
   chain: 'xrpl',
   native_currency: 'XRP',
   drops_per_unit: '1000000',
-  store: { complete_ranges: ['1-1204'], lowest_ledger_index: 1, highest_ledger_index: 1204, retention_floor: null, ledger_count: 1204, transaction_count: 318, db_size_bytes: 4718592 },
+  store: { complete_ranges: ['1-1204'], lowest_ledger_index: 1, highest_ledger_index: 1204, retention_floor: null, ledger_count: 1204, transaction_count: 318, evidence_ledger_count: 1190, db_size_bytes: 4718592 },
   sync: {
     enabled: true,
     syncing: false,
@@ -97,6 +97,7 @@ export const statusRoutes = [
         highest_ledger_index: z.number().int().nullable(),
         ledger_count: z.number().int(),
         transaction_count: z.number().int(),
+        evidence_ledger_count: z.number().int().describe('stored ledgers kept with the signed validations that proved them (those followed live; 0 from a ledger-store older than the count)'),
         db_size_bytes: z.number().int(),
       }),
       sync: z
@@ -124,6 +125,7 @@ export const statusRoutes = [
           highest_ledger_index: store.highestLedgerIndex ?? null,
           ledger_count: Number(store.ledgerCount),
           transaction_count: Number(store.transactionCount),
+          evidence_ledger_count: Number(store.evidenceLedgerCount ?? 0n),
           db_size_bytes: Number(store.dbSizeBytes),
         },
         sync:

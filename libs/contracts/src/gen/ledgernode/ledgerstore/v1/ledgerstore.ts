@@ -252,6 +252,64 @@ export interface LedgerWrite {
    * ledgers make account state answerable (see GetStatusResponse.state_range).
    */
   stateChangesComplete: boolean;
+  /**
+   * The network's proof of the ledger when sync proved it by validations (a ledger followed live),
+   * stored with it and removed with it; absent for a ledger proven another way (backfilled below a
+   * proven ledger, agreeing endpoints). Taken with the ledger's first write only.
+   */
+  evidence?: LedgerEvidence | undefined;
+}
+
+/**
+ * The signed validations that proved a ledger the network's, with the validator lists and
+ * manifests they were checked against.
+ */
+export interface LedgerEvidence {
+  /**
+   * Each full validation of the ledger's hash and index (a serialized STValidation, as received)
+   * from a distinct trusted validator, its signature checked and counted towards the quorum; at
+   * most 1024.
+   */
+  validations: Buffer[];
+  /** The quorum the validations reached (rippled's, after the ledger's negative UNL). */
+  quorum: number;
+  /**
+   * The published list of each publisher that made the validators trusted, as in force then;
+   * empty when -validators keys alone did.
+   */
+  validatorLists: ValidatorListDocument[];
+  /**
+   * The manifest (serialized) that named the signing key of each validator whose validation is
+   * kept, for those that sign under one.
+   */
+  manifests: Buffer[];
+}
+
+/**
+ * A publisher's validator list document (rippled's /vl answer: public_key, manifest, blob(s),
+ * signature(s), version), its keys, blobs and signatures as bytes.
+ */
+export interface ValidatorListDocument {
+  /** 33-byte publisher master key (public_key). */
+  publicKey: Buffer;
+  /** The publisher's manifest, serialized (base64 in the document). */
+  manifest: Buffer;
+  /** 1 (blob and signature) or 2 (blobs_v2). */
+  version: number;
+  /** The signed blobs: one for version 1, 1 to 5 for version 2. */
+  blobs: ValidatorListBlob[];
+  /** The sequence of the list the validations were checked against (one of the blobs'). */
+  sequence: number;
+}
+
+/** One signed blob of a validator list document. */
+export interface ValidatorListBlob {
+  /** The signed bytes: the JSON object the document's base64 `blob` encodes. */
+  blob: Buffer;
+  /** The publisher signing key's signature of blob (hex in the document). */
+  signature: Buffer;
+  /** A version 2 blob's own manifest (serialized), when it has one. */
+  manifest?: Buffer | undefined;
 }
 
 /** One transaction of a LedgerWrite with the index data derived from it. */
@@ -515,7 +573,14 @@ export interface GetStatusResponse {
    * one. Ledgers below it are removed in the background and a writer need not store them. Absent
    * when the store keeps every ledger, while it holds none, and from a ledger-store older than the field.
    */
-  retentionFloor?: number | undefined;
+  retentionFloor?:
+    | number
+    | undefined;
+  /**
+   * Number of stored ledgers stored with their evidence (GetLedgerEvidence); absent from a
+   * ledger-store older than the field.
+   */
+  evidenceLedgerCount?: bigint | undefined;
 }
 
 /**
@@ -728,6 +793,25 @@ export interface StateObjectAt {
   blob?: Buffer | undefined;
 }
 
+/** Request of GetLedgerEvidence. */
+export interface GetLedgerEvidenceRequest {
+  /** The ledger, by index, hash or tag. */
+  ledger?: LedgerSelector | undefined;
+}
+
+/** Response of GetLedgerEvidence. */
+export interface GetLedgerEvidenceResponse {
+  /** The ledger the selector named. */
+  ledgerIndex: number;
+  /** Its 32-byte hash. */
+  ledgerHash: Buffer;
+  /**
+   * Its evidence; absent when the ledger was proven another way (backfilled below a proven
+   * ledger, agreeing endpoints, imported without evidence).
+   */
+  evidence?: LedgerEvidence | undefined;
+}
+
 /** Request of WatchLedgers. */
 export interface WatchLedgersRequest {
   /** Replay stored ledgers from this index first, then follow live; absent means only ledgers stored after the call. */
@@ -793,6 +877,7 @@ function createBaseLedgerWrite(): LedgerWrite {
     transactions: [],
     stateChanges: [],
     stateChangesComplete: false,
+    evidence: undefined,
   };
 }
 
@@ -815,6 +900,9 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
     }
     if (message.stateChangesComplete !== false) {
       writer.uint32(48).bool(message.stateChangesComplete);
+    }
+    if (message.evidence !== undefined) {
+      LedgerEvidence.encode(message.evidence, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -880,6 +968,14 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
             message.stateChangesComplete = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.evidence = LedgerEvidence.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -922,6 +1018,7 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
         : isSet(object.state_changes_complete)
         ? globalThis.Boolean(object.state_changes_complete)
         : false,
+      evidence: isSet(object.evidence) ? LedgerEvidence.fromJSON(object.evidence) : undefined,
     };
   },
 
@@ -945,6 +1042,9 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
     if (message.stateChangesComplete !== false) {
       obj.stateChangesComplete = message.stateChangesComplete;
     }
+    if (message.evidence !== undefined) {
+      obj.evidence = LedgerEvidence.toJSON(message.evidence);
+    }
     return obj;
   },
 
@@ -959,6 +1059,372 @@ export const LedgerWrite: MessageFns<LedgerWrite> = {
     message.transactions = object.transactions?.map((e) => TransactionWrite.fromPartial(e)) || [];
     message.stateChanges = object.stateChanges?.map((e) => StateObjectChange.fromPartial(e)) || [];
     message.stateChangesComplete = object.stateChangesComplete ?? false;
+    message.evidence = (object.evidence !== undefined && object.evidence !== null)
+      ? LedgerEvidence.fromPartial(object.evidence)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLedgerEvidence(): LedgerEvidence {
+  return { validations: [], quorum: 0, validatorLists: [], manifests: [] };
+}
+
+export const LedgerEvidence: MessageFns<LedgerEvidence> = {
+  encode(message: LedgerEvidence, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.validations) {
+      writer.uint32(10).bytes(v!);
+    }
+    if (message.quorum !== 0) {
+      writer.uint32(16).uint32(message.quorum);
+    }
+    for (const v of message.validatorLists) {
+      ValidatorListDocument.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.manifests) {
+      writer.uint32(34).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LedgerEvidence {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLedgerEvidence();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.validations.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quorum = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.validatorLists.push(ValidatorListDocument.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.manifests.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LedgerEvidence {
+    return {
+      validations: globalThis.Array.isArray(object?.validations)
+        ? object.validations.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      quorum: isSet(object.quorum) ? globalThis.Number(object.quorum) : 0,
+      validatorLists: globalThis.Array.isArray(object?.validatorLists)
+        ? object.validatorLists.map((e: any) => ValidatorListDocument.fromJSON(e))
+        : globalThis.Array.isArray(object?.validator_lists)
+        ? object.validator_lists.map((e: any) => ValidatorListDocument.fromJSON(e))
+        : [],
+      manifests: globalThis.Array.isArray(object?.manifests)
+        ? object.manifests.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+    };
+  },
+
+  toJSON(message: LedgerEvidence): unknown {
+    const obj: any = {};
+    if (message.validations?.length) {
+      obj.validations = message.validations.map((e) => base64FromBytes(e));
+    }
+    if (message.quorum !== 0) {
+      obj.quorum = Math.round(message.quorum);
+    }
+    if (message.validatorLists?.length) {
+      obj.validatorLists = message.validatorLists.map((e) => ValidatorListDocument.toJSON(e));
+    }
+    if (message.manifests?.length) {
+      obj.manifests = message.manifests.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LedgerEvidence>, I>>(base?: I): LedgerEvidence {
+    return LedgerEvidence.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LedgerEvidence>, I>>(object: I): LedgerEvidence {
+    const message = createBaseLedgerEvidence();
+    message.validations = object.validations?.map((e) => e) || [];
+    message.quorum = object.quorum ?? 0;
+    message.validatorLists = object.validatorLists?.map((e) => ValidatorListDocument.fromPartial(e)) || [];
+    message.manifests = object.manifests?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseValidatorListDocument(): ValidatorListDocument {
+  return { publicKey: Buffer.alloc(0), manifest: Buffer.alloc(0), version: 0, blobs: [], sequence: 0 };
+}
+
+export const ValidatorListDocument: MessageFns<ValidatorListDocument> = {
+  encode(message: ValidatorListDocument, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.publicKey.length !== 0) {
+      writer.uint32(10).bytes(message.publicKey);
+    }
+    if (message.manifest.length !== 0) {
+      writer.uint32(18).bytes(message.manifest);
+    }
+    if (message.version !== 0) {
+      writer.uint32(24).uint32(message.version);
+    }
+    for (const v of message.blobs) {
+      ValidatorListBlob.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.sequence !== 0) {
+      writer.uint32(40).uint32(message.sequence);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatorListDocument {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatorListDocument();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.publicKey = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.manifest = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.blobs.push(ValidatorListBlob.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.sequence = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatorListDocument {
+    return {
+      publicKey: isSet(object.publicKey)
+        ? Buffer.from(bytesFromBase64(object.publicKey))
+        : isSet(object.public_key)
+        ? Buffer.from(bytesFromBase64(object.public_key))
+        : Buffer.alloc(0),
+      manifest: isSet(object.manifest) ? Buffer.from(bytesFromBase64(object.manifest)) : Buffer.alloc(0),
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      blobs: globalThis.Array.isArray(object?.blobs) ? object.blobs.map((e: any) => ValidatorListBlob.fromJSON(e)) : [],
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : 0,
+    };
+  },
+
+  toJSON(message: ValidatorListDocument): unknown {
+    const obj: any = {};
+    if (message.publicKey.length !== 0) {
+      obj.publicKey = base64FromBytes(message.publicKey);
+    }
+    if (message.manifest.length !== 0) {
+      obj.manifest = base64FromBytes(message.manifest);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.blobs?.length) {
+      obj.blobs = message.blobs.map((e) => ValidatorListBlob.toJSON(e));
+    }
+    if (message.sequence !== 0) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ValidatorListDocument>, I>>(base?: I): ValidatorListDocument {
+    return ValidatorListDocument.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ValidatorListDocument>, I>>(object: I): ValidatorListDocument {
+    const message = createBaseValidatorListDocument();
+    message.publicKey = object.publicKey ?? Buffer.alloc(0);
+    message.manifest = object.manifest ?? Buffer.alloc(0);
+    message.version = object.version ?? 0;
+    message.blobs = object.blobs?.map((e) => ValidatorListBlob.fromPartial(e)) || [];
+    message.sequence = object.sequence ?? 0;
+    return message;
+  },
+};
+
+function createBaseValidatorListBlob(): ValidatorListBlob {
+  return { blob: Buffer.alloc(0), signature: Buffer.alloc(0), manifest: undefined };
+}
+
+export const ValidatorListBlob: MessageFns<ValidatorListBlob> = {
+  encode(message: ValidatorListBlob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.blob.length !== 0) {
+      writer.uint32(10).bytes(message.blob);
+    }
+    if (message.signature.length !== 0) {
+      writer.uint32(18).bytes(message.signature);
+    }
+    if (message.manifest !== undefined) {
+      writer.uint32(26).bytes(message.manifest);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidatorListBlob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidatorListBlob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.blob = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signature = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.manifest = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ValidatorListBlob {
+    return {
+      blob: isSet(object.blob) ? Buffer.from(bytesFromBase64(object.blob)) : Buffer.alloc(0),
+      signature: isSet(object.signature) ? Buffer.from(bytesFromBase64(object.signature)) : Buffer.alloc(0),
+      manifest: isSet(object.manifest) ? Buffer.from(bytesFromBase64(object.manifest)) : undefined,
+    };
+  },
+
+  toJSON(message: ValidatorListBlob): unknown {
+    const obj: any = {};
+    if (message.blob.length !== 0) {
+      obj.blob = base64FromBytes(message.blob);
+    }
+    if (message.signature.length !== 0) {
+      obj.signature = base64FromBytes(message.signature);
+    }
+    if (message.manifest !== undefined) {
+      obj.manifest = base64FromBytes(message.manifest);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ValidatorListBlob>, I>>(base?: I): ValidatorListBlob {
+    return ValidatorListBlob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ValidatorListBlob>, I>>(object: I): ValidatorListBlob {
+    const message = createBaseValidatorListBlob();
+    message.blob = object.blob ?? Buffer.alloc(0);
+    message.signature = object.signature ?? Buffer.alloc(0);
+    message.manifest = object.manifest ?? undefined;
     return message;
   },
 };
@@ -3085,6 +3551,7 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     roleDetail: undefined,
     chainIdentity: undefined,
     retentionFloor: undefined,
+    evidenceLedgerCount: undefined,
   };
 }
 
@@ -3140,6 +3607,12 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     }
     if (message.retentionFloor !== undefined) {
       writer.uint32(104).uint32(message.retentionFloor);
+    }
+    if (message.evidenceLedgerCount !== undefined) {
+      if (BigInt.asUintN(64, message.evidenceLedgerCount) !== message.evidenceLedgerCount) {
+        throw new globalThis.Error("value provided for field message.evidenceLedgerCount of type uint64 too large");
+      }
+      writer.uint32(112).uint64(message.evidenceLedgerCount);
     }
     return writer;
   },
@@ -3261,6 +3734,14 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.retentionFloor = reader.uint32();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.evidenceLedgerCount = reader.uint64() as bigint;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3336,6 +3817,11 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.retention_floor)
         ? globalThis.Number(object.retention_floor)
         : undefined,
+      evidenceLedgerCount: isSet(object.evidenceLedgerCount)
+        ? BigInt(object.evidenceLedgerCount)
+        : isSet(object.evidence_ledger_count)
+        ? BigInt(object.evidence_ledger_count)
+        : undefined,
     };
   },
 
@@ -3380,6 +3866,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.retentionFloor !== undefined) {
       obj.retentionFloor = Math.round(message.retentionFloor);
     }
+    if (message.evidenceLedgerCount !== undefined) {
+      obj.evidenceLedgerCount = message.evidenceLedgerCount.toString();
+    }
     return obj;
   },
 
@@ -3416,6 +3905,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
       ? ChainIdentity.fromPartial(object.chainIdentity)
       : undefined;
     message.retentionFloor = object.retentionFloor ?? undefined;
+    message.evidenceLedgerCount = (object.evidenceLedgerCount !== undefined && object.evidenceLedgerCount !== null)
+      ? BigInt(object.evidenceLedgerCount)
+      : undefined;
     return message;
   },
 };
@@ -5225,6 +5717,186 @@ export const StateObjectAt: MessageFns<StateObjectAt> = {
   },
 };
 
+function createBaseGetLedgerEvidenceRequest(): GetLedgerEvidenceRequest {
+  return { ledger: undefined };
+}
+
+export const GetLedgerEvidenceRequest: MessageFns<GetLedgerEvidenceRequest> = {
+  encode(message: GetLedgerEvidenceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledger !== undefined) {
+      LedgerSelector.encode(message.ledger, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLedgerEvidenceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLedgerEvidenceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ledger = LedgerSelector.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLedgerEvidenceRequest {
+    return { ledger: isSet(object.ledger) ? LedgerSelector.fromJSON(object.ledger) : undefined };
+  },
+
+  toJSON(message: GetLedgerEvidenceRequest): unknown {
+    const obj: any = {};
+    if (message.ledger !== undefined) {
+      obj.ledger = LedgerSelector.toJSON(message.ledger);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLedgerEvidenceRequest>, I>>(base?: I): GetLedgerEvidenceRequest {
+    return GetLedgerEvidenceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLedgerEvidenceRequest>, I>>(object: I): GetLedgerEvidenceRequest {
+    const message = createBaseGetLedgerEvidenceRequest();
+    message.ledger = (object.ledger !== undefined && object.ledger !== null)
+      ? LedgerSelector.fromPartial(object.ledger)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetLedgerEvidenceResponse(): GetLedgerEvidenceResponse {
+  return { ledgerIndex: 0, ledgerHash: Buffer.alloc(0), evidence: undefined };
+}
+
+export const GetLedgerEvidenceResponse: MessageFns<GetLedgerEvidenceResponse> = {
+  encode(message: GetLedgerEvidenceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(8).uint32(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      writer.uint32(18).bytes(message.ledgerHash);
+    }
+    if (message.evidence !== undefined) {
+      LedgerEvidence.encode(message.evidence, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLedgerEvidenceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLedgerEvidenceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ledgerHash = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.evidence = LedgerEvidence.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLedgerEvidenceResponse {
+    return {
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      ledgerHash: isSet(object.ledgerHash)
+        ? Buffer.from(bytesFromBase64(object.ledgerHash))
+        : isSet(object.ledger_hash)
+        ? Buffer.from(bytesFromBase64(object.ledger_hash))
+        : Buffer.alloc(0),
+      evidence: isSet(object.evidence) ? LedgerEvidence.fromJSON(object.evidence) : undefined,
+    };
+  },
+
+  toJSON(message: GetLedgerEvidenceResponse): unknown {
+    const obj: any = {};
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.ledgerHash.length !== 0) {
+      obj.ledgerHash = base64FromBytes(message.ledgerHash);
+    }
+    if (message.evidence !== undefined) {
+      obj.evidence = LedgerEvidence.toJSON(message.evidence);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLedgerEvidenceResponse>, I>>(base?: I): GetLedgerEvidenceResponse {
+    return GetLedgerEvidenceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLedgerEvidenceResponse>, I>>(object: I): GetLedgerEvidenceResponse {
+    const message = createBaseGetLedgerEvidenceResponse();
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.ledgerHash = object.ledgerHash ?? Buffer.alloc(0);
+    message.evidence = (object.evidence !== undefined && object.evidence !== null)
+      ? LedgerEvidence.fromPartial(object.evidence)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseWatchLedgersRequest(): WatchLedgersRequest {
   return { fromLedgerIndex: undefined, includeBackfill: false };
 }
@@ -5956,6 +6628,22 @@ export const LedgerStoreServiceService = {
       Buffer.from(GetStateObjectsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStateObjectsResponse => GetStateObjectsResponse.decode(value),
   },
+  /**
+   * Reads the network's proof of a stored ledger: the signed validations that proved it, with the
+   * validator lists and manifests they were checked against (what a transaction's proof, XLS-41
+   * XPOP, carries). NOT_FOUND when the ledger is not stored.
+   */
+  getLedgerEvidence: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetLedgerEvidence" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLedgerEvidenceRequest): Buffer =>
+      Buffer.from(GetLedgerEvidenceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLedgerEvidenceRequest => GetLedgerEvidenceRequest.decode(value),
+    responseSerialize: (value: GetLedgerEvidenceResponse): Buffer =>
+      Buffer.from(GetLedgerEvidenceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLedgerEvidenceResponse => GetLedgerEvidenceResponse.decode(value),
+  },
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/WatchLedgers" as const,
@@ -6038,6 +6726,12 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   listStateObjects: handleUnaryCall<ListStateObjectsRequest, ListStateObjectsResponse>;
   /** Reads state objects by key as of a ledger (ledger_entry, owner directories, offers). */
   getStateObjects: handleUnaryCall<GetStateObjectsRequest, GetStateObjectsResponse>;
+  /**
+   * Reads the network's proof of a stored ledger: the signed validations that proved it, with the
+   * validator lists and manifests they were checked against (what a transaction's proof, XLS-41
+   * XPOP, carries). NOT_FOUND when the ledger is not stored.
+   */
+  getLedgerEvidence: handleUnaryCall<GetLedgerEvidenceRequest, GetLedgerEvidenceResponse>;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers: handleServerStreamingCall<WatchLedgersRequest, WatchLedgersResponse>;
   /**
@@ -6298,6 +6992,26 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStateObjectsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Reads the network's proof of a stored ledger: the signed validations that proved it, with the
+   * validator lists and manifests they were checked against (what a transaction's proof, XLS-41
+   * XPOP, carries). NOT_FOUND when the ledger is not stored.
+   */
+  getLedgerEvidence(
+    request: GetLedgerEvidenceRequest,
+    callback: (error: ServiceError | null, response: GetLedgerEvidenceResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerEvidence(
+    request: GetLedgerEvidenceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLedgerEvidenceResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerEvidence(
+    request: GetLedgerEvidenceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLedgerEvidenceResponse) => void,
   ): ClientUnaryCall;
   /** Streams each ledger as it is stored, so that submission learns validation without polling. */
   watchLedgers(
