@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile, type ChainProfile } from '@ledger-node/chain';
-import { cliEntry, connectUpstream, devnetValidatorsFile, fixtureFiles, freePort, readFixture, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
+import { cliEntry, connectUpstream, devnetValidatorsFile, fixtureFiles, freePort, readFixture, rpcClient, startProcess, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 import {
   asApiV2,
   canonical,
@@ -95,6 +95,26 @@ replays.push({ ...replayOf('mainnet 7501326 recorded in the API v2 shape', xrpl,
 /** rippled's answers recorded in the corpus against the node's, counted for the figure. */
 const oracle = new Tally();
 
+/**
+ * The replays run side by side (each its own devnet and node, ports and folders), this many at a
+ * time: each is mostly waiting for its processes, and more at once would only queue for the cores.
+ */
+const REPLAYS_AT_ONCE = 3;
+let replaysRunning = 0;
+const replayTurns: (() => void)[] = [];
+async function replayTurn(): Promise<() => void> {
+  if (replaysRunning >= REPLAYS_AT_ONCE) await new Promise<void>((resolve) => replayTurns.push(resolve));
+  else replaysRunning++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = replayTurns.shift();
+    if (next) next();
+    else replaysRunning--;
+  };
+}
+
 describe('the corpus', () => {
   it('holds every recorded ledger run and transaction of both chains, each transaction once', () => {
     expect(replays.filter((replay) => replay.profile === xrpl).length).toBeGreaterThanOrEqual(4);
@@ -105,145 +125,154 @@ describe('the corpus', () => {
   });
 });
 
-for (const replay of replays) {
-  describe(`a node synced from the replay of ${replay.name}`, () => {
-    let call: ReturnType<typeof rpcClient>;
-    let apiBase: string;
-    let rippledUrl: string;
-    let upstream: Awaited<ReturnType<typeof connectUpstream>>;
-    let removeDir = () => {};
-    const first = replay.ledgers[0]!.ledgerIndex;
-    const last = replay.ledgers.at(-1)!.ledgerIndex + replay.carried.length;
+describe.concurrent('the replays', () => {
+  for (const replay of replays) {
+    describe(`a node synced from the replay of ${replay.name}`, () => {
+      let call: ReturnType<typeof rpcClient>;
+      let apiBase: string;
+      let rippledUrl: string;
+      let upstream: Awaited<ReturnType<typeof connectUpstream>>;
+      let removeDir = () => {};
+      let releaseTurn = () => {};
+      const started: RunningProcess[] = [];
+      const first = replay.ledgers[0]!.ledgerIndex;
+      const last = replay.ledgers.at(-1)!.ledgerIndex + replay.carried.length;
 
-    beforeAll(async () => {
-      const { dir, remove } = tempDir();
-      removeDir = remove;
-      const replayDir = path.join(dir, 'replay');
-      mkdirSync(replayDir);
-      for (const [name, document] of replay.files) writeFileSync(path.join(replayDir, name), JSON.stringify(document));
-      const [upstreamPort, rpcPort, apiPort, wsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-      const chain = ['-chain', replay.profile.id];
-      const devnet = startProcess([cliEntry(), 'devnet', ...chain, '-port', String(upstreamPort), '-replay', replayDir, '-replay_rate', '100']);
-      await devnet.waitFor(/devnet listening on/);
-      upstream = await connectUpstream(`ws://127.0.0.1:${upstreamPort}`);
-      const node = startProcess([
-        cliEntry(),
-        ...chain,
-        '-endpoint', `ws://127.0.0.1:${upstreamPort}`,
-        '-validators', devnetValidatorsFile(dir, replay.profile.id),
-        '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
-        '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
-        ...(replay.oracle ? ['-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort)] : []),
-        '-data_dir', path.join(dir, 'node'),
-        '-start_ledger', String(first),
-        '-log_level', 'warn',
-      ]);
-      await node.waitFor(/facade\s+ready/, 60_000);
-      call = rpcClient(rpcPort);
-      apiBase = `http://127.0.0.1:${apiPort}/v1`;
-      rippledUrl = `http://127.0.0.1:${wsPort}/`;
-      await waitUntil(
-        async () => ((await (await fetch(`${apiBase}/status`)).json()) as Json).store.complete_ranges[0] === `${first}-${last}`,
-        90_000,
-        `ledgers ${first}-${last} stored`,
-      );
-    }, 150_000);
+      beforeAll(async () => {
+        releaseTurn = await replayTurn();
+        const { dir, remove } = tempDir();
+        removeDir = remove;
+        const replayDir = path.join(dir, 'replay');
+        mkdirSync(replayDir);
+        for (const [name, document] of replay.files) writeFileSync(path.join(replayDir, name), JSON.stringify(document));
+        const [upstreamPort, rpcPort, apiPort, wsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+        const chain = ['-chain', replay.profile.id];
+        const devnet = startProcess([cliEntry(), 'devnet', ...chain, '-port', String(upstreamPort), '-replay', replayDir, '-replay_rate', '100']);
+        started.push(devnet);
+        await devnet.waitFor(/devnet listening on/);
+        upstream = await connectUpstream(`ws://127.0.0.1:${upstreamPort}`);
+        const node = startProcess([
+          cliEntry(),
+          ...chain,
+          '-endpoint', `ws://127.0.0.1:${upstreamPort}`,
+          '-validators', devnetValidatorsFile(dir, replay.profile.id),
+          '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+          '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
+          ...(replay.oracle ? ['-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort)] : []),
+          '-data_dir', path.join(dir, 'node'),
+          '-start_ledger', String(first),
+          '-log_level', 'warn',
+        ]);
+        started.push(node);
+        await node.waitFor(/facade\s+ready/, 60_000);
+        call = rpcClient(rpcPort);
+        apiBase = `http://127.0.0.1:${apiPort}/v1`;
+        rippledUrl = `http://127.0.0.1:${wsPort}/`;
+        await waitUntil(
+          async () => ((await (await fetch(`${apiBase}/status`)).json()) as Json).store.complete_ranges[0] === `${first}-${last}`,
+          90_000,
+          `ledgers ${first}-${last} stored`,
+        );
+      }, 300_000);
 
-    afterAll(async () => {
-      upstream?.close();
-      await stopAll();
-      removeDir();
-    });
+      afterAll(async () => {
+        upstream?.close();
+        // Only this replay's processes: the others run on.
+        await Promise.all(started.map((process) => process.stop('SIGKILL', 1000)));
+        removeDir();
+        releaseTurn();
+      });
 
-    it('stores every ledger with the hash the upstream gave it, the recorded one for recorded ledgers', { timeout: 60_000 }, async () => {
-      for (let ledgerIndex = first; ledgerIndex <= last; ledgerIndex++) {
-        const served = (await upstream.request('ledger', { ledger_index: ledgerIndex })).result;
-        const recorded = replay.ledgers.find((ledger) => ledger.ledgerIndex === ledgerIndex);
-        if (recorded) expect(served.ledger_hash).toBe(recorded.ledgerHash);
-        const { result } = await call('jt_getBlockByNumber', [String(ledgerIndex), false]);
-        expect(result.ledger_hash, `ledger ${ledgerIndex}`).toBe(served.ledger_hash);
-      }
-      expect(await call('jt_syncing')).toMatchObject({ result: false });
-      const status = (await (await fetch(`${apiBase}/status`)).json()) as Json;
-      expect(status.sync).toMatchObject({ verification_failures: 0, index_failures: 0, stopped: null });
-    });
-
-    // Soft expectations: one run reports every transaction that differs, not only the first.
-    it('serves every transaction as recorded: jt_getTransactionByHash, jt_getTransactionReceipt, the full block and REST', { timeout: 120_000 }, async () => {
-      const transactions = [...replay.ledgers.flatMap((ledger) => ledger.transactions), ...replay.carried];
-      for (const tx of transactions) {
-        const profile = replay.profile;
-        const fields = expectedFields(tx, profile);
-        const meta = expectedMeta(tx, profile);
-        const byHash = (await call('jt_getTransactionByHash', [tx.hash])).result;
-        expect(byHash, tx.origin).not.toBeNull();
-        expect.soft(canonical(byHash, profile), `${tx.origin} ${tx.hash}`).toEqual(fields);
-        expect.soft(byHash).toMatchObject({ hash: tx.hash, validated: true });
-        expect.soft(Number.isInteger(byHash.Flags) && Number.isInteger(byHash.Sequence)).toBe(true);
-
-        const receipt = (await call('jt_getTransactionReceipt', [tx.hash])).result;
-        expect.soft(canonical(receipt, profile), `${tx.origin} ${tx.hash} receipt`).toEqual(meta);
-        expect.soft(receipt.hash).toBe(tx.hash);
-        const recordedDelivered = tx.meta.delivered_amount;
-        if (receipt.delivered_amount !== undefined && recordedDelivered !== undefined && recordedDelivered !== 'unavailable') {
-          expect.soft(canonical(receipt.delivered_amount, profile, 'Amount')).toEqual(canonical(recordedDelivered, profile, 'Amount'));
+      it('stores every ledger with the hash the upstream gave it, the recorded one for recorded ledgers', { timeout: 60_000 }, async ({ expect }) => {
+        for (let ledgerIndex = first; ledgerIndex <= last; ledgerIndex++) {
+          const served = (await upstream.request('ledger', { ledger_index: ledgerIndex })).result;
+          const recorded = replay.ledgers.find((ledger) => ledger.ledgerIndex === ledgerIndex);
+          if (recorded) expect(served.ledger_hash).toBe(recorded.ledgerHash);
+          const { result } = await call('jt_getBlockByNumber', [String(ledgerIndex), false]);
+          expect(result.ledger_hash, `ledger ${ledgerIndex}`).toBe(served.ledger_hash);
         }
+        expect(await call('jt_syncing')).toMatchObject({ result: false });
+        const status = (await (await fetch(`${apiBase}/status`)).json()) as Json;
+        expect(status.sync).toMatchObject({ verification_failures: 0, index_failures: 0, stopped: null });
+      });
 
-        const block = (await call('jt_getBlockByNumber', [String(byHash.ledger_index), true])).result;
-        const inBlock = block.ledger.transactions.find((member: Json) => member.hash === tx.hash);
-        expect.soft(canonical(inBlock, profile), `${tx.origin} in its block`).toEqual(fields);
-        expect.soft(canonical(inBlock.metaData, profile), `${tx.origin} metadata in its block`).toEqual(meta);
+      // Soft expectations: one run reports every transaction that differs, not only the first.
+      it('serves every transaction as recorded: jt_getTransactionByHash, jt_getTransactionReceipt, the full block and REST', { timeout: 120_000 }, async ({ expect }) => {
+        const transactions = [...replay.ledgers.flatMap((ledger) => ledger.transactions), ...replay.carried];
+        for (const tx of transactions) {
+          const profile = replay.profile;
+          const fields = expectedFields(tx, profile);
+          const meta = expectedMeta(tx, profile);
+          const byHash = (await call('jt_getTransactionByHash', [tx.hash])).result;
+          expect(byHash, tx.origin).not.toBeNull();
+          expect.soft(canonical(byHash, profile), `${tx.origin} ${tx.hash}`).toEqual(fields);
+          expect.soft(byHash).toMatchObject({ hash: tx.hash, validated: true });
+          expect.soft(Number.isInteger(byHash.Flags) && Number.isInteger(byHash.Sequence)).toBe(true);
 
-        const rest = (await (await fetch(`${apiBase}/transactions/${tx.hash}`)).json()) as Json;
-        expect.soft(canonical(rest.transaction.tx, profile), `${tx.origin} REST`).toEqual(fields);
-        expect.soft(canonical(rest.transaction.meta, profile), `${tx.origin} REST metadata`).toEqual(meta);
+          const receipt = (await call('jt_getTransactionReceipt', [tx.hash])).result;
+          expect.soft(canonical(receipt, profile), `${tx.origin} ${tx.hash} receipt`).toEqual(meta);
+          expect.soft(receipt.hash).toBe(tx.hash);
+          const recordedDelivered = tx.meta.delivered_amount;
+          if (receipt.delivered_amount !== undefined && recordedDelivered !== undefined && recordedDelivered !== 'unavailable') {
+            expect.soft(canonical(receipt.delivered_amount, profile, 'Amount')).toEqual(canonical(recordedDelivered, profile, 'Amount'));
+          }
+
+          const block = (await call('jt_getBlockByNumber', [String(byHash.ledger_index), true])).result;
+          const inBlock = block.ledger.transactions.find((member: Json) => member.hash === tx.hash);
+          expect.soft(canonical(inBlock, profile), `${tx.origin} in its block`).toEqual(fields);
+          expect.soft(canonical(inBlock.metaData, profile), `${tx.origin} metadata in its block`).toEqual(meta);
+
+          const rest = (await (await fetch(`${apiBase}/transactions/${tx.hash}`)).json()) as Json;
+          expect.soft(canonical(rest.transaction.tx, profile), `${tx.origin} REST`).toEqual(fields);
+          expect.soft(canonical(rest.transaction.meta, profile), `${tx.origin} REST metadata`).toEqual(meta);
+        }
+      });
+
+      /** The node's `result`, with `status` only where the recording kept it (most dropped the response wrapper). */
+      async function rippledAnswer(method: string, request: Json, recorded: Json): Promise<Json> {
+        const { body } = await postRippled(rippledUrl, method, request);
+        const { status, ...result } = body!.result;
+        return recorded.status === undefined ? result : { ...result, status };
       }
+
+      it.runIf(replay.oracle)('answers every recorded rippled request as rippled recorded it', { timeout: 120_000 }, async ({ expect }) => {
+        const unexplained: string[] = [];
+        const count = (kind: string, verdict: Verdict) => {
+          oracle.add(kind, verdict);
+          if (verdict.unexplained.length > 0) unexplained.push(describeDifferences(verdict.unexplained, [], 10));
+        };
+        for (const { file, ledgerIndex } of replay.ledgers) {
+          if (NOT_AS_GIVEN.has(file)) continue;
+          // The full-state recordings were asked with `accounts`, which rippled and the node serve to admins only.
+          const { accountState: _state, ...recordedLedger } = replay.files.get(`${ledgerIndex}.json`)!.ledger;
+          const recorded = { ...replay.files.get(`${ledgerIndex}.json`)!, ledger: recordedLedger };
+          const request = { command: 'ledger', ledger_index: ledgerIndex, transactions: true, expand: true, api_version: 1 };
+          const verdict = judge(recorded, await rippledAnswer('ledger', request, recorded), request);
+          count('ledgers', verdict);
+          recordedLedger.transactions.forEach((_tx: Json, position: number) => {
+            const at = `$.ledger.transactions[${position}]`;
+            const within = (difference: { path: string }) => difference.path === at || difference.path.startsWith(`${at}.`) || difference.path.startsWith(`${at}[`);
+            oracle.add('transactions', { unexplained: verdict.unexplained.filter(within), explained: verdict.explained.filter(within) });
+          });
+        }
+        for (const file of replay.carriedFiles) {
+          if (NOT_AS_GIVEN.has(file)) continue;
+          const document = readFixture<Json>(file);
+          const recorded = document.result ?? document;
+          // A recorded `tx` answer: the transaction (flat in API v1, tx_json in v2), its metadata and
+          // `validated`; not a transaction stream message (`type`), not an account_tx entry.
+          const txAnswer = (recorded.TransactionType !== undefined || recorded.tx_json !== undefined) && recorded.meta !== undefined;
+          if (!txAnswer || recorded.validated === undefined || recorded.type !== undefined) continue;
+          const hash = String(recorded.hash);
+          const request = { command: 'tx', transaction: hash, api_version: recorded.tx_json === undefined ? 1 : 2 };
+          // Served from a carrier ledger: its position there is not the recorded one.
+          count('tx answers', judge(recorded, await rippledAnswer('tx', request, recorded), request, true));
+        }
+        expect(unexplained, unexplained.join('\n\n')).toEqual([]);
+      });
     });
-
-    /** The node's `result`, with `status` only where the recording kept it (most dropped the response wrapper). */
-    async function rippledAnswer(method: string, request: Json, recorded: Json): Promise<Json> {
-      const { body } = await postRippled(rippledUrl, method, request);
-      const { status, ...result } = body!.result;
-      return recorded.status === undefined ? result : { ...result, status };
-    }
-
-    it.runIf(replay.oracle)('answers every recorded rippled request as rippled recorded it', { timeout: 120_000 }, async () => {
-      const unexplained: string[] = [];
-      const count = (kind: string, verdict: Verdict) => {
-        oracle.add(kind, verdict);
-        if (verdict.unexplained.length > 0) unexplained.push(describeDifferences(verdict.unexplained, [], 10));
-      };
-      for (const { file, ledgerIndex } of replay.ledgers) {
-        if (NOT_AS_GIVEN.has(file)) continue;
-        // The full-state recordings were asked with `accounts`, which rippled and the node serve to admins only.
-        const { accountState: _state, ...recordedLedger } = replay.files.get(`${ledgerIndex}.json`)!.ledger;
-        const recorded = { ...replay.files.get(`${ledgerIndex}.json`)!, ledger: recordedLedger };
-        const request = { command: 'ledger', ledger_index: ledgerIndex, transactions: true, expand: true, api_version: 1 };
-        const verdict = judge(recorded, await rippledAnswer('ledger', request, recorded), request);
-        count('ledgers', verdict);
-        recordedLedger.transactions.forEach((_tx: Json, position: number) => {
-          const at = `$.ledger.transactions[${position}]`;
-          const within = (difference: { path: string }) => difference.path === at || difference.path.startsWith(`${at}.`) || difference.path.startsWith(`${at}[`);
-          oracle.add('transactions', { unexplained: verdict.unexplained.filter(within), explained: verdict.explained.filter(within) });
-        });
-      }
-      for (const file of replay.carriedFiles) {
-        if (NOT_AS_GIVEN.has(file)) continue;
-        const document = readFixture<Json>(file);
-        const recorded = document.result ?? document;
-        // A recorded `tx` answer: the transaction (flat in API v1, tx_json in v2), its metadata and
-        // `validated`; not a transaction stream message (`type`), not an account_tx entry.
-        const txAnswer = (recorded.TransactionType !== undefined || recorded.tx_json !== undefined) && recorded.meta !== undefined;
-        if (!txAnswer || recorded.validated === undefined || recorded.type !== undefined) continue;
-        const hash = String(recorded.hash);
-        const request = { command: 'tx', transaction: hash, api_version: recorded.tx_json === undefined ? 1 : 2 };
-        // Served from a carrier ledger: its position there is not the recorded one.
-        count('tx answers', judge(recorded, await rippledAnswer('tx', request, recorded), request, true));
-      }
-      expect(unexplained, unexplained.join('\n\n')).toEqual([]);
-    });
-  });
-}
+  }
+});
 
 describe("the conformance oracle: rippled's recorded answers", () => {
   it('are all answered identically, rippled version changes aside, and the figure is printed', () => {
