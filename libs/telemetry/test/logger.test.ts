@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_LOGGED_TEXT, resolveLogFormat } from './logger';
+import { MAX_LOGGED_TEXT, resolveLogFormat } from '../src/logger';
 
 /** No colours, and nothing asking for them (Node warns when FORCE_COLOR, set by some test runners, overrides NO_COLOR). */
 const colorless = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: '1' };
 
-const loggerModule = path.join(path.dirname(fileURLToPath(import.meta.url)), 'logger.ts');
+const loggerModule = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/logger.ts');
 
 /** The lines a fresh process logs with `script` (the logger writes to its own stdout). */
 function logged(script: string): Record<string, unknown>[] {

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '@ledger-node/test-utils';
-import { openApiDocument } from './openapi';
-import { restRouteDefinitions } from './routes';
+import { openApiDocument } from '../src/rest/openapi';
+import { restRouteDefinitions } from '../src/rest/routes';
 
 const run = promisify(execFile);
 const document = openApiDocument(restRouteDefinitions);
@@ -30,7 +30,7 @@ async function lint(candidate: unknown): Promise<LintReport> {
   const file = path.join(dir, 'openapi.json');
   writeFileSync(file, JSON.stringify(candidate, null, 2));
   // Exit code 1 means errors were found: the report is on stdout either way.
-  const { stdout } = await run(process.execPath, [redoclyCli, 'lint', file, '--config', path.join(import.meta.dirname, '../../redocly.yaml'), '--format', 'json'], {
+  const { stdout } = await run(process.execPath, [redoclyCli, 'lint', file, '--config', path.join(import.meta.dirname, '../redocly.yaml'), '--format', 'json'], {
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     timeout: 60_000,
   }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
