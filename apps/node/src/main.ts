@@ -1,10 +1,10 @@
-import { allFlags, checkSecretFiles, FlagError, parseFlags, readTlsFiles } from '@ledger-node/config';
+import { allFlags, checkSecretFiles, FlagError, helpWidth, parseFlags, readTlsFiles } from '@ledger-node/config';
 import { useTlsIdentity } from '@ledger-node/grpc';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { setLogFormat, type LogFormat } from '@ledger-node/telemetry';
 import { runAccountCommand } from './commands/account';
 import { exportHelp, runExportCommand } from './commands/export';
-import { helpText } from './commands/help';
+import { commandHelpText, helpText } from './commands/help';
 import { versionText } from './commands/version';
 import { importHelp, runImportCommand } from './commands/import';
 import { serve } from './commands/serve';
@@ -32,8 +32,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (help || positionals[0] === 'help') {
     // `ledger-node export --help`, `ledger-node help import`: the command's own page.
-    const topic = positionals[0] === 'help' ? positionals[1] : positionals[0];
-    process.stdout.write((topic === undefined ? undefined : commandHelp.get(topic)) ?? helpText(flags));
+    const topics = positionals[0] === 'help' ? positionals.slice(1) : positionals;
+    const width = helpWidth();
+    const own = topics[0] === undefined ? undefined : (commandHelp.get(topics[0]) ?? commandHelpText(topics, flags, width));
+    process.stdout.write(own ?? helpText(flags, width));
     return 0;
   }
   const [command, ...rest] = positionals;

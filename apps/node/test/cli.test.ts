@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliEntry, tempDir, workspaceRoot } from '@ledger-node/test-utils';
+import { cliEntry, helpEntries, tempDir, workspaceRoot } from '@ledger-node/test-utils';
 
 /** The environment of the test runner without its LEDGER_NODE_* flags, plus `env`. */
 function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -43,13 +43,44 @@ describe('ledger-node --help', () => {
     ['-start_ledger INDEX', "the upstream's earliest available ledger"],
     ['-log_level LEVEL', 'info'],
   ])('shows %s with its default (%s)', (usage, defaultValue) => {
-    const line = stdout.split('\n').find((l) => l.trimStart().startsWith(usage + ' '));
-    expect(line, `no line for ${usage}`).toBeDefined();
-    expect(line).toContain(`(default: ${defaultValue})`);
+    const entry = helpEntries(stdout).get(usage);
+    expect(entry, `no entry for ${usage}`).toBeDefined();
+    expect(entry).toMatch(new RegExp(`\\(default: ${defaultValue.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)$`));
   });
 
   it('names the commands', () => {
     for (const command of ['account list', 'account generate', 'serve <service>', 'devnet', 'export FILE|-', 'import FILE']) expect(stdout).toContain(command);
+  });
+
+  it('fits 80 columns when its output is not a terminal', () => {
+    const long = stdout.split('\n').filter((line) => [...line].length > 80);
+    expect(long).toEqual([]);
+  });
+});
+
+describe('a command\'s own --help', () => {
+  const pageOf = (...args: string[]) => {
+    const { code, stdout } = run(...args);
+    expect(code).toBe(0);
+    expect(stdout.split('\n').filter((line) => [...line].length > 80)).toEqual([]);
+    return stdout;
+  };
+
+  it.each([
+    [['account', '--help'], ['-nickname NAME', '-key_type secp256k1|ed25519', '-password_file FILE'], ['-rpcport PORT', '-devnet_validators N']],
+    [['devnet', '--help'], ['-close_ms MS', '-devnet_validators N'], ['-rpcport PORT', '-nickname NAME']],
+    [['verify-state', '--help'], ['-ledger N', '-store URL'], ['-rpcport PORT']],
+    [['probe', '--help'], ['-ledger_store_addr ADDR', '-grpc_tls_ca FILE'], ['-rpcport PORT']],
+    [['serve', 'facade', '--help'], ['-rpcport PORT', '-send_rate N', '-trusted_proxies ADDRESSES'], ['-nickname NAME', '-store URL']],
+    [['serve', 'sync', '--help'], ['-endpoint URL[,URL]', '-thread_count N'], ['-rpcport PORT']],
+    [['help', 'serve', 'ledger-store'], ['-store URL', '-ledger_history N'], ['-rpcport PORT']],
+  ])('%j shows its usage and its flags, not the others', (args, shown, notShown) => {
+    const page = pageOf(...args);
+    const command = args.filter((arg) => arg !== '--help' && arg !== 'help').join(' ');
+    expect(page).toMatch(new RegExp(`^Usage:\\n {2}ledger-node ${command}`));
+    const entries = helpEntries(page);
+    for (const usage of shown) expect(entries.get(usage), usage).toMatch(/\(default: .*\)$/);
+    for (const usage of notShown) expect(entries.has(usage), usage).toBe(false);
   });
 });
 
@@ -76,7 +107,8 @@ describe('flags from LEDGER_NODE_<FLAG> and -config FILE', () => {
     const { code, stdout } = runWithEnv({ LEDGER_NODE_RPCPORT: '9002', LEDGER_NODE_CONFIG: config }, '--help', '-apiport', '9003');
     expect(code).toBe(0);
     expect(stdout.replace(/\s+/g, ' ')).toContain('the command line wins over the environment, the environment over the file, the file over the default');
-    const line = (usage: string) => stdout.split('\n').find((each) => each.trimStart().startsWith(`${usage} `));
+    const entries = helpEntries(stdout);
+    const line = (usage: string) => entries.get(usage);
     expect(line('-rpcport PORT')).toMatch(/\(default: 7545\) \[9002 from LEDGER_NODE_RPCPORT\]$/);
     expect(line('-thread_count N')).toContain(`(default: 8) [3 from ${config}]`);
     expect(line('-apiport PORT')).toMatch(/\(default: 7544\) \[9003 from -apiport\]$/);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { helpEntries } from '@ledger-node/test-utils';
 import { allFlags, FlagError, parseFlags, renderFlagHelp, flagGroups } from './index';
 
 const parse = (...argv: string[]) => parseFlags(argv, allFlags);
@@ -101,8 +102,18 @@ describe('renderFlagHelp', () => {
   it('lists every flag with its default', () => {
     const help = renderFlagHelp(flagGroups);
     for (const spec of allFlags) expect(help).toContain(`-${spec.name}`);
-    expect(help).toMatch(/-rpcport PORT\s+Port of the JSON-RPC API \(default: 7545\)/);
-    expect(help).toMatch(/-thread_count N\s+.*\(default: 8\)/);
+    const entries = helpEntries(help);
+    expect(entries.get('-rpcport PORT')).toBe('Port of the JSON-RPC API (default: 7545)');
+    expect(entries.get('-thread_count N')).toMatch(/\(default: 8\)$/);
+  });
+
+  it('wraps to the width asked, every flag an entry of its own', () => {
+    for (const width of [60, 80, 120]) {
+      const help = renderFlagHelp(flagGroups, undefined, width);
+      const long = help.split('\n').filter((line) => [...line].length > width && !/^\s*\S+$/.test(line));
+      expect(long, `lines over ${width} columns`).toEqual([]);
+      expect(helpEntries(help).size).toBe(allFlags.length);
+    }
   });
 });
 

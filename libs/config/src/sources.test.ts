@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '@ledger-node/test-utils';
+import { helpEntries, tempDir } from '@ledger-node/test-utils';
 import { allFlags, envVariable, FlagError, flagGroups, parseFlags, renderFlagHelp } from './index';
 
 const dir = tempDir('config-sources-');
@@ -157,10 +157,10 @@ describe('--help', () => {
   it('shows each set flag with its value and where it came from, the others as defaults only', () => {
     const file = configFile('help.toml', 'thread_count = 4\n');
     const { flags } = parse(['-config', file, '-rpc'], { LEDGER_NODE_RPCPORT: '9700' });
-    const help = renderFlagHelp(flagGroups, flags);
-    expect(help).toMatch(/-rpcport PORT\s+Port of the JSON-RPC API \(default: 7545\) \[9700 from LEDGER_NODE_RPCPORT\]\n/);
-    expect(help).toMatch(new RegExp(`-thread_count N\\s+.*\\(default: 8\\) \\[4 from ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\]\n`));
-    expect(help).toMatch(/-rpc\[=true\|false\]\s+.*\(default: false\) \[true from -rpc\]\n/);
-    expect(help).toMatch(/-apiport PORT\s+Port of the JSON REST API \(default: 7544\)\n/);
+    const entries = helpEntries(renderFlagHelp(flagGroups, flags));
+    expect(entries.get('-rpcport PORT')).toBe('Port of the JSON-RPC API (default: 7545) [9700 from LEDGER_NODE_RPCPORT]');
+    expect(entries.get('-thread_count N')).toMatch(new RegExp(`\\(default: 8\\) \\[4 from ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\]$`));
+    expect(entries.get('-rpc[=true|false]')).toMatch(/\(default: false\) \[true from -rpc\]$/);
+    expect(entries.get('-apiport PORT')).toBe('Port of the JSON REST API (default: 7544)');
   });
 });

@@ -14,3 +14,4 @@ export * from './otlp';
 export * from './postgres';
 export * from './stores';
 export * from './ws-client';
+export { helpEntries } from './help';

@@ -11,6 +11,7 @@ import { storageOptions } from './storage';
 import { verifyOptions } from './verify';
 
 export { chainIdChoices } from './shared';
+export { accountOptions, apiOptions, devnetOptions, limitOptions, securityOptions, serviceOptions, storageOptions, syncOptions, verifyOptions };
 export { metricsListener, metricsPortOffsets, type MetricsService } from './observability';
 export { TRUST_FLAGS } from './node';
 

@@ -36,19 +36,6 @@ export const securityOptions: FlagGroup = {
       valueName: 'ADDRESSES',
       check: (value) => listProblem(value, isAddressOrRange, 'an IP address or a CIDR range like 10.0.0.0/8'),
     }),
-    stringFlag({
-      name: 'grpc_tls_cert',
-      description: 'PEM certificate of this service for gRPC over TCP (mutual TLS; its CN or DNS names name the service: ledger-store, sync, keystore, submission, facade)',
-      default: undefined,
-      valueName: 'FILE',
-    }),
-    stringFlag({ name: 'grpc_tls_key', description: 'PEM private key of -grpc_tls_cert (mode 0600 or 0400)', default: undefined, valueName: 'FILE' }),
-    stringFlag({
-      name: 'grpc_tls_ca',
-      description: 'PEM certificate of the CA that signs every service certificate; gRPC over TCP admits only its certificates (without the three, gRPC is unix sockets only)',
-      default: undefined,
-      valueName: 'FILE',
-    }),
     booleanFlag({
       name: 'secret_group_read',
       description:

@@ -19,5 +19,18 @@ export const serviceOptions: FlagGroup = {
     grpcAddress('sync', 'sync'),
     grpcAddress('keystore', 'keystore'),
     grpcAddress('submission', 'submission'),
+    stringFlag({
+      name: 'grpc_tls_cert',
+      description: 'PEM certificate of this service for gRPC over TCP (mutual TLS; its CN or DNS names name the service: ledger-store, sync, keystore, submission, facade)',
+      default: undefined,
+      valueName: 'FILE',
+    }),
+    stringFlag({ name: 'grpc_tls_key', description: 'PEM private key of -grpc_tls_cert (mode 0600 or 0400)', default: undefined, valueName: 'FILE' }),
+    stringFlag({
+      name: 'grpc_tls_ca',
+      description: 'PEM certificate of the CA that signs every service certificate; gRPC over TCP admits only its certificates (without the three, gRPC is unix sockets only)',
+      default: undefined,
+      valueName: 'FILE',
+    }),
   ],
 };
