@@ -87,8 +87,8 @@ describe('GetStateProof', () => {
 
   it('refuses no key, too many keys and a key that is not 32 bytes', async () => {
     const getStateProof = await loadedProver({ header });
-    await expect(getStateProof({ keys: [] })).rejects.toMatchObject({ kind: 'invalid_params', message: 'name from 1 to 1024 keys' });
-    await expect(getStateProof({ keys: Array.from({ length: 1025 }, () => key(1)) })).rejects.toMatchObject({ kind: 'invalid_params' });
+    await expect(getStateProof({ keys: [] })).rejects.toMatchObject({ kind: 'invalid_params', message: 'name from 1 to 256 keys' });
+    await expect(getStateProof({ keys: Array.from({ length: 257 }, () => key(1)) })).rejects.toMatchObject({ kind: 'invalid_params' });
     await expect(getStateProof({ keys: [key(1), Buffer.alloc(31)] })).rejects.toMatchObject({ message: 'keys[1] is not a 32-byte ledger entry index' });
   });
 

@@ -60,8 +60,8 @@ interface ProvenState {
 const IDLE_MS = 1_000;
 /** Failures in a row after which the state is said to have stopped (one is an upstream's hiccup). */
 const STALLED_AFTER = 3;
-/** Most entries one state proof names. */
-const MAX_PROOF_KEYS = 1024;
+/** Most entries one state proof names: each path is up to 64 inner nodes of 512 bytes, 6 or 7 on mainnet. */
+const MAX_PROOF_KEYS = 256;
 
 export class StateProver {
   private forward: ProvenState | undefined;

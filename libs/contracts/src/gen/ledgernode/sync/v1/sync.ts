@@ -30,7 +30,7 @@ export interface GetStateProofRequest {
   ledgerIndex?:
     | number
     | undefined;
-  /** The ledger entry indexes (32 bytes each) to prove; at most 1024. */
+  /** The ledger entry indexes (32 bytes each) to prove; at most 256. */
   keys: Buffer[];
 }
 
