@@ -136,6 +136,7 @@ function baselines(): Record<string, unknown[]> {
     jt_account: [localAddress, 0, 10, true, 'both'],
     jt_sendTransactionAndWait: [transaction, 1],
     jt_sendRawTransactionAndWait: ['0x00', 1],
+    jt_getProof: [localAddress, 'validated', [{ currency: 'USD', issuer: localAddress }]],
     jt_subscribe: ['newBlocks', { fromBlock: '0x1' }],
     jt_unsubscribe: ['0x00'],
   };

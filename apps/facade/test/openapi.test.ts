@@ -64,6 +64,7 @@ describe('GET /v1/openapi.json', () => {
       [
         '/v1/accounts/{address}/balances',
         '/v1/accounts/{address}/payments',
+        '/v1/accounts/{address}/proof',
         '/v1/accounts/{address}/transactions',
         '/v1/ledgers/{ledger}',
         '/v1/local-accounts',

@@ -16,6 +16,8 @@ export interface SyncConfig {
   startLedger: number | undefined;
   /** The newest ledgers the ledger-store keeps (-ledger_history); 0 keeps every ledger. */
   ledgerHistory: number;
+  /** Ledgers below the newest proven one whose state tree is kept for state proofs (-proof_window). */
+  proofWindow: number;
   /** -network_id: endpoints on another network are not used. */
   networkId: number | undefined;
   /** gRPC address this service listens on. */
@@ -120,6 +122,7 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
     threadCount: flags.integer('thread_count') ?? 8,
     startLedger: flags.integer('start_ledger'),
     ledgerHistory: flags.integer('ledger_history') ?? 0,
+    proofWindow: flags.integer('proof_window') ?? 256,
     networkId,
     address: serviceAddress(flags, 'sync'),
     ledgerStoreAddress: serviceAddress(flags, 'ledger-store'),

@@ -2,7 +2,7 @@
  * The sync engine: the upstream connection, the live follower and backfill over the stored chain,
  * and the status they report together.
  */
-import type { GetSyncStatusResponse, ManifestDetails } from '@ledger-node/contracts';
+import type { GetStateProofResponse, GetSyncStatusResponse, ManifestDetails } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
 import { Backfill } from './backfill/backfill';
 import { earliestContiguousLedger, parseCompleteLedgers } from './backfill/ranges';
@@ -107,7 +107,15 @@ export class SyncEngine {
       failures: this.failures,
       health: this.health,
     };
-    this.stateProver = new StateProver({ store, reader: this.upstream, chain: this.chain, profile: config.profile, logger, refusals: this.refusals });
+    this.stateProver = new StateProver({
+      store,
+      reader: this.upstream,
+      chain: this.chain,
+      profile: config.profile,
+      logger,
+      refusals: this.refusals,
+      proofWindow: config.proofWindow,
+    });
     this.follower = new LiveFollower({
       ...pipeline,
       anchorProof: this.anchorProof,
@@ -271,5 +279,10 @@ export class SyncEngine {
    */
   manifest(publicKey: Uint8Array): ManifestDetails | undefined {
     return followedManifest(this.lists.trust, publicKey);
+  }
+
+  /** GetStateProof: entries of a recent ledger with their paths in its proven state tree. */
+  stateProof(ledgerIndex: number | undefined, keys: readonly Buffer[]): Promise<GetStateProofResponse> {
+    return this.stateProver.stateProof(ledgerIndex, keys);
   }
 }

@@ -18,7 +18,7 @@ export { createChainKeys, isPublicKeyHex, type ChainKeys, type KeyAlgorithm } fr
 export { keylet } from './keylets';
 export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
 export { type ChainId, type ChainNetwork, type ChainProfile, chainIds, chainNetwork, defaultEndpointOf, getProfile, isChainId } from './profiles';
-export { transactionTreeRoot, transactionTreeProof, stateTreeRoot, StateTree, variableLengthPrefix, type ProofPath } from './shamap';
+export { flatProofPath, proofPathOfFlat, transactionTreeRoot, transactionTreeProof, stateTreeRoot, StateTree, variableLengthPrefix, type ProofPath } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
 export {
   DEVNET_NETWORK_ID,

@@ -4,7 +4,7 @@ import { HashPrefix, sha512Half, ZERO_HASH } from './hash';
 import { hashLedgerHeader, ledgerHeaderFromJson } from './header';
 import { stateEntryFromLedgerJson, transactionFromLedgerJson } from './ledger-json';
 import { getProfile } from './profiles';
-import { StateTree, stateTreeRoot, transactionTreeProof, transactionTreeRoot, variableLengthPrefix, type ProofPath } from './shamap';
+import { flatProofPath, proofPathOfFlat, StateTree, stateTreeRoot, transactionTreeProof, transactionTreeRoot, variableLengthPrefix, type ProofPath } from './shamap';
 import { ledgerFixtures, type LedgerFixture } from './test-fixtures';
 
 const xrpl = getProfile('xrpl');
@@ -241,5 +241,25 @@ describe('proof paths', () => {
       expect(pathLeaf(path, item.index).hash).toBe(sha512Half(HashPrefix.leafNode, Buffer.from(item.blob, 'hex'), Buffer.from(item.index, 'hex')).toString('hex').toUpperCase());
     }
     expect(tree.proof('CD'.repeat(32))).toBeUndefined();
+  });
+
+  it('keep their inner nodes in the flat form: 512 bytes each, each hashing to the branch above it, and back to the same list', () => {
+    const [, ledger38129] = fullStateLedgers.find(([, fixture]) => fixture.ledger_index === 38129)!;
+    const tree = new StateTree();
+    const items = stateItems(ledger38129);
+    for (const item of items) tree.set(item.index, item.blob);
+    for (const item of items) {
+      const key = Buffer.from(item.index, 'hex');
+      const flat = flatProofPath(tree.proof(item.index)!, key);
+      expect(flat.every((node) => node.length === 512)).toBe(true);
+      expect(sha512Half(HashPrefix.innerNode, flat[0]!).toString('hex').toUpperCase()).toBe(ledger38129.ledger.account_hash);
+      expect(proofPathOfFlat(flat, key)).toEqual(tree.proof(item.index));
+    }
+  });
+
+  it('refuse a flat node that is not 16 hashes, and an empty path', () => {
+    const key = Buffer.alloc(32);
+    expect(() => proofPathOfFlat([Buffer.alloc(511)], key)).toThrow('inner node 0 of the path is 511 bytes, not 16 hashes');
+    expect(() => proofPathOfFlat([], key)).toThrow('the path holds no inner node');
   });
 });

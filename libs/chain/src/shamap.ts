@@ -194,6 +194,33 @@ function pathTo(inner: InnerNode, key: Buffer, depth: number): ProofPath | undef
   return inner.children.map((node, position) => (position === branch ? toward : toHex(nodeHash(node))));
 }
 
+/**
+ * A proof path in its flat form (GetStateProof's `inner_nodes`): the inner nodes from the root down,
+ * each its 16 branch hashes (512 bytes), the branch toward the key holding the next node's hash, or
+ * the leaf's at the bottom.
+ */
+export function flatProofPath(path: ProofPath, key: Uint8Array, depth = 0): Buffer[] {
+  const branch = nibble(Buffer.from(key), depth);
+  const toward = path[branch]!;
+  const below = typeof toward === 'string' ? [] : flatProofPath(toward, key, depth + 1);
+  const towardHash = typeof toward === 'string' ? Buffer.from(toward, 'hex') : sha512Half(HashPrefix.innerNode, below[0]!);
+  return [Buffer.concat(path.map((entry, position) => (position === branch ? towardHash : Buffer.from(entry as string, 'hex')))), ...below];
+}
+
+/** The list form of a flat proof path (flatProofPath); InvalidParams when a node is not 16 hashes. */
+export function proofPathOfFlat(innerNodes: readonly Uint8Array[], key: Uint8Array): ProofPath {
+  let below: ProofPath | undefined;
+  for (let depth = innerNodes.length - 1; depth >= 0; depth--) {
+    const node = Buffer.from(innerNodes[depth]!);
+    if (node.length !== 16 * 32) throw new InvalidParams(`inner node ${depth} of the path is ${node.length} bytes, not 16 hashes`, 'inner_nodes');
+    const branches: (string | ProofPath)[] = Array.from({ length: 16 }, (_, branch) => toHex(node.subarray(branch * 32, branch * 32 + 32)));
+    if (below !== undefined) branches[nibble(Buffer.from(key), depth)] = below;
+    below = branches;
+  }
+  if (below === undefined) throw new InvalidParams('the path holds no inner node', 'inner_nodes');
+  return below;
+}
+
 /** The proof path of one transaction (by hash) in the tree of a ledger's transactions; undefined when it is not among them. */
 export function transactionTreeProof(items: readonly TransactionItem[], hash: string): ProofPath | undefined {
   return pathTo(transactionTree(items), hash256Bytes(hash, 'hash'), 0);

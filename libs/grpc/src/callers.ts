@@ -65,6 +65,8 @@ export const SYNC_CALLERS: CallersOf<typeof SyncServiceService> = {
   getSyncStatus: ['facade'],
   // The rippled API's `manifest`.
   getManifest: ['facade'],
+  // jt_getProof's account state.
+  getStateProof: ['facade'],
 };
 
 /** The table by service, for the tests and the README's call graph. */

@@ -26,6 +26,7 @@ async function serveFailingSync(address: string) {
           throw new NotFound('no status here');
         },
         getManifest: async () => ({}),
+        getStateProof: async () => ({ ledgerIndex: 0, headerBlob: Buffer.alloc(0), entries: [] }),
       }),
     ],
   });

@@ -44,6 +44,7 @@ async function serveSync(address: string, authToken?: string): Promise<GrpcServe
           return syncStatus;
         },
         getManifest: async () => ({}),
+        getStateProof: async () => ({ ledgerIndex: 0, headerBlob: Buffer.alloc(0), entries: [] }),
       }),
     ],
   });
@@ -192,6 +193,7 @@ describe('a caller gone or out of time', () => {
       services: [
         bindService('ledgernode.sync.v1.SyncService', SyncServiceService, {
           getManifest: async () => ({}),
+          getStateProof: async () => ({ ledgerIndex: 0, headerBlob: Buffer.alloc(0), entries: [] }),
           getSyncStatus: (_request, { signal }) => {
             back.started++;
             const startedAt = Date.now();
@@ -211,7 +213,7 @@ describe('a caller gone or out of time', () => {
     const frontServer = await startGrpcServer({
       address: `unix:${dir}/front.sock`,
       logger,
-      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: () => toBack.getSyncStatus({}), getManifest: async () => ({}) })],
+      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: () => toBack.getSyncStatus({}), getManifest: async () => ({}), getStateProof: async () => ({ ledgerIndex: 0, headerBlob: Buffer.alloc(0), entries: [] }) })],
     });
     cleanups.push(() => frontServer.stop(100), () => toBack.close());
     const front = createGrpcClient(SyncServiceService, frontServer.address, { deadlineMs: 30_000 });

@@ -42,7 +42,7 @@ describe('gRPC over TCP', () => {
     const server = await startGrpcServer({
       address: `127.0.0.1:${await freePort()}`,
       logger,
-      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: async () => status, getManifest: async () => ({}) }, () => ['facade'])],
+      services: [bindService('ledgernode.sync.v1.SyncService', SyncServiceService, { getSyncStatus: async () => status, getManifest: async () => ({}), getStateProof: async () => ({ ledgerIndex: 0, headerBlob: Buffer.alloc(0), entries: [] }) }, () => ['facade'])],
     });
     cleanups.push(() => server.stop(100));
     const clientAs = (files: CertificateFiles) => {

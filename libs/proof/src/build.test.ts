@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidParams } from '@ledger-node/errors';
 import { devnetNetworkKeys, getProfile, hashLedgerHeader, keylet, signManifest, signPublishedList, StateTree, ZERO_HASH, type LedgerHeader } from '@ledger-node/chain';
-import { buildStateProof, buildTransactionProof, MalformedProof, proofQuorum, verifyProof, type ProofVerdict } from './index';
+import { assembleStateProof, buildStateProof, buildTransactionProof, MalformedProof, proofQuorum, verifyProof, type ProofVerdict } from './index';
 import { asJson, fixtureLedger, testNetwork, xrpl } from './test-network';
 
 const network = testNetwork();
@@ -180,6 +180,26 @@ describe('buildStateProof', () => {
     const source = { profile: xrpl, header, validations: [], list: network.list };
     expect(() => buildStateProof({ ...source, state: state!, keys: ['CD'.repeat(32)] })).toThrow(/holds no entry/);
     expect(() => buildStateProof({ ...source, state: new StateTree(), keys: [accountRoot] })).toThrow(/not ledger 38129's/);
+  });
+});
+
+describe('assembleStateProof', () => {
+  const { header, state } = ledger38129;
+  const accountRoot = entryOfType(state!, 'AccountRoot');
+  const entry = { key: accountRoot, blob: state!.get(accountRoot)!.toString('hex').toUpperCase(), proof: state!.proof(accountRoot)! };
+
+  it('makes of entries taken from the tree elsewhere the proof buildStateProof makes', () => {
+    const source = { profile: xrpl, header, validations: network.validate(header), list: network.list };
+    const proof = assembleStateProof({ ...source, entries: [entry] });
+    expect(proof).toEqual(buildStateProof({ ...source, state: state!, keys: [accountRoot] }));
+    expect(failed(verify(proof))).toEqual([]);
+  });
+
+  it('refuses no entry, and an entry whose path does not hash to the ledger account_hash', () => {
+    const source = { profile: xrpl, header, validations: [], list: network.list };
+    expect(() => assembleStateProof({ ...source, entries: [] })).toThrow('name at least one entry to prove');
+    const otherPath = state!.proof(entryOfType(state!, 'RippleState'))!.map((branch) => (typeof branch === 'string' ? branch : '00'.repeat(32)));
+    expect(() => assembleStateProof({ ...source, entries: [{ ...entry, proof: otherPath }] })).toThrow(`the path of entry ${accountRoot} does not hash to ledger 38129's account_hash`);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type StateTree,
 } from '@ledger-node/chain';
 import { proofLedgerOf, type LedgerProof, type PublishedListDocument, type StateEntry, type StateProof, type TransactionProof } from './document';
+import { proofRoot } from './tree';
 
 /** A ledger validated after the proven one, whose validations prove it (the `ledger_proof` extension). */
 export type LaterLedger =
@@ -46,6 +47,11 @@ export interface StateProofSource extends ProofSource {
   state: StateTree;
   /** The indexes of the entries to prove, e.g. an AccountRoot and its trust lines. */
   keys: readonly string[];
+}
+
+/** State entries already taken from the ledger's tree, each with its path (e.g. from sync's GetStateProof). */
+export interface StateEntriesSource extends ProofSource {
+  entries: readonly StateEntry[];
 }
 
 function hexOf(bytes: string | Uint8Array): string {
@@ -134,8 +140,18 @@ export function buildStateProof(source: StateProofSource): StateProof {
     throw new InvalidParams(`the state tree given is not ledger ${source.header.ledgerIndex}'s (its root is not account_hash)`, 'state');
   }
   if (source.keys.length === 0) throw new InvalidParams('name at least one entry to prove', 'keys');
+  return assembleStateProof({ ...source, entries: source.keys.map((key) => stateEntry(source.state, key, source.header, 'keys')) });
+}
+
+/** A proof of state entries whose paths were taken from the ledger's tree elsewhere: each path must hash to `acroot`. */
+export function assembleStateProof(source: StateEntriesSource): StateProof {
+  if (source.entries.length === 0) throw new InvalidParams('name at least one entry to prove', 'entries');
+  for (const entry of source.entries) {
+    if (proofRoot(entry.proof) !== source.header.accountHash) {
+      throw new InvalidParams(`the path of entry ${entry.key} does not hash to ledger ${source.header.ledgerIndex}'s account_hash`, 'entries');
+    }
+  }
   const { ledger, validation, ledger_proof: ledgerProof } = commonParts(source);
-  const state = source.keys.map((key) => stateEntry(source.state, key, source.header, 'keys'));
-  return { ledger, state, validation, ...(ledgerProof ? { ledger_proof: ledgerProof } : {}) };
+  return { ledger, state: [...source.entries], validation, ...(ledgerProof ? { ledger_proof: ledgerProof } : {}) };
 }
 

@@ -13,5 +13,14 @@ export {
   type TransactionEntry,
   type TransactionProof,
 } from './document';
-export { buildStateProof, buildTransactionProof, type LaterLedger, type ProofSource, type StateProofSource, type TransactionProofSource } from './build';
+export {
+  assembleStateProof,
+  buildStateProof,
+  buildTransactionProof,
+  type LaterLedger,
+  type ProofSource,
+  type StateEntriesSource,
+  type StateProofSource,
+  type TransactionProofSource,
+} from './build';
 export { proofQuorum, verifyProof, type ProofStep, type ProofStepName, type ProofVerdict, type VerifyProofOptions } from './verify';

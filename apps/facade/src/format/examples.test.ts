@@ -2,12 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
 import { deriveAddress, deriveKeypair, verify } from 'ripple-keypairs';
 import type { LedgerRecord, TransactionRecord } from '@ledger-node/contracts';
-import { encodeLedgerHeader, getProfile, hashTransaction, ledgerHeaderFromJson, RIPPLE_EPOCH_OFFSET, transactionFromLedgerJson } from '@ledger-node/chain';
+import {
+  currencyToBytes,
+  devnetNetworkKeys,
+  encodeLedgerHeader,
+  getProfile,
+  hashTransaction,
+  keylet,
+  ledgerHeaderFromJson,
+  RIPPLE_EPOCH_OFFSET,
+  stateEntryFromLedgerJson,
+  StateTree,
+  transactionFromLedgerJson,
+} from '@ledger-node/chain';
+import { proofLedgerOf, verifyProof } from '@ledger-node/proof';
 import { readFixture } from '@ledger-node/test-utils';
 import { coinEntry, coinLine } from '../accounts/balances';
 import { historyEntry } from '../accounts/history';
 import { restBalances, restPayment } from '../rest/resources/accounts';
-import { genesisSigned, ledger38129, restExamples, rpcExamples } from './examples';
+import { genesisSigned, ledger38129, restExamples, rpcExamples, stateProofExample } from './examples';
 import { blockObject, receiptObject, transactionObject } from './records';
 import { restLedger, restTransaction } from './rest';
 
@@ -80,6 +93,27 @@ describe('the examples from mainnet ledger 38129', () => {
     expect(restExamples.balances.balances).toEqual(restBalances(stateOf(ledger38129.lineHolder), profile));
     expect(restExamples.payment).toEqual(restPayment(payment, profile));
     expect(restExamples.payment).toMatchObject({ amount: '10000', drops: '10000000000' });
+  });
+});
+
+describe('the state proof example', () => {
+  const tree = new StateTree();
+  for (const entry of fixture.ledger.accountState as Record<string, unknown>[]) {
+    const { index, blob } = stateEntryFromLedgerJson(entry, profile);
+    tree.set(index, blob);
+  }
+  const holder = profile.codec.decodeAccountId(ledger38129.lineHolder);
+  const keys = [keylet.account(holder), keylet.rippleState(holder, profile.codec.decodeAccountId('r9aRw8p1jHtR9XhDAE22TjtM7PdupNXhkx'), currencyToBytes('USD'))];
+
+  it("holds the line holder's AccountRoot and USD trust line at ledger 38129, with their paths in its state tree", () => {
+    expect(stateProofExample.ledger).toEqual(proofLedgerOf(header));
+    expect(stateProofExample.state).toEqual(keys.map((key) => ({ key, blob: tree.get(key)!.toString('hex').toUpperCase(), proof: tree.proof(key) })));
+  });
+
+  it("verifies against the one-validator devnet's publisher key", () => {
+    const verdict = verifyProof(stateProofExample, { publisherKeys: [devnetNetworkKeys({ validatorCount: 1 }).publisher.master.publicKey], profile });
+    expect(verdict.steps.filter((step) => !step.ok)).toEqual([]);
+    expect(verdict.ok).toBe(true);
   });
 });
 

@@ -80,3 +80,38 @@ export const syncStatusSchema = z
     }),
   ])
   .describe('Sync status object (SPEC §2.2), or false when in sync');
+
+/** A path in the list form (libs/proof): 16 branches, each a hash or, toward the entry, the next inner node's 16. */
+const proofPath = z
+  .array(z.union([hexHash, z.array(z.unknown()).readonly()]))
+  .length(16)
+  .readonly()
+  .describe("the inner nodes from the entry's leaf up to acroot: each its 16 branch hashes, the branch toward the entry holding the next inner node's list, the leaf's hash at the bottom");
+
+/** libs/proof's state proof document: XLS-41's `ledger` and `validation` with the `state` extension. */
+export const stateProofSchema = z
+  .object({
+    ledger: z
+      .object({
+        index: z.number().int(),
+        coins: decimalString,
+        phash: hexHash,
+        txroot: hexHash,
+        acroot: hexHash,
+        pclose: z.number().int(),
+        close: z.number().int(),
+        cres: z.number().int(),
+        flags: z.number().int(),
+      })
+      .describe('the header fields of the ledger, from which its hash is recomputed'),
+    state: z
+      .array(z.object({ key: hexHash.describe('the ledger entry index'), blob: z.string().regex(/^[0-9A-F]+$/).describe('the serialized ledger entry, hex'), proof: proofPath }))
+      .describe('the AccountRoot, then each trust line asked for, in that order'),
+    validation: z.object({
+      data: z.record(z.string(), z.string().regex(/^[0-9A-F]+$/)).describe("the signed validations of the ledger (hex), keyed by the validator's signing key (n…)"),
+      unl: z
+        .object({ public_key: z.string(), manifest: z.string(), blob: z.string(), signature: z.string(), version: z.number().int().describe('1') })
+        .describe("the publisher's list the validations were checked against (version 1: of a version 2 list, the blob in force)"),
+    }),
+  })
+  .describe('A proof document (XLS-41 with the state extension): check it with `ledger-node verify-proof FILE` against the publisher key, trusting nothing else.');

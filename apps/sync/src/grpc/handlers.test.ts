@@ -23,7 +23,7 @@ const engineStatus: GetSyncStatusResponse = {
   anchorProof: '',
   verificationFailuresByReason: {},
 };
-const engine = { status: () => engineStatus, manifest: () => undefined };
+const engine = { status: () => engineStatus, manifest: () => undefined, stateProof: () => Promise.reject(new Error('not asked')) };
 const call = (role?: SyncRole) => syncHandlers(engine, role).getSyncStatus({}, {} as never);
 
 describe('GetSyncStatus', () => {

@@ -6,9 +6,9 @@ import type { SyncRole } from '../writer-lock';
 
 /**
  * gRPC handlers of the sync service: its status, straight from the engine, and whether it waits as
- * a standby (writer-lock.ts); the manifests it follows.
+ * a standby (writer-lock.ts); the manifests it follows; state proofs from its proven trees.
  */
-export function syncHandlers(engine: Pick<SyncEngine, 'status' | 'manifest'>, role?: SyncRole): Handlers<typeof SyncServiceService> {
+export function syncHandlers(engine: Pick<SyncEngine, 'status' | 'manifest' | 'stateProof'>, role?: SyncRole): Handlers<typeof SyncServiceService> {
   return {
     async getSyncStatus() {
       return { ...engine.status(), standby: role?.standby };
@@ -18,6 +18,9 @@ export function syncHandlers(engine: Pick<SyncEngine, 'status' | 'manifest'>, ro
       const key = request.publicKey;
       if (key.length !== 33 || ![0x02, 0x03, 0xed].includes(key[0]!)) throw new InvalidParams('public_key is not a 33-byte node public key', 'public_key');
       return { manifest: engine.manifest(key) };
+    },
+    async getStateProof(request) {
+      return engine.stateProof(request.ledgerIndex, request.keys.map((key) => Buffer.from(key)));
     },
   };
 }

@@ -13,10 +13,12 @@
  *
  * A proof that fails is counted (`state_root_mismatch`), nothing of it is stored, and the ledger
  * is tried again after a pause with its images read from another endpoint where there is one.
+ *
+ * The forward tree of the newest ledgers is kept (proof-window.ts) for state proofs.
  */
-import type { ChainProfile, LedgerHeader, StateTree, VerifiedLedger } from '@ledger-node/chain';
-import type { StateDownload, StateObjectChange } from '@ledger-node/contracts';
-import { NotFound } from '@ledger-node/errors';
+import { encodeLedgerHeader, flatProofPath, type ChainProfile, type LedgerHeader, type StateTree, type VerifiedLedger } from '@ledger-node/chain';
+import type { GetStateProofResponse, StateDownload, StateObjectChange } from '@ledger-node/contracts';
+import { InvalidParams, NotFound, OutOfRange } from '@ledger-node/errors';
 import { RetryLog, type Logger } from '@ledger-node/telemetry';
 import type { LedgerRange } from '../backfill/ranges';
 import type { Refusals } from '../refusals';
@@ -24,6 +26,7 @@ import { observeStage, secondsSince } from '../stage-timing';
 import type { StoredChain } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '@ledger-node/upstream';
 import { storedStateTree } from './download';
+import { ProofWindow } from './proof-window';
 import { provenStateChanges, StateNotProven, type ProvenSide, type StateObjectReader } from './state-changes';
 
 export interface StateProverStore {
@@ -43,6 +46,8 @@ export interface StateProverOptions {
   profile: ChainProfile;
   logger: Logger;
   refusals: Pick<Refusals, 'count'>;
+  /** Ledgers below the newest proven one whose state tree is kept for state proofs (-proof_window). */
+  proofWindow: number;
 }
 
 /** A proven state: the tree after `ledgerIndex`. */
@@ -55,6 +60,8 @@ interface ProvenState {
 const IDLE_MS = 1_000;
 /** Failures in a row after which the state is said to have stopped (one is an upstream's hiccup). */
 const STALLED_AFTER = 3;
+/** Most entries one state proof names: each path is up to 64 inner nodes of 512 bytes, 6 or 7 on mainnet. */
+const MAX_PROOF_KEYS = 256;
 
 export class StateProver {
   private forward: ProvenState | undefined;
@@ -70,8 +77,11 @@ export class StateProver {
   private queue: Promise<unknown> = Promise.resolve();
   /** Raised when the store sets its state aside: a proof begun before then moves no tree. */
   private generation = 0;
+  private readonly window: ProofWindow;
 
-  constructor(private readonly options: StateProverOptions) {}
+  constructor(private readonly options: StateProverOptions) {
+    this.window = new ProofWindow(options.proofWindow);
+  }
 
   /** The ledgers whose state is proven and stored, as this prover holds them. */
   get provenRange(): LedgerRange | undefined {
@@ -93,6 +103,29 @@ export class StateProver {
   /** The proven state after `ledgerIndex`, when the forward tree is there now. */
   stateAfter(ledgerIndex: number): StateTree | undefined {
     return this.forward?.ledgerIndex === ledgerIndex ? this.forward.tree : undefined;
+  }
+
+  /**
+   * State entries at a ledger of the proof window (the newest when undefined), each with its path in
+   * the ledger's proven tree, and the ledger's header; OutOfRange naming the window for another ledger.
+   */
+  async stateProof(ledgerIndex: number | undefined, keys: readonly Buffer[]): Promise<GetStateProofResponse> {
+    if (keys.length === 0 || keys.length > MAX_PROOF_KEYS) throw new InvalidParams(`name from 1 to ${MAX_PROOF_KEYS} keys`, 'keys');
+    const badKey = keys.findIndex((key) => key.length !== 32);
+    if (badKey >= 0) throw new InvalidParams(`keys[${badKey}] is not a 32-byte ledger entry index`, 'keys');
+    const held = this.window.tree(ledgerIndex);
+    // Bounded history may have removed the ledger since its tree was kept.
+    const stored = await this.options.store.header(held.ledgerIndex);
+    if (!stored) throw new OutOfRange(`ledger ${held.ledgerIndex} is no longer stored`);
+    return {
+      ledgerIndex: held.ledgerIndex,
+      headerBlob: encodeLedgerHeader(stored.header),
+      entries: keys.map((key) => {
+        const index = key.toString('hex');
+        const path = held.tree.proof(index);
+        return { key, blob: held.tree.get(index), innerNodes: path ? flatProofPath(path, key) : [] };
+      }),
+    };
   }
 
   start(): void {
@@ -118,6 +151,7 @@ export class StateProver {
     this.forward = undefined;
     this.downward = undefined;
     this.downwardDone = false;
+    this.window.clear();
     this.pause.wake();
   }
 
@@ -136,9 +170,14 @@ export class StateProver {
         return undefined;
       });
       await write(generation === this.generation ? proof?.changes : undefined);
-      if (proof && generation === this.generation) this.forward = { tree: proof.tree, ledgerIndex: ledger.ledgerIndex };
+      if (proof && generation === this.generation) this.moveForward({ tree: proof.tree, ledgerIndex: ledger.ledgerIndex });
     });
     this.wake();
+  }
+
+  private moveForward(state: ProvenState): void {
+    this.forward = state;
+    this.window.add(state.ledgerIndex, state.tree);
   }
 
   private exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -209,7 +248,7 @@ export class StateProver {
     const forward = await this.storedState(range.last);
     const downward = range.first === range.last ? { tree: forward.tree.snapshot(), ledgerIndex: range.first } : await this.storedState(range.first);
     if (generation !== this.generation) return;
-    this.forward = forward;
+    this.moveForward(forward);
     this.downward = downward;
     logger.info({ stateRange: range, objectCount: forward.tree.size }, `account state proven at ledgers ${range.first}-${range.last}; proving the ledgers around them`);
   }
@@ -247,7 +286,7 @@ export class StateProver {
     if (!(await this.putProvenChanges(up, ledger, proof.changes))) return false;
     observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
     if (generation !== this.generation) return false;
-    this.forward = { tree: proof.tree, ledgerIndex: up };
+    this.moveForward({ tree: proof.tree, ledgerIndex: up });
     return true;
   }
 

@@ -56,7 +56,7 @@ describe('GetManifest (followedManifest)', () => {
   });
 
   it('refuses a key that is not a 33-byte node public key, through the handler', async () => {
-    const handlers = syncHandlers({ status: () => ({}) as never, manifest: (key) => followedManifest(trust, key) });
+    const handlers = syncHandlers({ status: () => ({}) as never, manifest: (key) => followedManifest(trust, key), stateProof: () => Promise.reject(new Error('not asked')) });
     for (const key of [Buffer.alloc(0), Buffer.alloc(32, 2), Buffer.concat([Buffer.from([0x04]), Buffer.alloc(32)])]) {
       await expect(handlers.getManifest({ publicKey: key }, {} as never)).rejects.toMatchObject({ kind: 'invalid_params' });
     }

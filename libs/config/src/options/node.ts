@@ -115,6 +115,15 @@ export const syncOptions: FlagGroup = {
       seed: true,
     }),
     integerFlag({
+      name: 'proof_window',
+      description:
+        'Ledgers below the newest proven one whose account state tree sync keeps in memory, so that jt_getProof proves account state at them; the trees share what the ledgers did not change',
+      default: 256,
+      min: 0,
+      max: 65_536,
+      valueName: 'N',
+    }),
+    integerFlag({
       name: 'start_ledger',
       description: 'Oldest ledger to backfill down to',
       default: undefined,

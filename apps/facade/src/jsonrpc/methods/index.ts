@@ -7,6 +7,7 @@ import { jt_getBlockByHash } from './jt_getBlockByHash';
 import { jt_getBlockByNumber } from './jt_getBlockByNumber';
 import { jt_getBlockTransactionCountByHash } from './jt_getBlockTransactionCountByHash';
 import { jt_getBlockTransactionCountByNumber } from './jt_getBlockTransactionCountByNumber';
+import { jt_getProof } from './jt_getProof';
 import { jt_getTransactionByBlockHashAndIndex } from './jt_getTransactionByBlockHashAndIndex';
 import { jt_getTransactionByBlockNumberAndIndex } from './jt_getTransactionByBlockNumberAndIndex';
 import { jt_getTransactionByHash } from './jt_getTransactionByHash';
@@ -44,6 +45,8 @@ const all = [
   // Beyond the SPEC: submit and wait.
   jt_sendTransactionAndWait,
   jt_sendRawTransactionAndWait,
+  // Beyond the SPEC: proofs.
+  jt_getProof,
   // Over the WebSocket at /v1/ws: streams.
   jt_subscribe,
   jt_unsubscribe,

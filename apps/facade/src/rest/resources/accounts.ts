@@ -5,9 +5,11 @@ import { InvalidParams } from '@ledger-node/errors';
 import { accountIdOf } from '../../accounts/address';
 import type { TransactionRecord } from '@ledger-node/contracts';
 import type { ChainProfile } from '@ledger-node/chain';
+import { accountProof } from '../../accounts/proof';
 import { accountState, type AccountState } from '../../accounts/state';
-import { ledger38129, restExamples } from '../../format/examples';
+import { ledger38129, restExamples, stateProofExample } from '../../format/examples';
 import { restTransaction } from '../../format/rest';
+import { stateProofSchema } from '../../format/schemas';
 import type { MethodContext } from '../../jsonrpc/method';
 import { accountAddress, stateBlockSelector } from '../../jsonrpc/params';
 import { defineRoute, type RestErrorMap, type RestTag } from '../define';
@@ -18,6 +20,17 @@ const tag: RestTag = { name: 'accounts', description: "Any account's balances, t
 const errors: RestErrorMap = { not_found: 404, account_not_found: 404, out_of_range: 404, not_synced: 503 };
 
 const addressParams = z.object({ address: accountAddress.describe('the account address') });
+
+/** `CURRENCY:ISSUER[,CURRENCY:ISSUER]`: the trust lines of a proof. */
+const trustLineList = z
+  .string()
+  .regex(/^[^:,]+:[1-9A-HJ-NP-Za-km-z]{25,35}(,[^:,]+:[1-9A-HJ-NP-Za-km-z]{25,35}){0,63}$/, 'expected CURRENCY:ISSUER, comma-separated, at most 64')
+  .transform((text) =>
+    text.split(',').map((line) => {
+      const [currency, issuer] = line.split(':') as [string, string];
+      return { currency, issuer };
+    }),
+  );
 
 const drops = z.string().regex(/^\d+$/).optional().describe('the same amount in drops (an integer as a decimal string); only for the native currency');
 
@@ -157,5 +170,24 @@ export const accountRoutes = [
       const { records, marker } = await accountTransactions(params.address, query, 'Payment', context);
       return { account: params.address, payments: records.map((record) => restPayment(record, context.profile)), ...(marker ? { marker } : {}) };
     },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/accounts/{address}/proof',
+    operationId: 'getAccountProof',
+    tag,
+    summary:
+      "A proof of an account's state at a recent ledger (jt_getProof): its AccountRoot and the trust lines named, with their paths to account_hash and the validations that proved the ledger; check it with ledger-node verify-proof.",
+    params: addressParams,
+    query: z
+      .object({
+        ledger: stateBlockSelector.optional().describe('ledger index, hash, or current / validated / closed (default: the newest ledger a proof is served for)'),
+        lines: trustLineList.optional().describe('trust lines to prove beside the AccountRoot: CURRENCY:ISSUER, comma-separated (e.g. USD:r9aRw8p1jHtR9XhDAE22TjtM7PdupNXhkx)'),
+      })
+      .loose(),
+    response: stateProofSchema,
+    errors,
+    example: { params: { address: ledger38129.lineHolder }, query: { ledger: '38129', lines: 'USD:r9aRw8p1jHtR9XhDAE22TjtM7PdupNXhkx' }, response: stateProofExample },
+    handler: ({ params, query }, context) => accountProof(params.address, query.ledger ?? stateBlockSelector.parse('validated'), query.lines ?? [], context),
   }),
 ];

@@ -21,6 +21,44 @@ export const protobufPackage = "ledgernode.sync.v1";
 
 export const protobufFileName = "ledgernode/sync/v1/sync.proto";
 
+/** Request of GetStateProof. */
+export interface GetStateProofRequest {
+  /**
+   * The ledger; absent: the newest whose state tree is held. OUT_OF_RANGE, naming the ledgers held,
+   * when its tree is not held.
+   */
+  ledgerIndex?:
+    | number
+    | undefined;
+  /** The ledger entry indexes (32 bytes each) to prove; at most 256. */
+  keys: Buffer[];
+}
+
+/** Response of GetStateProof. */
+export interface GetStateProofResponse {
+  /** The ledger the entries are proven at. */
+  ledgerIndex: number;
+  /** Its canonical binary header, whose account_hash the paths hash to. */
+  headerBlob: Buffer;
+  /** One per key, in the order asked. */
+  entries: StateEntryProof[];
+}
+
+/** One ledger entry and its path in the state tree. */
+export interface StateEntryProof {
+  /** The entry's index, 32 bytes. */
+  key: Buffer;
+  /** The serialized ledger entry; absent when the ledger holds no entry at the key. */
+  blob?:
+    | Buffer
+    | undefined;
+  /**
+   * The inner nodes from the root down to the entry's leaf, each its 16 branch hashes (512 bytes):
+   * the branch toward the key holds the next node's hash, the leaf's at the bottom. Empty when absent.
+   */
+  innerNodes: Buffer[];
+}
+
 /** Request of GetManifest. */
 export interface GetManifestRequest {
   /** The validator's master or signing public key, 33 bytes. */
@@ -205,6 +243,311 @@ export interface PublisherListStatus {
   /** Why that document, or one of its blobs, was refused. */
   reason?: string | undefined;
 }
+
+function createBaseGetStateProofRequest(): GetStateProofRequest {
+  return { ledgerIndex: undefined, keys: [] };
+}
+
+export const GetStateProofRequest: MessageFns<GetStateProofRequest> = {
+  encode(message: GetStateProofRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledgerIndex !== undefined) {
+      writer.uint32(8).uint32(message.ledgerIndex);
+    }
+    for (const v of message.keys) {
+      writer.uint32(18).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStateProofRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStateProofRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.keys.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStateProofRequest {
+    return {
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : undefined,
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => Buffer.from(bytesFromBase64(e))) : [],
+    };
+  },
+
+  toJSON(message: GetStateProofRequest): unknown {
+    const obj: any = {};
+    if (message.ledgerIndex !== undefined) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.keys?.length) {
+      obj.keys = message.keys.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStateProofRequest>, I>>(base?: I): GetStateProofRequest {
+    return GetStateProofRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStateProofRequest>, I>>(object: I): GetStateProofRequest {
+    const message = createBaseGetStateProofRequest();
+    message.ledgerIndex = object.ledgerIndex ?? undefined;
+    message.keys = object.keys?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetStateProofResponse(): GetStateProofResponse {
+  return { ledgerIndex: 0, headerBlob: Buffer.alloc(0), entries: [] };
+}
+
+export const GetStateProofResponse: MessageFns<GetStateProofResponse> = {
+  encode(message: GetStateProofResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(8).uint32(message.ledgerIndex);
+    }
+    if (message.headerBlob.length !== 0) {
+      writer.uint32(18).bytes(message.headerBlob);
+    }
+    for (const v of message.entries) {
+      StateEntryProof.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStateProofResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetStateProofResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.headerBlob = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.entries.push(StateEntryProof.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetStateProofResponse {
+    return {
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+      headerBlob: isSet(object.headerBlob)
+        ? Buffer.from(bytesFromBase64(object.headerBlob))
+        : isSet(object.header_blob)
+        ? Buffer.from(bytesFromBase64(object.header_blob))
+        : Buffer.alloc(0),
+      entries: globalThis.Array.isArray(object?.entries)
+        ? object.entries.map((e: any) => StateEntryProof.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetStateProofResponse): unknown {
+    const obj: any = {};
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    if (message.headerBlob.length !== 0) {
+      obj.headerBlob = base64FromBytes(message.headerBlob);
+    }
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => StateEntryProof.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetStateProofResponse>, I>>(base?: I): GetStateProofResponse {
+    return GetStateProofResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetStateProofResponse>, I>>(object: I): GetStateProofResponse {
+    const message = createBaseGetStateProofResponse();
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    message.headerBlob = object.headerBlob ?? Buffer.alloc(0);
+    message.entries = object.entries?.map((e) => StateEntryProof.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStateEntryProof(): StateEntryProof {
+  return { key: Buffer.alloc(0), blob: undefined, innerNodes: [] };
+}
+
+export const StateEntryProof: MessageFns<StateEntryProof> = {
+  encode(message: StateEntryProof, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key.length !== 0) {
+      writer.uint32(10).bytes(message.key);
+    }
+    if (message.blob !== undefined) {
+      writer.uint32(18).bytes(message.blob);
+    }
+    for (const v of message.innerNodes) {
+      writer.uint32(26).bytes(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StateEntryProof {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStateEntryProof();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.blob = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.innerNodes.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StateEntryProof {
+    return {
+      key: isSet(object.key) ? Buffer.from(bytesFromBase64(object.key)) : Buffer.alloc(0),
+      blob: isSet(object.blob) ? Buffer.from(bytesFromBase64(object.blob)) : undefined,
+      innerNodes: globalThis.Array.isArray(object?.innerNodes)
+        ? object.innerNodes.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : globalThis.Array.isArray(object?.inner_nodes)
+        ? object.inner_nodes.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+    };
+  },
+
+  toJSON(message: StateEntryProof): unknown {
+    const obj: any = {};
+    if (message.key.length !== 0) {
+      obj.key = base64FromBytes(message.key);
+    }
+    if (message.blob !== undefined) {
+      obj.blob = base64FromBytes(message.blob);
+    }
+    if (message.innerNodes?.length) {
+      obj.innerNodes = message.innerNodes.map((e) => base64FromBytes(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StateEntryProof>, I>>(base?: I): StateEntryProof {
+    return StateEntryProof.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StateEntryProof>, I>>(object: I): StateEntryProof {
+    const message = createBaseStateEntryProof();
+    message.key = object.key ?? Buffer.alloc(0);
+    message.blob = object.blob ?? undefined;
+    message.innerNodes = object.innerNodes?.map((e) => e) || [];
+    return message;
+  },
+};
 
 function createBaseGetManifestRequest(): GetManifestRequest {
   return { publicKey: Buffer.alloc(0) };
@@ -1654,6 +1997,20 @@ export const SyncServiceService = {
     responseSerialize: (value: GetManifestResponse): Buffer => Buffer.from(GetManifestResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetManifestResponse => GetManifestResponse.decode(value),
   },
+  /**
+   * State entries of a recent ledger with their paths in its proven state tree (jt_getProof): the
+   * tree is held for the newest -proof_window ledgers whose state is proven.
+   */
+  getStateProof: {
+    path: "/ledgernode.sync.v1.SyncService/GetStateProof" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetStateProofRequest): Buffer => Buffer.from(GetStateProofRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStateProofRequest => GetStateProofRequest.decode(value),
+    responseSerialize: (value: GetStateProofResponse): Buffer =>
+      Buffer.from(GetStateProofResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetStateProofResponse => GetStateProofResponse.decode(value),
+  },
 } as const;
 
 export interface SyncServiceServer extends UntypedServiceImplementation {
@@ -1661,6 +2018,11 @@ export interface SyncServiceServer extends UntypedServiceImplementation {
   getSyncStatus: handleUnaryCall<GetSyncStatusRequest, GetSyncStatusResponse>;
   /** The manifest sync follows for a validator key, master or signing (rippled `manifest`). */
   getManifest: handleUnaryCall<GetManifestRequest, GetManifestResponse>;
+  /**
+   * State entries of a recent ledger with their paths in its proven state tree (jt_getProof): the
+   * tree is held for the newest -proof_window ledgers whose state is proven.
+   */
+  getStateProof: handleUnaryCall<GetStateProofRequest, GetStateProofResponse>;
 }
 
 export interface SyncServiceClient extends Client {
@@ -1695,6 +2057,25 @@ export interface SyncServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetManifestResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * State entries of a recent ledger with their paths in its proven state tree (jt_getProof): the
+   * tree is held for the newest -proof_window ledgers whose state is proven.
+   */
+  getStateProof(
+    request: GetStateProofRequest,
+    callback: (error: ServiceError | null, response: GetStateProofResponse) => void,
+  ): ClientUnaryCall;
+  getStateProof(
+    request: GetStateProofRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetStateProofResponse) => void,
+  ): ClientUnaryCall;
+  getStateProof(
+    request: GetStateProofRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetStateProofResponse) => void,
   ): ClientUnaryCall;
 }
 
