@@ -33,6 +33,15 @@ describe('Queries', () => {
     expect(missing).toHaveBeenCalledTimes(2);
   });
 
+  it('answers but does not keep an answer its keep test refuses', async () => {
+    const queries = queriesOver({});
+    const render = vi.fn(async () => ({ final: false }));
+    const keep = (answer: { final: boolean }) => answer.final;
+    expect((await queries.kept('k', render, keep))?.json).toBe('{"final":false}');
+    expect((await queries.kept('k', render, keep))?.json).toBe('{"final":false}');
+    expect(render).toHaveBeenCalledTimes(2);
+  });
+
   it("fails only the account read the store refused, with the store's error kind", async () => {
     const getAccountStates = vi.fn(async ({ requests }: { requests: { accountId: Buffer }[] }) => ({
       results: requests.map(({ accountId }) =>

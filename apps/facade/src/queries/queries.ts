@@ -3,6 +3,7 @@ import type {
   GetAccountTransactionCountResponse,
   GetAccountTransactionsRequest,
   GetAccountTransactionsResponse,
+  GetLedgerEvidenceResponse,
   GetStateObjectsResponse,
   GetStatusResponse,
   LedgerRecord,
@@ -62,6 +63,11 @@ export class Queries {
     return (await this.clients.ledgerStore.getLedger({ ledger, txDetail })).ledger;
   }
 
+  /** The network's proof of a stored ledger (its evidence absent when it was proven another way); NotFound when it is not stored. */
+  ledgerEvidence(ledger: LedgerSelector): Promise<GetLedgerEvidenceResponse> {
+    return this.clients.ledgerStore.getLedgerEvidence({ ledger });
+  }
+
   /** A stored transaction by hash; undefined when it is not stored. */
   transaction(hash: Buffer): Promise<TransactionRecord | undefined> {
     return this.transactions.load(hash);
@@ -110,15 +116,16 @@ export class Queries {
   /**
    * An answer that never changes once given, rendered once and then served from the cache under
    * `key`: what `render` answers from validated ledgers named by index or hash. Undefined (nothing
-   * stored yet) is never kept: it may be stored in the next ledger.
+   * stored yet) is never kept: it may be stored in the next ledger; nor is an answer `keep` refuses
+   * (one that may be answered better later).
    */
-  async kept<T>(key: string, render: () => Promise<T | undefined>): Promise<RenderedJson<T> | undefined> {
+  async kept<T>(key: string, render: () => Promise<T | undefined>, keep: (value: T) => boolean = () => true): Promise<RenderedJson<T> | undefined> {
     const cached = this.answers.get(key);
     if (cached !== undefined) return new RenderedJson<T>(cached);
     const value = await render();
     if (value === undefined) return undefined;
     const answer = RenderedJson.of(value);
-    this.answers.set(key, answer.json);
+    if (keep(value)) this.answers.set(key, answer.json);
     return answer;
   }
 }
