@@ -39,18 +39,19 @@ const specTable: Record<string, [string, boolean][]> = {
   jt_account: [['address', true], ['page', false], ['perPage', false], ['newestFirst', false], ['direction', false]],
 };
 
-/** Methods beyond the SPEC: submit and wait (README "What a send returns"), streams over /v1/ws. */
+/** Methods beyond the SPEC: submit and wait (README "What a send returns"), streams over /v1/ws, proofs (README "Proofs"). */
 const beyondSpec: Record<string, [string, boolean][]> = {
   jt_sendTransactionAndWait: [['transaction', true], ['timeoutSeconds', false]],
   jt_sendRawTransactionAndWait: [['signedTransaction', true], ['timeoutSeconds', false]],
   jt_subscribe: [['subscription', true], ['options', false]],
   jt_unsubscribe: [['subscriptionId', true]],
+  jt_getTransactionProof: [['transactionHash', true]],
 };
 
 describe('the OpenRPC document (rpc.discover)', () => {
   const document = openRpcDocument(withDiscovery(methods));
 
-  it('lists every method of the SPEC table, the two beyond it, and rpc.discover', () => {
+  it('lists every method of the SPEC table, those beyond it, and rpc.discover', () => {
     expect(document.methods.map((method) => method.name).sort()).toEqual([...Object.keys(specTable), ...Object.keys(beyondSpec), 'rpc.discover'].sort());
   });
 
