@@ -29,11 +29,11 @@ describe('transaction proofs served by a node following a devnet that plays a re
   let anchor: number;
 
   beforeAll(async () => {
-    const [rpcPort, wsPort] = [await freePort(), await freePort()];
+    const [rpcPort, apiPort, wsPort] = [await freePort(), await freePort(), await freePort()];
     node = startProcess(
       [
         cliEntry(), '-dev', '-close_ms', '250', '-idle_close_ms', '250', '-load', '20', '-load_accounts', '4',
-        '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
+        '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
         '-data_dir', dir, '-thread_count', '2',
       ],
       { env: { LEDGER_NODE_DEVNET_HISTORY: PREBUILT } },
@@ -42,7 +42,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     anchor = Number((await node.waitFor(/anchored at validated ledger (\d+)/, 60_000))[1]);
     await node.waitFor(/facade\s+ready/, 60_000);
     call = rpcClient(rpcPort);
-    restUrl = `http://127.0.0.1:${rpcPort}/v1`;
+    restUrl = `http://127.0.0.1:${apiPort}/v1`;
     rippledUrl = `http://127.0.0.1:${wsPort}/`;
     await waitUntil(
       async () => ((await call('jt_blockNumber')).result as number) >= anchor + 4 && (await call('jt_getBlockByNumber', ['2', false])).result !== null,
