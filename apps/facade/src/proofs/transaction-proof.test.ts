@@ -101,6 +101,14 @@ describe('transactionProof', () => {
     expect(ledgerStore.getLedger).toHaveBeenCalledTimes(1);
   });
 
+  it("reads a ledger and its evidence once for the proofs of its transactions asked together", async () => {
+    const { queries, ledgerStore } = queriesOver(chain(0, () => true));
+    const proofs = await Promise.all(proven.transactions.slice(0, 10).map((entry) => transactionProof(fromHex(entry.hash), queries, xrpl)));
+    expect(proofs.map((answer) => (JSON.parse(answer!.json) as TransactionProof).ledger.index)).toEqual(Array(10).fill(provenIndex));
+    expect(ledgerStore.getLedger).toHaveBeenCalledTimes(1);
+    expect(ledgerStore.getLedgerEvidence).toHaveBeenCalledTimes(1);
+  });
+
   it('answers undefined for a transaction not stored', async () => {
     expect(await proofOf(chain(0, () => true), Buffer.alloc(32, 0xab))).toBeUndefined();
   });
@@ -117,7 +125,7 @@ describe('transactionProof', () => {
     const unchained = verified({ ...proof, ledger_proof: undefined });
     expect(unchained.ok).toBe(false);
     await transactionProof(txHash, queries, xrpl);
-    expect(ledgerStore.getLedger.mock.calls.filter(([{ ledger }]) => ledger.selector?.$case === 'index' && ledger.selector.index === provenIndex)).toHaveLength(2);
+    expect(ledgerStore.getLedger.mock.calls.filter(([{ ledger }]) => ledger.selector?.$case === 'index' && ledger.selector.index === provenIndex + 1)).toHaveLength(2);
   });
 
   it(`refuses a header chain longer than ${MAX_HEADER_CHAIN} headers (OutOfRange naming the bound and the nearest ledger with evidence)`, async () => {

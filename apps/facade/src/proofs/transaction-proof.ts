@@ -51,8 +51,7 @@ export function transactionProof(hash: Buffer, queries: Queries, profile: ChainP
 }
 
 async function proofOf(record: TransactionRecord, queries: Queries, profile: ChainProfile): Promise<TransactionProof | undefined> {
-  const at = atIndex(record.ledgerIndex);
-  const [ledger, own] = await Promise.all([queries.ledger(at, TxDetail.FULL), queries.ledgerEvidence(at)]);
+  const [ledger, own] = await Promise.all([queries.wholeLedger(record.ledgerIndex), queries.ledgerEvidence(record.ledgerIndex)]);
   // Removed by bounded history between the reads: no longer stored.
   if (ledger === undefined) return undefined;
   const header = decodeLedgerHeader(ledger.headerBlob);
@@ -119,7 +118,7 @@ async function laterLedger(header: LedgerHeader, queries: Queries): Promise<Prov
 async function nearestEvidenced(ledgerIndex: number, highest: number, queries: Queries): Promise<{ ledgerIndex: number; evidence: LedgerEvidence } | undefined> {
   for (let from = ledgerIndex + 1; from <= highest; from += EVIDENCE_LOOKUPS_AT_ONCE) {
     const count = Math.min(EVIDENCE_LOOKUPS_AT_ONCE, highest - from + 1);
-    const answers = await Promise.all(Array.from({ length: count }, (_, offset) => queries.ledgerEvidence(atIndex(from + offset)).catch(undefinedWhenNotStored)));
+    const answers = await Promise.all(Array.from({ length: count }, (_, offset) => queries.ledgerEvidence(from + offset).catch(undefinedWhenNotStored)));
     for (const answer of answers) {
       if (answer === undefined) return undefined;
       if (answer.evidence) return { ledgerIndex: answer.ledgerIndex, evidence: answer.evidence };

@@ -1,20 +1,21 @@
-import type {
-  GetAccountStateResponse,
-  GetAccountTransactionCountResponse,
-  GetAccountTransactionsRequest,
-  GetAccountTransactionsResponse,
-  GetLedgerEvidenceResponse,
-  GetStateObjectsResponse,
-  GetStatusResponse,
-  LedgerRecord,
-  ListStateObjectsRequest,
-  ListStateObjectsResponse,
-  LedgerSelector,
-  TransactionRecord,
+import {
   TxDetail,
+  type GetAccountStateResponse,
+  type GetAccountTransactionCountResponse,
+  type GetAccountTransactionsRequest,
+  type GetAccountTransactionsResponse,
+  type GetLedgerEvidenceResponse,
+  type GetStateObjectsResponse,
+  type GetStatusResponse,
+  type LedgerRecord,
+  type ListStateObjectsRequest,
+  type ListStateObjectsResponse,
+  type LedgerSelector,
+  type TransactionRecord,
 } from '@ledger-node/contracts';
 import { Internal } from '@ledger-node/errors';
 import { fromItemError } from '@ledger-node/grpc';
+import { LRUCache } from 'lru-cache';
 import type { Clients } from '../clients';
 import type { TipCache } from '../tip';
 import type { AnswerCache } from './answer-cache';
@@ -23,6 +24,26 @@ import { RenderedJson } from './rendered-json';
 
 /** Keys per GetTransactions / GetAccountStates call (ledgerstore.proto allows 1000). */
 const MAX_KEYS_PER_CALL = 1000;
+/** Ledgers read whole (and their evidence) kept for the proofs of their other transactions. */
+const RECENT_LEDGERS_KEPT = 8;
+
+const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
+
+/**
+ * `read`'s answer for `key`, read once for the calls that ask together or soon after: kept while
+ * recent, what never changes once stored. A failed read, or nothing stored, is read again next time.
+ */
+function recent<V>(cache: LRUCache<number, Promise<V>>, key: number, read: () => Promise<V>): Promise<V> {
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const reading = read();
+  cache.set(key, reading);
+  const forget = () => {
+    if (cache.get(key) === reading) cache.delete(key);
+  };
+  reading.then((value) => value === undefined && forget(), forget);
+  return reading;
+}
 
 /**
  * The facade's one way of reading the chain, under every API (jt_* JSON-RPC, REST, the
@@ -36,6 +57,8 @@ const MAX_KEYS_PER_CALL = 1000;
 export class Queries {
   private readonly transactions: Batcher<Buffer, TransactionRecord | undefined>;
   private readonly accountStates: Batcher<{ accountId: Buffer; ledger: LedgerSelector }, GetAccountStateResponse>;
+  private readonly wholeLedgers = new LRUCache<number, Promise<LedgerRecord | undefined>>({ max: RECENT_LEDGERS_KEPT });
+  private readonly evidences = new LRUCache<number, Promise<GetLedgerEvidenceResponse>>({ max: RECENT_LEDGERS_KEPT });
 
   constructor(
     private readonly clients: Clients,
@@ -63,9 +86,21 @@ export class Queries {
     return (await this.clients.ledgerStore.getLedger({ ledger, txDetail })).ledger;
   }
 
-  /** The network's proof of a stored ledger (its evidence absent when it was proven another way); NotFound when it is not stored. */
-  ledgerEvidence(ledger: LedgerSelector): Promise<GetLedgerEvidenceResponse> {
-    return this.clients.ledgerStore.getLedgerEvidence({ ledger });
+  /**
+   * A stored ledger with every transaction, by index, read once for the proofs of its transactions
+   * asked together or soon after (the last few are kept: a stored ledger never changes); undefined
+   * when it is not stored.
+   */
+  wholeLedger(ledgerIndex: number): Promise<LedgerRecord | undefined> {
+    return recent(this.wholeLedgers, ledgerIndex, () => this.ledger(atIndex(ledgerIndex), TxDetail.FULL));
+  }
+
+  /**
+   * The network's proof of a stored ledger (its evidence absent when it was proven another way,
+   * taken with the ledger's first write only), kept as wholeLedger is; NotFound when it is not stored.
+   */
+  ledgerEvidence(ledgerIndex: number): Promise<GetLedgerEvidenceResponse> {
+    return recent(this.evidences, ledgerIndex, () => this.clients.ledgerStore.getLedgerEvidence({ ledger: atIndex(ledgerIndex) }));
   }
 
   /** A stored transaction by hash; undefined when it is not stored. */
