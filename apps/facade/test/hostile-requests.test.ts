@@ -129,6 +129,7 @@ function baselines(): Record<string, unknown[]> {
     jt_getTransactionByBlockHashAndIndex: [known.blockHash, '0x0'],
     jt_getTransactionByBlockNumberAndIndex: ['latest', '0x0'],
     jt_getTransactionReceipt: [known.txHash],
+    jt_getTransactionProof: [known.txHash],
     jt_sign: ['n', '0x00'],
     jt_signTransaction: [transaction],
     jt_sendTransaction: [transaction],

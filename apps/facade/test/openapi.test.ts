@@ -72,6 +72,7 @@ describe('GET /v1/openapi.json', () => {
         '/v1/submissions/{id}',
         '/v1/transactions',
         '/v1/transactions/{hash}',
+        '/v1/transactions/{hash}/proof',
       ].sort(),
     );
   });

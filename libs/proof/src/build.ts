@@ -9,7 +9,6 @@ import {
   encodeNodePublicKey,
   keylet,
   transactionTreeProof,
-  transactionTreeRoot,
   type ChainProfile,
   type LedgerHeader,
   type StateTree,
@@ -123,13 +122,14 @@ function commonParts(source: ProofSource): Pick<TransactionProof, 'ledger' | 'va
 
 /** An XPOP of one transaction (with `ledger_proof` when `later` is given: then not one Xahau reads). */
 export function buildTransactionProof(source: TransactionProofSource): TransactionProof {
-  if (transactionTreeRoot(source.transactions) !== source.header.transactionHash) {
-    throw new InvalidParams(`the transactions given are not ledger ${source.header.ledgerIndex}'s (their tree root is not transaction_hash)`, 'transactions');
-  }
   const hash = source.hash.toUpperCase();
   const item = source.transactions.find((entry) => entry.hash.toUpperCase() === hash);
   const proof = transactionTreeProof(source.transactions, hash);
   if (item === undefined || proof === undefined) throw new InvalidParams(`transaction ${hash} is not in ledger ${source.header.ledgerIndex}`, 'hash');
+  // The path's root is the tree's: checked from the path, the tree is built once.
+  if (proofRoot(proof) !== source.header.transactionHash) {
+    throw new InvalidParams(`the transactions given are not ledger ${source.header.ledgerIndex}'s (their tree root is not transaction_hash)`, 'transactions');
+  }
   const { ledger, validation, ledger_proof: ledgerProof } = commonParts(source);
   return { ledger, transaction: { blob: hexOf(item.txBlob), meta: hexOf(item.metaBlob), proof }, validation, ...(ledgerProof ? { ledger_proof: ledgerProof } : {}) };
 }

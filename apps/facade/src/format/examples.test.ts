@@ -21,6 +21,7 @@ import { coinEntry, coinLine } from '../accounts/balances';
 import { historyEntry } from '../accounts/history';
 import { restBalances, restPayment } from '../rest/resources/accounts';
 import { genesisSigned, ledger38129, restExamples, rpcExamples, stateProofExample } from './examples';
+import { testnetProof } from './proof-example';
 import { blockObject, receiptObject, transactionObject } from './records';
 import { restLedger, restTransaction } from './rest';
 
@@ -137,5 +138,18 @@ describe('the signing examples', () => {
     expect(verify(encodeForSigning(unsigned), TxnSignature, keys.publicKey)).toBe(true);
     expect(encode({ ...unsigned, TxnSignature })).toBe(genesisSigned.payment.blob);
     expect(hashTransaction(genesisSigned.payment.blob)).toBe(genesisSigned.payment.hash);
+  });
+});
+
+describe('the proof example', () => {
+  const xpop = readFixture<{ transaction: { blob: string }; validation: { unl: { public_key: string } } }>('xrpl/trust/xpop-testnet-39419653.json');
+
+  it("is testnet's XPOP as recorded, of the transaction the example names", () => {
+    expect(testnetProof.xpop).toEqual(xpop);
+    expect(hashTransaction(testnetProof.xpop.transaction.blob)).toBe(testnetProof.hash);
+  });
+
+  it("verifies with the testnet publisher's key", () => {
+    expect(verifyProof(testnetProof.xpop, { publisherKeys: [xpop.validation.unl.public_key], profile }).ok).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProofTree } from '@ledger-node/proof';
 
 /** Result schemas of SPEC §2: they document the methods and check answers in the conformance tests. */
 const hexHash = z.string().regex(/^[0-9A-F]{64}$/);
@@ -81,37 +82,70 @@ export const syncStatusSchema = z
   ])
   .describe('Sync status object (SPEC §2.2), or false when in sync');
 
-/** A path in the list form (libs/proof): 16 branches, each a hash or, toward the entry, the next inner node's 16. */
-const proofPath = z
-  .array(z.union([hexHash, z.array(z.unknown()).readonly()]))
-  .length(16)
-  .readonly()
-  .describe("the inner nodes from the entry's leaf up to acroot: each its 16 branch hashes, the branch toward the entry holding the next inner node's list, the leaf's hash at the bottom");
+const hexBytes = z.string().regex(/^(?:[0-9A-F]{2})+$/);
+
+/** A header as XLS-41 names its fields, from which the ledger hash is recomputed. */
+const proofLedgerSchema = z.object({
+  index: z.number().int(),
+  coins: dropsString,
+  phash: hexHash,
+  txroot: hexHash,
+  acroot: hexHash,
+  pclose: rippleEpochSeconds,
+  close: rippleEpochSeconds,
+  cres: z.number().int(),
+  flags: z.number().int(),
+});
+
+/**
+ * A path from a leaf to a tree's root: this node writes the list form (each inner node its 16
+ * branch hashes, the branch toward the leaf holding the next inner node, the leaf hash at the
+ * bottom); Xahau's tree form ({hash, key, children}) reads the same. Typed as libs/proof's (the list
+ * form nests readonly lists, which zod does not type).
+ */
+const proofPathSchema = z.union([
+  z.array(z.unknown()).length(16),
+  z.looseObject({ hash: hexHash, key: hexHash, children: z.record(z.string(), z.unknown()) }),
+]) as unknown as z.ZodType<ProofTree>;
+
+/** The validations of the proven (or the later validated) ledger and the list they were checked against. */
+const proofValidationSchema = z.object({
+  data: z.record(z.string(), hexBytes).describe("signed validations (STValidation, hex) keyed by the validator's n… key"),
+  unl: z
+    .object({ public_key: hexBytes, manifest: z.string(), blob: z.string(), signature: hexBytes, version: z.number().int() })
+    .describe("the publisher's list the validations were checked against (version 1: the blob in force at the validated ledger's close)"),
+});
+
+export const transactionProofSchema = z
+  .object({
+    ledger: proofLedgerSchema.describe("the proven ledger's header"),
+    transaction: z.object({
+      blob: hexBytes.describe('the transaction, hex'),
+      meta: hexBytes.describe('its metadata, hex'),
+      proof: proofPathSchema.describe("the inner nodes from the transaction's leaf up to txroot"),
+    }),
+    validation: proofValidationSchema,
+    ledger_proof: z
+      .union([
+        z.object({ kind: z.literal('header_chain'), headers: z.array(proofLedgerSchema) }),
+        z.object({ kind: z.literal('skip_list'), ledger: proofLedgerSchema, state: z.object({ key: hexHash, blob: hexBytes, proof: z.unknown() }) }),
+      ])
+      .optional()
+      .describe(
+        "present when the ledger is proven by a later one (it was stored without validations of its own); `validation` then holds that later ledger's validations. header_chain: the headers from the proven ledger's child up to the validated ledger, each naming the one before as phash; skip_list: the validated ledger's header and its LedgerHashes entry listing the proven ledger's hash",
+      ),
+  })
+  .describe(
+    "Proof of a transaction (XLS-41 XPOP, what Xahau's Import reads; with ledger_proof an extension it does not): verifies offline with the publisher's key, e.g. ledger-node verify-proof FILE -validator_list_keys KEY",
+  );
 
 /** libs/proof's state proof document: XLS-41's `ledger` and `validation` with the `state` extension. */
 export const stateProofSchema = z
   .object({
-    ledger: z
-      .object({
-        index: z.number().int(),
-        coins: decimalString,
-        phash: hexHash,
-        txroot: hexHash,
-        acroot: hexHash,
-        pclose: z.number().int(),
-        close: z.number().int(),
-        cres: z.number().int(),
-        flags: z.number().int(),
-      })
-      .describe('the header fields of the ledger, from which its hash is recomputed'),
+    ledger: proofLedgerSchema.describe('the header fields of the ledger, from which its hash is recomputed'),
     state: z
-      .array(z.object({ key: hexHash.describe('the ledger entry index'), blob: z.string().regex(/^[0-9A-F]+$/).describe('the serialized ledger entry, hex'), proof: proofPath }))
+      .array(z.object({ key: hexHash.describe('the ledger entry index'), blob: hexBytes.describe('the serialized ledger entry, hex'), proof: proofPathSchema.describe("the inner nodes from the entry's leaf up to acroot") }))
       .describe('the AccountRoot, then each trust line asked for, in that order'),
-    validation: z.object({
-      data: z.record(z.string(), z.string().regex(/^[0-9A-F]+$/)).describe("the signed validations of the ledger (hex), keyed by the validator's signing key (n…)"),
-      unl: z
-        .object({ public_key: z.string(), manifest: z.string(), blob: z.string(), signature: z.string(), version: z.number().int().describe('1') })
-        .describe("the publisher's list the validations were checked against (version 1: of a version 2 list, the blob in force)"),
-    }),
+    validation: proofValidationSchema,
   })
   .describe('A proof document (XLS-41 with the state extension): check it with `ledger-node verify-proof FILE` against the publisher key, trusting nothing else.');

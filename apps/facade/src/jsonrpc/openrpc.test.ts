@@ -39,13 +39,14 @@ const specTable: Record<string, [string, boolean][]> = {
   jt_account: [['address', true], ['page', false], ['perPage', false], ['newestFirst', false], ['direction', false]],
 };
 
-/** Methods beyond the SPEC: submit and wait (README "What a send returns"), proofs, streams over /v1/ws. */
+/** Methods beyond the SPEC: submit and wait (README "What a send returns"), streams over /v1/ws, proofs (README "Proofs"). */
 const beyondSpec: Record<string, [string, boolean][]> = {
   jt_sendTransactionAndWait: [['transaction', true], ['timeoutSeconds', false]],
   jt_sendRawTransactionAndWait: [['signedTransaction', true], ['timeoutSeconds', false]],
   jt_getProof: [['address', true], ['block', true], ['trustLines', false]],
   jt_subscribe: [['subscription', true], ['options', false]],
   jt_unsubscribe: [['subscriptionId', true]],
+  jt_getTransactionProof: [['transactionHash', true]],
 };
 
 describe('the OpenRPC document (rpc.discover)', () => {

@@ -33,6 +33,35 @@ describe('Queries', () => {
     expect(missing).toHaveBeenCalledTimes(2);
   });
 
+  it('answers but does not keep an answer its keep test refuses', async () => {
+    const queries = queriesOver({});
+    const render = vi.fn(async () => ({ final: false }));
+    const keep = (answer: { final: boolean }) => answer.final;
+    expect((await queries.kept('k', render, keep))?.json).toBe('{"final":false}');
+    expect((await queries.kept('k', render, keep))?.json).toBe('{"final":false}');
+    expect(render).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads a whole ledger once while it is recent, but a ledger not stored or a failed read again', async () => {
+    let fail = true;
+    const getLedger = vi.fn(async ({ ledger }: { ledger: { selector: { index: number } } }) => {
+      if (ledger.selector.index === 3 && fail) {
+        fail = false;
+        throw new Error('store down');
+      }
+      return { ledger: ledger.selector.index === 9 ? undefined : { ledgerIndex: ledger.selector.index } };
+    });
+    const queries = queriesOver({ getLedger });
+    expect((await Promise.all([queries.wholeLedger(5), queries.wholeLedger(5)])).map((ledger) => ledger?.ledgerIndex)).toEqual([5, 5]);
+    await queries.wholeLedger(5);
+    expect(getLedger).toHaveBeenCalledTimes(1);
+    expect(await queries.wholeLedger(9)).toBeUndefined();
+    expect(await queries.wholeLedger(9)).toBeUndefined();
+    await expect(queries.wholeLedger(3)).rejects.toThrow('store down');
+    expect((await queries.wholeLedger(3))?.ledgerIndex).toBe(3);
+    expect(getLedger).toHaveBeenCalledTimes(5);
+  });
+
   it("fails only the account read the store refused, with the store's error kind", async () => {
     const getAccountStates = vi.fn(async ({ requests }: { requests: { accountId: Buffer }[] }) => ({
       results: requests.map(({ accountId }) =>

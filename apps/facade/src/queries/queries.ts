@@ -1,19 +1,21 @@
-import type {
-  GetAccountStateResponse,
-  GetAccountTransactionCountResponse,
-  GetAccountTransactionsRequest,
-  GetAccountTransactionsResponse,
-  GetStateObjectsResponse,
-  GetStatusResponse,
-  LedgerRecord,
-  ListStateObjectsRequest,
-  ListStateObjectsResponse,
-  LedgerSelector,
-  TransactionRecord,
+import {
   TxDetail,
+  type GetAccountStateResponse,
+  type GetAccountTransactionCountResponse,
+  type GetAccountTransactionsRequest,
+  type GetAccountTransactionsResponse,
+  type GetLedgerEvidenceResponse,
+  type GetStateObjectsResponse,
+  type GetStatusResponse,
+  type LedgerRecord,
+  type ListStateObjectsRequest,
+  type ListStateObjectsResponse,
+  type LedgerSelector,
+  type TransactionRecord,
 } from '@ledger-node/contracts';
 import { Internal } from '@ledger-node/errors';
 import { fromItemError } from '@ledger-node/grpc';
+import { LRUCache } from 'lru-cache';
 import type { Clients } from '../clients';
 import type { TipCache } from '../tip';
 import type { AnswerCache } from './answer-cache';
@@ -22,6 +24,26 @@ import { RenderedJson } from './rendered-json';
 
 /** Keys per GetTransactions / GetAccountStates call (ledgerstore.proto allows 1000). */
 const MAX_KEYS_PER_CALL = 1000;
+/** Ledgers read whole (and their evidence) kept for the proofs of their other transactions. */
+const RECENT_LEDGERS_KEPT = 8;
+
+const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
+
+/**
+ * `read`'s answer for `key`, read once for the calls that ask together or soon after: kept while
+ * recent, what never changes once stored. A failed read, or nothing stored, is read again next time.
+ */
+function recent<V>(cache: LRUCache<number, Promise<V>>, key: number, read: () => Promise<V>): Promise<V> {
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept;
+  const reading = read();
+  cache.set(key, reading);
+  const forget = () => {
+    if (cache.get(key) === reading) cache.delete(key);
+  };
+  reading.then((value) => value === undefined && forget(), forget);
+  return reading;
+}
 
 /**
  * The facade's one way of reading the chain, under every API (jt_* JSON-RPC, REST, the
@@ -35,6 +57,8 @@ const MAX_KEYS_PER_CALL = 1000;
 export class Queries {
   private readonly transactions: Batcher<Buffer, TransactionRecord | undefined>;
   private readonly accountStates: Batcher<{ accountId: Buffer; ledger: LedgerSelector }, GetAccountStateResponse>;
+  private readonly wholeLedgers = new LRUCache<number, Promise<LedgerRecord | undefined>>({ max: RECENT_LEDGERS_KEPT });
+  private readonly evidences = new LRUCache<number, Promise<GetLedgerEvidenceResponse>>({ max: RECENT_LEDGERS_KEPT });
 
   constructor(
     private readonly clients: Clients,
@@ -60,6 +84,23 @@ export class Queries {
   /** A stored ledger with as much of its transactions as `detail` asks; undefined when it is not stored. */
   async ledger(ledger: LedgerSelector, txDetail: TxDetail): Promise<LedgerRecord | undefined> {
     return (await this.clients.ledgerStore.getLedger({ ledger, txDetail })).ledger;
+  }
+
+  /**
+   * A stored ledger with every transaction, by index, read once for the proofs of its transactions
+   * asked together or soon after (the last few are kept: a stored ledger never changes); undefined
+   * when it is not stored.
+   */
+  wholeLedger(ledgerIndex: number): Promise<LedgerRecord | undefined> {
+    return recent(this.wholeLedgers, ledgerIndex, () => this.ledger(atIndex(ledgerIndex), TxDetail.FULL));
+  }
+
+  /**
+   * The network's proof of a stored ledger (its evidence absent when it was proven another way,
+   * taken with the ledger's first write only), kept as wholeLedger is; NotFound when it is not stored.
+   */
+  ledgerEvidence(ledgerIndex: number): Promise<GetLedgerEvidenceResponse> {
+    return recent(this.evidences, ledgerIndex, () => this.clients.ledgerStore.getLedgerEvidence({ ledger: atIndex(ledgerIndex) }));
   }
 
   /** A stored transaction by hash; undefined when it is not stored. */
@@ -110,15 +151,16 @@ export class Queries {
   /**
    * An answer that never changes once given, rendered once and then served from the cache under
    * `key`: what `render` answers from validated ledgers named by index or hash. Undefined (nothing
-   * stored yet) is never kept: it may be stored in the next ledger.
+   * stored yet) is never kept: it may be stored in the next ledger; nor is an answer `keep` refuses
+   * (one that may be answered better later).
    */
-  async kept<T>(key: string, render: () => Promise<T | undefined>): Promise<RenderedJson<T> | undefined> {
+  async kept<T>(key: string, render: () => Promise<T | undefined>, keep: (value: T) => boolean = () => true): Promise<RenderedJson<T> | undefined> {
     const cached = this.answers.get(key);
     if (cached !== undefined) return new RenderedJson<T>(cached);
     const value = await render();
     if (value === undefined) return undefined;
     const answer = RenderedJson.of(value);
-    this.answers.set(key, answer.json);
+    if (keep(value)) this.answers.set(key, answer.json);
     return answer;
   }
 }

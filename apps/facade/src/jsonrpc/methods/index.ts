@@ -12,6 +12,7 @@ import { jt_getTransactionByBlockHashAndIndex } from './jt_getTransactionByBlock
 import { jt_getTransactionByBlockNumberAndIndex } from './jt_getTransactionByBlockNumberAndIndex';
 import { jt_getTransactionByHash } from './jt_getTransactionByHash';
 import { jt_getTransactionCount } from './jt_getTransactionCount';
+import { jt_getTransactionProof } from './jt_getTransactionProof';
 import { jt_getTransactionReceipt } from './jt_getTransactionReceipt';
 import { jt_sendRawTransaction } from './jt_sendRawTransaction';
 import { jt_sendRawTransactionAndWait } from './jt_sendRawTransactionAndWait';
@@ -47,6 +48,7 @@ const all = [
   jt_sendRawTransactionAndWait,
   // Beyond the SPEC: proofs.
   jt_getProof,
+  jt_getTransactionProof,
   // Over the WebSocket at /v1/ws: streams.
   jt_subscribe,
   jt_unsubscribe,

@@ -4,6 +4,9 @@ import { NotFound } from '@ledger-node/errors';
 import { restTransaction } from '../../format/rest';
 import { hash32, hexData } from '../../jsonrpc/params';
 import { genesisSigned, ledger38129, restExamples } from '../../format/examples';
+import { testnetProof } from '../../format/proof-example';
+import { transactionProofSchema } from '../../format/schemas';
+import { transactionProof } from '../../proofs/transaction-proof';
 import { defineRoute, noParams, noQuery, type RestErrorMap, type RestTag } from '../define';
 import { hexHash, transactionSchema } from '../schemas';
 
@@ -28,6 +31,24 @@ export const transactionRoutes = [
         const transaction = await queries.transaction(params.hash);
         return transaction && { transaction: restTransaction(transaction, profile) };
       });
+      if (!answer) throw new NotFound(`transaction ${params.hash.toString('hex').toUpperCase()} is not stored`);
+      return answer;
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/transactions/{hash}/proof',
+    operationId: 'getTransactionProof',
+    tag,
+    summary:
+      "A proof that a validated transaction is in a ledger the network validated (XLS-41 XPOP), the document itself: checkable offline with the publisher's key (ledger-node verify-proof FILE). A ledger stored without validations of its own is proven through the headers up to the nearest later one that has them (ledger_proof header_chain, at most 256 headers); past that, out_of_range.",
+    params: z.object({ hash: hash32.describe('the transaction hash, 64 hex digits') }),
+    query: noQuery,
+    response: transactionProofSchema,
+    errors: { not_found: 404, out_of_range: 404 },
+    example: { params: { hash: testnetProof.hash }, response: testnetProof.xpop },
+    async handler({ params }, { queries, profile }) {
+      const answer = await transactionProof(params.hash, queries, profile);
       if (!answer) throw new NotFound(`transaction ${params.hash.toString('hex').toUpperCase()} is not stored`);
       return answer;
     },

@@ -91,6 +91,7 @@ describe('tx', () => {
     [{ ctid: 'nope' }, 'invalidParams'],
     [{ transaction: 'AB'.repeat(32), min_ledger: 10, max_ledger: 5 }, 'invalidLgrRange'],
     [{ transaction: 'AB'.repeat(32), min_ledger: 1, max_ledger: 5000 }, 'excessiveLgrRange'],
+    [{ transaction: 'AB'.repeat(32), proof: 'yes' }, 'invalidParams'],
   ])('refuses %j with %s', async (params, token) => {
     await expect(tx(request(params), chain.context)).rejects.toMatchObject({ token });
   });

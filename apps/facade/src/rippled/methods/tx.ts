@@ -4,13 +4,16 @@
  * `searched_all` as Clio does: true when the store holds every ledger of that range, so the
  * transaction is surely not in it. With -network_id, each answer carries the transaction's CTID
  * and a CTID of another network is `wrongNetwork`; without it the node states no network and gives
- * no CTID.
+ * no CTID. This node's extension: `"proof": true` adds `proof`, the transaction's XPOP (as
+ * jt_getTransactionProof answers it); a ledger it cannot prove is `lgrNotFound`, saying why.
  */
 import { TxDetail, type TransactionRecord } from '@ledger-node/contracts';
+import { isLedgerNodeError } from '@ledger-node/errors';
 import { BareRpcError, closeTimeIso, invalidField, isHash256, missingField, notationOf, readBoolean, rippledNotation, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
-import type { RippledMethod } from '../method';
+import type { RippledContext, RippledMethod } from '../method';
 import { ledgerFields, resolveLedger } from './ledgers';
 import { placeOfRecord, transactionInput } from './records';
+import { transactionProof } from '../../proofs/transaction-proof';
 
 /** rippled and Clio: a `min_ledger`/`max_ledger` range spans at most this many ledgers. */
 const MAX_SEARCH_RANGE = 1000;
@@ -31,6 +34,7 @@ function readCtid(value: unknown): { ledgerIndex: number; txIndex: number; netwo
 
 export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
   const binary = readBoolean(params, 'binary');
+  const withProof = readBoolean(params, 'proof');
   const hash = params.transaction;
   const ctid = params.ctid;
   if (hash !== undefined && ctid !== undefined) throw new RpcError('invalidParams', 'Specify only one of transaction and ctid.');
@@ -61,8 +65,21 @@ export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
     const searchedAll = completeRanges.some((range) => range.first <= minLedger && maxLedger <= range.last);
     throw new RpcError('txnNotFound', undefined, { searched_all: searchedAll });
   }
-  return txResult(placeOfRecord(record), transactionInput(record, context.profile), { apiVersion, binary, networkId: context.networkId });
+  const result = txResult(placeOfRecord(record), transactionInput(record, context.profile), { apiVersion, binary, networkId: context.networkId });
+  return withProof ? { ...result, proof: await proofOf(record, context) } : result;
 };
+
+async function proofOf(record: TransactionRecord, { queries, profile }: RippledContext): Promise<unknown> {
+  try {
+    const answer = await transactionProof(record.hash, queries, profile);
+    // Removed by bounded history since it was read.
+    if (!answer) throw new RpcError('txnNotFound');
+    return JSON.parse(answer.json);
+  } catch (error) {
+    if (isLedgerNodeError(error) && error.kind === 'out_of_range') throw new RpcError('lgrNotFound', error.message);
+    throw error;
+  }
+}
 
 /**
  * rippled `transaction_entry` (TransactionEntry.cpp): a transaction of one given ledger
