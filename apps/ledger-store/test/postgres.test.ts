@@ -307,8 +307,11 @@ describe('the database password in a node of separate processes', () => {
     ]);
     await waitUntil(async () => (await checkHealth(address)) === 'NOT_SERVING' || undefined, 10_000, 'the standby to report not serving');
 
-    process.kill(pids.get('submission')!, 'SIGKILL');
-    await second.waitFor(/sender: holds the submission writer lock/, 10_000);
+    // The whole first node, so that its supervisor does not restart its submission service, which
+    // could take the lock back first.
+    process.kill(-node.pid, 'SIGKILL');
+    await node.exited;
+    await second.waitFor(/sender: holds the submission writer lock/, 20_000);
     expectNoPassword([node.output(), second.output(), refused.message], database.password);
   });
 });
