@@ -7,7 +7,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * that files of all projects share one pool of workers instead of one project at a time.
  *
  * - LEDGER_NODE_TEST_TIER=unit: `src/**` tests (each of one module, in this process) and tools/;
- *   files in parallel, one worker per core.
+ *   files in parallel, one worker per core, each worker keeping the modules it loaded from file to
+ *   file (isolate off: a test reads process-wide state, such as the metrics registry, from its own
+ *   start).
  * - LEDGER_NODE_TEST_TIER=e2e: `test/**` tests, which start real processes; LEDGER_NODE_TEST_WORKERS
  *   files at a time (default 2). Each file already has its own ports and data directories; each
  *   worker also gets a port range of its own (worker-ports.ts), so that two files never pick the same
