@@ -18,7 +18,18 @@ export { createChainKeys, isPublicKeyHex, type ChainKeys, type KeyAlgorithm } fr
 export { keylet } from './keylets';
 export { transactionFromLedgerJson, transactionFieldsFromJson, transactionJsonOf, stateEntryFromLedgerJson, decodeTransactionBlob } from './ledger-json';
 export { type ChainId, type ChainNetwork, type ChainProfile, chainIds, chainNetwork, defaultEndpointOf, getProfile, isChainId } from './profiles';
-export { flatProofPath, proofPathOfFlat, transactionTreeRoot, transactionTreeProof, stateTreeRoot, StateTree, variableLengthPrefix, type ProofPath } from './shamap';
+export {
+  flatProofPath,
+  proofPathOfFlat,
+  stateLeafHash,
+  transactionLeafHash,
+  transactionTreeRoot,
+  transactionTreeProof,
+  stateTreeRoot,
+  StateTree,
+  variableLengthPrefix,
+  type ProofPath,
+} from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';
 export {
   DEVNET_NETWORK_ID,
@@ -67,7 +78,7 @@ export {
 } from './transaction-index';
 export { verifiedLedgerWrite, type IndexFailure } from './ledger-write';
 export { InvalidManifest, ManifestCache, manifestIdentity, readManifest, REVOKED_SEQUENCE, signManifest, type KeyPair, type Manifest, type ManifestDisposition } from './trust/manifest';
-export { InvalidList, listDocumentOf, listDocumentParts, listSequences, readPublishedList, signPublishedList, type BlobToSign, type ListBlob, type ListedValidator, type ListRefusal, type PublishedList } from './trust/validator-list';
+export { InvalidList, inForceAt, listDocumentOf, listDocumentParts, listSequences, readPublishedList, signPublishedList, type BlobToSign, type ListBlob, type ListedValidator, type ListRefusal, type PublishedList } from './trust/validator-list';
 export { ValidatorTrust, type ListDisposition, type ListOutcome, type PublisherState, type PublisherStatus, type ValidatorTrustOptions } from './trust/validator-trust';
 export { FLAG_LEDGER_INTERVAL, isFlagLedger, readNegativeUnl } from './trust/negative-unl';
 export { DEFAULT_DEVNET_VALIDATORS, devnetNetworkKeys, devnetValidatorsFileText, type DevnetKeyHolder, type DevnetNetworkKeys } from './trust/devnet-keys';

@@ -131,10 +131,14 @@ function* walkAfter(node: TreeNode | undefined, after: Buffer | undefined, depth
   }
 }
 
+/** The hash of a state tree's leaf: rippled SHAMapAccountStateLeafNode, SHA512Half('MLN\0' + data + key). */
+export function stateLeafHash(key: Uint8Array, blob: Uint8Array): Buffer {
+  return sha512Half(HashPrefix.leafNode, blob, key);
+}
+
 function stateLeaf(key: Buffer, blob: Uint8Array): LeafNode {
   const payload = Buffer.from(blob);
-  // rippled SHAMapAccountStateLeafNode: SHA512Half('MLN\0' + data + key).
-  return { kind: 'leaf', key, payload, hash: sha512Half(HashPrefix.leafNode, payload, key) };
+  return { kind: 'leaf', key, payload, hash: stateLeafHash(key, payload) };
 }
 
 /** rippled Serializer::addVL length prefix (1, 2 or 3 bytes). */
@@ -151,11 +155,14 @@ export function variableLengthPrefix(length: number): Buffer {
   throw new InvalidParams(`a variable-length field holds at most 918744 bytes, got ${length}`);
 }
 
+/** The hash of a transaction tree's leaf: rippled SHAMapTxPlusMetaLeafNode, SHA512Half('SND\0' + VL(tx) + VL(meta) + txid), hashed in parts. */
+export function transactionLeafHash(txHash: Uint8Array, txBlob: Uint8Array, metaBlob: Uint8Array): Buffer {
+  return sha512Half(HashPrefix.txNode, variableLengthPrefix(txBlob.length), txBlob, variableLengthPrefix(metaBlob.length), metaBlob, txHash);
+}
+
 function transactionLeaf(txHash: Buffer, txBlob: Uint8Array, metaBlob: Uint8Array): LeafNode {
-  // rippled SHAMapTxPlusMetaLeafNode: SHA512Half('SND\0' + VL(tx) + VL(meta) + txid), hashed in
-  // parts: a transaction tree is only ever hashed, so its leaves keep no copy of the bytes.
-  const hash = sha512Half(HashPrefix.txNode, variableLengthPrefix(txBlob.length), txBlob, variableLengthPrefix(metaBlob.length), metaBlob, txHash);
-  return { kind: 'leaf', key: txHash, payload: EMPTY_PAYLOAD, hash };
+  // A transaction tree is only ever hashed, so its leaves keep no copy of the bytes.
+  return { kind: 'leaf', key: txHash, payload: EMPTY_PAYLOAD, hash: transactionLeafHash(txHash, txBlob, metaBlob) };
 }
 
 type TransactionItem = { hash: string | Buffer; txBlob: string | Uint8Array; metaBlob: string | Uint8Array };

@@ -7,6 +7,7 @@
 import { InvalidParams } from '@ledger-node/errors';
 import {
   encodeNodePublicKey,
+  inForceAt,
   keylet,
   transactionTreeProof,
   type ChainProfile,
@@ -80,10 +81,10 @@ function listAt(document: Readonly<Record<string, unknown>>, closeTime: number):
     return { public_key: publicKey, manifest, blob: document.blob, signature: document.signature, version: 1 };
   }
   const entries = Array.isArray(document.blobs_v2) ? (document.blobs_v2 as Record<string, unknown>[]) : [];
-  const inForce = entries
-    .map((entry) => ({ entry, content: blobContent(entry.blob) }))
-    .filter(({ content }) => (content.effective ?? 0) <= closeTime && closeTime < content.expiration)
-    .sort((a, b) => b.content.sequence - a.content.sequence)[0];
+  const inForce = inForceAt(
+    entries.map((entry) => ({ entry, ...blobContent(entry.blob) })),
+    closeTime,
+  );
   if (inForce === undefined) throw new InvalidParams(`the list document has no blob in force at close time ${closeTime}`, 'list');
   const { blob, signature } = inForce.entry;
   return { public_key: publicKey, manifest: typeof inForce.entry.manifest === 'string' ? inForce.entry.manifest : manifest, blob: String(blob), signature: String(signature), version: 1 };

@@ -15,13 +15,13 @@
 import {
   hashLedgerHeader,
   hashTransaction,
-  HashPrefix,
+  inForceAt,
   keylet,
   readManifest,
   readPublishedList,
-  sha512Half,
+  stateLeafHash,
   toHex,
-  variableLengthPrefix,
+  transactionLeafHash,
   verifyValidation,
   type ChainProfile,
   type LedgerHeader,
@@ -62,11 +62,11 @@ export function proofQuorum(listed: number): number {
 }
 
 function leafOfTransaction(blob: Buffer, meta: Buffer, txId: string): string {
-  return toHex(sha512Half(HashPrefix.txNode, variableLengthPrefix(blob.length), blob, variableLengthPrefix(meta.length), meta, Buffer.from(txId, 'hex')));
+  return toHex(transactionLeafHash(Buffer.from(txId, 'hex'), blob, meta));
 }
 
 function leafOfState(entry: ParsedStateEntry): string {
-  return toHex(sha512Half(HashPrefix.leafNode, entry.blob, Buffer.from(entry.key, 'hex')));
+  return toHex(stateLeafHash(Buffer.from(entry.key, 'hex'), entry.blob));
 }
 
 /** Whether a leaf sits on its key's path and the path hashes to `root`; the reason otherwise. */
@@ -148,7 +148,7 @@ function validatedLedger(proof: ParsedProof, provenHash: string, profile: ChainP
 
 /** The list's blob in force at `closeTime` (the highest sequence among those), or the step saying none is. */
 function blobInForce(blobs: readonly ListBlob[], closeTime: number, ledgerIndex: number): { blob?: ListBlob; step: ProofStep } {
-  const inForce = blobs.filter((blob) => blob.effective <= closeTime && closeTime < blob.expiration).sort((a, b) => b.sequence - a.sequence)[0];
+  const inForce = inForceAt(blobs, closeTime);
   if (inForce === undefined) {
     const windows = blobs.map((blob) => `sequence ${blob.sequence}: effective ${blob.effective}, expiration ${blob.expiration}`).join('; ');
     return { step: { name: 'list_in_force', ok: false, detail: `no list was in force at ledger ${ledgerIndex}'s close time ${closeTime} (${windows})` } };

@@ -46,7 +46,7 @@ export async function accountProof(address: string, ledger: LedgerSelector, trus
     const line = trustLines[missing]!;
     throw new NotFound(`account ${address} has no trust line in ${line.currency} with ${line.issuer} at ledger ${ledgerIndex}`, { ledger_index: ledgerIndex });
   }
-  const { evidence } = await clients.ledgerStore.getLedgerEvidence({ ledger: { selector: { $case: 'index', index: ledgerIndex } } });
+  const { evidence } = await context.queries.ledgerEvidence(ledgerIndex);
   if (!evidence) {
     throw new NotFound(`ledger ${ledgerIndex} is stored without its own validations (proven by its child, or by agreeing endpoints): its state cannot be proven; ask for a ledger followed live, such as "validated"`, {
       ledger_index: ledgerIndex,

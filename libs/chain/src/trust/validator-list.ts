@@ -211,6 +211,11 @@ export function signPublishedList(options: { manifest: string; signing: KeyPair;
   return { public_key: options.publisherKey.toUpperCase(), manifest, blobs_v2: signed, version: 2 };
 }
 
+/** Of a publisher's blobs, the one in force at `time` (effective ≤ time < expiration) with the highest sequence; undefined when none is. */
+export function inForceAt<T extends { sequence: number; effective?: number; expiration: number }>(blobs: readonly T[], time: number): T | undefined {
+  return blobs.filter((blob) => (blob.effective ?? 0) <= time && time < blob.expiration).sort((a, b) => b.sequence - a.sequence)[0];
+}
+
 /**
  * A verified document of `publisherKey` as the store keeps it (ledgerstore.proto
  * ValidatorListDocument): its keys, blobs, signatures and manifests as bytes, with the sequence of

@@ -41,9 +41,8 @@ function nodeWith(evidence: GetLedgerEvidenceResponse['evidence']) {
           };
         },
       },
-      ledgerStore: { getLedgerEvidence: async () => ({ ledgerIndex: 38129, ledgerHash: Buffer.from(ledger38129.hash, 'hex'), evidence }) },
     },
-    queries: { ledger: async () => undefined },
+    queries: { ledger: async () => undefined, ledgerEvidence: async () => ({ ledgerIndex: 38129, ledgerHash: Buffer.from(ledger38129.hash, 'hex'), evidence }) },
   } as unknown as MethodContext;
   const call = (params: unknown[]) => jt_getProof.handler(parseParams(jt_getProof, params), context);
   return { call, asked };
