@@ -11,7 +11,7 @@ const figuresFile = path.join(root, 'test-output', 'figures.txt');
 /** Project → its fault suites. */
 const suites = [
   ['apps/sync', ['test/crash.test.ts', 'test/hostile-upstream.test.ts']],
-  ['apps/node', ['test/crash-node.test.ts', 'test/load-while-syncing.test.ts']],
+  ['apps/node', ['test/crash-node.test.ts', 'test/load-while-syncing.test.ts', 'test/ledger-history.test.ts']],
   ['apps/keystore', ['test/faults.test.ts']],
   ['apps/ledger-store', ['test/disk-faults.test.ts']],
 ];

@@ -4,15 +4,36 @@
  * answers a removed ledger as one not stored (null block, -32002 for state), and keeps answering
  * state at the lowest kept ledger. The ledger-store owns which ledgers it holds: every ledger it
  * removes leaves sync's ranges on its word (WatchRanges), and sync never asks for one.
+ *
+ * Once bounded the node runs on for a slice: one look in `npm test`, an hour under
+ * `npm run soak` (LEDGER_NODE_SOAK_MINUTES sets another length). Every 15 s the range must still
+ * be bounded and the lowest kept ledger answer state; at the end no service may have logged the
+ * same warning twice, and the slice's figures (ledgers followed and removed, each service's
+ * resident memory at its start and end) are printed.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
-import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
+import { childPids, cliEntry, freePort, printFigures, rpcClient, soaking, startProcess, stopAll, tempDir, waitUntil } from '@ledger-node/test-utils';
 
 const KEPT = 50;
 /** Ledgers the ledger-store removes per write (apps/ledger-store PRUNE_BATCH). */
 const BATCH = 16;
 const genesis = getProfile('xrpl').genesis.address;
+/** Length of the slice the node runs once bounded. */
+const SLICE_MS = Number(process.env.LEDGER_NODE_SOAK_MINUTES ?? (soaking() ? 60 : 0)) * 60_000;
+/** Time between two looks during the slice. */
+const LOOK_MS = 15_000;
+
+/** Resident memory of a process in MiB; undefined once it is gone. */
+function rssMb(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The node's log lines of `service` (JSON, one per line; a line broken by another process's write is left out). */
 function logLines(output: string, service: string): Record<string, unknown>[] {
@@ -96,13 +117,29 @@ describe('ledger-node -dev -ledger_history 50', () => {
     expect(balance.error).toBeUndefined();
     expect(balance.result).toMatchObject({ account: genesis });
 
-    // Still bounded as the tip moves on.
-    await waitUntil(async () => ((await call('jt_blockNumber')).result as number) >= tip + 25, 30_000, 'the tip to move on');
-    const later = await waitUntil(async () => {
-      const current = await storedRanges();
-      return current.length === 1 && current[0]![1] - current[0]![0] + 1 <= KEPT + BATCH && current;
-    }, 20_000, 'the range to stay bounded');
+    // The slice: still bounded, and state answered at the lowest kept ledger, as the tip moves on.
+    const rssAtStart = new Map([...childPids(node)].map(([service, pid]) => [service, rssMb(pid)]));
+    const sliceEnd = Date.now() + SLICE_MS;
+    let looks = 0;
+    let later: [number, number][];
+    do {
+      const before = (await call('jt_blockNumber')).result as number;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(LOOK_MS, Math.max(0, sliceEnd - Date.now()))));
+      await waitUntil(async () => ((await call('jt_blockNumber')).result as number) >= before + 25, 30_000, 'the tip to move on');
+      later = await waitUntil(async () => {
+        const current = await storedRanges();
+        return current.length === 1 && current[0]![1] - current[0]![0] + 1 <= KEPT + BATCH && current;
+      }, 20_000, 'the range to stay bounded');
+      const lowestBalance = await waitUntil(async () => {
+        const [[first]] = (await storedRanges()) as [[number, number]];
+        const answer = await call('jt_getBalance', [genesis, String(first)]);
+        return answer.error?.code === -32002 ? undefined : answer;
+      }, 20_000, 'a balance at the lowest kept ledger');
+      expect(lowestBalance.error).toBeUndefined();
+      looks++;
+    } while (Date.now() < sliceEnd);
     expect(later[0]![0]).toBeGreaterThan(lowest);
+    const rssAtEnd = new Map([...childPids(node)].map(([service, pid]) => [service, rssMb(pid)]));
 
     // Every ledger the ledger-store removed left sync's ranges on the store's word (sync drops those
     // below the floor it announces even before their batch is written).
@@ -119,10 +156,20 @@ describe('ledger-node -dev -ledger_history 50', () => {
     expect(output).not.toMatch(/could not remove the lowest ledgers|"level":"(error|fatal)"|\b(crashed|restarted)\b/);
     // Sync never asks the store for a ledger it removed, and proves none.
     expect(output).not.toMatch(/does not hold ledger \d+, which sync asked for|is in the complete ranges but not stored|removed by the ledger-store while its state was proven|not stored; its state changes are not taken/);
-    // No warning loop: sync warns about nothing here, and nothing twice.
-    const syncWarnings = logLines(output, 'sync').filter((line) => line.level === 'warn').map((line) => String(line.msg));
-    expect(syncWarnings).toEqual([...new Set(syncWarnings)]);
-    expect(syncWarnings.filter((warning) => /state proofs|ledger-store|stored ranges/.test(warning))).toEqual([]);
+    // No warning loop: sync warns about nothing here, and no service says anything twice.
+    const warnings = (service: string) => logLines(output, service).filter((line) => line.level === 'warn').map((line) => String(line.msg));
+    const services = ['ledger-store', 'sync', 'facade', 'submission', 'keystore'];
+    for (const service of services) expect(warnings(service), service).toEqual([...new Set(warnings(service))]);
+    expect(warnings('sync').filter((warning) => /state proofs|ledger-store|stored ranges/.test(warning))).toEqual([]);
+    printFigures('ledger-history', {
+      slice_minutes: Math.round(SLICE_MS / 6_000) / 10,
+      looks,
+      tip: (await call('jt_blockNumber')).result as number,
+      kept_first: later[0]![0],
+      removed_ledgers: removedByStore().size,
+      warnings: services.reduce((sum, service) => sum + warnings(service).length, 0),
+      ...Object.fromEntries(services.flatMap((service) => [[`rss_mb_start.${service}`, rssAtStart.get(service) ?? 'gone'], [`rss_mb_end.${service}`, rssAtEnd.get(service) ?? 'gone']])),
+    });
     expect(await node.stop('SIGTERM', 15_000)).toBe(0);
-  }, 240_000);
+  }, 240_000 + SLICE_MS * 1.5);
 });
