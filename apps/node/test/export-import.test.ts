@@ -13,8 +13,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, transactionTreeRoot } from '@ledger-node/chain';
-import { Direction, LedgerStoreServiceService, LedgerWrite, StoreRole, TxDetail, type LedgerRecord } from '@ledger-node/contracts';
+import { decodeLedgerHeader, devnetNetworkKeys, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, signManifest, signValidation, transactionTreeRoot } from '@ledger-node/chain';
+import { Direction, LedgerStoreServiceService, LedgerWrite, StoreRole, TxDetail, type LedgerEvidence, type LedgerRecord } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
 import {
   cliEntry,
@@ -27,6 +27,8 @@ import {
   type PostgresConnection,
   type RunningPostgres,
 } from '@ledger-node/test-utils';
+
+const xrpl = getProfile('xrpl');
 
 /** Ledgers the devnet has built (two payments each) before the node syncs; more close under a light load. */
 const HISTORY = '30x2';
@@ -45,8 +47,13 @@ afterAll(async () => {
   remove();
 });
 
+/** The devnet's validators, as the source node trusted them: what proves the stream's ledgers to an import. */
+const validatorsFile = devnetValidatorsFile(dir);
+/** An import trusts the validators the source node trusted. */
+const withTrust = (args: string[]) => (args[0] === 'import' ? [...args, '-validators', validatorsFile] : args);
+
 const cli = (args: string[], env: Record<string, string> = {}) => {
-  const result = spawnSync(process.execPath, [cliEntry(), ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [cliEntry(), ...withTrust(args)], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
 
@@ -119,10 +126,22 @@ function withLedger(records: StreamRecord[], ledgerIndex: number, change: (ledge
 const ADDED_LEDGERS = 2000;
 const ADDED_FROM = 1000;
 
+/** Evidence of a ledger as sync keeps it under -validators: a full validation by each devnet validator, with their manifests. */
+function devnetEvidence(ledgerIndex: number, ledgerHash: string): LedgerEvidence {
+  const { validators } = devnetNetworkKeys();
+  return {
+    validations: validators.map((validator) => Buffer.from(signValidation(xrpl, validator.signing, { ledgerIndex, ledgerHash, signingTime: 800_000_000 }), 'hex')),
+    quorum: validators.length,
+    validatorLists: [],
+    manifests: validators.map((validator) => Buffer.from(signManifest({ master: validator.master, signing: validator.signing, sequence: 1 }), 'hex')),
+  };
+}
+
 /**
  * The devnet's stream followed by ADDED_LEDGERS ledgers of its own that verify (each header hashed,
- * no transactions, each linked to the one before): an import long enough that it is surely still
- * running when the test pauses it, right after it says it holds the writer lock.
+ * no transactions, each linked to the one before, the highest validated by the devnet's
+ * validators): an import long enough that it is surely still running when the test pauses it,
+ * right after it says it holds the writer lock.
  */
 function longerStream(): { file: string; ledgers: number } {
   const records = recordsOf(readFileSync(streamFile));
@@ -132,7 +151,12 @@ function longerStream(): { file: string; ledgers: number } {
   for (let offset = 0; offset < ADDED_LEDGERS; offset++) {
     const header = { ...template, ledgerIndex: ADDED_FROM + offset, parentHash, transactionHash: transactionTreeRoot([]) };
     const ledgerHash = hashLedgerHeader(header);
-    const ledger = LedgerWrite.fromPartial({ ledgerIndex: header.ledgerIndex, ledgerHash: Buffer.from(ledgerHash, 'hex'), headerBlob: encodeLedgerHeader(header) });
+    const ledger = LedgerWrite.fromPartial({
+      ledgerIndex: header.ledgerIndex,
+      ledgerHash: Buffer.from(ledgerHash, 'hex'),
+      headerBlob: encodeLedgerHeader(header),
+      ...(offset === ADDED_LEDGERS - 1 ? { evidence: devnetEvidence(header.ledgerIndex, ledgerHash) } : {}),
+    });
     added.push({ kind: LEDGER_KIND, payload: Buffer.from(LedgerWrite.encode(ledger).finish()), offset: 0 });
     parentHash = ledgerHash;
   }
@@ -146,7 +170,7 @@ function longerStream(): { file: string; ledgers: number } {
 
 /** Starts an import, and pauses it (SIGSTOP) as soon as it says it holds the writer lock: a stopped process keeps its sessions, and so the lock. */
 async function pausedImport(file: string, storeFlags: string[], env: Record<string, string>) {
-  const importing = startProcess([cliEntry(), 'import', file, ...storeFlags], { env });
+  const importing = startProcess([cliEntry(), ...withTrust(['import', file, ...storeFlags])], { env });
   await importing.waitFor(/^import: holds the ledger-store writer lock on /m, 60_000);
   process.kill(importing.pid, 'SIGSTOP');
   expect(importing.output()).not.toMatch(/^import: writing \d+\/\d+ ledgers .*done$/m);
@@ -160,7 +184,7 @@ let ledgerCount = 0;
 beforeAll(async () => {
   const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', '-load', '3', '-load_accounts', '4', '-close_ms', '300'], { env: { LEDGER_NODE_DEVNET_HISTORY: HISTORY } });
   const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000))[1]!;
-  const node = startProcess([cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-data_dir', sourceDir, '-thread_count', '4']);
+  const node = startProcess([cliEntry(), '-endpoint', devnetUrl, '-validators', validatorsFile, '-data_dir', sourceDir, '-thread_count', '4']);
   const status = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(sourceDir, 'run/ledger-store.sock')}`, { serviceLabel: 'ledger-store', deadlineMs: 5_000 });
   clients.push(status);
   await waitUntil(
@@ -223,7 +247,7 @@ describe('ledger-node import into PostgreSQL', () => {
     // The stream carries no account state: the node's sync downloads it when it first runs on the copy.
     expect(copyStatus.stateRange).toBeUndefined();
 
-    const codec = getProfile('xrpl').codec;
+    const codec = xrpl.codec;
     const accounts = new Map<string, Buffer>();
     let transactionCount = 0;
     for (let ledgerIndex = 1; ledgerIndex <= ledgerCount; ledgerIndex++) {
@@ -392,7 +416,7 @@ describe('ledger-node import of a bad stream', () => {
   const victim = () => ledgersIn(recordsOf(readFileSync(streamFile))).find((ledger) => ledger.ledgerIndex > 5 && ledger.transactions.length > 0)!;
 
   /** Imports `bytes` into a fresh database: refused (exit 1) naming the ledger; then the good stream writes every ledger, so nothing of the bad one was stored. */
-  async function refusedWithNothingStored(bytes: Buffer, ledgerIndex: number, reason: RegExp) {
+  async function refusedWithNothingStored(bytes: Buffer, ledgerIndex: number, reason: RegExp, named = new RegExp(`^import: .*ledger ${ledgerIndex}\\b`)) {
     const db = await postgres.createDatabase();
     const { flags, env } = pgStore(db);
     const bad = path.join(dir, `bad-${ledgerIndex}-${Date.now()}.lnx`);
@@ -400,7 +424,7 @@ describe('ledger-node import of a bad stream', () => {
     const refused = cli(['import', bad, ...flags], env);
     expect(refused.code, refused.stderr).toBe(1);
     const lastLine = refused.stderr.trim().split('\n').at(-1)!;
-    expect(lastLine).toMatch(new RegExp(`^import: .*ledger ${ledgerIndex}\\b`));
+    expect(lastLine).toMatch(named);
     expect(lastLine).toMatch(reason);
     expect(refused.stderr).not.toMatch(/^\s+at /m);
     const good = cli(['import', streamFile, ...flags], env);
@@ -427,6 +451,56 @@ describe('ledger-node import of a bad stream', () => {
       return { ...ledger, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(hashLedgerHeader(header), 'hex') };
     });
     await refusedWithNothingStored(relinked, ledgerIndex, new RegExp(`does not link to ledger ${ledgerIndex - 1} before it in the stream: its parent_hash is ${'AB'.repeat(32)}, ledger ${ledgerIndex - 1} hashes to [0-9A-F]{64}$`));
+  });
+
+  it('refuses a forged history whose every hash was recomputed (an XRP Payment changed, its ledger and each above re-hashed): the top\'s evidence is not of it, and without it nothing proves it', async () => {
+    const records = recordsOf(readFileSync(streamFile));
+    const ledgers = ledgersIn(records);
+    const isXrpPayment = (blob: Uint8Array) => {
+      const fields = xrpl.codec.decode(Buffer.from(blob).toString('hex'));
+      return fields.TransactionType === 'Payment' && typeof fields.Amount === 'string';
+    };
+    const victimIndex = ledgers.filter((ledger) => ledger.transactions.some((tx) => isXrpPayment(tx.txBlob))).at(-1)!.ledgerIndex;
+    const top = ledgers.at(-1)!.ledgerIndex;
+    expect(ledgers.at(-1)!.evidence, 'the export carries the evidence sync kept with the top ledger').toBeDefined();
+    /** The stream with the payment's amount raised by one drop, and every hash from it to the top recomputed in place (their evidence kept, or taken out). */
+    const forgedChain = (keepEvidence: boolean) => {
+      let parentHash: string | undefined;
+      let changed = records;
+      for (let ledgerIndex = victimIndex; ledgerIndex <= top; ledgerIndex++) {
+        const newParent: string | undefined = parentHash;
+        changed = recordsOf(
+          withLedger(changed, ledgerIndex, (ledger) => {
+            let transactions = ledger.transactions;
+            if (ledgerIndex === victimIndex) {
+              const at = transactions.findIndex((tx) => isXrpPayment(tx.txBlob));
+              const fields = xrpl.codec.decode(Buffer.from(transactions[at]!.txBlob).toString('hex'));
+              const txBlob = Buffer.from(xrpl.codec.encode({ ...fields, Amount: String(BigInt(fields.Amount as string) + 1n) }), 'hex');
+              transactions = transactions.map((tx, position) => (position === at ? { ...tx, txBlob, hash: Buffer.from(hashTransaction(txBlob), 'hex') } : tx));
+            }
+            const header = decodeLedgerHeader(ledger.headerBlob);
+            header.transactionHash = transactionTreeRoot(transactions);
+            if (newParent) header.parentHash = newParent;
+            parentHash = hashLedgerHeader(header);
+            const evidence = keepEvidence ? ledger.evidence : undefined;
+            return { ...ledger, transactions, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(parentHash, 'hex'), evidence };
+          }),
+        );
+      }
+      return streamOf(changed);
+    };
+    // Sync kept evidence with each ledger it followed live: the lowest re-hashed one with evidence is refused first.
+    const firstEvidenced = ledgers.find((ledger) => ledger.ledgerIndex >= victimIndex && ledger.evidence)!.ledgerIndex;
+    await refusedWithNothingStored(forgedChain(true), firstEvidenced, /the evidence of ledger \d+ is not that ledger's: evidence\.validations\[0\] validates ledger \d+ [0-9A-F]{64}, not ledger \d+ [0-9A-F]{64}$/);
+    // Without it, the forged ledgers are above the highest evidence left: nothing proves them.
+    const lowestUnproven = (ledgers.filter((ledger) => ledger.ledgerIndex < victimIndex && ledger.evidence).at(-1)?.ledgerIndex ?? 0) + 1;
+    const unproven = lowestUnproven === top ? `ledger ${top}` : `ledgers ${lowestUnproven}-${top}`;
+    await refusedWithNothingStored(
+      forgedChain(false),
+      victimIndex,
+      new RegExp(`nothing proves ${unproven} \\(no evidence at or above them, and no stored ledger names the highest as its parent\\): `),
+      new RegExp(`^import: nothing proves ${unproven} `),
+    );
   });
 
   it('refuses a stream cut inside a record, naming the ledger it holds', async () => {

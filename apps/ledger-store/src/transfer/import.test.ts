@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, verifiedLedgerWrite, verifyLedger } from '@ledger-node/chain';
 import { TxDetail, type LedgerWrite } from '@ledger-node/contracts';
-import { evidenceOf } from '../../test/support/evidence';
+import { evidenceOf, PUBLISHER_KEY, VALIDATOR_KEYS } from '../../test/support/evidence';
 import { MAINNET_RUN, mainnetLedgerWrite, syntheticLedgerWrite } from '../../test/support/ledgerWrites';
 import { KvLedgerBackend } from '../backend/kv-backend';
 import { memoryKeyValue } from '../storage/memory';
@@ -51,7 +51,17 @@ async function* once(bytes: Buffer): AsyncGenerator<Buffer> {
   yield bytes;
 }
 
-const recorded = () => RECORDED.map((ledgerIndex) => mainnetLedgerWrite(ledgerIndex));
+/** The import trusts the publisher of the evidence's list. */
+const trust = { publisherKeys: [PUBLISHER_KEY] };
+
+/** The recorded ledgers, the highest of each run with its evidence (as sync keeps it with a ledger it followed): each run is proven. */
+const recorded = () =>
+  RECORDED.map((ledgerIndex) => {
+    const write = mainnetLedgerWrite(ledgerIndex);
+    return RECORDED.includes(ledgerIndex + 1) ? write : { ...write, evidence: evidenceOf(write) };
+  });
+/** The ledgers of `recorded` that carry evidence. */
+const EVIDENCED = RECORDED.filter((ledgerIndex) => !RECORDED.includes(ledgerIndex + 1));
 
 /** The ledger with its header changed by `change` and its ledger_hash recomputed: a forger's careful copy. */
 function withHeader(ledger: LedgerWrite, change: (header: ReturnType<typeof decodeLedgerHeader>) => void): LedgerWrite {
@@ -60,8 +70,8 @@ function withHeader(ledger: LedgerWrite, change: (header: ReturnType<typeof deco
   return { ...ledger, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(hashLedgerHeader(header), 'hex') };
 }
 
-async function refusal(store: LedgerStore, bytes: Buffer): Promise<ImportRefused> {
-  const error = await importStream(store, () => once(bytes), xrpl, quiet()).then(
+async function refusal(store: LedgerStore, bytes: Buffer, trusted = trust): Promise<ImportRefused> {
+  const error = await importStream(store, () => once(bytes), xrpl, quiet(), { trust: trusted }).then(
     () => undefined,
     (caught: unknown) => caught,
   );
@@ -73,7 +83,7 @@ describe('importStream', () => {
   it('stores every ledger of the stream with the index data sync derives from the same bytes, and skips them all the second time', async () => {
     const store = await memoryStore();
     const bytes = await streamOf(recorded());
-    const first = await importStream(store, () => once(bytes), xrpl, quiet());
+    const first = await importStream(store, () => once(bytes), xrpl, quiet(), { trust });
     expect(first).toMatchObject({ ledgerCount: RECORDED.length, written: RECORDED.length, alreadyStored: 0, unindexedTransactions: 0 });
     expect(store.ranges).toEqual([
       { first: 7501326, last: 7501326 },
@@ -96,7 +106,7 @@ describe('importStream', () => {
     const stored = await store.getLedger({ selector: { $case: 'index', index: MAINNET_RUN[2] } }, TxDetail.FULL);
     expect(stored?.transactions.map((tx) => tx.txBlob.toString('hex')).sort()).toEqual(ledger.transactions.map((tx) => tx.txBlob.toString('hex')).sort());
 
-    const second = await importStream(store, () => once(bytes), xrpl, quiet());
+    const second = await importStream(store, () => once(bytes), xrpl, quiet(), { trust });
     expect(second).toMatchObject({ ledgerCount: RECORDED.length, written: 0, alreadyStored: RECORDED.length });
   });
 
@@ -106,7 +116,7 @@ describe('importStream', () => {
     proven.evidence = evidenceOf(proven);
     const store = await memoryStore();
     const bytes = await streamOf(ledgers);
-    expect(await importStream(store, () => once(bytes), xrpl, quiet())).toMatchObject({ written: RECORDED.length });
+    expect(await importStream(store, () => once(bytes), xrpl, quiet(), { trust })).toMatchObject({ written: RECORDED.length });
     const kept = await store.getLedgerEvidence({ selector: { $case: 'index', index: proven.ledgerIndex } });
     expect(kept.evidence?.validations.map((validation) => validation.toString('hex'))).toEqual(proven.evidence.validations.map((validation) => validation.toString('hex')));
     expect((await store.getLedgerEvidence({ selector: { $case: 'index', index: ledgers[3]!.ledgerIndex } })).evidence).toBeUndefined();
@@ -208,7 +218,7 @@ describe('importStream', () => {
       if (++writes === 2) lockLost.abort(reason);
       return stored;
     };
-    const error = await importStream(store, () => once(bytes), xrpl, quiet(), { signal: lockLost.signal }).then(
+    const error = await importStream(store, () => once(bytes), xrpl, quiet(), { trust, signal: lockLost.signal }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -217,7 +227,7 @@ describe('importStream', () => {
     expect(store.ranges).toEqual([{ first: 7501326, last: 7501326 }, { first: MAINNET_RUN[0], last: MAINNET_RUN[0] }]);
 
     // Run again with the lock held, it resumes: the two stored ledgers are skipped.
-    const resumed = await importStream(store, () => once(bytes), xrpl, quiet(), { signal: new AbortController().signal });
+    const resumed = await importStream(store, () => once(bytes), xrpl, quiet(), { trust, signal: new AbortController().signal });
     expect(resumed).toMatchObject({ ledgerCount: RECORDED.length, written: RECORDED.length - 2, alreadyStored: 2 });
   });
 
@@ -233,7 +243,7 @@ describe('importStream', () => {
       tick();
       if (++ticks === 1) lockLost.abort(reason);
     };
-    await expect(importStream(store, () => once(bytes), xrpl, verifying, { signal: lockLost.signal })).rejects.toBe(reason);
+    await expect(importStream(store, () => once(bytes), xrpl, verifying, { trust, signal: lockLost.signal })).rejects.toBe(reason);
     expect(ticks).toBe(1);
     expect(store.ranges).toEqual([]);
   });
@@ -243,20 +253,20 @@ describe('importStream', () => {
     const ledgers = recorded();
     ledgers[2]!.evidence = evidenceOf(ledgers[2]!);
     const bytes = await streamOf(ledgers);
-    await importStream(source, () => once(bytes), xrpl, quiet());
+    await importStream(source, () => once(bytes), xrpl, quiet(), { trust });
     const output = new PassThrough();
     const chunks: Buffer[] = [];
     output.on('data', (chunk: Buffer) => chunks.push(chunk));
     await exportStore(source, output, 'xrpl', quiet());
     const target = await memoryStore();
-    const summary = await importStream(target, () => once(Buffer.concat(chunks)), xrpl, quiet());
+    const summary = await importStream(target, () => once(Buffer.concat(chunks)), xrpl, quiet(), { trust });
     expect(summary.written).toBe(RECORDED.length);
     for (const ledgerIndex of RECORDED) {
       const [from, to] = await Promise.all([source, target].map((store) => store.getLedger({ selector: { $case: 'index', index: ledgerIndex } }, TxDetail.FULL)));
       expect(to).toEqual(from);
       const [evidenceFrom, evidenceTo] = await Promise.all([source, target].map(async (store) => (await store.getLedgerEvidence({ selector: { $case: 'index', index: ledgerIndex } })).evidence));
       expect(evidenceTo).toEqual(evidenceFrom);
-      expect(evidenceTo === undefined).toBe(ledgerIndex !== ledgers[2]!.ledgerIndex);
+      expect(evidenceTo === undefined).toBe(ledgerIndex !== ledgers[2]!.ledgerIndex && !EVIDENCED.includes(ledgerIndex));
     }
   });
 
@@ -264,7 +274,7 @@ describe('importStream', () => {
     const where = '/home/operator/ledger-node/.data/node.db';
     const source = await memoryStore(`the database at ${where}`);
     const imported = await streamOf(recorded());
-    await importStream(source, () => once(imported), xrpl, quiet());
+    await importStream(source, () => once(imported), xrpl, quiet(), { trust });
     expect((await source.status()).roleDetail).toContain(where);
     const output = new PassThrough();
     const chunks: Buffer[] = [];
@@ -281,7 +291,75 @@ describe('importStream', () => {
   it('imports a stream of an older export, whose SOURCE names where its store was', async () => {
     const bytes = await streamOf(recorded(), 'xrpl', 'the writer of the database at /var/lib/ledger-node/node.db');
     const target = await memoryStore();
-    expect((await importStream(target, () => once(bytes), xrpl, quiet())).written).toBe(RECORDED.length);
+    expect((await importStream(target, () => once(bytes), xrpl, quiet(), { trust })).written).toBe(RECORDED.length);
   });
 });
 
+describe('importStream proves what it imports', () => {
+  const top = MAINNET_RUN.at(-1)!;
+  const withoutEvidence = (ledgers: LedgerWrite[], ...indexes: number[]) => ledgers.map((ledger) => (indexes.includes(ledger.ledgerIndex) ? { ...ledger, evidence: undefined } : ledger));
+
+  it('refuses ledgers nothing proves (a run whose evidence was taken out: a forger\'s re-hashed top ledger), naming them, and writes nothing', async () => {
+    const store = await memoryStore();
+    const error = await refusal(store, await streamOf(withoutEvidence(recorded(), top)));
+    expect(error.ledgerIndex).toBe(MAINNET_RUN[0]);
+    expect(error.message).toMatch(
+      new RegExp(`^nothing proves ledgers ${MAINNET_RUN[0]}-${top} \\(no evidence at or above them, and no stored ledger names the highest as its parent\\): a ledger is imported only when`),
+    );
+    expect(store.ranges).toEqual([]);
+  });
+
+  it('refuses the ledgers above the highest evidence of a run, which proves only itself and those below it', async () => {
+    const ledgers = recorded().map((ledger) => (ledger.ledgerIndex === MAINNET_RUN[2] ? { ...ledger, evidence: evidenceOf(ledger) } : ledger));
+    const error = await refusal(await memoryStore(), await streamOf(withoutEvidence(ledgers, top)));
+    expect(error.message).toMatch(new RegExp(`^nothing proves ledgers ${MAINNET_RUN[3]}-${top} \\(`));
+  });
+
+  it('refuses evidence under a publisher it does not trust, or short of the quorum, saying why; and evidence with a forged validation', async () => {
+    const untrusted = await refusal(await memoryStore(), await streamOf(recorded()), { publisherKeys: [`ED${'11'.repeat(32)}`] });
+    expect(untrusted.message).toMatch(new RegExp(`^nothing proves ledger 7501326 \\(the evidence of ledger 7501326 proves nothing: .*the list of publisher ${PUBLISHER_KEY} is untrusted`));
+
+    const short = recorded().map((ledger) => {
+      if (ledger.ledgerIndex !== top) return ledger;
+      const evidence = evidenceOf(ledger);
+      return { ...ledger, evidence: { ...evidence, validations: evidence.validations.slice(0, 3), quorum: 3 } };
+    });
+    const fewer = await refusal(await memoryStore(), await streamOf(short));
+    expect(fewer.message).toContain(`ledgers ${MAINNET_RUN[0]}-${top} (the evidence of ledger ${top} proves nothing: 3 of the 4 trusted validations needed (of 5 trusted validators))`);
+
+    const forged = recorded().map((ledger) => {
+      if (ledger.ledgerIndex !== top) return ledger;
+      const evidence = evidenceOf(ledger);
+      const validation = Buffer.from(evidence.validations[0]!);
+      validation[validation.length - 1] ^= 0x01;
+      return { ...ledger, evidence: { ...evidence, validations: [validation, ...evidence.validations.slice(1)] } };
+    });
+    const store = await memoryStore();
+    const error = await refusal(store, await streamOf(forged));
+    expect(error.ledgerIndex).toBe(top);
+    expect(error.message).toMatch(new RegExp(`^the evidence of ledger ${top} is forged: a validation of ledger ${top} does not verify`));
+    expect(store.ranges).toEqual([]);
+  });
+
+  it('imports a run proven by a stored ledger that names its highest as parent, or by the ledgers the store holds identically', async () => {
+    const store = await memoryStore();
+    const ledgers = recorded();
+    const topOnly = await streamOf(ledgers.filter((ledger) => ledger.ledgerIndex === top));
+    expect(await importStream(store, () => once(topOnly), xrpl, quiet(), { trust })).toMatchObject({ written: 1 });
+    // The rest of the run carries no evidence: the stored top names its highest ledger as its parent.
+    const rest = await streamOf(ledgers.filter((ledger) => ledger.ledgerIndex !== top));
+    expect(await importStream(store, () => once(rest), xrpl, quiet(), { trust })).toMatchObject({ written: RECORDED.length - 1 });
+    // Everything stored: a stream without any evidence is proven by the store's own ledgers.
+    const bare = await streamOf(withoutEvidence(recorded(), ...RECORDED));
+    expect(await importStream(store, () => once(bare), xrpl, quiet(), { trust })).toMatchObject({ written: 0, alreadyStored: RECORDED.length });
+  });
+
+  it('counts validations for the -validators keys when the evidence carries no list (a node that trusts validators by their keys)', async () => {
+    const ledgers = recorded().map((ledger) => (ledger.evidence ? { ...ledger, evidence: { ...ledger.evidence, validatorLists: [] } } : ledger));
+    const byKeys = { publisherKeys: [], validators: { keys: VALIDATOR_KEYS, quorum: 4 } };
+    const bytes = await streamOf(ledgers);
+    expect(await importStream(await memoryStore(), () => once(bytes), xrpl, quiet(), { trust: byKeys })).toMatchObject({ written: RECORDED.length });
+    const none = await refusal(await memoryStore(), bytes, { publisherKeys: [] });
+    expect(none.message).toContain('no publisher key (-validator_list_keys) or -validators key is trusted, so no validation counts');
+  });
+});

@@ -26,12 +26,13 @@ import {
   type FetchedLedger,
   type VerifiedLedger,
 } from '@ledger-node/chain';
-import type { LedgerWrite } from '@ledger-node/contracts';
+import type { LedgerEvidence, LedgerWrite } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { validateEvidence } from '../ledgers/evidence';
 import type { LedgerStore } from '../store';
 import { readStream, type StreamReading } from './format';
 import type { Progress } from './progress';
+import { evidenceVerdict, ForgedEvidence, type ImportTrust } from './proven';
 
 const MAX_LEDGER_INDEX = 0xffffffff;
 
@@ -95,8 +96,11 @@ function verifyRecord(record: LedgerWrite): VerifiedLedger {
   return verification.ledger;
 }
 
-/** Whether the store holds the ledger (identically); ImportRefused when it holds another, or a neighbour it does not link to. */
-async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Promise<'stored' | 'new'> {
+/**
+ * Whether the store holds the ledger (identically), and whether a stored child names it as its
+ * parent (which proves it); ImportRefused when the store holds another, or a neighbour it does not link to.
+ */
+async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Promise<{ stored: boolean; provenByChild: boolean }> {
   const { ledgerIndex } = ledger;
   const around = [ledgerIndex - 1, ledgerIndex, ledgerIndex + 1].filter((index) => index >= 1 && index <= MAX_LEDGER_INDEX);
   const stored = new Map((await store.backend.headers(around)).map((header) => [header.ledgerIndex, header]));
@@ -122,22 +126,71 @@ async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Pr
       throw new ImportRefused(ledgerIndex, `ledger ${ledgerIndex} of the stream is ${hex(ledger.ledgerHash)}, but the store's ledger ${child.ledgerIndex} names parent ${childParent}`);
     }
   }
-  return own ? 'stored' : 'new';
+  return { stored: own !== undefined, provenByChild: child !== undefined };
+}
+
+/** A run of the stream: ledgers each the parent of the next. */
+interface Run {
+  first: number;
+  last: number;
+  /** The highest ledger of the run proven (every one below it is, through the parent links); undefined: none. */
+  provenThrough?: number;
+  /** The highest ledger of the run that carries evidence, to be judged when the run ends. */
+  evidenced?: { ledger: VerifiedLedger; evidence: LedgerEvidence };
+  /** Why the evidence carried proves nothing, when it does not. */
+  evidenceReason?: string;
+}
+
+/** Judges the run's highest evidence, once the run is whole: it proves its ledger and every one below it. */
+function settleRun(run: Run, trust: ImportTrust, profile: ChainProfile): void {
+  const { evidenced } = run;
+  if (evidenced === undefined || evidenced.ledger.ledgerIndex <= (run.provenThrough ?? 0)) return;
+  let verdict;
+  try {
+    verdict = evidenceVerdict(evidenced.ledger, evidenced.evidence, trust, profile);
+  } catch (error) {
+    if (!(error instanceof ForgedEvidence)) throw error;
+    throw new ImportRefused(evidenced.ledger.ledgerIndex, `the evidence of ledger ${evidenced.ledger.ledgerIndex} is forged: ${error.message}`);
+  }
+  if (verdict.proven) run.provenThrough = evidenced.ledger.ledgerIndex;
+  else run.evidenceReason = `the evidence of ledger ${evidenced.ledger.ledgerIndex} proves nothing: ${verdict.reason}`;
+  run.evidenced = undefined;
+}
+
+/** ImportRefused naming the ledgers nothing proves, and why, when there are any. */
+function refuseUnproven(runs: readonly Run[]): void {
+  const unproven = runs.filter((run) => (run.provenThrough ?? 0) < run.last);
+  if (unproven.length === 0) return;
+  const described = unproven.slice(0, 3).map((run) => {
+    const first = Math.max(run.first, (run.provenThrough ?? 0) + 1);
+    const span = first === run.last ? `ledger ${first}` : `ledgers ${first}-${run.last}`;
+    return `${span} (${run.evidenceReason ?? 'no evidence at or above them, and no stored ledger names the highest as its parent'})`;
+  });
+  const more = unproven.length > 3 ? `, and ${unproven.length - 3} more runs` : '';
+  const first = Math.max(unproven[0]!.first, (unproven[0]!.provenThrough ?? 0) + 1);
+  throw new ImportRefused(
+    first,
+    `nothing proves ${described.join('; ')}${more}: a ledger is imported only when the validations kept with it (the stream's evidence, counted against ` +
+      '-validator_list_keys or -validators as sync counts them), or a proven ledger naming it as its parent, prove it is the network\'s; ' +
+      'export from a node that proves ledgers by validations, give the keys its lists are signed with, or let sync fetch these ledgers',
+  );
 }
 
 /**
- * One pass over the stream: every ledger verified, linked and checked against the store; `write`
- * (the second pass) stores each one the store does not hold yet.
+ * One pass over the stream: every ledger verified, linked and checked against the store, and the
+ * runs it holds, each with the highest of its ledgers proven; `write` (the second pass) stores
+ * each one the store does not hold yet.
  */
 async function pass(
   store: LedgerStore,
   reading: StreamReading,
   profile: ChainProfile,
+  trust: ImportTrust,
   progress: Progress,
   phase: string,
   signal: AbortSignal | undefined,
   write?: (ledger: VerifiedLedger, record: LedgerWrite) => Promise<void>,
-): Promise<{ ledgerCount: number; alreadyStored: number }> {
+): Promise<{ ledgerCount: number; alreadyStored: number; runs: Run[] }> {
   const { header } = reading;
   if (header.chain !== profile.id) {
     throw new ImportRefused(undefined, `the stream holds ledgers of the chain "${header.chain}", and this import runs with -chain ${profile.id}: give -chain ${header.chain}`);
@@ -146,9 +199,16 @@ async function pass(
   let previous: VerifiedLedger | undefined;
   let ledgerCount = 0;
   let alreadyStored = 0;
+  const runs: Run[] = [];
   for await (const record of reading.ledgers()) {
     signal?.throwIfAborted();
     const ledger = verifyRecord(record);
+    const run = runs.at(-1);
+    if (run && previous?.ledgerIndex === ledger.ledgerIndex - 1) run.last = ledger.ledgerIndex;
+    else {
+      if (run) settleRun(run, trust, profile);
+      runs.push({ first: ledger.ledgerIndex, last: ledger.ledgerIndex });
+    }
     if (previous && previous.ledgerIndex === ledger.ledgerIndex - 1) {
       const failure = checkParentLink(ledger, linkOf(previous));
       if (failure) {
@@ -159,7 +219,10 @@ async function pass(
       }
     }
     const inStore = await checkAgainstStore(store, ledger);
-    if (inStore === 'stored') alreadyStored++;
+    const current = runs.at(-1)!;
+    if (inStore.stored || inStore.provenByChild) current.provenThrough = ledger.ledgerIndex;
+    if (record.evidence) current.evidenced = { ledger, evidence: record.evidence };
+    if (inStore.stored) alreadyStored++;
     else if (write) {
       // Checked again just before the write: the store may have stopped being this process's to write while it was read.
       signal?.throwIfAborted();
@@ -169,10 +232,14 @@ async function pass(
     ledgerCount++;
     progress.tick();
   }
-  return { ledgerCount, alreadyStored };
+  const last = runs.at(-1);
+  if (last) settleRun(last, trust, profile);
+  return { ledgerCount, alreadyStored, runs };
 }
 
 export interface ImportOptions {
+  /** Who is trusted to have validated a ledger: what proves the stream's evidence. */
+  trust: ImportTrust;
   /**
    * Aborted when the store stops being this process's to write (a PostgreSQL store's writer lock
    * was lost): no ledger is written from then on, and the import rejects with the signal's reason.
@@ -190,16 +257,17 @@ export async function importStream(
   open: () => AsyncIterable<Buffer | string>,
   profile: ChainProfile,
   progress: Progress,
-  options: ImportOptions = {},
+  options: ImportOptions,
 ): Promise<ImportSummary> {
-  const { signal } = options;
-  const checked = await pass(store, await readStream(open()), profile, progress, 'verifying', signal);
+  const { signal, trust } = options;
+  const checked = await pass(store, await readStream(open()), profile, trust, progress, 'verifying', signal);
   progress.finish(`${checked.alreadyStored} already stored`);
+  refuseUnproven(checked.runs);
 
   let written = 0;
   let unindexedTransactions = 0;
   const reading = await readStream(open());
-  const wrote = await pass(store, reading, profile, progress, 'writing', signal, async (ledger, record) => {
+  const wrote = await pass(store, reading, profile, trust, progress, 'writing', signal, async (ledger, record) => {
     const ledgerWrite = { ...verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++), evidence: record.evidence };
     if (await store.putLedger(ledgerWrite)) written++;
   });

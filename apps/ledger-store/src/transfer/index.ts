@@ -8,14 +8,15 @@
 import { createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
-import { getProfile } from '@ledger-node/chain';
-import { storeTarget, type ParsedFlags, type StoreTarget } from '@ledger-node/config';
+import { chainNetwork, getProfile, nodePublicKeyHex, readValidatorList, XRPL_ALPHABET, type ChainProfile } from '@ledger-node/chain';
+import { listValue, storeTarget, TRUST_FLAGS, type ParsedFlags, type StoreTarget } from '@ledger-node/config';
 import { Conflict, InvalidParams } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
 import { openLedgerStore, STORE_WRITER_LOCK, type OpenedStore } from '../open';
 import { exportStore } from './export';
 import { importStream, type ImportSummary } from './import';
 import { Progress } from './progress';
+import type { ImportTrust } from './proven';
 import type { StreamTotals } from './format';
 
 export { ImportRefused, type ImportSummary } from './import';
@@ -133,6 +134,20 @@ export async function runExport(flags: ParsedFlags, destination: string, options
   }
 }
 
+/**
+ * Who an import trusts to have validated a ledger, as sync reads it from the flags: with any trust
+ * flag given, exactly what the flags say; else the published lists of the network (-network_id,
+ * else the chain's default) the profile knows.
+ */
+function importTrust(flags: ParsedFlags, profile: ChainProfile): ImportTrust {
+  if (TRUST_FLAGS.some((flag) => flags.given(flag))) {
+    const keys = flags.string('validator_list_keys');
+    const validatorsFile = flags.string('validators');
+    return { publisherKeys: (keys === 'none' ? [] : listValue(keys)).map((key) => nodePublicKeyHex(key, { addressAlphabet: XRPL_ALPHABET })), ...(validatorsFile ? { validators: readValidatorList(validatorsFile) } : {}) };
+  }
+  return { publisherKeys: [...(chainNetwork(profile, flags.integer('network_id'))?.validatorListKeys ?? [])] };
+}
+
 /** Verifies the stream in `file` and imports it into the store the flags select (see import.ts). */
 export async function runImport(flags: ParsedFlags, file: string, options: TransferOptions): Promise<ImportSummary> {
   const target = storeTarget(flags);
@@ -150,11 +165,12 @@ export async function runImport(flags: ParsedFlags, file: string, options: Trans
     throw new InvalidParams(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'file');
   }
   if (!isFile) throw new InvalidParams(`${file} is not a regular file`, 'file');
+  const trust = importTrust(flags, profile);
   const lost = new AbortController();
   const opened = await openForImport(target, lost, options);
   try {
     const progress = new Progress('import', { write: options.log, intervalMs: options.progressIntervalMs });
-    return await importStream(opened.store, () => createReadStream(file, { highWaterMark: 1 << 20 }), profile, progress, { signal: lost.signal });
+    return await importStream(opened.store, () => createReadStream(file, { highWaterMark: 1 << 20 }), profile, progress, { trust, signal: lost.signal });
   } finally {
     await opened.close();
   }

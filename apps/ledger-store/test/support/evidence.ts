@@ -27,3 +27,8 @@ export function evidenceOf(write: LedgerWrite): LedgerEvidence {
     manifests: network.validators.map(manifestOf),
   };
 }
+
+/** The publisher of the list `evidenceOf` carries: the key an import that trusts it is given. */
+export const PUBLISHER_KEY = network.publisher.master.publicKey;
+/** The validators' master keys, as a -validators file lists them. */
+export const VALIDATOR_KEYS = network.validators.map((validator) => validator.master.publicKey);

@@ -7,7 +7,7 @@ import { FlagError, type ParsedFlags } from '@ledger-node/config';
 import { loadTransfer } from '../services';
 import { reportFailure } from './transfer-errors';
 
-export const importHelp = `Usage: ledger-node import FILE [store flags] [-chain xrpl|jingtum]
+export const importHelp = `Usage: ledger-node import FILE [store flags] [trust flags] [-chain xrpl|jingtum]
 
 Stores the ledgers of a ledger stream written by \`ledger-node export\`, each verified before it is
 written, as sync verifies the ledgers it fetches: the header's hash recomputed from its fields,
@@ -15,14 +15,29 @@ every transaction's hash from its blob, the transaction tree root from the trans
 metadata, each ledger's parent_hash equal to the hash of the ledger before it (in the stream, or
 already in the store) and its hash to the parent_hash of a child already in the store; a ledger's
 evidence, when the stream carries it, must be that ledger's (each validation a full one of its hash
-and index, each list holding the sequence it names) and is stored with it. The account index is derived again
-from the verified transactions with sync's indexer.
+and index, each list holding the sequence it names) and is stored with it. The account index is
+derived again from the verified transactions with sync's indexer.
+
+Every ledger must also be proven the network's, as sync proves what it stores. A run of the stream
+(ledgers each the parent of the next) is proven from its highest ledger that carries evidence
+downwards: the validations kept with it must verify and reach the quorum of the validators trusted
+(the lists of the -validator_list_keys publishers the evidence carries, judged at the ledger's close
+time, or the -validators keys; rippled's 80% quorum). A ledger the store holds identically, or
+whose child in the store names it as its parent, proves itself and the run below it. Ledgers above
+all proof are refused, named with the reason (no evidence, a publisher not trusted, too few
+validations): a stream from a node that proved ledgers by agreeing endpoints carries no evidence,
+and its ledgers are left for sync to fetch. A validation that does not verify refuses the stream.
+
+Trust flags, as the node reads them:
+  -validator_list_keys KEY[,KEY]  the publishers trusted (default: the network's, as for sync)
+  -validators FILE                validator keys trusted beside any list (a private network)
+  -network_id N                   the network whose default publishers are trusted
 
 FILE is read twice: first every ledger is verified and checked against the store, with nothing
 written; then each ledger the store does not hold is written, one atomic batch per ledger. A
-ledger that does not verify, a cut or corrupt stream, a stream of another chain than -chain, or a
-store holding another ledger at one of the stream's indexes stops the import before anything is
-written, with an error naming the ledger and what did not match (exit 1). Ledgers the store
+ledger that does not verify or is not proven, a cut or corrupt stream, a stream of another chain
+than -chain, or a store holding another ledger at one of the stream's indexes stops the import
+before anything is written, with an error naming the ledger and what did not match (exit 1). Ledgers the store
 already holds identically are skipped: an interrupted import resumes when run again.
 
 The target store is selected by the flags the node uses:
