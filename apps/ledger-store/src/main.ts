@@ -1,12 +1,12 @@
 import { metricsListener, type ParsedFlags } from '@ledger-node/config';
 import { LedgerStoreServiceService } from '@ledger-node/contracts';
 import { admittedBy, bindService, LEDGER_STORE_CALLERS, serveGrpc } from '@ledger-node/grpc';
-import { indexTransactionOrPlaceholder, type ChainProfile } from '@ledger-node/chain';
+import { indexTransactionOrPlaceholder } from '@ledger-node/chain';
 import { counter, createLogger, observedGauge, observeEventLoop, type Logger } from '@ledger-node/telemetry';
 import { ledgerStoreConfig } from './config';
 import { ledgerStoreHandlers } from './grpc/handlers';
 import { openLedgerStore } from './open';
-import type { HistoryOptions } from './store';
+import type { HistoryOptions, IndexOf, UnprovenOutcome } from './store';
 
 export const serviceName = 'ledgernode.ledgerstore.v1.LedgerStoreService';
 
@@ -18,10 +18,21 @@ const EXIT_LOCK_LOST = 1;
 export async function start(flags: ParsedFlags) {
   const config = ledgerStoreConfig(flags);
   const logger = createLogger('ledger-store', config.logLevel);
+  const unprovenSettled = counter('ledger_node_store_unproven_ledgers_total', 'Ledgers an import stored unproven that the network then proved (outcome="proven") or contradicted (outcome="removed")', ['outcome']);
+  const profile = config.profile();
+  const indexOf: IndexOf = (tx, position) => indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position).index;
   const opened = await openLedgerStore(config.store, {
     logger,
     chain: config.chain,
-    history: config.ledgerHistory > 0 ? boundedHistory(config.ledgerHistory, config.profile(), logger) : undefined,
+    history: config.ledgerHistory > 0 ? boundedHistory(config.ledgerHistory, indexOf, logger) : undefined,
+    unproven: {
+      indexOf,
+      onUnproven: (outcome) => {
+        logUnproven(logger, outcome);
+        const { first, last } = 'proven' in outcome ? outcome.proven : outcome.removed;
+        unprovenSettled.inc({ outcome: 'proven' in outcome ? 'proven' : 'removed' }, last - first + 1);
+      },
+    },
     onFatal(error) {
       // Another process may write from now on: not one more write from this one (pino writes synchronously).
       logger.fatal({ reason: error.message }, `${error.message}; stopping so as not to write without the lock (a restart waits as a standby)`);
@@ -67,12 +78,23 @@ export async function start(flags: ParsedFlags) {
   };
 }
 
+/** What became of ledgers an import left unproven, said once per span: proven ones are served from now on, contradicted ones were removed. */
+function logUnproven(logger: Logger, outcome: UnprovenOutcome): void {
+  if ('proven' in outcome) {
+    const { first, last } = outcome.proven;
+    logger.info({ first, last, by: outcome.by }, `imported ledgers ${first}-${last}, unproven until now, are proven by the network's ledger ${outcome.by} and served`);
+  } else {
+    const { first, last } = outcome.removed;
+    logger.warn({ first, last, reason: outcome.reason }, `removed imported ledgers ${first}-${last}, which the network contradicts: ${outcome.reason}`);
+  }
+}
+
 /** -ledger_history: the newest `ledgers` kept; each removed transaction re-indexed from its bytes as sync indexed it, so its index entries go with it. */
-function boundedHistory(ledgers: number, profile: ChainProfile, logger: Logger): HistoryOptions {
+function boundedHistory(ledgers: number, indexOf: IndexOf, logger: Logger): HistoryOptions {
   let lastFailure: string | undefined;
   return {
     ledgers,
-    indexOf: (tx, position) => indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position).index,
+    indexOf,
     onPruned: (removed) => {
       lastFailure = undefined;
       logger.debug({ first: removed.first, last: removed.last }, `removed ledgers ${removed.first}-${removed.last} (-ledger_history ${ledgers})`);

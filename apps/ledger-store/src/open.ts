@@ -5,7 +5,7 @@ import type { LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { PgLedgerBackend } from './backend/pg-backend';
 import { openRocksDb } from './storage/rocksdb';
-import { LedgerStore, type ChainOfStore, type FollowOptions, type HistoryOptions } from './store';
+import { LedgerStore, type ChainOfStore, type FollowOptions, type HistoryOptions, type StoreOptions } from './store';
 
 /** The writer lock of a PostgreSQL ledger database (libs/postgres): its holder is the one ledger-store that writes it. */
 export const STORE_WRITER_LOCK = 'ledger-store';
@@ -41,6 +41,8 @@ export interface OpenOptions {
   history?: HistoryOptions;
   /** The chain the writer must hold (-chain, -network_id): another one's store is refused. */
   chain?: ChainOfStore;
+  /** What a writer needs to settle the ledgers an import left unproven (store/unproven.ts). */
+  unproven?: Pick<StoreOptions, 'indexOf' | 'onUnproven'>;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface OpenOptions {
 export async function openLedgerStore(target: StoreTarget, options: OpenOptions): Promise<OpenedStore> {
   const backend = await openBackend(target);
   if (target.kind === 'rocksdb') {
-    const store = await LedgerStore.open(backend, { history: options.history, chain: options.chain });
+    const store = await LedgerStore.open(backend, { history: options.history, chain: options.chain, ...options.unproven });
     return { store, close: () => store.close() };
   }
   const { logger } = options;
@@ -105,14 +107,14 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
   if (lockTaken) {
     const store = await backend
       .fence()
-      .then(() => LedgerStore.open(backend, { chain: options.chain }))
+      .then(() => LedgerStore.open(backend, { chain: options.chain, ...options.unproven }))
       .catch(async (error: unknown) => {
         await election.release();
         throw error;
       });
     return { store, close: () => close(store) };
   }
-  standby = await LedgerStore.open(backend, { follow: follow('standby', standbyRefusal(backend.location)) });
+  standby = await LedgerStore.open(backend, { follow: follow('standby', standbyRefusal(backend.location)), ...options.unproven });
   // The lock may have come while the standby opened.
   if (lockTaken) void takeOver(standby);
   const store = standby;

@@ -1706,3 +1706,113 @@ describe.each(engines)('bounded history (-ledger_history) on %s', (name, createE
     expect((await store.status()).counters).toMatchObject({ ledgerCount: 5n, transactionCount: 10n });
   });
 });
+
+describe.each(engines)('ledgers an import left unproven on %s', (_name, createEngine) => {
+  /** The sender and accounts of a stored transaction, re-derived from its bytes as sync derives them. */
+  const indexOf: HistoryOptions['indexOf'] = (tx, position) => indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position).index;
+  const run = () => MAINNET_RUN.map((ledgerIndex) => mainnetLedgerWrite(ledgerIndex));
+  const at = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
+
+  async function openStore(engine: Engine) {
+    const outcomes: unknown[] = [];
+    const store = await LedgerStore.open(await engine.open(), { indexOf, onUnproven: (outcome) => outcomes.push(outcome) });
+    cleanups.push(() => store.close());
+    return { store, outcomes };
+  }
+
+  /** What the reads answer for a stored ledger: by index, by hash, its first transaction, its sender's history and count there. */
+  async function readsOf(store: LedgerStore, write: LedgerWrite) {
+    const sender = write.transactions[0]!.senderAccountId;
+    return {
+      byIndex: await store.getLedger(at(write.ledgerIndex), TxDetail.NONE),
+      byHash: await store.getLedger({ selector: { $case: 'hash', hash: write.ledgerHash } }, TxDetail.NONE),
+      transaction: await store.getTransaction(write.transactions[0]!.hash),
+      history: (await accountTransactions(store, { accountId: sender, direction: Direction.BOTH, forward: true, limit: 0, transactionType: '', ledgerRange: { first: write.ledgerIndex, last: write.ledgerIndex } })).transactions.length,
+    };
+  }
+
+  it('stores them served by no read, out of the complete ranges and the status, kept across a reopen', async () => {
+    const engine = await createEngine();
+    const { store } = await openStore(engine);
+    const writes = run();
+    expect(await store.putUnprovenLedgers(writes)).toBe(writes.length);
+    expect(store.ranges).toEqual([]);
+    expect(store.unprovenRanges).toEqual([{ first: MAINNET_RUN[0], last: MAINNET_RUN.at(-1) }]);
+    for (const write of writes) {
+      expect(await readsOf(store, write)).toEqual({ byIndex: undefined, byHash: undefined, transaction: undefined, history: 0 });
+    }
+    expect(await store.getLedger({ selector: { $case: 'tag', tag: LedgerTag.VALIDATED } }, TxDetail.NONE)).toBeUndefined();
+    expect((await statusResponse(store)).unprovenRanges).toEqual([{ first: MAINNET_RUN[0], last: MAINNET_RUN.at(-1) }]);
+    // Nothing unproven names the chain.
+    expect((await store.status()).chainIdentity).toBeUndefined();
+    await store.close();
+    const reopened = await LedgerStore.open(await engine.open(), { indexOf });
+    cleanups.push(() => reopened.close());
+    expect(reopened.unprovenRanges).toEqual([{ first: MAINNET_RUN[0], last: MAINNET_RUN.at(-1) }]);
+    expect(await reopened.getLedger(at(MAINNET_RUN[2]), TxDetail.NONE)).toBeUndefined();
+  });
+
+  it('proves the whole run below a proven ledger that names its highest as parent, and serves it from then on', async () => {
+    const { store, outcomes } = await openStore(await createEngine());
+    const writes = run();
+    await store.putUnprovenLedgers(writes.slice(0, -1));
+    const controller = new AbortController();
+    cleanups.push(() => controller.abort());
+    const ranges = store.watchRanges(controller.signal)[Symbol.asyncIterator]();
+    expect(((await ranges.next()).value as RangesEvent).completeRanges).toEqual([]);
+    expect(await store.putLedger(writes.at(-1))).toBe(true);
+    expect(store.ranges).toEqual([{ first: MAINNET_RUN[0], last: MAINNET_RUN.at(-1) }]);
+    expect(store.unprovenRanges).toEqual([]);
+    expect(outcomes).toEqual([{ proven: { first: MAINNET_RUN[0], last: MAINNET_RUN.at(-2) }, by: MAINNET_RUN.at(-1) }]);
+    for (const write of writes.slice(0, -1)) {
+      const reads = await readsOf(store, write);
+      expect(reads.byIndex?.ledgerHash).toEqual(write.ledgerHash);
+      expect(reads.byHash?.ledgerIndex).toBe(write.ledgerIndex);
+      expect(reads.transaction?.hash).toEqual(write.transactions[0]!.hash);
+      expect(reads.history).toBeGreaterThan(0);
+    }
+    // Watchers of the ranges hear of the ledgers that joined.
+    expect((await ranges.next()).value).toEqual({ change: 'stored_below_tip', completeRanges: [{ first: MAINNET_RUN[0], last: MAINNET_RUN.at(-1) }], removed: [] });
+  });
+
+  it('proves an unproven ledger written again proven, and its run below; the ledgers above it stay unproven', async () => {
+    const { store } = await openStore(await createEngine());
+    const writes = run();
+    await store.putUnprovenLedgers(writes);
+    expect(await store.putLedger(writes[3])).toBe(false);
+    expect(store.ranges).toEqual([{ first: MAINNET_RUN[0], last: MAINNET_RUN[3] }]);
+    expect(store.unprovenRanges).toEqual([{ first: MAINNET_RUN[4], last: MAINNET_RUN[5] }]);
+    expect((await readsOf(store, writes[4]!)).byIndex).toBeUndefined();
+    expect((await readsOf(store, writes[2]!)).byIndex?.ledgerIndex).toBe(MAINNET_RUN[2]);
+  });
+
+  it('removes what a proven ledger contradicts: another ledger at its index with the unproven ones above, another parent, a child naming another parent', async () => {
+    const engine = await createEngine();
+    const { store, outcomes } = await openStore(engine);
+    const writes = run();
+    await store.putUnprovenLedgers(writes);
+    const sender = writes[4]!.transactions[0]!.senderAccountId;
+    // The network's ledger at MAINNET_RUN[4] is another: it and the one above it go; its parent names another hash, so that one goes too.
+    const other = syntheticLedgerWrite(MAINNET_RUN[4]);
+    expect(await store.putLedger(other)).toBe(true);
+    expect(store.ranges).toEqual([{ first: MAINNET_RUN[4], last: MAINNET_RUN[4] }]);
+    expect(store.unprovenRanges).toEqual([{ first: MAINNET_RUN[0], last: MAINNET_RUN[2] }]);
+    expect(outcomes).toEqual([
+      { removed: { first: MAINNET_RUN[4], last: MAINNET_RUN[5] }, reason: expect.stringMatching(new RegExp(`^the network's ledger ${MAINNET_RUN[4]} is [0-9A-F]{64}, not [0-9A-F]{64}$`)) },
+      { removed: { first: MAINNET_RUN[3], last: MAINNET_RUN[3] }, reason: expect.stringMatching(new RegExp(`^the network's ledger ${MAINNET_RUN[4]} names parent [0-9A-F]{64}, not [0-9A-F]{64}$`)) },
+    ]);
+    expect((await store.getLedger(at(MAINNET_RUN[4]), TxDetail.NONE))?.ledgerHash).toEqual(other.ledgerHash);
+    // Removed whole: no header, no transaction, no index entry of the removed ledgers is left.
+    expect(await store.backend.header(MAINNET_RUN[5])).toBeUndefined();
+    expect(await store.backend.transactions([writes[5]!.transactions[0]!.hash])).toEqual([undefined]);
+    expect(await collect(store.backend.accountTransactionEntries(sender, { firstLedger: MAINNET_RUN[3], lastLedger: MAINNET_RUN[5] }))).toEqual([]);
+    expect((await store.status()).counters.ledgerCount).toBe(4n);
+
+    // A proven ledger below the run whose hash its lowest does not name as parent removes the run.
+    const below = syntheticLedgerWrite(MAINNET_RUN[0] - 1);
+    expect(await store.putLedger(below)).toBe(true);
+    expect(store.unprovenRanges).toEqual([]);
+    expect(outcomes.at(-1)).toEqual({ removed: { first: MAINNET_RUN[0], last: MAINNET_RUN[2] }, reason: expect.stringMatching(/^it names parent [0-9A-F]{64}, and the network's ledger \d+ is [0-9A-F]{64}$/) });
+    expect((await store.status()).counters.ledgerCount).toBe(2n);
+  });
+});

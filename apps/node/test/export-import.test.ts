@@ -177,13 +177,61 @@ async function pausedImport(file: string, storeFlags: string[], env: Record<stri
   return { importing, resume: () => process.kill(importing.pid, 'SIGCONT') };
 }
 
+const isXrpPayment = (blob: Uint8Array) => {
+  const fields = xrpl.codec.decode(Buffer.from(blob).toString('hex'));
+  return fields.TransactionType === 'Payment' && typeof fields.Amount === 'string';
+};
+
+/**
+ * The exported stream forged as a careful forger would: an XRP Payment of a ledger at least five
+ * below the top raised by one drop, and every hash from it to the top recomputed in place (the
+ * transaction's, the tree's, each header's, each parent link). The evidence is kept (its
+ * validations then name the real hashes), or taken out of every ledger.
+ */
+function forgedHistory(evidence: 'kept' | 'removed'): { bytes: Buffer; victimIndex: number; top: number; firstEvidenced: number } {
+  const records = recordsOf(readFileSync(streamFile));
+  const ledgers = ledgersIn(records);
+  const top = ledgers.at(-1)!.ledgerIndex;
+  expect(ledgers.at(-1)!.evidence, 'the export carries the evidence sync kept with the top ledger').toBeDefined();
+  const victimIndex = ledgers.filter((ledger) => ledger.ledgerIndex <= top - 5 && ledger.transactions.some((tx) => isXrpPayment(tx.txBlob))).at(-1)!.ledgerIndex;
+  let parentHash: string | undefined;
+  let changed = records;
+  for (const { ledgerIndex } of ledgers) {
+    if (ledgerIndex < victimIndex && evidence === 'kept') continue;
+    const newParent: string | undefined = parentHash;
+    changed = recordsOf(
+      withLedger(changed, ledgerIndex, (ledger) => {
+        const kept = evidence === 'kept' ? ledger.evidence : undefined;
+        if (ledgerIndex < victimIndex) return { ...ledger, evidence: kept };
+        let transactions = ledger.transactions;
+        if (ledgerIndex === victimIndex) {
+          const at = transactions.findIndex((tx) => isXrpPayment(tx.txBlob));
+          const fields = xrpl.codec.decode(Buffer.from(transactions[at]!.txBlob).toString('hex'));
+          const txBlob = Buffer.from(xrpl.codec.encode({ ...fields, Amount: String(BigInt(fields.Amount as string) + 1n) }), 'hex');
+          transactions = transactions.map((tx, position) => (position === at ? { ...tx, txBlob, hash: Buffer.from(hashTransaction(txBlob), 'hex') } : tx));
+        }
+        const header = decodeLedgerHeader(ledger.headerBlob);
+        header.transactionHash = transactionTreeRoot(transactions);
+        if (newParent) header.parentHash = newParent;
+        parentHash = hashLedgerHeader(header);
+        return { ...ledger, transactions, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(parentHash, 'hex'), evidence: kept };
+      }),
+    );
+  }
+  // Sync kept evidence with each ledger it followed live: the lowest re-hashed one with evidence is the first refused.
+  const firstEvidenced = ledgers.find((ledger) => ledger.ledgerIndex >= victimIndex && ledger.evidence)!.ledgerIndex;
+  return { bytes: streamOf(changed), victimIndex, top, firstEvidenced };
+}
+
 // ---------------------------------------------------------------- the source store
 
 let ledgerCount = 0;
+/** The devnet the source node synced; it runs on, for the nodes that settle an unproven import. */
+let devnetUrl: string;
 
 beforeAll(async () => {
   const devnet = startProcess([cliEntry(), 'devnet', '-port', '0', '-load', '3', '-load_accounts', '4', '-close_ms', '300'], { env: { LEDGER_NODE_DEVNET_HISTORY: HISTORY } });
-  const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000))[1]!;
+  devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000))[1]!;
   const node = startProcess([cliEntry(), '-endpoint', devnetUrl, '-validators', validatorsFile, '-data_dir', sourceDir, '-thread_count', '4']);
   const status = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(sourceDir, 'run/ledger-store.sock')}`, { serviceLabel: 'ledger-store', deadlineMs: 5_000 });
   clients.push(status);
@@ -201,7 +249,6 @@ beforeAll(async () => {
   expect(whileRunning.stderr).toMatch(/^export: the RocksDB store at \S+ is in use by another process \(a running ledger-node or ledger-store holds its lock\): export opens the store itself, offline; stop the node/);
   status.close();
   expect(await node.stop('SIGTERM', 20_000)).toBe(0);
-  await devnet.stop();
   postgres = await startPostgres();
 }, 300_000);
 
@@ -453,54 +500,9 @@ describe('ledger-node import of a bad stream', () => {
     await refusedWithNothingStored(relinked, ledgerIndex, new RegExp(`does not link to ledger ${ledgerIndex - 1} before it in the stream: its parent_hash is ${'AB'.repeat(32)}, ledger ${ledgerIndex - 1} hashes to [0-9A-F]{64}$`));
   });
 
-  it('refuses a forged history whose every hash was recomputed (an XRP Payment changed, its ledger and each above re-hashed): the top\'s evidence is not of it, and without it nothing proves it', async () => {
-    const records = recordsOf(readFileSync(streamFile));
-    const ledgers = ledgersIn(records);
-    const isXrpPayment = (blob: Uint8Array) => {
-      const fields = xrpl.codec.decode(Buffer.from(blob).toString('hex'));
-      return fields.TransactionType === 'Payment' && typeof fields.Amount === 'string';
-    };
-    const victimIndex = ledgers.filter((ledger) => ledger.transactions.some((tx) => isXrpPayment(tx.txBlob))).at(-1)!.ledgerIndex;
-    const top = ledgers.at(-1)!.ledgerIndex;
-    expect(ledgers.at(-1)!.evidence, 'the export carries the evidence sync kept with the top ledger').toBeDefined();
-    /** The stream with the payment's amount raised by one drop, and every hash from it to the top recomputed in place (their evidence kept, or taken out). */
-    const forgedChain = (keepEvidence: boolean) => {
-      let parentHash: string | undefined;
-      let changed = records;
-      for (let ledgerIndex = victimIndex; ledgerIndex <= top; ledgerIndex++) {
-        const newParent: string | undefined = parentHash;
-        changed = recordsOf(
-          withLedger(changed, ledgerIndex, (ledger) => {
-            let transactions = ledger.transactions;
-            if (ledgerIndex === victimIndex) {
-              const at = transactions.findIndex((tx) => isXrpPayment(tx.txBlob));
-              const fields = xrpl.codec.decode(Buffer.from(transactions[at]!.txBlob).toString('hex'));
-              const txBlob = Buffer.from(xrpl.codec.encode({ ...fields, Amount: String(BigInt(fields.Amount as string) + 1n) }), 'hex');
-              transactions = transactions.map((tx, position) => (position === at ? { ...tx, txBlob, hash: Buffer.from(hashTransaction(txBlob), 'hex') } : tx));
-            }
-            const header = decodeLedgerHeader(ledger.headerBlob);
-            header.transactionHash = transactionTreeRoot(transactions);
-            if (newParent) header.parentHash = newParent;
-            parentHash = hashLedgerHeader(header);
-            const evidence = keepEvidence ? ledger.evidence : undefined;
-            return { ...ledger, transactions, headerBlob: encodeLedgerHeader(header), ledgerHash: Buffer.from(parentHash, 'hex'), evidence };
-          }),
-        );
-      }
-      return streamOf(changed);
-    };
-    // Sync kept evidence with each ledger it followed live: the lowest re-hashed one with evidence is refused first.
-    const firstEvidenced = ledgers.find((ledger) => ledger.ledgerIndex >= victimIndex && ledger.evidence)!.ledgerIndex;
-    await refusedWithNothingStored(forgedChain(true), firstEvidenced, /the evidence of ledger \d+ is not that ledger's: evidence\.validations\[0\] validates ledger \d+ [0-9A-F]{64}, not ledger \d+ [0-9A-F]{64}$/);
-    // Without it, the forged ledgers are above the highest evidence left: nothing proves them.
-    const lowestUnproven = (ledgers.filter((ledger) => ledger.ledgerIndex < victimIndex && ledger.evidence).at(-1)?.ledgerIndex ?? 0) + 1;
-    const unproven = lowestUnproven === top ? `ledger ${top}` : `ledgers ${lowestUnproven}-${top}`;
-    await refusedWithNothingStored(
-      forgedChain(false),
-      victimIndex,
-      new RegExp(`nothing proves ${unproven} \\(no evidence at or above them, and no stored ledger names the highest as its parent\\): `),
-      new RegExp(`^import: nothing proves ${unproven} `),
-    );
+  it('refuses a forged history whose every hash was recomputed (an XRP Payment changed, its ledger and each above re-hashed): the evidence it carries is not of it', async () => {
+    const { bytes, firstEvidenced } = forgedHistory('kept');
+    await refusedWithNothingStored(bytes, firstEvidenced, /the evidence of ledger \d+ is not that ledger's: evidence\.validations\[0\] validates ledger \d+ [0-9A-F]{64}, not ledger \d+ [0-9A-F]{64}$/);
   });
 
   it('refuses a stream cut inside a record, naming the ledger it holds', async () => {
@@ -509,6 +511,61 @@ describe('ledger-node import of a bad stream', () => {
     const record = recordsOf(bytes).find((each) => each.kind === LEDGER_KIND && LedgerWrite.decode(each.payload).ledgerIndex === ledgerIndex)!;
     await refusedWithNothingStored(bytes.subarray(0, record.offset + 5 + Math.floor(record.payload.length / 2)), ledgerIndex, /the stream is cut: the LEDGER record of ledger \d+ \(record \d+, after ledger \d+\) of \d+ bytes ends after \d+ of them$/);
   });
+});
+
+describe('ledger-node import of ledgers nothing proves, then a node following the network', () => {
+  it('stores them unproven and serves none; sync removes the forged ones and proves the rest, ending with the network\'s chain', async () => {
+    const { bytes, victimIndex, top } = forgedHistory('removed');
+    const original = new Map(ledgersIn(recordsOf(readFileSync(streamFile))).map((ledger) => [ledger.ledgerIndex, ledger.ledgerHash.toString('hex')]));
+    const forged = new Map(ledgersIn(recordsOf(bytes)).map((ledger) => [ledger.ledgerIndex, ledger.ledgerHash.toString('hex')]));
+    const file = path.join(dir, 'unproven.lnx');
+    writeFileSync(file, bytes);
+    const db = await postgres.createDatabase();
+    const { flags, env } = pgStore(db);
+    const imported = cli(['import', file, ...flags], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr).toContain(
+      `import: ledgers 1-${top} are stored unproven (no evidence at or above them, and no stored ledger names the highest as its parent): no read serves them until sync`,
+    );
+
+    // Served by no read: not by index, not by hash, not its transactions; the status names them.
+    const { store, client } = await serveStore('unproven', flags, env);
+    const status = await client.getStatus({});
+    expect(status.completeRanges).toEqual([]);
+    expect(status.unprovenRanges).toEqual([{ first: 1, last: top }]);
+    const victim = ledgersIn(recordsOf(bytes)).find((ledger) => ledger.ledgerIndex === victimIndex)!;
+    expect((await client.getLedger({ ledger: { selector: { $case: 'index', index: victimIndex } }, txDetail: TxDetail.NONE })).ledger).toBeUndefined();
+    expect((await client.getLedger({ ledger: { selector: { $case: 'hash', hash: victim.ledgerHash } }, txDetail: TxDetail.NONE })).ledger).toBeUndefined();
+    expect((await client.getTransactions({ hashes: victim.transactions.map((tx) => tx.hash) })).transactions).toEqual([]);
+    client.close();
+    expect(await store.stop('SIGTERM', 20_000)).toBe(0);
+
+    // A node on the store, following the network: its proven ledgers settle the unproven ones.
+    const nodeDir = path.join(dir, 'unproven-node');
+    const node = startProcess([cliEntry(), '-endpoint', devnetUrl, '-validators', validatorsFile, '-data_dir', nodeDir, ...flags, '-thread_count', '4'], { env });
+    const watched = createGrpcClient(LedgerStoreServiceService, `unix:${path.join(nodeDir, 'run/ledger-store.sock')}`, { serviceLabel: 'ledger-store', deadlineMs: 5_000 });
+    clients.push(watched);
+    await waitUntil(
+      async () => {
+        const { completeRanges, unprovenRanges } = await watched.getStatus({}).catch(() => ({ completeRanges: [], unprovenRanges: [{ first: 0, last: 0 }] }));
+        return unprovenRanges.length === 0 && completeRanges.length === 1 && completeRanges[0]!.first === 1 && completeRanges[0]!.last > top;
+      },
+      120_000,
+      'the unproven ledgers to be settled, the store holding 1 to past the import',
+    );
+    for (let ledgerIndex = 1; ledgerIndex <= top; ledgerIndex++) {
+      const ledger = await watched.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.NONE });
+      expect(ledger.ledger?.ledgerHash.toString('hex'), `ledger ${ledgerIndex}`).toBe(original.get(ledgerIndex));
+    }
+    expect(forged.get(victimIndex)).not.toBe(original.get(victimIndex));
+    expect((await watched.getLedger({ ledger: { selector: { $case: 'hash', hash: victim.ledgerHash } }, txDetail: TxDetail.NONE })).ledger).toBeUndefined();
+    // Said once per span: the forged ones removed, the rest proven.
+    const output = node.output();
+    expect(output).toMatch(new RegExp(`removed imported ledgers \\d+-\\d+, which the network contradicts`));
+    expect(output).toMatch(new RegExp(`"msg":"imported ledgers 1-${victimIndex - 1}, unproven until now, are proven by the network's ledger ${victimIndex} and served"`));
+    expect(output).not.toMatch(/"level":"(error|fatal)"/);
+    expect(await node.stop('SIGTERM', 20_000)).toBe(0);
+  }, 240_000);
 });
 
 describe('ledger-node export --help and import --help', () => {

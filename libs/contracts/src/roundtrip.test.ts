@@ -80,6 +80,7 @@ const tinyLedgerStore: Pick<LedgerStoreServiceServer, 'getStatus' | 'getLedger' 
   getStatus(_call: ServerUnaryCall<GetStatusRequest, GetStatusResponse>, callback: sendUnaryData<GetStatusResponse>) {
     callback(null, {
       completeRanges: [{ first: fixture.ledger_index, last: fixture.ledger_index }],
+      unprovenRanges: [],
       lowestLedgerIndex: fixture.ledger_index,
       highestLedgerIndex: fixture.ledger_index,
       ledgerCount: 1n,

@@ -80,6 +80,7 @@ export async function accountTransactions(
   for await (const entry of entries) {
     throwIfCancelled(signal);
     if (wanted !== undefined && entry.direction !== wanted) continue;
+    if (store.unproven(entry.ledgerIndex)) continue;
     if (request.transactionType !== '') {
       // Entries written before the index carried the type are checked against their record.
       const type = entry.transactionType ?? (await typeOfStored(store, entry.ledgerIndex, entry.txIndex));
@@ -133,6 +134,17 @@ async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Prom
   });
 }
 
+/** What the account sent in the unproven ledgers (unproven.ts) up to `ledgerIndex`: left out of its count, as they are of every read. */
+async function sentInUnproven(store: LedgerStore, accountId: Buffer, ledgerIndex: number): Promise<bigint> {
+  let sent = 0n;
+  for (const range of store.unprovenRanges) {
+    if (range.first > ledgerIndex) break;
+    const [upToLast, belowFirst] = await Promise.all([store.backend.sentUpTo(accountId, Math.min(range.last, ledgerIndex)), range.first > 1 ? store.backend.sentUpTo(accountId, range.first - 1) : 0n]);
+    sent += upToLast - belowFirst;
+  }
+  return sent;
+}
+
 export interface AccountTransactionCount {
   sentCount: bigint;
   header: StoredHeader;
@@ -163,7 +175,7 @@ export async function accountTransactionCount(store: LedgerStore, accountId: Buf
   ]);
   const startsAtGenesis = firstHeader !== undefined && decodeLedgerHeader(firstHeader.header).parentHash === ZERO_HASH;
   return {
-    sentCount,
+    sentCount: sentCount - (await sentInUnproven(store, accountId, header.ledgerIndex)),
     header,
     coversAccountLifetime: startsAtGenesis || (createdAt !== undefined && createdAt >= range.first),
     earliestStoredLedgerIndex: range.first,

@@ -26,12 +26,20 @@ export interface Bookkeeping {
   /** The store format the data was written in; undefined in a new store (or one from before versions were recorded). */
   formatVersion: number | undefined;
   completeRanges: LedgerRange[];
+  /** Ledgers an import stored that nothing proved yet: no read serves them (store/unproven.ts). */
+  unprovenRanges: LedgerRange[];
   /** Runs of ledgers stored with complete state changes. */
   stateRanges: LedgerRange[];
   counters: StoreCounters;
   download: StateDownloadRecord;
   /** The chain the store holds; undefined before its first ledger (or in a store older than the record). */
   chainIdentity: ChainIdentity | undefined;
+}
+
+/** The ranges a write leaves: the complete ranges, and the unproven ones when it changes them. */
+export interface RangesAfter {
+  completeRanges: LedgerRange[];
+  unprovenRanges?: LedgerRange[];
 }
 
 export interface AccountHistoryScan {
@@ -63,9 +71,11 @@ export interface LedgerBackend {
    * Stores ledgers not stored before (LedgerStore checked), in order, all in one atomic write: each
    * with its transactions, their account index entries and sent counts, its state changes, and its
    * evidence (with the lists and manifests it names, each stored once);
-   * `completeRanges` (and `stateRanges` when given) as the bookkeeping after them.
+   * `completeRanges` (and `stateRanges`, `unprovenRanges` when given) as the bookkeeping after them.
    */
-  addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  /** Records the ranges alone (unproven ledgers proven, store/unproven.ts), in one write. */
+  recordRanges(after: Required<RangesAfter>): Promise<void>;
   /**
    * Removes a stored ledger (`stored`, the same hash as `write`) with every entry its write made,
    * its evidence included (the lists and manifests it named stay).
@@ -73,7 +83,7 @@ export interface LedgerBackend {
    * download: no read answers account state until a new download completes, and its promotion
    * removes the versions left.
    */
-  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters>;
+  removeLedger(write: LedgerWrite, stored: StoredHeader, after: RangesAfter & { stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters>;
   /**
    * Bounded history (-ledger_history), in backends that keep it (RocksDB): removes the lowest
    * stored ledgers, each with every entry its write made, its evidence included (`write`

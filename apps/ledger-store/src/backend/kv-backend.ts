@@ -12,7 +12,7 @@ import { StagedStateRepository, StateMetaRepository, StateObjectRepository, Trus
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import { EvidenceRepository, evidenceRows } from '../repositories/evidence';
 import { Bucket, bucketRange, type BucketId } from '../storage/buckets';
-import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
+import type { AccountHistoryScan, Bookkeeping, LedgerBackend, RangesAfter } from './backend';
 import {
   type ChainIdentity,
   accountSides,
@@ -69,15 +69,16 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async bookkeeping(): Promise<Bookkeeping> {
-    const [formatVersion, completeRanges, counters, stateRanges, download, chainIdentity] = await Promise.all([
+    const [formatVersion, completeRanges, unprovenRanges, counters, stateRanges, download, chainIdentity] = await Promise.all([
       this.storeMeta.formatVersion(),
       this.storeMeta.ranges(),
+      this.storeMeta.unprovenRanges(),
       this.storeMeta.counters(),
       this.stateMeta.stateRanges(),
       this.stateMeta.download(),
       this.storeMeta.chainIdentity(),
     ]);
-    return { formatVersion, completeRanges, counters, stateRanges, download, chainIdentity };
+    return { formatVersion, completeRanges, unprovenRanges, counters, stateRanges, download, chainIdentity };
   }
 
   recordFormatVersion(version: number): Promise<void> {
@@ -93,7 +94,7 @@ export class KvLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  async addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  async addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     // The block totals and stored versions the batch builds on, read once; each ledger's operations
     // then see those of the ledgers before it in the batch.
     const blockKeys = uniqueKeys(writes.flatMap((write) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
@@ -115,9 +116,19 @@ export class KvLedgerBackend implements LedgerBackend {
       next = countersAfterAdding(next, write, state.newVersions);
     }
     if (after.stateRanges) operations.push(this.stateMeta.stateRangesOperation(after.stateRanges));
-    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    operations.push(...this.rangesOperations(after), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
+  }
+
+  recordRanges(after: Required<RangesAfter>): Promise<void> {
+    return this.kv.batch(this.rangesOperations(after));
+  }
+
+  private rangesOperations(after: RangesAfter): KvOperation[] {
+    const operations = [this.storeMeta.rangesOperation(after.completeRanges)];
+    if (after.unprovenRanges) operations.push(this.storeMeta.unprovenRangesOperation(after.unprovenRanges));
+    return operations;
   }
 
   /** A ledger's header, transactions, account index entries and sent counts; `blockTotals` (by block key, hex) are read and updated. */
@@ -155,10 +166,10 @@ export class KvLedgerBackend implements LedgerBackend {
     return operations;
   }
 
-  async removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
+  async removeLedger(write: LedgerWrite, stored: StoredHeader, after: RangesAfter & { stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
     const { operations, evidenceRemoved } = await this.removalOperations([{ write, stored }]);
     const next = countersWithoutEvidence(countersAfterRemoving(counters, write), evidenceRemoved);
-    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    operations.push(...this.rangesOperations(after), this.storeMeta.countersOperation(next));
     if (after.stateSetAside) operations.push(this.stateMeta.stateRangesOperation([]), this.stateMeta.downloadOperation(STATE_SET_ASIDE));
     await this.kv.batch(operations);
     return next;

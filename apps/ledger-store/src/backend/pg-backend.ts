@@ -16,7 +16,7 @@ import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import { decodeEvidenceRecord, encodeEvidenceRecord, evidenceOf, evidenceRows } from '../repositories/evidence';
-import type { AccountHistoryScan, Bookkeeping, LedgerBackend } from './backend';
+import type { AccountHistoryScan, Bookkeeping, LedgerBackend, RangesAfter } from './backend';
 import {
   type ChainIdentity,
   accountSides,
@@ -528,15 +528,16 @@ export class PgLedgerBackend implements LedgerBackend {
   async bookkeeping(): Promise<Bookkeeping> {
     const rows = await this.read<{ name: string; value: Buffer }>(SQL.storeMeta, []);
     const { storeMeta, stateMeta } = metaRecords(new Map(rows.map((row) => [row.name, row.value])));
-    const [formatVersion, completeRanges, counters, stateRanges, download, chainIdentity] = await Promise.all([
+    const [formatVersion, completeRanges, unprovenRanges, counters, stateRanges, download, chainIdentity] = await Promise.all([
       storeMeta.formatVersion(),
       storeMeta.ranges(),
+      storeMeta.unprovenRanges(),
       storeMeta.counters(),
       stateMeta.stateRanges(),
       stateMeta.download(),
       storeMeta.chainIdentity(),
     ]);
-    return { formatVersion, completeRanges, counters, stateRanges, download, chainIdentity };
+    return { formatVersion, completeRanges, unprovenRanges, counters, stateRanges, download, chainIdentity };
   }
 
   recordFormatVersion(version: number): Promise<void> {
@@ -549,7 +550,7 @@ export class PgLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  addLedgers(writes: readonly LedgerWrite[], after: { completeRanges: LedgerRange[]; stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     return this.writeCovering(
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
@@ -563,17 +564,17 @@ export class PgLedgerBackend implements LedgerBackend {
         // The bookkeeping needs the counts, sent first and answered while the rows above are written.
         let next = counters;
         for (const [position, write] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
-        putMeta(pipeline, [
-          META.storeMeta.rangesOperation(after.completeRanges),
-          META.storeMeta.countersOperation(next),
-          ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : []),
-        ]);
+        putMeta(pipeline, [...rangesOperations(after), META.storeMeta.countersOperation(next), ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : [])]);
         return next;
       },
     );
   }
 
-  removeLedger(write: LedgerWrite, stored: StoredHeader, after: { completeRanges: LedgerRange[]; stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
+  recordRanges(after: Required<RangesAfter>): Promise<void> {
+    return this.transaction(async (pipeline) => putMeta(pipeline, rangesOperations(after)));
+  }
+
+  removeLedger(write: LedgerWrite, stored: StoredHeader, after: RangesAfter & { stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
     const { ledgerIndex } = write;
     return this.transaction(async (pipeline) => {
       pipeline.query(SQL.deleteLedger, [stored.ledgerIndex]);
@@ -590,7 +591,7 @@ export class PgLedgerBackend implements LedgerBackend {
       }
       const next = countersWithoutEvidence(countersAfterRemoving(counters, write), (await evidenceRemoved).rowCount ?? 0);
       putMeta(pipeline, [
-        META.storeMeta.rangesOperation(after.completeRanges),
+        ...rangesOperations(after),
         META.storeMeta.countersOperation(next),
         ...(after.stateSetAside ? [META.stateMeta.stateRangesOperation([]), META.stateMeta.downloadOperation(STATE_SET_ASIDE)] : []),
       ]);
@@ -895,6 +896,11 @@ async function migrate(client: pg.PoolClient, requested: number | undefined): Pr
     throw new Error(`its partitions hold ${recorded} ledgers each, not the ${requested} asked for: a database keeps the partition size it was created with`);
   }
   return recorded;
+}
+
+/** The bookkeeping records of the ranges a write leaves. */
+function rangesOperations(after: RangesAfter): KvOperation[] {
+  return [META.storeMeta.rangesOperation(after.completeRanges), ...(after.unprovenRanges ? [META.storeMeta.unprovenRangesOperation(after.unprovenRanges)] : [])];
 }
 
 /** Puts bookkeeping records (an overwrite each). */

@@ -49,6 +49,7 @@ export async function statusResponse(store: LedgerStore): Promise<GetStatusRespo
   const status = await store.status();
   return {
     completeRanges: status.completeRanges,
+    unprovenRanges: status.unprovenRanges,
     lowestLedgerIndex: status.lowestLedgerIndex,
     highestLedgerIndex: status.highestLedgerIndex,
     ledgerCount: status.counters.ledgerCount,

@@ -32,6 +32,33 @@ export function removeFromRanges(ranges: readonly LedgerRange[], ledgerIndex: nu
   });
 }
 
+/** The ranges after every ledger of `span` is added. */
+export function addSpan(ranges: readonly LedgerRange[], span: LedgerRange): LedgerRange[] {
+  const merged: LedgerRange[] = [];
+  for (const range of [...ranges, span].sort((a, b) => a.first - b.first)) {
+    const previous = merged.at(-1);
+    if (previous && range.first <= previous.last + 1) merged[merged.length - 1] = { first: previous.first, last: Math.max(previous.last, range.last) };
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+/** The ranges after every ledger of `span` is removed. */
+export function removeSpan(ranges: readonly LedgerRange[], span: LedgerRange): LedgerRange[] {
+  return ranges.flatMap((range) => {
+    if (span.last < range.first || span.first > range.last) return [range];
+    const parts: LedgerRange[] = [];
+    if (range.first < span.first) parts.push({ first: range.first, last: span.first - 1 });
+    if (span.last < range.last) parts.push({ first: span.last + 1, last: range.last });
+    return parts;
+  });
+}
+
+/** The range holding `ledgerIndex`, if any. */
+export function rangeHolding(ranges: readonly LedgerRange[], ledgerIndex: number): LedgerRange | undefined {
+  return ranges.find((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
+}
+
 export function rangesContain(ranges: readonly LedgerRange[], ledgerIndex: number): boolean {
   return ranges.some((range) => range.first <= ledgerIndex && ledgerIndex <= range.last);
 }

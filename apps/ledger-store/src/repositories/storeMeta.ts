@@ -4,6 +4,7 @@ import type { LedgerRange } from '../ledgers/ranges';
 import { ZERO_COUNTERS, type ChainIdentity, type StoreCounters } from '../backend/records';
 
 const COMPLETE_RANGES = namedKey(Bucket.storeMeta, 'complete_ranges');
+const UNPROVEN_RANGES = namedKey(Bucket.storeMeta, 'unproven_ranges');
 const COUNTERS = namedKey(Bucket.storeMeta, 'counters');
 /** Where the store's format version is recorded (its own key: tests write other versions there). */
 export const FORMAT_VERSION_KEY = namedKey(Bucket.storeMeta, 'format_version');
@@ -12,7 +13,7 @@ const CHAIN_IDENTITY = namedKey(Bucket.storeMeta, 'chain_identity');
 
 /**
  * The store's own bookkeeping, one key each: the format version of its keys and values (u32), the
- * complete ranges (u32 first, u32 last per range, ascending), the counters (four u64: ledgers,
+ * complete ranges and the unproven ranges (each u32 first, u32 last per range, ascending), the counters (four u64: ledgers,
  * transactions, state versions, ledgers with evidence; a store written before the fourth holds
  * three, and no evidence) and the
  * chain identity (JSON: chain, network_id, ledger_index, ledger_hash).
@@ -49,21 +50,20 @@ export class StoreMetaRepository {
   }
 
   rangesOperation(ranges: readonly LedgerRange[]): KvOperation {
-    const value = Buffer.alloc(ranges.length * 8);
-    ranges.forEach((range, position) => {
-      value.writeUInt32BE(range.first, position * 8);
-      value.writeUInt32BE(range.last, position * 8 + 4);
-    });
-    return { type: 'put', key: COMPLETE_RANGES, value };
+    return { type: 'put', key: COMPLETE_RANGES, value: encodeRanges(ranges) };
   }
 
   async ranges(): Promise<LedgerRange[]> {
-    const value = await this.kv.get(COMPLETE_RANGES);
-    const ranges: LedgerRange[] = [];
-    for (let offset = 0; value && offset < value.length; offset += 8) {
-      ranges.push({ first: value.readUInt32BE(offset), last: value.readUInt32BE(offset + 4) });
-    }
-    return ranges;
+    return decodeRanges(await this.kv.get(COMPLETE_RANGES));
+  }
+
+  /** Ledgers stored by an import that nothing proved yet (served by no read): see store/unproven.ts. */
+  unprovenRangesOperation(ranges: readonly LedgerRange[]): KvOperation {
+    return { type: 'put', key: UNPROVEN_RANGES, value: encodeRanges(ranges) };
+  }
+
+  async unprovenRanges(): Promise<LedgerRange[]> {
+    return decodeRanges(await this.kv.get(UNPROVEN_RANGES));
   }
 
   countersOperation(counters: StoreCounters): KvOperation {
@@ -84,4 +84,21 @@ export class StoreMetaRepository {
       evidenceLedgerCount: value.length >= 32 ? value.readBigUInt64BE(24) : 0n,
     };
   }
+}
+
+function encodeRanges(ranges: readonly LedgerRange[]): Buffer {
+  const value = Buffer.alloc(ranges.length * 8);
+  ranges.forEach((range, position) => {
+    value.writeUInt32BE(range.first, position * 8);
+    value.writeUInt32BE(range.last, position * 8 + 4);
+  });
+  return value;
+}
+
+function decodeRanges(value: Buffer | undefined): LedgerRange[] {
+  const ranges: LedgerRange[] = [];
+  for (let offset = 0; value && offset < value.length; offset += 8) {
+    ranges.push({ first: value.readUInt32BE(offset), last: value.readUInt32BE(offset + 4) });
+  }
+  return ranges;
 }

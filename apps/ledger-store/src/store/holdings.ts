@@ -7,10 +7,12 @@ import type { StateDownload } from '@ledger-node/contracts';
 import type { Bookkeeping } from '../backend/backend';
 import { NO_DOWNLOAD, stateWindow, ZERO_COUNTERS, type ChainIdentity, type StateDownloadRecord, type StateWindow, type StoreCounters } from '../backend/records';
 import { RangesEvents, type RangesChange, type RangesEvent } from '../ledgers/events';
-import type { LedgerRange } from '../ledgers/ranges';
+import { rangesContain, type LedgerRange } from '../ledgers/ranges';
 
 export class Holdings {
   completeRanges: LedgerRange[] = [];
+  /** Ledgers an import stored that nothing proved yet: served by no read (unproven.ts). */
+  unprovenRanges: LedgerRange[] = [];
   /** Runs of ledgers stored with complete state changes (kept like completeRanges). */
   stateRanges: LedgerRange[] = [];
   download: StateDownloadRecord = NO_DOWNLOAD;
@@ -23,9 +25,14 @@ export class Holdings {
   readonly changes = new RangesEvents();
 
   load(bookkeeping: Bookkeeping): void {
-    ({ completeRanges: this.completeRanges, counters: this.counters, stateRanges: this.stateRanges, download: this.download } = bookkeeping);
+    ({ completeRanges: this.completeRanges, unprovenRanges: this.unprovenRanges, counters: this.counters, stateRanges: this.stateRanges, download: this.download } = bookkeeping);
     // requireChain may have named a store that recorded no identity before this load.
     this.chainIdentity = bookkeeping.chainIdentity ?? this.chainIdentity;
+  }
+
+  /** Whether the ledger at `ledgerIndex` is stored unproven (no read may serve it). */
+  unproven(ledgerIndex: number): boolean {
+    return this.unprovenRanges.length > 0 && rangesContain(this.unprovenRanges, ledgerIndex);
   }
 
   lowest(): number | undefined {

@@ -14,8 +14,13 @@ export class LedgerReads {
     private readonly holdings: Holdings,
   ) {}
 
-  /** The stored ledger a selector names; undefined when none is stored there. */
+  /** The stored ledger a selector names; undefined when none is stored there, or only one nothing proved yet (unproven.ts). */
   async resolve(selector: LedgerSelector | undefined, field = 'ledger'): Promise<StoredHeader | undefined> {
+    const header = await this.resolveStored(selector, field);
+    return header && !this.holdings.unproven(header.ledgerIndex) ? header : undefined;
+  }
+
+  private async resolveStored(selector: LedgerSelector | undefined, field: string): Promise<StoredHeader | undefined> {
     const choice = selector?.selector;
     if (!choice) throw new InvalidParams(`${field} must name a ledger by index, hash or tag`, field);
     switch (choice.$case) {
@@ -94,7 +99,7 @@ export class LedgerReads {
     hashes.forEach((hash, position) => {
       if (hash.length !== 32) throw new InvalidParams(`hashes[${position}] must be 32 bytes, got ${hash.length}`, `hashes[${position}]`);
     });
-    const stored = (await this.backend.transactions(hashes)).filter((tx): tx is StoredTransaction => tx !== undefined);
+    const stored = (await this.backend.transactions(hashes)).filter((tx): tx is StoredTransaction => tx !== undefined && !this.holdings.unproven(tx.ledgerIndex));
     const headers = await this.backend.headers([...new Set(stored.map((tx) => tx.ledgerIndex))]);
     const headerByIndex = new Map(headers.map((header) => [header.ledgerIndex, header]));
     return stored.flatMap((tx) => {

@@ -9,6 +9,7 @@ import { StoreIdentity, type ChainOfStore } from './identity';
 import { LedgerReads } from './ledger-reads';
 import { Retention, type HistoryOptions } from './retention';
 import { StoreRoles, type FollowOptions, type StoreRole } from './roles';
+import { UnprovenLedgers, type IndexOf, type UnprovenOutcome } from './unproven';
 import { LedgerWatch } from './watch';
 import { WriteQueue } from './write-queue';
 import { LedgerWriter } from './writer';
@@ -21,6 +22,7 @@ export interface StoreStatus {
   /** The role in words, with the database's location (never a password). */
   roleDetail: string;
   completeRanges: LedgerRange[];
+  unprovenRanges: LedgerRange[];
   stateRange?: LedgerRange;
   stateDownload: StateDownload;
   lowestLedgerIndex?: number;
@@ -30,6 +32,16 @@ export interface StoreStatus {
   chainIdentity?: ChainIdentity;
   /** The lowest ledger bounded history keeps; undefined when every ledger is kept, or none is held. */
   retentionFloor?: number;
+}
+
+export interface StoreOptions {
+  follow?: FollowOptions;
+  history?: HistoryOptions;
+  chain?: ChainOfStore;
+  /** How stored transactions were indexed, to remove a stored ledger an import left unproven when the network contradicts it (else history's). */
+  indexOf?: IndexOf;
+  /** Unproven ledgers were proven or removed (unproven.ts), for the log. */
+  onUnproven?: (outcome: UnprovenOutcome) => void;
 }
 
 /**
@@ -56,25 +68,26 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   private constructor(
     readonly backend: Backend,
-    chain: ChainOfStore | undefined,
+    options: StoreOptions,
   ) {
     const requireWriter = () => this.roles.requireWriter();
     this.queue = new WriteQueue(backend, this.holdings, requireWriter);
-    this.identity = new StoreIdentity(backend, this.holdings, chain);
+    this.identity = new StoreIdentity(backend, this.holdings, options.chain);
     this.watching = new LedgerWatch(backend, this.holdings, this.queue);
     this.events = this.watching.events;
     this.roles = new StoreRoles(backend, this.holdings, this.queue, this.watching);
     this.retention = new Retention(backend, this.holdings, this.queue);
     this.reads = new LedgerReads(backend, this.holdings);
-    this.writer = new LedgerWriter(backend, this.holdings, this.queue, this.events, this.identity, requireWriter);
+    const unproven = new UnprovenLedgers(backend, this.holdings, options.indexOf ?? options.history?.indexOf, options.onUnproven);
+    this.writer = new LedgerWriter(backend, this.holdings, this.queue, this.events, this.identity, unproven, requireWriter);
   }
 
   /**
    * Opens the store over `backend`, loading the bookkeeping every ledger's write updates. A store
    * of another format version is refused, and the backend closed.
    */
-  static async open<Backend extends LedgerBackend>(backend: Backend, options: { follow?: FollowOptions; history?: HistoryOptions; chain?: ChainOfStore } = {}): Promise<LedgerStore<Backend>> {
-    const store = new LedgerStore(backend, options.chain);
+  static async open<Backend extends LedgerBackend>(backend: Backend, options: StoreOptions = {}): Promise<LedgerStore<Backend>> {
+    const store = new LedgerStore(backend, options);
     const bookkeeping = await backend.bookkeeping();
     try {
       if (options.history && options.history.ledgers > 0) {
@@ -131,6 +144,16 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
     return this.holdings.completeRanges;
   }
 
+  /** Ledgers an import stored that nothing proved yet: served by no read (unproven.ts). */
+  get unprovenRanges(): readonly LedgerRange[] {
+    return this.holdings.unprovenRanges;
+  }
+
+  /** Whether the ledger at `ledgerIndex` is stored unproven. */
+  unproven(ledgerIndex: number): boolean {
+    return this.holdings.unproven(ledgerIndex);
+  }
+
   lowest(): number | undefined {
     return this.holdings.lowest();
   }
@@ -168,6 +191,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
   /** Stores ledgers in the order given, those not stored before in one atomic batch; answers how many were stored (writer.ts). */
   putLedgers(writes: readonly (LedgerWrite | undefined)[], pathOf?: (position: number) => string): Promise<number> {
     return this.writer.putLedgers(writes, pathOf);
+  }
+
+  /** Stores an import's ledgers that nothing proves yet, kept from every read until a proven ledger settles them (unproven.ts). */
+  putUnprovenLedgers(writes: readonly LedgerWrite[]): Promise<number> {
+    return this.writer.putLedgers(writes, undefined, { unproven: true });
   }
 
   /** Removes a stored ledger that is not the network's; true when the state was set aside with it (writer.ts). */
@@ -224,6 +252,7 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
       role: this.roles.role,
       roleDetail: this.roles.detail,
       completeRanges: [...holdings.completeRanges],
+      unprovenRanges: [...holdings.unprovenRanges],
       stateRange: holdings.stateRangeAnswered(),
       stateDownload: holdings.stateDownload,
       lowestLedgerIndex: holdings.lowest(),

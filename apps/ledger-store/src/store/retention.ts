@@ -2,12 +2,12 @@
  * Bounded history (-ledger_history): the newest ledgers are kept, the lowest removed in the
  * background a batch per write, then the state versions no kept ledger reads swept.
  */
-import type { LedgerWrite, TransactionWrite } from '@ledger-node/contracts';
+import type { LedgerWrite } from '@ledger-node/contracts';
 import type { LedgerBackend } from '../backend/backend';
-import type { StoredHeader, StoredTransaction } from '../backend/records';
+import type { StoredHeader } from '../backend/records';
 import { rangesOf, removeFromRanges, type LedgerRange } from '../ledgers/ranges';
 import type { Holdings } from './holdings';
-import { requireStored } from './ledger-reads';
+import { storedLedgerWrite, type IndexOf } from './unproven';
 import type { WriteQueue } from './write-queue';
 
 /** Ledgers removed per atomic write when history is bounded (-ledger_history). */
@@ -21,11 +21,8 @@ const SWEEP_VERSIONS = 4096;
 export interface HistoryOptions {
   /** Ledgers kept, ending at the highest stored; 0 keeps every ledger. */
   ledgers: number;
-  /**
-   * The sender and the accounts a stored transaction's write indexed it under, derived from its
-   * bytes as sync derived them (the same chain profile): its index entries and sent count go with it.
-   */
-  indexOf(tx: StoredTransaction, position: number): Pick<TransactionWrite, 'senderAccountId' | 'affectedAccounts'>;
+  /** How a removed ledger's transactions were indexed (the same chain profile as sync's): its index entries and sent counts go with it. */
+  indexOf: IndexOf;
   /** Ledgers per atomic removal (PRUNE_BATCH). */
   batch?: number;
   intervalMs?: number;
@@ -104,28 +101,7 @@ export class Retention {
     const headers = await this.backend.headersBetween(lowest, floor - 1, history.batch ?? PRUNE_BATCH);
     if (headers.length === 0) return undefined;
     const removed: { write: LedgerWrite; stored: StoredHeader }[] = [];
-    for (const header of headers) {
-      const transactions = (await this.backend.transactions(await this.backend.ledgerTransactionHashes(header.ledgerIndex))).map((tx) => requireStored(tx, header.ledgerIndex));
-      removed.push({
-        stored: header,
-        write: {
-          ledgerIndex: header.ledgerIndex,
-          ledgerHash: header.ledgerHash,
-          headerBlob: header.header,
-          transactions: transactions.map((tx, position) => ({
-            hash: tx.hash,
-            txBlob: tx.txBlob,
-            metaBlob: tx.metaBlob,
-            txIndex: tx.txIndex,
-            transactionType: tx.transactionType,
-            engineResult: tx.engineResult,
-            ...history.indexOf(tx, position),
-          })),
-          stateChanges: [],
-          stateChangesComplete: false,
-        },
-      });
-    }
+    for (const header of headers) removed.push({ stored: header, write: await storedLedgerWrite(this.backend, header, history.indexOf) });
     const ranges = headers.reduce((current, header) => removeFromRanges(current, header.ledgerIndex), holdings.completeRanges);
     holdings.completeRanges = ranges;
     holdings.counters = await this.backend.pruneLedgers!(removed, { completeRanges: ranges }, holdings.counters);

@@ -13,6 +13,7 @@ import { validateLedgerWrite, validateStateChanges } from '../ledgers/validate';
 import { validateStateObjectsPage } from '../state/validate';
 import type { Holdings } from './holdings';
 import type { StoreIdentity } from './identity';
+import type { UnprovenLedgers } from './unproven';
 import type { WriteQueue } from './write-queue';
 
 export class LedgerWriter {
@@ -22,6 +23,7 @@ export class LedgerWriter {
     private readonly queue: WriteQueue,
     private readonly events: LedgerEvents,
     private readonly identity: StoreIdentity,
+    private readonly unproven: UnprovenLedgers,
     /** Throws Unavailable, with the reason, unless this store is the writer. */
     private readonly requireWriter: () => void,
   ) {}
@@ -41,7 +43,7 @@ export class LedgerWriter {
    * the call with its error after the ledgers before it are stored. Answers how many were stored
    * (identical ones already stored are not). `pathOf` names a write in errors.
    */
-  async putLedgers(writes: readonly (LedgerWrite | undefined)[], pathOf = (position: number) => `ledgers[${position}]`): Promise<number> {
+  async putLedgers(writes: readonly (LedgerWrite | undefined)[], pathOf = (position: number) => `ledgers[${position}]`, options: { unproven?: boolean } = {}): Promise<number> {
     this.requireWriter();
     const valid: LedgerWrite[] = [];
     let refusal: unknown;
@@ -54,42 +56,78 @@ export class LedgerWriter {
         break;
       }
     }
-    const { stored, conflict } = valid.length === 0 ? { stored: 0, conflict: undefined } : await this.queue.write(() => this.writeValidated(valid));
+    const { stored, conflict } =
+      valid.length === 0 ? { stored: 0, conflict: undefined } : await this.queue.write(() => (options.unproven ? this.writeUnproven(valid) : this.writeValidated(valid)));
     const failure = conflict ?? refusal;
     if (failure) throw failure;
     return stored;
   }
 
+  /**
+   * Writes an import's ledgers that nothing proves yet (unproven.ts), up to the first that
+   * conflicts with a stored one: kept in the unproven ranges, announced to nobody, recording no
+   * chain identity.
+   */
+  private async writeUnproven(writes: readonly LedgerWrite[]): Promise<{ stored: number; conflict?: Conflict }> {
+    const { holdings } = this;
+    const stored = new Map((await this.backend.headers(writes.map((write) => write.ledgerIndex))).map((header) => [header.ledgerIndex, header.ledgerHash]));
+    const added: LedgerWrite[] = [];
+    let conflict: Conflict | undefined;
+    let unprovenRanges = holdings.unprovenRanges;
+    for (const write of writes) {
+      const existing = stored.get(write.ledgerIndex);
+      if (existing && !existing.equals(write.ledgerHash)) {
+        conflict = storedOtherwise(write, existing);
+        break;
+      }
+      if (existing) continue;
+      stored.set(write.ledgerIndex, write.ledgerHash);
+      unprovenRanges = addToRanges(unprovenRanges, write.ledgerIndex);
+      added.push(write);
+    }
+    if (added.length > 0) {
+      holdings.counters = await this.backend.addLedgers(added, { completeRanges: holdings.completeRanges, unprovenRanges }, holdings.counters);
+      holdings.unprovenRanges = unprovenRanges;
+    }
+    return { stored: added.length, conflict };
+  }
+
   /** Writes the ledgers up to the first that conflicts with a stored one (or one earlier in the list), and answers that conflict. */
   private async writeValidated(writes: readonly LedgerWrite[]): Promise<{ stored: number; conflict?: Conflict }> {
     const { holdings } = this;
+    // Unproven ledgers these contradict go first; those they prove are promoted once they are stored.
+    const proves = await this.unproven.settle(writes);
     const stored = new Map((await this.backend.headers(writes.map((write) => write.ledgerIndex))).map((header) => [header.ledgerIndex, header.ledgerHash]));
     /** Each ledger to add, with the complete ranges once it is stored. */
     const added: { write: LedgerWrite; completeRanges: LedgerRange[] }[] = [];
     let conflict: Conflict | undefined;
     let ranges = holdings.completeRanges;
     let stateRanges = holdings.stateRanges;
-    for (const write of writes) {
+    /** The unproven ledgers proven by the writes taken (stored, or stored identically). */
+    const proven: { ledgerIndex: number; by: number }[] = [];
+    for (const [position, write] of writes.entries()) {
       const { ledgerIndex } = write;
       if (holdings.stateSetAside && write.stateChanges.length > 0) {
         conflict = stateSetAsideFor(ledgerIndex);
         break;
       }
       const existing = stored.get(ledgerIndex);
-      if (existing) {
-        if (existing.equals(write.ledgerHash)) continue;
-        conflict = new Conflict(
-          `ledger ${ledgerIndex} is stored with hash ${existing.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`,
-          { ledger_index: ledgerIndex },
-        );
+      if (existing && !existing.equals(write.ledgerHash)) {
+        conflict = storedOtherwise(write, existing);
         break;
       }
+      const provenHere = proves[position];
+      if (provenHere !== undefined) proven.push({ ledgerIndex: provenHere, by: ledgerIndex });
+      if (existing) continue;
       stored.set(ledgerIndex, write.ledgerHash);
       ranges = addToRanges(ranges, ledgerIndex);
       if (write.stateChangesComplete) stateRanges = addToRanges(stateRanges, ledgerIndex);
       added.push({ write, completeRanges: ranges });
     }
-    if (added.length === 0) return { stored: 0, conflict };
+    if (added.length === 0) {
+      await this.unproven.promote(proven);
+      return { stored: 0, conflict };
+    }
     // A store's first ledger names the chain it holds (sync writes its first anchor alone).
     if (this.identity.unrecorded) await this.identity.record(added[0]!.write.ledgerIndex, added[0]!.write.ledgerHash);
     const stateChanged = stateRanges !== holdings.stateRanges;
@@ -117,6 +155,7 @@ export class LedgerWriter {
     holdings.stateRanges = stateRanges;
     // A ledger stored above the highest is told by the ledger stream; any other changes the ranges a watcher keeps.
     if (belowTip) holdings.announce('stored_below_tip');
+    await this.unproven.promote(proven);
     return { stored: added.length, conflict };
   }
 
@@ -232,6 +271,12 @@ export class LedgerWriter {
       return holdings.stateDownload;
     });
   }
+}
+
+function storedOtherwise(write: LedgerWrite, existing: Buffer): Conflict {
+  return new Conflict(`ledger ${write.ledgerIndex} is stored with hash ${existing.toString('hex').toUpperCase()}, not ${write.ledgerHash.toString('hex').toUpperCase()}`, {
+    ledger_index: write.ledgerIndex,
+  });
 }
 
 /** State changes built on a state the store set aside are refused until a new download replaces it. */

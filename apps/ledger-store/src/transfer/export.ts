@@ -57,6 +57,8 @@ export async function exportStore(store: LedgerStore, output: Writable, chain: s
   while (from !== undefined) {
     const headers = await store.backend.headersBetween(from, MAX_LEDGER_INDEX, HEADER_PAGE);
     for (const header of headers) {
+      // A ledger an import left unproven is the network's by no proof: it is not passed on.
+      if (store.unproven(header.ledgerIndex)) continue;
       await writer.ledger(await ledgerRecordOf(store, header));
       progress.tick();
     }

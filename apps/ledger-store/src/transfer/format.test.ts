@@ -6,6 +6,7 @@ import { MalformedStream, MAX_RECORD_BYTES, readStream, StreamWriter, STREAM_MAG
 
 const SOURCE: GetStatusResponse = {
   completeRanges: [{ first: MAINNET_RUN[0], last: MAINNET_RUN[2] }],
+  unprovenRanges: [],
   lowestLedgerIndex: MAINNET_RUN[0],
   highestLedgerIndex: MAINNET_RUN[2],
   ledgerCount: 3n,

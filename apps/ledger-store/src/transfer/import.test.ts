@@ -11,6 +11,7 @@ import { exportStore } from './export';
 import { readStream, StreamWriter } from './format';
 import { ImportRefused, importStream } from './import';
 import { Progress } from './progress';
+import type { ImportTrust } from './proven';
 
 const xrpl = getProfile('xrpl');
 /** The recorded mainnet run and a ledger far below it: two runs, the second starting after a gap. */
@@ -29,6 +30,7 @@ async function streamOf(ledgers: LedgerWrite[], chain = 'xrpl', roleDetail?: str
   output.on('data', (chunk: Buffer) => chunks.push(chunk));
   const writer = await StreamWriter.start(output, chain, {
     completeRanges: [],
+    unprovenRanges: [],
     ledgerCount: BigInt(ledgers.length),
     transactionCount: 0n,
     stateObjectVersionCount: 0n,
@@ -298,34 +300,40 @@ describe('importStream', () => {
 describe('importStream proves what it imports', () => {
   const top = MAINNET_RUN.at(-1)!;
   const withoutEvidence = (ledgers: LedgerWrite[], ...indexes: number[]) => ledgers.map((ledger) => (indexes.includes(ledger.ledgerIndex) ? { ...ledger, evidence: undefined } : ledger));
+  const imported = async (ledgers: LedgerWrite[], trusted: ImportTrust = trust, store?: LedgerStore) => {
+    const target = store ?? (await memoryStore());
+    const bytes = await streamOf(ledgers);
+    return { store: target, summary: await importStream(target, () => once(bytes), xrpl, quiet(), { trust: trusted }) };
+  };
 
-  it('refuses ledgers nothing proves (a run whose evidence was taken out: a forger\'s re-hashed top ledger), naming them, and writes nothing', async () => {
-    const store = await memoryStore();
-    const error = await refusal(store, await streamOf(withoutEvidence(recorded(), top)));
-    expect(error.ledgerIndex).toBe(MAINNET_RUN[0]);
-    expect(error.message).toMatch(
-      new RegExp(`^nothing proves ledgers ${MAINNET_RUN[0]}-${top} \\(no evidence at or above them, and no stored ledger names the highest as its parent\\): a ledger is imported only when`),
-    );
-    expect(store.ranges).toEqual([]);
+  it('stores ledgers nothing proves unproven, served by no read, naming them with why (a run whose evidence was taken out: a forger\'s re-hashed top ledger)', async () => {
+    const { store, summary } = await imported(withoutEvidence(recorded(), top));
+    expect(summary.unproven).toEqual([{ first: MAINNET_RUN[0], last: top, reason: 'no evidence at or above them, and no stored ledger names the highest as its parent' }]);
+    expect(summary.written).toBe(RECORDED.length);
+    expect(store.ranges).toEqual([{ first: 7501326, last: 7501326 }]);
+    expect(store.unprovenRanges).toEqual([{ first: MAINNET_RUN[0], last: top }]);
+    expect(await store.getLedger({ selector: { $case: 'index', index: top } }, TxDetail.NONE)).toBeUndefined();
   });
 
-  it('refuses the ledgers above the highest evidence of a run, which proves only itself and those below it', async () => {
+  it('stores unproven the ledgers above the highest evidence of a run, which proves only itself and those below it', async () => {
     const ledgers = recorded().map((ledger) => (ledger.ledgerIndex === MAINNET_RUN[2] ? { ...ledger, evidence: evidenceOf(ledger) } : ledger));
-    const error = await refusal(await memoryStore(), await streamOf(withoutEvidence(ledgers, top)));
-    expect(error.message).toMatch(new RegExp(`^nothing proves ledgers ${MAINNET_RUN[3]}-${top} \\(`));
+    const { store, summary } = await imported(withoutEvidence(ledgers, top));
+    expect(summary.unproven.map(({ first, last }) => ({ first, last }))).toEqual([{ first: MAINNET_RUN[3], last: top }]);
+    expect(store.ranges).toEqual([{ first: 7501326, last: 7501326 }, { first: MAINNET_RUN[0], last: MAINNET_RUN[2] }]);
   });
 
-  it('refuses evidence under a publisher it does not trust, or short of the quorum, saying why; and evidence with a forged validation', async () => {
-    const untrusted = await refusal(await memoryStore(), await streamOf(recorded()), { publisherKeys: [`ED${'11'.repeat(32)}`] });
-    expect(untrusted.message).toMatch(new RegExp(`^nothing proves ledger 7501326 \\(the evidence of ledger 7501326 proves nothing: .*the list of publisher ${PUBLISHER_KEY} is untrusted`));
+  it('counts nothing under a publisher it does not trust, or short of the quorum, saying why; refuses evidence with a forged validation', async () => {
+    const untrusted = await imported(recorded(), { publisherKeys: [`ED${'11'.repeat(32)}`] });
+    expect(untrusted.summary.unproven[0]!.reason).toMatch(new RegExp(`^the evidence of ledger 7501326 proves nothing: .*the list of publisher ${PUBLISHER_KEY} is untrusted`));
+    expect(untrusted.store.ranges).toEqual([]);
 
     const short = recorded().map((ledger) => {
       if (ledger.ledgerIndex !== top) return ledger;
       const evidence = evidenceOf(ledger);
       return { ...ledger, evidence: { ...evidence, validations: evidence.validations.slice(0, 3), quorum: 3 } };
     });
-    const fewer = await refusal(await memoryStore(), await streamOf(short));
-    expect(fewer.message).toContain(`ledgers ${MAINNET_RUN[0]}-${top} (the evidence of ledger ${top} proves nothing: 3 of the 4 trusted validations needed (of 5 trusted validators))`);
+    const fewer = await imported(short);
+    expect(fewer.summary.unproven).toEqual([{ first: MAINNET_RUN[0], last: top, reason: `the evidence of ledger ${top} proves nothing: 3 of the 4 trusted validations needed (of 5 trusted validators)` }]);
 
     const forged = recorded().map((ledger) => {
       if (ledger.ledgerIndex !== top) return ledger;
@@ -339,27 +347,31 @@ describe('importStream proves what it imports', () => {
     expect(error.ledgerIndex).toBe(top);
     expect(error.message).toMatch(new RegExp(`^the evidence of ledger ${top} is forged: a validation of ledger ${top} does not verify`));
     expect(store.ranges).toEqual([]);
+    expect(store.unprovenRanges).toEqual([]);
   });
 
-  it('imports a run proven by a stored ledger that names its highest as parent, or by the ledgers the store holds identically', async () => {
-    const store = await memoryStore();
+  it('proves a run by a stored ledger that names its highest as parent, or by the ledgers the store holds identically; a stored unproven one proves nothing', async () => {
     const ledgers = recorded();
-    const topOnly = await streamOf(ledgers.filter((ledger) => ledger.ledgerIndex === top));
-    expect(await importStream(store, () => once(topOnly), xrpl, quiet(), { trust })).toMatchObject({ written: 1 });
+    const { store } = await imported(ledgers.filter((ledger) => ledger.ledgerIndex === top));
     // The rest of the run carries no evidence: the stored top names its highest ledger as its parent.
-    const rest = await streamOf(ledgers.filter((ledger) => ledger.ledgerIndex !== top));
-    expect(await importStream(store, () => once(rest), xrpl, quiet(), { trust })).toMatchObject({ written: RECORDED.length - 1 });
+    expect((await imported(ledgers.filter((ledger) => ledger.ledgerIndex !== top), trust, store)).summary).toMatchObject({ written: RECORDED.length - 1, unproven: [] });
     // Everything stored: a stream without any evidence is proven by the store's own ledgers.
-    const bare = await streamOf(withoutEvidence(recorded(), ...RECORDED));
-    expect(await importStream(store, () => once(bare), xrpl, quiet(), { trust })).toMatchObject({ written: 0, alreadyStored: RECORDED.length });
+    expect((await imported(withoutEvidence(recorded(), ...RECORDED), trust, store)).summary).toMatchObject({ written: 0, alreadyStored: RECORDED.length, unproven: [] });
+
+    // Stored unproven, a ledger proves nothing to the next import; the stream's evidence then proves it, and the run below.
+    const bare = withoutEvidence(recorded(), ...RECORDED);
+    const { store: other } = await imported(bare);
+    expect(other.unprovenRanges).toEqual([{ first: 7501326, last: 7501326 }, { first: MAINNET_RUN[0], last: top }]);
+    expect((await imported(bare.filter((ledger) => ledger.ledgerIndex !== top), trust, other)).summary.unproven).toHaveLength(2);
+    await imported(recorded(), trust, other);
+    expect(other.unprovenRanges).toEqual([]);
+    expect(other.ranges).toEqual([{ first: 7501326, last: 7501326 }, { first: MAINNET_RUN[0], last: top }]);
   });
 
   it('counts validations for the -validators keys when the evidence carries no list (a node that trusts validators by their keys)', async () => {
     const ledgers = recorded().map((ledger) => (ledger.evidence ? { ...ledger, evidence: { ...ledger.evidence, validatorLists: [] } } : ledger));
-    const byKeys = { publisherKeys: [], validators: { keys: VALIDATOR_KEYS, quorum: 4 } };
-    const bytes = await streamOf(ledgers);
-    expect(await importStream(await memoryStore(), () => once(bytes), xrpl, quiet(), { trust: byKeys })).toMatchObject({ written: RECORDED.length });
-    const none = await refusal(await memoryStore(), bytes, { publisherKeys: [] });
-    expect(none.message).toContain('no publisher key (-validator_list_keys) or -validators key is trusted, so no validation counts');
+    expect((await imported(ledgers, { publisherKeys: [], validators: { keys: VALIDATOR_KEYS, quorum: 4 } })).summary).toMatchObject({ written: RECORDED.length, unproven: [] });
+    const none = await imported(ledgers, { publisherKeys: [] });
+    expect(none.summary.unproven[0]!.reason).toBe('the evidence of ledger 7501326 proves nothing: no publisher key (-validator_list_keys) or -validators key is trusted, so no validation counts');
   });
 });

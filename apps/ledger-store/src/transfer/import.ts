@@ -47,6 +47,14 @@ export class ImportRefused extends Error {
   }
 }
 
+/** Ledgers the import stored unproven: no read serves them until sync proves them (store/unproven.ts). */
+export interface UnprovenSpan {
+  first: number;
+  last: number;
+  /** Why nothing in the stream or the store proves them. */
+  reason: string;
+}
+
 export interface ImportSummary {
   /** Ledgers in the stream. */
   ledgerCount: number;
@@ -57,6 +65,8 @@ export interface ImportSummary {
   transactionCount: bigint;
   /** Transactions stored without index data (fields this release's definitions do not know). */
   unindexedTransactions: number;
+  /** Ledgers of the stream that nothing proves, stored unproven (those the store did not hold yet). */
+  unproven: UnprovenSpan[];
 }
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
@@ -100,7 +110,7 @@ function verifyRecord(record: LedgerWrite): VerifiedLedger {
  * Whether the store holds the ledger (identically), and whether a stored child names it as its
  * parent (which proves it); ImportRefused when the store holds another, or a neighbour it does not link to.
  */
-async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Promise<{ stored: boolean; provenByChild: boolean }> {
+async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Promise<{ stored: boolean; storedProven: boolean; provenByChild: boolean }> {
   const { ledgerIndex } = ledger;
   const around = [ledgerIndex - 1, ledgerIndex, ledgerIndex + 1].filter((index) => index >= 1 && index <= MAX_LEDGER_INDEX);
   const stored = new Map((await store.backend.headers(around)).map((header) => [header.ledgerIndex, header]));
@@ -126,7 +136,8 @@ async function checkAgainstStore(store: LedgerStore, ledger: VerifiedLedger): Pr
       throw new ImportRefused(ledgerIndex, `ledger ${ledgerIndex} of the stream is ${hex(ledger.ledgerHash)}, but the store's ledger ${child.ledgerIndex} names parent ${childParent}`);
     }
   }
-  return { stored: own !== undefined, provenByChild: child !== undefined };
+  // A ledger stored unproven (an earlier import's) proves nothing.
+  return { stored: own !== undefined, storedProven: own !== undefined && !store.unproven(ledgerIndex), provenByChild: child !== undefined && !store.unproven(ledgerIndex + 1) };
 }
 
 /** A run of the stream: ledgers each the parent of the next. */
@@ -157,24 +168,19 @@ function settleRun(run: Run, trust: ImportTrust, profile: ChainProfile): void {
   run.evidenced = undefined;
 }
 
-/** ImportRefused naming the ledgers nothing proves, and why, when there are any. */
-function refuseUnproven(runs: readonly Run[]): void {
-  const unproven = runs.filter((run) => (run.provenThrough ?? 0) < run.last);
-  if (unproven.length === 0) return;
-  const described = unproven.slice(0, 3).map((run) => {
-    const first = Math.max(run.first, (run.provenThrough ?? 0) + 1);
-    const span = first === run.last ? `ledger ${first}` : `ledgers ${first}-${run.last}`;
-    return `${span} (${run.evidenceReason ?? 'no evidence at or above them, and no stored ledger names the highest as its parent'})`;
-  });
-  const more = unproven.length > 3 ? `, and ${unproven.length - 3} more runs` : '';
-  const first = Math.max(unproven[0]!.first, (unproven[0]!.provenThrough ?? 0) + 1);
-  throw new ImportRefused(
-    first,
-    `nothing proves ${described.join('; ')}${more}: a ledger is imported only when the validations kept with it (the stream's evidence, counted against ` +
-      '-validator_list_keys or -validators as sync counts them), or a proven ledger naming it as its parent, prove it is the network\'s; ' +
-      'export from a node that proves ledgers by validations, give the keys its lists are signed with, or let sync fetch these ledgers',
-  );
+/** The ledgers of the runs that nothing proves, each span with why. */
+function unprovenSpans(runs: readonly Run[]): UnprovenSpan[] {
+  return runs
+    .filter((run) => (run.provenThrough ?? 0) < run.last)
+    .map((run) => ({
+      first: Math.max(run.first, (run.provenThrough ?? 0) + 1),
+      last: run.last,
+      reason: run.evidenceReason ?? 'no evidence at or above them, and no stored ledger names the highest as its parent',
+    }));
 }
+
+/** Whether `ledgerIndex` is among the unproven spans (ascending). */
+const isUnproven = (spans: readonly UnprovenSpan[], ledgerIndex: number) => spans.some((span) => span.first <= ledgerIndex && ledgerIndex <= span.last);
 
 /**
  * One pass over the stream: every ledger verified, linked and checked against the store, and the
@@ -189,7 +195,7 @@ async function pass(
   progress: Progress,
   phase: string,
   signal: AbortSignal | undefined,
-  write?: (ledger: VerifiedLedger, record: LedgerWrite) => Promise<void>,
+  write?: (ledger: VerifiedLedger, record: LedgerWrite) => Promise<'written' | 'stored'>,
 ): Promise<{ ledgerCount: number; alreadyStored: number; runs: Run[] }> {
   const { header } = reading;
   if (header.chain !== profile.id) {
@@ -220,14 +226,13 @@ async function pass(
     }
     const inStore = await checkAgainstStore(store, ledger);
     const current = runs.at(-1)!;
-    if (inStore.stored || inStore.provenByChild) current.provenThrough = ledger.ledgerIndex;
+    if (inStore.storedProven || inStore.provenByChild) current.provenThrough = ledger.ledgerIndex;
     if (record.evidence) current.evidenced = { ledger, evidence: record.evidence };
-    if (inStore.stored) alreadyStored++;
-    else if (write) {
+    if (write) {
       // Checked again just before the write: the store may have stopped being this process's to write while it was read.
       signal?.throwIfAborted();
-      await write(ledger, record);
-    }
+      if ((await write(ledger, record)) === 'stored') alreadyStored++;
+    } else if (inStore.stored) alreadyStored++;
     previous = ledger;
     ledgerCount++;
     progress.tick();
@@ -262,18 +267,21 @@ export async function importStream(
   const { signal, trust } = options;
   const checked = await pass(store, await readStream(open()), profile, trust, progress, 'verifying', signal);
   progress.finish(`${checked.alreadyStored} already stored`);
-  refuseUnproven(checked.runs);
+  const unproven = unprovenSpans(checked.runs);
 
   let written = 0;
   let unindexedTransactions = 0;
   const reading = await readStream(open());
   const wrote = await pass(store, reading, profile, trust, progress, 'writing', signal, async (ledger, record) => {
     const ledgerWrite = { ...verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++), evidence: record.evidence };
-    if (await store.putLedger(ledgerWrite)) written++;
+    // A proven ledger the store holds unproven is written again: the store then counts it (and its run below) proven.
+    const stored = isUnproven(unproven, ledger.ledgerIndex) ? (await store.putUnprovenLedgers([ledgerWrite])) > 0 : await store.putLedger(ledgerWrite);
+    if (stored) written++;
+    return stored ? 'written' : 'stored';
   });
   if (wrote.ledgerCount !== checked.ledgerCount) {
     throw new ImportRefused(undefined, `the stream held ${checked.ledgerCount} ledgers when verified and ${wrote.ledgerCount} when written: it changed while it was imported`);
   }
   progress.finish(`${written} written, ${wrote.alreadyStored} already stored`);
-  return { ledgerCount: wrote.ledgerCount, written, alreadyStored: wrote.alreadyStored, transactionCount: reading.totals().transactionCount, unindexedTransactions };
+  return { ledgerCount: wrote.ledgerCount, written, alreadyStored: wrote.alreadyStored, transactionCount: reading.totals().transactionCount, unindexedTransactions, unproven };
 }

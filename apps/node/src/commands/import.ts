@@ -24,9 +24,11 @@ downwards: the validations kept with it must verify and reach the quorum of the 
 (the lists of the -validator_list_keys publishers the evidence carries, judged at the ledger's close
 time, or the -validators keys; rippled's 80% quorum). A ledger the store holds identically, or
 whose child in the store names it as its parent, proves itself and the run below it. Ledgers above
-all proof are refused, named with the reason (no evidence, a publisher not trusted, too few
-validations): a stream from a node that proved ledgers by agreeing endpoints carries no evidence,
-and its ledgers are left for sync to fetch. A validation that does not verify refuses the stream.
+all proof (no evidence, a publisher not trusted, too few validations; a stream from a node that
+proved ledgers by agreeing endpoints carries no evidence) are stored unproven, named with the
+reason: no read serves them, and they are not exported, until sync, following the network, writes
+the ledger above them (which proves them, through the parent links, or removes those it
+contradicts). A validation that does not verify refuses the stream.
 
 Trust flags, as the node reads them:
   -validator_list_keys KEY[,KEY]  the publishers trusted (default: the network's, as for sync)
@@ -35,7 +37,7 @@ Trust flags, as the node reads them:
 
 FILE is read twice: first every ledger is verified and checked against the store, with nothing
 written; then each ledger the store does not hold is written, one atomic batch per ledger. A
-ledger that does not verify or is not proven, a cut or corrupt stream, a stream of another chain
+ledger that does not verify, forged evidence, a cut or corrupt stream, a stream of another chain
 than -chain, or a store holding another ledger at one of the stream's indexes stops the import
 before anything is written, with an error naming the ledger and what did not match (exit 1). Ledgers the store
 already holds identically are skipped: an interrupted import resumes when run again.
@@ -68,6 +70,12 @@ export async function runImportCommand(rest: string[], flags: ParsedFlags): Prom
     process.stderr.write(
       `import: ${summary.ledgerCount} ledgers verified: ${summary.written} written, ${summary.alreadyStored} already stored (skipped); ${summary.transactionCount} transactions${unindexed}\n`,
     );
+    for (const { first, last, reason } of summary.unproven) {
+      process.stderr.write(
+        `import: ${first === last ? `ledger ${first} is` : `ledgers ${first}-${last} are`} stored unproven (${reason}): no read serves ${first === last ? 'it' : 'them'} ` +
+          'until sync, following the network, proves them through a ledger that names the highest as its parent (or removes what it contradicts)\n',
+      );
+    }
     return 0;
   } catch (error) {
     return reportFailure('import', error);

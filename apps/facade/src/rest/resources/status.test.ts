@@ -6,7 +6,7 @@ import type { MethodContext } from '../../jsonrpc/method';
 import { statusRoutes } from './status';
 
 /** The store's answer of an empty ledger-store: with -sync=false the route reads nothing else. */
-const emptyStore = { completeRanges: [], ledgerCount: 0n, transactionCount: 0n, dbSizeBytes: 0n } as unknown as GetStatusResponse;
+const emptyStore = { completeRanges: [], unprovenRanges: [], ledgerCount: 0n, transactionCount: 0n, dbSizeBytes: 0n } as unknown as GetStatusResponse;
 const context = { queries: { status: async () => emptyStore }, profile: getProfile('xrpl'), syncEnabled: false } as unknown as MethodContext;
 const route = statusRoutes[0]!;
 

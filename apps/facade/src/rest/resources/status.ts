@@ -13,7 +13,7 @@ const example = {
   chain: 'xrpl',
   native_currency: 'XRP',
   drops_per_unit: '1000000',
-  store: { complete_ranges: ['1-1204'], lowest_ledger_index: 1, highest_ledger_index: 1204, retention_floor: null, ledger_count: 1204, transaction_count: 318, evidence_ledger_count: 1190, db_size_bytes: 4718592 },
+  store: { complete_ranges: ['1-1204'], unproven_ranges: [], lowest_ledger_index: 1, highest_ledger_index: 1204, retention_floor: null, ledger_count: 1204, transaction_count: 318, evidence_ledger_count: 1190, db_size_bytes: 4718592 },
   sync: {
     enabled: true,
     syncing: false,
@@ -92,6 +92,7 @@ export const statusRoutes = [
       drops_per_unit: z.string().regex(/^\d+$/).describe('drops in one unit of the native currency'),
       store: z.object({
         complete_ranges: z.array(z.string()),
+        unproven_ranges: z.array(z.string()).describe('ledgers ledger-node import stored that nothing proved yet: no read serves them until sync proves them (or removes them, contradicted)'),
         lowest_ledger_index: z.number().int().nullable(),
         retention_floor: z.number().int().nullable().describe('the lowest ledger bounded history (-ledger_history) keeps; null without it'),
         highest_ledger_index: z.number().int().nullable(),
@@ -120,6 +121,7 @@ export const statusRoutes = [
         drops_per_unit: profile.dropsPerUnit.toString(),
         store: {
           complete_ranges: store.completeRanges.map((range) => `${range.first}-${range.last}`),
+          unproven_ranges: store.unprovenRanges.map((range) => `${range.first}-${range.last}`),
           lowest_ledger_index: store.lowestLedgerIndex ?? null,
           retention_floor: store.retentionFloor ?? null,
           highest_ledger_index: store.highestLedgerIndex ?? null,

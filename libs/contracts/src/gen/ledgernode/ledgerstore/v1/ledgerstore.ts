@@ -580,7 +580,15 @@ export interface GetStatusResponse {
    * Number of stored ledgers stored with their evidence (GetLedgerEvidence); absent from a
    * ledger-store older than the field.
    */
-  evidenceLedgerCount?: bigint | undefined;
+  evidenceLedgerCount?:
+    | bigint
+    | undefined;
+  /**
+   * Ledgers `ledger-node import` stored that nothing proved yet: no read serves them until a proven
+   * ledger written beside them proves them (they then join complete_ranges) or contradicts them
+   * (they are removed). Ascending; empty in a store that holds none.
+   */
+  unprovenRanges: LedgerRange[];
 }
 
 /**
@@ -3552,6 +3560,7 @@ function createBaseGetStatusResponse(): GetStatusResponse {
     chainIdentity: undefined,
     retentionFloor: undefined,
     evidenceLedgerCount: undefined,
+    unprovenRanges: [],
   };
 }
 
@@ -3613,6 +3622,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         throw new globalThis.Error("value provided for field message.evidenceLedgerCount of type uint64 too large");
       }
       writer.uint32(112).uint64(message.evidenceLedgerCount);
+    }
+    for (const v of message.unprovenRanges) {
+      LedgerRange.encode(v!, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -3742,6 +3754,14 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
             message.evidenceLedgerCount = reader.uint64() as bigint;
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.unprovenRanges.push(LedgerRange.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3822,6 +3842,11 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
         : isSet(object.evidence_ledger_count)
         ? BigInt(object.evidence_ledger_count)
         : undefined,
+      unprovenRanges: globalThis.Array.isArray(object?.unprovenRanges)
+        ? object.unprovenRanges.map((e: any) => LedgerRange.fromJSON(e))
+        : globalThis.Array.isArray(object?.unproven_ranges)
+        ? object.unproven_ranges.map((e: any) => LedgerRange.fromJSON(e))
+        : [],
     };
   },
 
@@ -3869,6 +3894,9 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     if (message.evidenceLedgerCount !== undefined) {
       obj.evidenceLedgerCount = message.evidenceLedgerCount.toString();
     }
+    if (message.unprovenRanges?.length) {
+      obj.unprovenRanges = message.unprovenRanges.map((e) => LedgerRange.toJSON(e));
+    }
     return obj;
   },
 
@@ -3908,6 +3936,7 @@ export const GetStatusResponse: MessageFns<GetStatusResponse> = {
     message.evidenceLedgerCount = (object.evidenceLedgerCount !== undefined && object.evidenceLedgerCount !== null)
       ? BigInt(object.evidenceLedgerCount)
       : undefined;
+    message.unprovenRanges = object.unprovenRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
     return message;
   },
 };
