@@ -1,5 +1,5 @@
 # ledger-node: one image for every service (`ledger-node serve <service>`) and the supervisor.
-# README "Deploy on Kubernetes": build with `docker build -t ledger-node .`.
+# docs/operating.md "Deploy on Kubernetes": build with `docker build -t ledger-node .`.
 
 # Production dependencies only, from the lock file, with the toolchain the RocksDB binding compiles
 # with. The workspace's own packages are in the bundle: their links to the sources go. npm needs

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --json] [-- --only rpc|rocksdb-packages] [-- --store postgres]`: sync, JSON-RPC and storage figures of one
- * machine, each beside a baseline measured in the same run, on loopback only, bounded in time. See README
- * "Performance".
+ * machine, each beside a baseline measured in the same run, on loopback only, bounded in time. See
+ * docs/internals.md "Performance".
  *
  * Stages: the Koa echo baseline; a devnet that builds a signed history; a fresh node timed from its
  * start until its store holds that whole range, with where its time went read from its services'

@@ -90,7 +90,7 @@ export function renderTextTable(titles: readonly string[], rows: readonly (reado
   return [line(titles), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-/** The same in Markdown, for the README: the first cell of each row (a figure or stage name) as code. */
+/** The same in Markdown, for docs/internals.md: the first cell of each row (a figure or stage name) as code. */
 export function renderMarkdownTable(titles: readonly string[], rows: readonly (readonly string[])[]): string {
   return [`| ${titles.join(' | ')} |`, `|${titles.map(() => '---').join('|')}|`, ...rows.map(([name, ...rest]) => `| \`${name}\` | ${rest.join(' | ')} |`)].join('\n');
 }
@@ -103,7 +103,7 @@ export function textTable(figures: readonly Figure[]): string {
   return renderTextTable(figureTitles, figureCells(figures));
 }
 
-/** The same table in Markdown, for the README. */
+/** The same table in Markdown, for docs/internals.md. */
 export function markdownTable(figures: readonly Figure[]): string {
   return renderMarkdownTable(figureTitles, figureCells(figures));
 }
@@ -131,7 +131,7 @@ export function comparisonTextTable(comparisons: readonly StoreComparison[]): st
   return renderTextTable(comparisonColumns, comparisonCells(comparisons));
 }
 
-/** The same in Markdown, for the README. */
+/** The same in Markdown, for docs/internals.md. */
 export function comparisonMarkdownTable(comparisons: readonly StoreComparison[]): string {
   return renderMarkdownTable(comparisonColumns, comparisonCells(comparisons));
 }

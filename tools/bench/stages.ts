@@ -151,7 +151,7 @@ export function stageTextTable(rows: readonly StageRow[]): string {
   return renderTextTable(columns, cells(rows));
 }
 
-/** The same in Markdown, for the README. */
+/** The same in Markdown, for docs/internals.md. */
 export function stageMarkdownTable(rows: readonly StageRow[]): string {
   return renderMarkdownTable(columns, cells(rows));
 }

@@ -1,6 +1,6 @@
 /**
  * What every HTTP listener checks before anything else, against DNS rebinding and pages of other
- * sites (README "Security model"):
+ * sites (docs/operating.md "Security model"):
  *
  * - `Host` must be an IP address or one of `-rpc_allowed_hosts` (default `localhost`): a page of
  *   attacker.example whose name an attacker re-points at 127.0.0.1 still sends

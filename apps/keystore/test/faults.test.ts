@@ -167,13 +167,13 @@ function changedFiles(keystoreDir: string, before: Map<string, Buffer>): string[
   return [...names].filter((name) => !before.get(name) || !now.get(name) || !before.get(name)!.equals(now.get(name)!));
 }
 
-/** The account's seed and public key, decrypted by the README's procedure (node:crypto alone). */
+/** The account's seed and public key, decrypted by the procedure of docs/operating.md "Key file format" (node:crypto alone). */
 function keyOf(keystoreDir: string, address: string): { seed: string; publicKey: string } {
   const seed = decryptKeyFile(path.join(keystoreDir, `${address}.json`), passphrase);
   return { seed, publicKey: keypairs.deriveKeypair(seed).publicKey };
 }
 
-/** README "Verifying a jt_sign signature": verify(hex(prefix || message), signature, publicKey). */
+/** docs/api.md "Verifying a jt_sign signature": verify(hex(prefix || message), signature, publicKey). */
 function verifies(message: Buffer, signatureHex: string, publicKey: string): boolean {
   const signed = Buffer.concat([Buffer.from('\x19XRP Ledger Signed Message:\n', 'utf8'), message]);
   return keypairs.verify(signed.toString('hex'), signatureHex.toUpperCase(), publicKey);

@@ -122,7 +122,7 @@ describe('keystore service (serve keystore)', () => {
     const signed = await client.signMessage({ account: nickname, message });
     record(signed);
     const expectedAddress = nickname === 'alice' ? alice.address : bob.address;
-    // README "Keys and accounts": verify(hex(UTF-8(signMessagePrefix) || message), signature, publicKey).
+    // docs/api.md "Verifying a jt_sign signature": verify(hex(UTF-8(signMessagePrefix) || message), signature, publicKey).
     const signedBytes = Buffer.concat([Buffer.from('\x19XRP Ledger Signed Message:\n', 'utf8'), message]);
     const publicKey = signed.publicKey.toString('hex').toUpperCase();
     expect(signed.address).toBe(expectedAddress);

@@ -73,7 +73,7 @@ async function serveStore(name: string, storeFlags: string[], env: Record<string
   return { store, client };
 }
 
-// ---------------------------------------------------------------- the stream, as the README documents it
+// ---------------------------------------------------------------- the stream, as docs/operating.md documents it
 
 const PREAMBLE_BYTES = 12;
 interface StreamRecord {

@@ -274,7 +274,7 @@ describe('ledger-node -dev -chain jingtum -rpc -api', () => {
     expect(jingtum.keys.verify(signed(xrpl.signMessagePrefix), signature, publicKey)).toBe(false);
   });
 
-  it('answers each send by the outcome table (README "What a send returns"): the hash when it is or will be in a ledger, else the zero hash', async () => {
+  it('answers each send by the outcome table (docs/api.md "What a send returns"): the hash when it is or will be in a ledger, else the zero hash', async () => {
     const ZERO_HASH = '0'.repeat(64);
     /** A payment signed here with the Jingtum profile: `fields` over an autofilled one of `secret`'s account. */
     const signedBlob = async (secret: string, fields: Record<string, unknown>) => {

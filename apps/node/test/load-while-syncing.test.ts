@@ -37,7 +37,7 @@ import {
 } from '@ledger-node/test-utils';
 
 /**
- * Peak resident memory (VmHWM) allowed per service, in MiB. README "Performance" measured peaks of
+ * Peak resident memory (VmHWM) allowed per service, in MiB. docs/internals.md "Performance" measured peaks of
  * 196 (ledger-store), 221 (sync), 217 (facade), 143 (submission) and 227 MiB (keystore, deriving
  * scrypt keys there; nothing is signed here) against a 300 MiB goal, at 50 connections; these
  * allow about half as much again, for up to 200 connections and a machine shared with other runs.
@@ -209,7 +209,7 @@ function callMakers(pool: Pool, view: View, random: () => number) {
   const below = (count: number) => Math.floor(random() * count);
   const between = (low: number, high: number) => low + below(high - low + 1);
   const oneOf = <T>(items: readonly T[]) => items[below(items.length)]!;
-  /** A QUANTITY in each form the README accepts: JSON integer, decimal string, 0x hex. */
+  /** A QUANTITY in each form docs/api.md accepts: JSON integer, decimal string, 0x hex. */
   const quantity = (value: number) => oneOf([value, String(value), `0x${value.toString(16)}`]);
   /** A stored transaction of the pool (the wait before the load makes sure there is one). */
   const storedTx = (): PoolTransaction => {
@@ -312,7 +312,7 @@ function callMakers(pool: Pool, view: View, random: () => number) {
     },
     jt_getTransactionCount: () => {
       const at = accountAtStateLedger();
-      // A count is known once the stored history reaches back to the account's creation (README: -32002, history too short for a count).
+      // A count is known once the stored history reaches back to the account's creation (docs/api.md: -32002, history too short for a count).
       const createdIn = pool.createdIn.get(at.account) ?? 1;
       const storedFrom = view.low;
       return {

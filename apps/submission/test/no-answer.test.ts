@@ -1,5 +1,5 @@
 /**
- * The "no answer from the upstream" row of the send outcome table (README "What a send returns"),
+ * The "no answer from the upstream" row of the send outcome table (docs/api.md "What a send returns"),
  * on both chain profiles: a node whose only upstream (a devnet behind a TCP proxy the test cuts)
  * is gone answers jt_sendRawTransaction with -32005 naming the transaction's hash, records it held,
  * and, once the upstream is back and ledgers pass its LastLedgerSequence without it, expired.

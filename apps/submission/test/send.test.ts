@@ -187,7 +187,7 @@ describe('signing and sending through the keystore and the submission service', 
   });
 });
 
-describe('what a send returns: one row of the outcome table each (README "What a send returns")', () => {
+describe('what a send returns: one row of the outcome table each (docs/api.md "What a send returns")', () => {
   const ZERO_HASH = '0'.repeat(64);
   /** The submission record of a hash, from the submission service itself. */
   async function recordOf(hash: string) {

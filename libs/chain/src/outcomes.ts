@@ -1,6 +1,6 @@
 /**
  * What a submit's preliminary engine result says about a transaction: one row per class of
- * result, the one table the submission service and the facade both follow (README "What a send
+ * result, the one table the submission service and the facade both follow (docs/api.md "What a send
  * returns"). rippled's classes: tes applied; tec applied without its effect (the fee is taken);
  * terQUEUED held in the queue for a coming ledger; other ter not applied, retried by the server
  * while it may still succeed (e.g. terPRE_SEQ, terNO_ACCOUNT); tef, tel and tem never applied.

@@ -133,7 +133,7 @@ const jingtumBase: ProfileBase = {
   reserveBase: 20_000_000n,
   reserveIncrement: 5_000_000n,
   defaultEndpoint: 'ws://ts5.jingtum.com:5020',
-  // No published validator list is known for the Jingtum network (README, "What proves a ledger").
+  // No published validator list is known for the Jingtum network (docs/internals.md, "What proves a ledger").
   networks: [],
   genesis: {
     secret: 'snoPBjXtMeMyMHUVTgbuqAfg1SUTb',

@@ -1,6 +1,6 @@
 /**
  * A command-line flag, declared once with its type, default and meaning. The same declaration
- * drives parsing, validation, `--help` and the README's flags table.
+ * drives parsing, validation, `--help` and the flags table of docs/operating.md.
  */
 export type FlagValue = string | number | boolean | undefined;
 

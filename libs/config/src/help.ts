@@ -81,7 +81,7 @@ export function renderFlagHelp(groups: readonly FlagGroup[], flags?: ParsedFlags
     .join('\n\n');
 }
 
-/** The flags table of the README, in Markdown. */
+/** The flags table of docs/operating.md, in Markdown. */
 export function renderFlagTable(groups: readonly FlagGroup[]): string {
   const rows = groups.flatMap((group) =>
     group.flags.map((spec) => `| \`-${spec.name}\` | ${spec.description} | ${defaultText(spec)} |`),

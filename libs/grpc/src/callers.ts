@@ -3,7 +3,7 @@
  * service's certificate names it (`sync`, `facade`, …), and every service's server admits a call
  * only from the identities this table gives its method (server.ts). A method no service calls
  * admits no certificate: it is served on a service's local socket only (the `account` commands
- * create keys so). The tests call every method with every identity, and the README's call graph is
+ * create keys so). The tests call every method with every identity, and the call graph of docs/operating.md is
  * this table.
  */
 import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService, SyncServiceService } from '@ledger-node/contracts';
@@ -69,7 +69,7 @@ export const SYNC_CALLERS: CallersOf<typeof SyncServiceService> = {
   getStateProof: ['facade'],
 };
 
-/** The table by service, for the tests and the README's call graph. */
+/** The table by service, for the tests and the call graph of docs/operating.md. */
 export const CALL_GRAPH = [
   { service: 'ledger-store' as ServiceIdentity, name: 'ledgernode.ledgerstore.v1.LedgerStoreService', definition: LedgerStoreServiceService, callers: LEDGER_STORE_CALLERS },
   { service: 'keystore' as ServiceIdentity, name: 'ledgernode.keystore.v1.KeystoreService', definition: KeystoreServiceService, callers: KEYSTORE_CALLERS },

@@ -1,5 +1,5 @@
 /**
- * Mutual TLS for gRPC over TCP (README "Security model"). A unix socket stays plain: the kernel
+ * Mutual TLS for gRPC over TCP (docs/operating.md "Security model"). A unix socket stays plain: the kernel
  * admits only its owner (0600). Over TCP every server asks each client for a certificate signed by
  * the deployment's CA, and every client checks the server's certificate names the service it
  * called; a process's one identity (its certificate, key and CA) is set once at start, from

@@ -6,7 +6,7 @@ import { devnetValidatorsFileText, getProfile, type ChainId } from '@ledger-node
 import { cliEntry } from './processes';
 
 /**
- * Decrypts a keystore key file by the procedure the README documents, with node:crypto alone:
+ * Decrypts a keystore key file by the procedure docs/operating.md documents, with node:crypto alone:
  * scrypt(passphrase, salt, dklen, {N, r, p}) → AES-256-GCM key; the additional data is the JSON
  * array [version, chain, address, nickname, key_type, created]. Tests use it to know which secrets
  * must never appear in any output.

@@ -39,7 +39,7 @@ const specTable: Record<string, [string, boolean][]> = {
   jt_account: [['address', true], ['page', false], ['perPage', false], ['newestFirst', false], ['direction', false]],
 };
 
-/** Methods beyond the SPEC: submit and wait (README "What a send returns"), streams over /v1/ws, proofs (README "Proofs"). */
+/** Methods beyond the SPEC: submit and wait (docs/api.md "What a send returns"), streams over /v1/ws, proofs (docs/api.md "Proofs"). */
 const beyondSpec: Record<string, [string, boolean][]> = {
   jt_sendTransactionAndWait: [['transaction', true], ['timeoutSeconds', false]],
   jt_sendRawTransactionAndWait: [['signedTransaction', true], ['timeoutSeconds', false]],

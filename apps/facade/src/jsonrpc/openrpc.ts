@@ -13,7 +13,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return rest;
 }
 
-/** What each JSON-RPC error means, as the document lists it (the README's error table says the same). */
+/** What each JSON-RPC error means, as the document lists it (the error table of docs/api.md says the same). */
 const errorMeanings: Record<RpcErrorName, string> = {
   parseError: 'the body is not JSON',
   invalidRequest: 'invalid request',

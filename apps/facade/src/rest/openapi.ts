@@ -135,7 +135,7 @@ export function openApiDocument(routes: readonly RestRoute[]) {
       },
     ],
     tags: [...tags.values()].map(({ name, description }) => ({ name, description })),
-    // No route asks for credentials: the listener is guarded by its address, allowed hosts and origins (README "Security model").
+    // No route asks for credentials: the listener is guarded by its address, allowed hosts and origins (docs/operating.md "Security model").
     security: [],
     paths,
     components: { schemas: components(routes) },

@@ -5,7 +5,7 @@
  * so accounts can be listed without the passphrase. The family seed is encrypted with AES-256-GCM
  * under a key derived from the passphrase with scrypt; the clear fields are the cipher's
  * additional authenticated data, so editing any of them makes decryption fail like a wrong
- * passphrase does. This module is the one definition of the format (README "Keys and accounts").
+ * passphrase does. This module is the one definition of the format (docs/operating.md "Key file format").
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync, chmodSync } from 'node:fs';

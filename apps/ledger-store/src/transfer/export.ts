@@ -2,7 +2,7 @@
  * `ledger-node export`: every stored ledger, ascending, with its transactions and metadata and the
  * evidence that proved it, as a ledger stream (format.ts). What the stream does not carry — the account state (the state
  * download and each ledger's state changes) and the account index, which import derives again —
- * is described in the README's "Moving a store".
+ * is described in docs/operating.md, "Moving a store".
  */
 import type { Writable } from 'node:stream';
 import type { LedgerWrite } from '@ledger-node/contracts';

@@ -12,7 +12,8 @@ export const exportHelp = `Usage: ledger-node export FILE|- [store flags] [-chai
 Writes every ledger of a store to FILE (or to stdout with -), in ascending order: each ledger's
 header, its transactions and their metadata, and the evidence that proved it when it has one (the
 signed validations with the validator lists and manifests they were checked against), as a ledger
-stream (format 1, README "Moving a store") that \`ledger-node import\` verifies and stores.
+stream (format 1, docs/operating.md "Moving a store") that \`ledger-node import\` verifies and
+stores.
 
 The store is selected by the flags the node uses:
   -data_dir DIR [-database_name NAME]      RocksDB (default: .data in the working directory, node.db)

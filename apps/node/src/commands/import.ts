@@ -53,7 +53,7 @@ PostgreSQL store is written as its ledger-store writer would, holding the databa
 a database whose lock a running ledger-store holds is refused at once, a ledger-store started
 during the import waits as a standby, and an import that loses the lock stops writing at once.
 The stream carries no account state: the node's sync downloads it once when it first runs on the
-store, then proves it through the imported history (README "Moving a store").
+store, then proves it through the imported history (docs/operating.md "Moving a store").
 
 Progress (ledgers done/total, ledgers/s) goes to stderr every few seconds.
 Exit status: 0 imported; 1 the stream was refused or the store could not be written; 2 bad arguments.

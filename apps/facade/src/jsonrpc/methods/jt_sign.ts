@@ -3,7 +3,7 @@ import { defineMethod, param } from '../method';
 import { hexData } from '../params';
 import { genesisSigned } from '../../format/examples';
 
-/** See README "Keys and accounts" for the message prefix and how to verify the signature. */
+/** See docs/api.md "Verifying a jt_sign signature" for the message prefix and how to verify the signature. */
 export const jt_sign = defineMethod({
   name: 'jt_sign',
   summary: "Signs a message with a local account's key, after the chain's message prefix; the signature as 0x-prefixed DER hex.",
