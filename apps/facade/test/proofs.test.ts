@@ -4,7 +4,8 @@
  * three APIs: jt_getTransactionProof, GET /v1/transactions/{hash}/proof, and the rippled API's `tx`
  * with `"proof": true`. Each proof verifies offline with the devnet's publisher key, by verifyProof
  * and by `ledger-node verify-proof`; a ledger backfilled below the anchor is proven through the
- * headers up to the nearest ledger with evidence.
+ * headers up to the nearest ledger with evidence, or, farther down, through the headers up to the
+ * next 256th ledger and the skip list of the newest ledger whose state tree sync holds.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -15,8 +16,15 @@ import { verifyProof, type TransactionProof } from '@ledger-node/proof';
 import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 import { postRippled, type Json } from './support/rippled-node';
 
-/** Ledgers of one transaction each the devnet builds before it listens: the node anchors above them and backfills them. */
-const PREBUILT = '6x1';
+/**
+ * Ledgers of one transaction each, shaped after mainnet's, the devnet builds before it listens: the
+ * node anchors above them and backfills them. Over 512, so that the oldest are proven through the
+ * skip list of every 256th ledger, the next through the last-256 list, the newest through headers.
+ */
+const PREBUILT_LEDGERS = 600;
+const PREBUILT = `${PREBUILT_LEDGERS}x1:mainnet:1`;
+/** Proofs asked for at once when every transaction of the history is proven. */
+const PROOFS_AT_ONCE = 8;
 const profile = getProfile('xrpl');
 
 describe('transaction proofs served by a node following a devnet that plays a real network', () => {
@@ -111,6 +119,32 @@ describe('transaction proofs served by a node following a devnet that plays a re
     // The validations are the anchor's: without the chain the proof does not hold.
     expect(verified({ ...proof, ledger_proof: undefined }).ok).toBe(false);
   });
+
+  it("proves every transaction of the devnet's mainnet-shaped history, the oldest through the skip lists of a recent ledger, each verified offline", async () => {
+    const transactions: { ledgerIndex: number; hash: string }[] = [];
+    for (let ledgerIndex = 2; ledgerIndex < anchor; ledgerIndex++) for (const hash of await transactionsOf(ledgerIndex)) transactions.push({ ledgerIndex, hash });
+    expect(transactions.length).toBeGreaterThanOrEqual(PREBUILT_LEDGERS);
+    const byKind = new Map<string, TransactionProof>();
+    const skipLists = new Set<string>();
+    for (let from = 0; from < transactions.length; from += PROOFS_AT_ONCE) {
+      await Promise.all(
+        transactions.slice(from, from + PROOFS_AT_ONCE).map(async ({ ledgerIndex, hash }) => {
+          const { result, error } = await call('jt_getTransactionProof', [hash]);
+          expect(error, `transaction ${hash} of ledger ${ledgerIndex}: ${JSON.stringify(error)}`).toBeUndefined();
+          const proof = result as TransactionProof;
+          expect(proof.ledger.index).toBe(ledgerIndex);
+          expect(verified(proof).steps.filter((step) => !step.ok), `transaction ${hash} of ledger ${ledgerIndex}`).toEqual([]);
+          const link = proof.ledger_proof;
+          byKind.set(link?.kind ?? 'own', proof);
+          if (link?.kind === 'skip_list') skipLists.add(link.state.key);
+        }),
+      );
+    }
+    // The three ways down: headers to the nearest evidence, the last-256 list, and the list of every 256th ledger.
+    expect([...byKind.keys()].sort()).toEqual(['header_chain', 'skip_list']);
+    expect(skipLists.size).toBe(2);
+    expect(verifyProofCommand(byKind.get('skip_list'), 'skip-list').status).toBe(0);
+  }, 240_000);
 
   it('answers null, 404 and txnNotFound for a transaction not stored, and a clear error for a malformed hash', async () => {
     const unknown = 'AB'.repeat(32);

@@ -293,6 +293,47 @@ describe('a ledger proven by a later validated ledger (ledger_proof)', () => {
     expect(failed(verify(good))).toEqual([]);
     expect(failed(verify(proof))).toEqual(['ledger_proof']);
   });
+
+  it('skip_list with headers: a ledger far below, chained to the next 256th ledger, which the skip list of every 256th ledger lists (its entry given with its path)', () => {
+    // 11119600..11119604 re-indexed as 11119612..11119616: 11119616 is a 256th ledger, the chain's last.
+    const offset = 11119616 - 11119604;
+    const headers: LedgerHeader[] = [];
+    let parentHash = proven!.header.parentHash;
+    for (const { header } of run) {
+      const shifted = { ...header, ledgerIndex: header.ledgerIndex + offset, parentHash };
+      parentHash = hashLedgerHeader(shifted);
+      headers.push(shifted);
+    }
+    const [provenHeader, ...chain] = headers;
+    const flag = chain.at(-1)!;
+    const key = keylet.ledgerHashesOf(flag.ledgerIndex);
+    const validated = laterLedgerListing(flag, flag.ledgerIndex + 600, key, { last: flag.ledgerIndex + 512, hashes: [ZERO_HASH, hashLedgerHeader(flag), ZERO_HASH, ZERO_HASH] });
+    const entry = { key, blob: validated.state.get(key)!.toString('hex').toUpperCase(), proof: validated.state.proof(key)! };
+    const build = (later: { headers: LedgerHeader[]; entry: typeof entry }) =>
+      asJson(
+        buildTransactionProof({
+          profile: xrpl,
+          header: provenHeader!,
+          transactions: proven!.transactions,
+          hash: proven!.transactions[0]!.hash,
+          validations: network.validate(validated.header),
+          list: network.list,
+          later: { kind: 'skip_list', header: validated.header, ...later },
+        }),
+      ) as { ledger_proof: { headers: Record<string, unknown>[] } };
+    const proof = build({ headers: chain, entry });
+    const verdict = verify(proof);
+    expect(failed(verdict)).toEqual([]);
+    expect(detail(verdict, 'ledger_proof')).toMatch(/^the skip list of validated ledger 11120216 \(entry [0-9A-F]{8}…, in its state tree\) names ledger 11119616's hash, whose ancestor ledger 11119612 is through 4 headers, each naming the one before as its parent$/);
+    // A header of the chain changed, or the chain cut short of the listed ledger: refused.
+    const changed = proof.ledger_proof.headers.map((header, position) => (position === 2 ? { ...header, close: Number(header.close) + 1 } : header));
+    expect(failed(verify({ ...proof, ledger_proof: { ...proof.ledger_proof, headers: changed } }))).toEqual(['ledger_proof']);
+    expect(failed(verify({ ...proof, ledger_proof: { ...proof.ledger_proof, headers: proof.ledger_proof.headers.slice(0, -1) } }))).toEqual(['ledger_proof']);
+    // The builder takes only the entry that can hold the chain's last ledger, with a path to the validated ledger's account_hash.
+    const accountRoot = entryOfType(validated.state, 'AccountRoot');
+    expect(() => build({ headers: chain, entry: { ...entry, key: accountRoot } })).toThrow(`the entry given is ${accountRoot}, not the skip list ${key} that can hold ledger 11119616`);
+    expect(() => build({ headers: chain, entry: { ...entry, proof: ledger38129.state!.proof(accountRoot)! } })).toThrow("the path of the skip list does not hash to ledger 11120216's account_hash");
+  });
 });
 
 describe('malformed documents are refused naming the field', () => {

@@ -21,8 +21,12 @@ import { proofRoot } from './tree';
 export type LaterLedger =
   /** The headers from the proven ledger's child up to the validated ledger, in ascending order. */
   | { kind: 'header_chain'; headers: readonly LedgerHeader[] }
-  /** The validated ledger's header and state tree, whose LedgerHashes entry lists the proven ledger's hash. */
-  | { kind: 'skip_list'; header: LedgerHeader; state: StateTree };
+  /**
+   * The validated ledger's header and its LedgerHashes entry that lists the proven ledger's hash —
+   * or, with `headers` (from the proven ledger's child up), the last header's: taken from its state
+   * tree, or given with its path (e.g. from sync's GetStateProof).
+   */
+  | ({ kind: 'skip_list'; header: LedgerHeader; headers?: readonly LedgerHeader[] } & ({ state: StateTree } | { entry: StateEntry }));
 
 export interface ProofSource {
   profile: ChainProfile;
@@ -97,11 +101,22 @@ function ledgerProofOf(proven: LedgerHeader, later: LaterLedger): { validated: L
     if (validated === undefined) throw new InvalidParams('a header chain holds at least one header', 'later');
     return { validated, ledgerProof: { kind: 'header_chain', headers: later.headers.map(proofLedgerOf) } };
   }
-  if (later.state.root() !== later.header.accountHash) throw new InvalidParams(`the state tree given is not ledger ${later.header.ledgerIndex}'s (its root is not account_hash)`, 'later');
+  const headers = later.headers ?? [];
+  const listed = headers.at(-1) ?? proven;
   // rippled updateSkipList: the last 256 ledgers are in keylet::skip(), every 256th in keylet::skip(ledger).
-  const distance = later.header.ledgerIndex - proven.ledgerIndex;
-  const key = distance > 0 && distance <= 256 ? keylet.ledgerHashes() : keylet.ledgerHashesOf(proven.ledgerIndex);
-  return { validated: later.header, ledgerProof: { kind: 'skip_list', ledger: proofLedgerOf(later.header), state: stateEntry(later.state, key, later.header, 'later') } };
+  const distance = later.header.ledgerIndex - listed.ledgerIndex;
+  const key = distance > 0 && distance <= 256 ? keylet.ledgerHashes() : keylet.ledgerHashesOf(listed.ledgerIndex);
+  let entry: StateEntry;
+  if ('state' in later) {
+    if (later.state.root() !== later.header.accountHash) throw new InvalidParams(`the state tree given is not ledger ${later.header.ledgerIndex}'s (its root is not account_hash)`, 'later');
+    entry = stateEntry(later.state, key, later.header, 'later');
+  } else {
+    if (later.entry.key.toUpperCase() !== key) throw new InvalidParams(`the entry given is ${later.entry.key}, not the skip list ${key} that can hold ledger ${listed.ledgerIndex}`, 'later');
+    if (proofRoot(later.entry.proof) !== later.header.accountHash) throw new InvalidParams(`the path of the skip list does not hash to ledger ${later.header.ledgerIndex}'s account_hash`, 'later');
+    entry = later.entry;
+  }
+  const ledgerProof: LedgerProof = { kind: 'skip_list', ...(headers.length > 0 ? { headers: headers.map(proofLedgerOf) } : {}), ledger: proofLedgerOf(later.header), state: entry };
+  return { validated: later.header, ledgerProof };
 }
 
 /** The parts every proof shares: `ledger`, `validation` and, for a ledger proven by a later one, `ledger_proof`. */

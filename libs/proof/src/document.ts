@@ -13,7 +13,10 @@
  * - `ledger_proof`: the ledger is proven by a later validated ledger, whose validations `validation`
  *   then carries: `header_chain` (the headers from the proven ledger's child up to the validated
  *   one, each naming the one before as parent) or `skip_list` (the validated ledger's header and
- *   its LedgerHashes entry, with the path to its `acroot`, that lists the proven ledger's hash).
+ *   its LedgerHashes entry, with the path to its `acroot`, that lists the proven ledger's hash; or,
+ *   with `headers`, the hash of the last of the headers from the proven ledger's child up to a
+ *   ledger the skip list holds: a ledger far below the validated one is chained to the next
+ *   256th ledger, which the skip list of every 256th ledger lists).
  *
  * `proof` takes either of Xahau's forms: the list form, each inner node a list of its 16 branches
  * (a hash, or the next inner node's list), or the tree form, each node `{hash, key, children}`
@@ -68,7 +71,7 @@ export interface StateEntry {
   proof: ProofTree;
 }
 
-export type LedgerProof = { kind: 'header_chain'; headers: ProofLedger[] } | { kind: 'skip_list'; ledger: ProofLedger; state: StateEntry };
+export type LedgerProof = { kind: 'header_chain'; headers: ProofLedger[] } | { kind: 'skip_list'; headers?: ProofLedger[]; ledger: ProofLedger; state: StateEntry };
 
 interface DocumentBase {
   ledger: ProofLedger;
@@ -99,7 +102,7 @@ export interface ParsedProof {
   list: Record<string, unknown>;
   transaction?: { blob: Buffer; meta: Buffer; proof: ProofTree };
   state: ParsedStateEntry[];
-  ledgerProof?: { kind: 'header_chain'; headers: LedgerHeader[] } | { kind: 'skip_list'; ledger: LedgerHeader; state: ParsedStateEntry };
+  ledgerProof?: { kind: 'header_chain'; headers: LedgerHeader[] } | { kind: 'skip_list'; headers: LedgerHeader[]; ledger: LedgerHeader; state: ParsedStateEntry };
 }
 
 export interface ParsedStateEntry {
@@ -215,11 +218,14 @@ function listDocument(value: unknown): Record<string, unknown> {
 function ledgerProof(value: unknown): ParsedProof['ledgerProof'] {
   if (value === undefined) return undefined;
   const proof = record(value, 'ledger_proof');
-  if (proof.kind === 'header_chain') {
+  const headers = () => {
     if (!Array.isArray(proof.headers) || proof.headers.length === 0) throw new MalformedProof('ledger_proof.headers', 'must list at least one header');
-    return { kind: 'header_chain', headers: proof.headers.map((entry: unknown, position) => header(entry, `ledger_proof.headers[${position}]`)) };
+    return proof.headers.map((entry: unknown, position) => header(entry, `ledger_proof.headers[${position}]`));
+  };
+  if (proof.kind === 'header_chain') return { kind: 'header_chain', headers: headers() };
+  if (proof.kind === 'skip_list') {
+    return { kind: 'skip_list', headers: proof.headers === undefined ? [] : headers(), ledger: header(proof.ledger, 'ledger_proof.ledger'), state: stateEntry(proof.state, 'ledger_proof.state') };
   }
-  if (proof.kind === 'skip_list') return { kind: 'skip_list', ledger: header(proof.ledger, 'ledger_proof.ledger'), state: stateEntry(proof.state, 'ledger_proof.state') };
   throw new MalformedProof('ledger_proof.kind', 'must be "header_chain" or "skip_list"');
 }
 

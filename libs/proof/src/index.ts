@@ -23,4 +23,4 @@ export {
   type StateProofSource,
   type TransactionProofSource,
 } from './build';
-export { proofQuorum, verifyProof, type ProofStep, type ProofStepName, type ProofVerdict, type VerifyProofOptions } from './verify';
+export { proofQuorum, skipListHash, verifyProof, type ProofStep, type ProofStepName, type ProofVerdict, type VerifyProofOptions } from './verify';

@@ -95,8 +95,8 @@ function stateStep(entry: ParsedStateEntry, header: LedgerHeader, profile: Chain
   return { name: 'state', ok: true, detail: `${entryType(entry, profile)} ${entry.key} is in the state tree of ledger ${header.ledgerIndex} (${depth} inner nodes up to acroot)` };
 }
 
-/** The hash a LedgerHashes entry lists for `ledgerIndex`, the entry read from its blob; or why there is none. */
-function skipListHash(entry: ParsedStateEntry, ledgerIndex: number, validated: LedgerHeader, profile: ChainProfile): { hash?: string; problem?: string } {
+/** The hash a LedgerHashes entry of `validated` lists for `ledgerIndex`, the entry read from its blob; or why there is none. */
+export function skipListHash(entry: ParsedStateEntry, ledgerIndex: number, validated: LedgerHeader, profile: ChainProfile): { hash?: string; problem?: string } {
   const distance = validated.ledgerIndex - ledgerIndex;
   if (distance <= 0) return { problem: `the validated ledger ${validated.ledgerIndex} is not after ledger ${ledgerIndex}` };
   const shortList = entry.key === keylet.ledgerHashes();
@@ -122,28 +122,37 @@ function skipListHash(entry: ParsedStateEntry, ledgerIndex: number, validated: L
 function validatedLedger(proof: ParsedProof, provenHash: string, profile: ChainProfile): { header: LedgerHeader; step?: ProofStep } {
   const link = proof.ledgerProof;
   if (link === undefined) return { header: proof.ledger };
+  const chain = headerChain(proof.ledger, provenHash, link.headers);
+  if (chain.problem) return { header: link.kind === 'skip_list' ? link.ledger : chain.last, step: { name: 'ledger_proof', ok: false, detail: chain.problem } };
+  const through = link.headers.length === 0 ? '' : ` through ${link.headers.length} headers, each naming the one before as its parent`;
   if (link.kind === 'header_chain') {
-    let [previous, previousHash] = [proof.ledger, provenHash];
-    for (const [position, header] of link.headers.entries()) {
-      if (header.ledgerIndex !== previous.ledgerIndex + 1 || header.parentHash !== previousHash) {
-        const detail = `ledger_proof.headers[${position}] (ledger ${header.ledgerIndex}, parent ${short(header.parentHash)}) is not the child of ledger ${previous.ledgerIndex} (${short(previousHash)})`;
-        return { header, step: { name: 'ledger_proof', ok: false, detail } };
-      }
-      [previous, previousHash] = [header, hashLedgerHeader(header)];
-    }
-    const detail = `ledger ${proof.ledger.ledgerIndex} is the ancestor of validated ledger ${previous.ledgerIndex} through ${link.headers.length} headers, each naming the one before as its parent`;
-    return { header: previous, step: { name: 'ledger_proof', ok: true, detail } };
+    const detail = `ledger ${proof.ledger.ledgerIndex} is the ancestor of validated ledger ${chain.last.ledgerIndex}${through}`;
+    return { header: chain.last, step: { name: 'ledger_proof', ok: true, detail } };
   }
   const validated = link.ledger;
   const { problem } = pathProblem(link.state.proof, link.state.key, leafOfState(link.state), validated.accountHash, 'the validated ledger acroot');
   if (problem) return { header: validated, step: { name: 'ledger_proof', ok: false, detail: `the skip list of ledger ${validated.ledgerIndex}: ${problem}` } };
-  const listed = skipListHash(link.state, proof.ledger.ledgerIndex, validated, profile);
+  const listedLedger = chain.last;
+  const listed = skipListHash(link.state, listedLedger.ledgerIndex, validated, profile);
   if (listed.problem) return { header: validated, step: { name: 'ledger_proof', ok: false, detail: listed.problem } };
-  if (listed.hash !== provenHash) {
-    return { header: validated, step: { name: 'ledger_proof', ok: false, detail: `the skip list of ledger ${validated.ledgerIndex} names ${listed.hash} for ledger ${proof.ledger.ledgerIndex}, not ${provenHash}` } };
+  if (listed.hash !== chain.lastHash) {
+    return { header: validated, step: { name: 'ledger_proof', ok: false, detail: `the skip list of ledger ${validated.ledgerIndex} names ${listed.hash} for ledger ${listedLedger.ledgerIndex}, not ${chain.lastHash}` } };
   }
-  const detail = `the skip list of validated ledger ${validated.ledgerIndex} (entry ${short(link.state.key)}, in its state tree) names ledger ${proof.ledger.ledgerIndex}'s hash`;
+  const ancestor = link.headers.length === 0 ? '' : `, whose ancestor ledger ${proof.ledger.ledgerIndex} is${through}`;
+  const detail = `the skip list of validated ledger ${validated.ledgerIndex} (entry ${short(link.state.key)}, in its state tree) names ledger ${listedLedger.ledgerIndex}'s hash${ancestor}`;
   return { header: validated, step: { name: 'ledger_proof', ok: true, detail } };
+}
+
+/** The last of `headers` when each names the one before (the first naming `proven`) as its parent, with its hash; or where the chain breaks. */
+function headerChain(proven: LedgerHeader, provenHash: string, headers: readonly LedgerHeader[]): { last: LedgerHeader; lastHash: string; problem?: string } {
+  let [last, lastHash] = [proven, provenHash];
+  for (const [position, header] of headers.entries()) {
+    if (header.ledgerIndex !== last.ledgerIndex + 1 || header.parentHash !== lastHash) {
+      return { last: header, lastHash, problem: `ledger_proof.headers[${position}] (ledger ${header.ledgerIndex}, parent ${short(header.parentHash)}) is not the child of ledger ${last.ledgerIndex} (${short(lastHash)})` };
+    }
+    [last, lastHash] = [header, hashLedgerHeader(header)];
+  }
+  return { last, lastHash };
 }
 
 /** The list's blob in force at `closeTime` (the highest sequence among those), or the step saying none is. */

@@ -128,11 +128,11 @@ export const transactionProofSchema = z
     ledger_proof: z
       .union([
         z.object({ kind: z.literal('header_chain'), headers: z.array(proofLedgerSchema) }),
-        z.object({ kind: z.literal('skip_list'), ledger: proofLedgerSchema, state: z.object({ key: hexHash, blob: hexBytes, proof: z.unknown() }) }),
+        z.object({ kind: z.literal('skip_list'), headers: z.array(proofLedgerSchema).optional(), ledger: proofLedgerSchema, state: z.object({ key: hexHash, blob: hexBytes, proof: z.unknown() }) }),
       ])
       .optional()
       .describe(
-        "present when the ledger is proven by a later one (it was stored without validations of its own); `validation` then holds that later ledger's validations. header_chain: the headers from the proven ledger's child up to the validated ledger, each naming the one before as phash; skip_list: the validated ledger's header and its LedgerHashes entry listing the proven ledger's hash",
+        "present when the ledger is proven by a later one (it was stored without validations of its own); `validation` then holds that later ledger's validations. header_chain: the headers from the proven ledger's child up to the validated ledger, each naming the one before as phash; skip_list: the validated ledger's header and its LedgerHashes entry listing the proven ledger's hash (with headers: the hash of the last of the headers from the proven ledger's child up, a ledger the list holds)",
       ),
   })
   .describe(

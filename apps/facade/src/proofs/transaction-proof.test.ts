@@ -4,7 +4,7 @@
  * followed by ledgers chained to it. What is built verifies with verifyProof.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { encodeLedgerHeader, hashLedgerHeader, listDocumentParts, ZERO_HASH, type LedgerHeader } from '@ledger-node/chain';
+import { encodeLedgerHeader, hashLedgerHeader, keylet, listDocumentParts, StateTree, ZERO_HASH, type LedgerHeader } from '@ledger-node/chain';
 import type { LedgerEvidence, LedgerSelector, TransactionRecord } from '@ledger-node/contracts';
 import { Internal, NotFound, OutOfRange } from '@ledger-node/errors';
 import { verifyProof, type TransactionProof } from '@ledger-node/proof';
@@ -14,7 +14,7 @@ import type { Clients } from '../clients';
 import { AnswerCache } from '../queries/answer-cache';
 import { Queries } from '../queries/queries';
 import type { TipCache } from '../tip';
-import { MAX_HEADER_CHAIN, transactionProof } from './transaction-proof';
+import { MAX_HEADER_CHAIN, transactionProof, type SkipLists } from './transaction-proof';
 
 const network = testNetwork();
 const proven = fixtureLedger('xrpl/ledgers/mainnet/11119603.json');
@@ -124,25 +124,61 @@ describe('transactionProof', () => {
     // The validations are of the later ledger.
     const unchained = verified({ ...proof, ledger_proof: undefined });
     expect(unchained.ok).toBe(false);
+    // Not kept (a shorter proof may come), built again; the headers of the chain are read once.
     await transactionProof(txHash, queries, xrpl);
-    expect(ledgerStore.getLedger.mock.calls.filter(([{ ledger }]) => ledger.selector?.$case === 'index' && ledger.selector.index === provenIndex + 1)).toHaveLength(2);
+    expect(ledgerStore.getLedger.mock.calls.filter(([{ ledger }]) => ledger.selector?.$case === 'index' && ledger.selector.index === provenIndex + 1)).toHaveLength(1);
   });
 
-  it(`refuses a header chain longer than ${MAX_HEADER_CHAIN} headers (OutOfRange naming the bound and the nearest ledger with evidence)`, async () => {
+  it(`refuses a header chain longer than ${MAX_HEADER_CHAIN} headers without a skip list at hand (OutOfRange naming the bound)`, async () => {
     const nearest = provenIndex + MAX_HEADER_CHAIN + 1;
     const { queries } = queriesOver(chain(MAX_HEADER_CHAIN + 2, (ledgerIndex) => ledgerIndex >= nearest));
     const refusal = await rejectionOf<OutOfRange>(transactionProof(txHash, queries, xrpl));
     expect(refusal).toBeInstanceOf(OutOfRange);
-    expect(refusal.message).toContain(`the nearest stored ledger with evidence, ${nearest}, is ${MAX_HEADER_CHAIN + 1} ledgers above it: a header chain proof lists at most ${MAX_HEADER_CHAIN} headers`);
-    expect(refusal.details.data).toEqual({ ledger_index: provenIndex, max_header_chain: MAX_HEADER_CHAIN, nearest_evidenced_ledger: nearest });
+    expect(refusal.message).toBe(
+      `ledger ${provenIndex} has no evidence of its own, no stored ledger chained up to ${MAX_HEADER_CHAIN} above it (the most headers a header chain proof lists) has any, and no skip list of a validated ledger whose state the node holds lists it: it cannot be proven`,
+    );
+    expect(refusal.details.data).toEqual({ ledger_index: provenIndex, max_header_chain: MAX_HEADER_CHAIN });
     expect((await proofOf(chain(MAX_HEADER_CHAIN, (ledgerIndex) => ledgerIndex === provenIndex + MAX_HEADER_CHAIN)))!.ledger_proof).toMatchObject({ kind: 'header_chain' });
+  });
+
+  it('proves a ledger farther than the header chain reaches through the headers up to the next 256th ledger and the skip list of a validated ledger listing it (skip_list)', async () => {
+    // 11119616 is the next 256th ledger; the one ledger with evidence, 600 above, holds the list of every 256th ledger naming it.
+    const listedIndex = 11119616;
+    const validatedIndex = provenIndex + 600;
+    const ledgers = chain(600, (ledgerIndex) => ledgerIndex === validatedIndex);
+    const key = keylet.ledgerHashesOf(listedIndex);
+    const state = new StateTree();
+    state.set(key, Buffer.from(xrpl.codec.encode({ LedgerEntryType: 'LedgerHashes', Flags: 0, LastLedgerSequence: listedIndex, Hashes: [hashLedgerHeader(ledgers.get(listedIndex)!.header)] }), 'hex'));
+    const validated = ledgers.get(validatedIndex)!;
+    validated.header = { ...validated.header, accountHash: state.root() };
+    validated.evidence = evidenceOf(validated.header);
+    const asked: string[][] = [];
+    const skipLists: SkipLists = async (keys) => {
+      asked.push([...keys]);
+      return { header: validated.header, entries: keys.map((wanted) => (wanted === key ? { key, blob: state.get(key)!.toString('hex').toUpperCase(), proof: state.proof(key)! } : undefined)) };
+    };
+    const { queries } = queriesOver(ledgers);
+    const proof = JSON.parse((await transactionProof(txHash, queries, xrpl, skipLists))!.json) as TransactionProof;
+    expect(asked).toEqual([[keylet.ledgerHashes(), key]]);
+    expect(proof.ledger_proof).toMatchObject({ kind: 'skip_list', ledger: { index: validatedIndex }, state: { key } });
+    expect((proof.ledger_proof as { headers: { index: number }[] }).headers.map((header) => header.index)).toEqual(Array.from({ length: listedIndex - provenIndex }, (_, offset) => provenIndex + offset + 1));
+    const verdict = verified(proof);
+    expect(verdict.steps.filter((step) => !step.ok)).toEqual([]);
+    expect(verdict.ok).toBe(true);
+
+    // No tree at hand, or a list that does not name the 256th ledger: out of range, as before.
+    for (const none of [async () => undefined, async (keys: readonly string[]) => ({ header: validated.header, entries: keys.map(() => undefined) })] as SkipLists[]) {
+      const refusal = await rejectionOf<OutOfRange>(transactionProof(txHash, queriesOver(ledgers).queries, xrpl, none));
+      expect(refusal).toBeInstanceOf(OutOfRange);
+      expect(refusal.message).toContain('(the most headers a header chain proof lists) has any, and no skip list of a validated ledger whose state the node holds lists it: it cannot be proven');
+    }
   });
 
   it('refuses a ledger when no stored ledger chained above it has evidence', async () => {
     const { queries } = queriesOver(chain(3, () => false));
     const refusal = await rejectionOf<OutOfRange>(transactionProof(txHash, queries, xrpl));
     expect(refusal).toBeInstanceOf(OutOfRange);
-    expect(refusal.message).toContain(`ledger ${provenIndex} has no evidence of its own and no stored ledger chained above it`);
+    expect(refusal.message).toContain(`ledger ${provenIndex} has no evidence of its own, no stored ledger chained up to ${MAX_HEADER_CHAIN} above it`);
   });
 
   it("refuses a ledger whose validators were trusted by their keys alone: there is no publisher's list to carry", async () => {

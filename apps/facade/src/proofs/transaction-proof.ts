@@ -4,13 +4,17 @@
  * of the ledger (its signed validations and the publisher's list they were checked against). A
  * ledger stored without evidence of its own (backfilled, or stored before evidence was kept) is
  * proven by the nearest later ledger that has it, through the headers between them (the
- * `header_chain` extension). Proofs are not verified here: that costs every validation's signature
- * check on each answer, and the client verifies anyway; the tests verify what is built.
+ * `header_chain` extension) when it is at most MAX_HEADER_CHAIN ledgers above; farther, through the
+ * headers up to the next 256th ledger and the skip list of a recent validated ledger whose state
+ * tree sync holds, which lists that 256th ledger's hash (`skip_list` with `headers`). Proofs are
+ * not verified here: that costs every validation's signature check on each answer, and the client
+ * verifies anyway; the tests verify what is built.
  */
-import { decodeLedgerHeader, listDocumentOf, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
-import { TxDetail, type LedgerEvidence, type LedgerSelector, type TransactionRecord } from '@ledger-node/contracts';
+import { decodeLedgerHeader, hashLedgerHeader, keylet, listDocumentOf, proofPathOfFlat, type ChainProfile, type LedgerHeader } from '@ledger-node/chain';
+import type { LedgerEvidence, TransactionRecord } from '@ledger-node/contracts';
 import { Internal, isLedgerNodeError, NotFound, OutOfRange } from '@ledger-node/errors';
-import { buildTransactionProof, type LaterLedger, type TransactionProof } from '@ledger-node/proof';
+import { buildTransactionProof, skipListHash, type LaterLedger, type StateEntry, type TransactionProof } from '@ledger-node/proof';
+import type { Clients } from '../clients';
 import type { Queries } from '../queries/queries';
 import type { RenderedJson } from '../queries/rendered-json';
 
@@ -20,10 +24,36 @@ import type { RenderedJson } from '../queries/rendered-json';
  * LedgerHashes entry of the validated ledger) is the short one.
  */
 export const MAX_HEADER_CHAIN = 256;
-/** How far above a ledger without evidence the nearest one with evidence is looked for, to name it when it is past MAX_HEADER_CHAIN. */
-const EVIDENCE_SEARCH = 16 * MAX_HEADER_CHAIN;
 /** Ledgers asked for their evidence at once during that search. */
 const EVIDENCE_LOOKUPS_AT_ONCE = 32;
+
+/** rippled adds every 256th ledger's hash to the skip list of its 65 536 (keylet::skip(ledger)). */
+const SKIP_LIST_SPACING = 256;
+
+/**
+ * The skip lists of the newest validated ledger whose state tree sync holds: its header, and each
+ * LedgerHashes entry asked for (by index, hex) with its path to account_hash, absent when that
+ * ledger holds none at the key. Undefined when sync holds no tree (or cannot be asked).
+ */
+export type SkipLists = (keys: readonly string[]) => Promise<{ header: LedgerHeader; entries: (StateEntry | undefined)[] } | undefined>;
+
+/** SkipLists from sync's proven state trees (GetStateProof). */
+export function syncSkipLists(clients: Pick<Clients, 'sync'>): SkipLists {
+  return async (keys) => {
+    let answer;
+    try {
+      answer = await clients.sync.getStateProof({ keys: keys.map((key) => Buffer.from(key, 'hex')) });
+    } catch (error) {
+      // No tree held (sync starting, -sync=false) or sync not answering: no skip list to offer.
+      if (isLedgerNodeError(error)) return undefined;
+      throw error;
+    }
+    const entries = answer.entries.map((entry) =>
+      entry.blob ? { key: Buffer.from(entry.key).toString('hex').toUpperCase(), blob: Buffer.from(entry.blob).toString('hex').toUpperCase(), proof: proofPathOfFlat(entry.innerNodes, entry.key) } : undefined,
+    );
+    return { header: decodeLedgerHeader(answer.headerBlob), entries };
+  };
+}
 
 /** The evidence that proves a ledger: its own, or a later ledger's with the link to it. */
 interface ProvenBy {
@@ -33,29 +63,27 @@ interface ProvenBy {
   later?: LaterLedger;
 }
 
-const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
-
 /**
  * The proof of a stored transaction; undefined when it is not stored. A proof by the ledger's own
  * evidence never changes and is kept; one through a later ledger is not (a shorter one may come).
  */
-export function transactionProof(hash: Buffer, queries: Queries, profile: ChainProfile): Promise<RenderedJson<TransactionProof> | undefined> {
+export function transactionProof(hash: Buffer, queries: Queries, profile: ChainProfile, skipLists?: SkipLists): Promise<RenderedJson<TransactionProof> | undefined> {
   return queries.kept(
     `tx-proof:${hash.toString('hex')}`,
     async () => {
       const record = await queries.transaction(hash);
-      return record && proofOf(record, queries, profile);
+      return record && proofOf(record, queries, profile, skipLists);
     },
     (proof) => proof.ledger_proof === undefined,
   );
 }
 
-async function proofOf(record: TransactionRecord, queries: Queries, profile: ChainProfile): Promise<TransactionProof | undefined> {
+async function proofOf(record: TransactionRecord, queries: Queries, profile: ChainProfile, skipLists: SkipLists | undefined): Promise<TransactionProof | undefined> {
   const [ledger, own] = await Promise.all([queries.wholeLedger(record.ledgerIndex), queries.ledgerEvidence(record.ledgerIndex)]);
   // Removed by bounded history between the reads: no longer stored.
   if (ledger === undefined) return undefined;
   const header = decodeLedgerHeader(ledger.headerBlob);
-  const { evidence, validatedIndex, later } = own.evidence ? { evidence: own.evidence, validatedIndex: header.ledgerIndex } : await laterLedger(header, queries);
+  const { evidence, validatedIndex, later } = own.evidence ? { evidence: own.evidence, validatedIndex: header.ledgerIndex } : await laterLedger(header, queries, profile, skipLists);
   const hash = record.hash.toString('hex').toUpperCase();
   try {
     return buildTransactionProof({
@@ -86,32 +114,60 @@ function publishedList(evidence: LedgerEvidence, validatedIndex: number): Record
 }
 
 /**
- * The nearest later ledger with evidence, and the headers that chain the proven ledger to it
- * (`header_chain`). A `skip_list` proof (LaterLedger's other kind: the validated ledger's
- * LedgerHashes entry and its path to `acroot`) would reach past MAX_HEADER_CHAIN; it is not built
- * here, so such ledgers answer OutOfRange naming the bound and the nearest evidenced ledger.
+ * A later validated ledger and the link to it: the nearest later ledger with evidence and the
+ * headers between (`header_chain`), when at most MAX_HEADER_CHAIN; else the headers up to the next
+ * 256th ledger and the skip list that lists it (`skip_list`, skipListProof). OutOfRange, naming the
+ * bound and the nearest evidenced ledger, when neither is at hand.
  */
-async function laterLedger(header: LedgerHeader, queries: Queries): Promise<ProvenBy> {
+async function laterLedger(header: LedgerHeader, queries: Queries, profile: ChainProfile, skipLists: SkipLists | undefined): Promise<ProvenBy> {
   const provenIndex = header.ledgerIndex;
-  const nearest = await nearestEvidenced(provenIndex, Math.min(provenIndex + EVIDENCE_SEARCH, await queries.highestLedgerIndex()), queries);
-  const data = { ledger_index: provenIndex, max_header_chain: MAX_HEADER_CHAIN, ...(nearest ? { nearest_evidenced_ledger: nearest.ledgerIndex } : {}) };
-  if (nearest === undefined) {
-    throw new OutOfRange(`ledger ${provenIndex} has no evidence of its own and no stored ledger chained above it (searched up to ${EVIDENCE_SEARCH} ledgers) has any: it cannot be proven`, data);
+  const nearest = await nearestEvidenced(provenIndex, Math.min(provenIndex + MAX_HEADER_CHAIN, await queries.highestLedgerIndex()), queries);
+  if (nearest !== undefined) {
+    return { evidence: nearest.evidence, validatedIndex: nearest.ledgerIndex, later: { kind: 'header_chain', headers: await headersAbove(provenIndex, nearest.ledgerIndex, queries) } };
   }
-  if (nearest.ledgerIndex - provenIndex > MAX_HEADER_CHAIN) {
-    throw new OutOfRange(
-      `ledger ${provenIndex} has no evidence of its own and the nearest stored ledger with evidence, ${nearest.ledgerIndex}, is ${nearest.ledgerIndex - provenIndex} ledgers above it: a header chain proof lists at most ${MAX_HEADER_CHAIN} headers`,
-      data,
-    );
-  }
-  const headers = await Promise.all(
-    Array.from({ length: nearest.ledgerIndex - provenIndex }, async (_, offset) => {
-      const ledger = await queries.ledger(atIndex(provenIndex + offset + 1), TxDetail.NONE);
+  const bySkipList = skipLists && (await skipListProof(header, queries, profile, skipLists));
+  if (bySkipList) return bySkipList;
+  throw new OutOfRange(
+    `ledger ${provenIndex} has no evidence of its own, no stored ledger chained up to ${MAX_HEADER_CHAIN} above it (the most headers a header chain proof lists) has any, ` +
+      'and no skip list of a validated ledger whose state the node holds lists it: it cannot be proven',
+    { ledger_index: provenIndex, max_header_chain: MAX_HEADER_CHAIN },
+  );
+}
+
+/** The stored headers from `provenIndex + 1` up to `last`, ascending; NotFound when one is no longer stored. */
+function headersAbove(provenIndex: number, last: number, queries: Queries): Promise<LedgerHeader[]> {
+  return Promise.all(
+    Array.from({ length: last - provenIndex }, async (_, offset) => {
+      const ledger = await queries.header(provenIndex + offset + 1);
       if (ledger === undefined) throw new NotFound(`ledger ${provenIndex + offset + 1}, of the header chain proving ledger ${provenIndex}, is no longer stored`);
       return decodeLedgerHeader(ledger.headerBlob);
     }),
   );
-  return { evidence: nearest.evidence, validatedIndex: nearest.ledgerIndex, later: { kind: 'header_chain', headers } };
+}
+
+/**
+ * The proof of a ledger through the next 256th ledger at or above it (the headers between) and
+ * the skip list of the newest validated ledger whose state tree sync holds: its last-256 list
+ * when that ledger is at most 256 above the 256th one, else its list of every 256th ledger.
+ * Undefined when sync holds no such tree, the list does not hold the ledger, or the validated
+ * ledger has no evidence of its own.
+ */
+async function skipListProof(header: LedgerHeader, queries: Queries, profile: ChainProfile, skipLists: SkipLists): Promise<ProvenBy | undefined> {
+  const provenIndex = header.ledgerIndex;
+  const listedIndex = Math.ceil(provenIndex / SKIP_LIST_SPACING) * SKIP_LIST_SPACING;
+  const found = await skipLists([keylet.ledgerHashes(), keylet.ledgerHashesOf(listedIndex)]);
+  if (!found) return undefined;
+  const validated = found.header;
+  const distance = validated.ledgerIndex - listedIndex;
+  const entry = found.entries[distance > 0 && distance <= SKIP_LIST_SPACING ? 0 : 1];
+  if (!entry) return undefined;
+  const headers = await headersAbove(provenIndex, listedIndex, queries);
+  const listed = headers.at(-1) ?? header;
+  const { hash } = skipListHash({ key: entry.key, blob: Buffer.from(entry.blob, 'hex'), proof: entry.proof }, listedIndex, validated, profile);
+  if (hash === undefined || hash !== hashLedgerHeader(listed)) return undefined;
+  const { evidence } = await queries.ledgerEvidence(validated.ledgerIndex).catch(() => ({ evidence: undefined }));
+  if (!evidence) return undefined;
+  return { evidence, validatedIndex: validated.ledgerIndex, later: { kind: 'skip_list', header: validated, headers, entry } };
 }
 
 /** The lowest stored ledger above `ledgerIndex`, up to `highest`, that has evidence; undefined when the stored chain ends (a gap, the tip) before one. */

@@ -26,6 +26,13 @@ import { RenderedJson } from './rendered-json';
 const MAX_KEYS_PER_CALL = 1000;
 /** Ledgers read whole (and their evidence) kept for the proofs of their other transactions. */
 const RECENT_LEDGERS_KEPT = 8;
+/**
+ * Headers kept for the proofs of ledgers stored without evidence (each reads up to 256 of those
+ * above it; proofs of ledgers near each other read the same ones), and the ledgers known to have
+ * no evidence of their own (a stored ledger's evidence comes with its first write or never).
+ */
+const HEADERS_KEPT = 4096;
+const WITHOUT_EVIDENCE_KEPT = 65_536;
 
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
 
@@ -59,6 +66,8 @@ export class Queries {
   private readonly accountStates: Batcher<{ accountId: Buffer; ledger: LedgerSelector }, GetAccountStateResponse>;
   private readonly wholeLedgers = new LRUCache<number, Promise<LedgerRecord | undefined>>({ max: RECENT_LEDGERS_KEPT });
   private readonly evidences = new LRUCache<number, Promise<GetLedgerEvidenceResponse>>({ max: RECENT_LEDGERS_KEPT });
+  private readonly headers = new LRUCache<number, Promise<LedgerRecord | undefined>>({ max: HEADERS_KEPT });
+  private readonly withoutEvidence = new LRUCache<number, GetLedgerEvidenceResponse>({ max: WITHOUT_EVIDENCE_KEPT });
 
   constructor(
     private readonly clients: Clients,
@@ -100,7 +109,18 @@ export class Queries {
    * taken with the ledger's first write only), kept as wholeLedger is; NotFound when it is not stored.
    */
   ledgerEvidence(ledgerIndex: number): Promise<GetLedgerEvidenceResponse> {
-    return recent(this.evidences, ledgerIndex, () => this.clients.ledgerStore.getLedgerEvidence({ ledger: atIndex(ledgerIndex) }));
+    const without = this.withoutEvidence.get(ledgerIndex);
+    if (without) return Promise.resolve(without);
+    return recent(this.evidences, ledgerIndex, async () => {
+      const answer = await this.clients.ledgerStore.getLedgerEvidence({ ledger: atIndex(ledgerIndex) });
+      if (!answer.evidence) this.withoutEvidence.set(ledgerIndex, answer);
+      return answer;
+    });
+  }
+
+  /** A stored ledger's header (no transactions), kept as wholeLedger is, more of them; undefined when it is not stored. */
+  header(ledgerIndex: number): Promise<LedgerRecord | undefined> {
+    return recent(this.headers, ledgerIndex, () => this.ledger(atIndex(ledgerIndex), TxDetail.NONE));
   }
 
   /** A stored transaction by hash; undefined when it is not stored. */

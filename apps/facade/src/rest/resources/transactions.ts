@@ -6,7 +6,7 @@ import { hash32, hexData } from '../../jsonrpc/params';
 import { genesisSigned, ledger38129, restExamples } from '../../format/examples';
 import { testnetProof } from '../../format/proof-example';
 import { transactionProofSchema } from '../../format/schemas';
-import { transactionProof } from '../../proofs/transaction-proof';
+import { syncSkipLists, transactionProof } from '../../proofs/transaction-proof';
 import { defineRoute, noParams, noQuery, type RestErrorMap, type RestTag } from '../define';
 import { hexHash, transactionSchema } from '../schemas';
 
@@ -41,14 +41,14 @@ export const transactionRoutes = [
     operationId: 'getTransactionProof',
     tag,
     summary:
-      "A proof that a validated transaction is in a ledger the network validated (XLS-41 XPOP), the document itself: checkable offline with the publisher's key (ledger-node verify-proof FILE). A ledger stored without validations of its own is proven through the headers up to the nearest later one that has them (ledger_proof header_chain, at most 256 headers); past that, out_of_range.",
+      "A proof that a validated transaction is in a ledger the network validated (XLS-41 XPOP), the document itself: checkable offline with the publisher's key (ledger-node verify-proof FILE). A ledger stored without validations of its own is proven through the headers up to the nearest later one that has them (ledger_proof header_chain, at most 256 headers); past that, through the headers up to the next 256th ledger and the skip list of a recent validated ledger (ledger_proof skip_list); out_of_range when neither is at hand.",
     params: z.object({ hash: hash32.describe('the transaction hash, 64 hex digits') }),
     query: noQuery,
     response: transactionProofSchema,
     errors: { not_found: 404, out_of_range: 404 },
     example: { params: { hash: testnetProof.hash }, response: testnetProof.xpop },
-    async handler({ params }, { queries, profile }) {
-      const answer = await transactionProof(params.hash, queries, profile);
+    async handler({ params }, { queries, profile, clients }) {
+      const answer = await transactionProof(params.hash, queries, profile, syncSkipLists(clients));
       if (!answer) throw new NotFound(`transaction ${params.hash.toString('hex').toUpperCase()} is not stored`);
       return answer;
     },

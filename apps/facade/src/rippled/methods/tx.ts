@@ -13,7 +13,7 @@ import { BareRpcError, closeTimeIso, invalidField, isHash256, missingField, nota
 import type { RippledContext, RippledMethod } from '../method';
 import { ledgerFields, resolveLedger } from './ledgers';
 import { placeOfRecord, transactionInput } from './records';
-import { transactionProof } from '../../proofs/transaction-proof';
+import { syncSkipLists, transactionProof } from '../../proofs/transaction-proof';
 
 /** rippled and Clio: a `min_ledger`/`max_ledger` range spans at most this many ledgers. */
 const MAX_SEARCH_RANGE = 1000;
@@ -69,9 +69,9 @@ export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
   return withProof ? { ...result, proof: await proofOf(record, context) } : result;
 };
 
-async function proofOf(record: TransactionRecord, { queries, profile }: RippledContext): Promise<unknown> {
+async function proofOf(record: TransactionRecord, { queries, profile, clients }: RippledContext): Promise<unknown> {
   try {
-    const answer = await transactionProof(record.hash, queries, profile);
+    const answer = await transactionProof(record.hash, queries, profile, syncSkipLists(clients));
     // Removed by bounded history since it was read.
     if (!answer) throw new RpcError('txnNotFound');
     return JSON.parse(answer.json);
