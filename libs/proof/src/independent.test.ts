@@ -9,6 +9,7 @@ import { decode, encode } from 'ripple-binary-codec';
 import { verify as verifySignature } from 'ripple-keypairs';
 import { readFixture } from '@ledger-node/test-utils';
 import { buildStateProof, buildTransactionProof } from './build';
+import { proofLedgerOf } from './document';
 import { asJson, fixtureLedger, testNetwork, xrpl } from './test-network';
 
 type Json = Record<string, unknown>;
@@ -68,14 +69,20 @@ function independentProblems(document: Json, publisherKey: string): string[] {
   let validated = ledger;
   const provenHash = ledgerHash(ledger);
   const link = document.ledger_proof as Json | undefined;
-  if (link?.kind === 'header_chain') {
-    let previousHash = provenHash;
-    for (const header of link.headers as Json[]) {
-      if (header.phash !== previousHash) problems.push('header chain');
-      previousHash = ledgerHash(header);
-      validated = header;
+  /** The last of `headers` (the proven ledger when none) and its hash, each header naming the one before as phash. */
+  const chainUp = (headers: Json[]) => {
+    let [last, lastHash] = [ledger, provenHash];
+    for (const header of headers) {
+      if (header.phash !== lastHash || Number(header.index) !== Number(last.index) + 1) problems.push('header chain');
+      [last, lastHash] = [header, ledgerHash(header)];
     }
+    return { last, lastHash };
+  };
+  if (link?.kind === 'header_chain') {
+    validated = chainUp(link.headers as Json[]).last;
   } else if (link?.kind === 'skip_list') {
+    // With headers, the list names the last header: the proven ledger's descendant.
+    const { last: listed, lastHash: listedHash } = chainUp((link.headers ?? []) as Json[]);
     validated = link.ledger as Json;
     const entry = link.state as Json;
     const key = String(entry.key);
@@ -84,8 +91,8 @@ function independentProblems(document: Json, publisherKey: string): string[] {
     const { LastLedgerSequence: last, Hashes: hashes } = decode(String(entry.blob)) as { LastLedgerSequence: number; Hashes: string[] };
     const shortList = upper(sha512Half(Buffer.of(0, 0x73)));
     const spacing = key === shortList ? 1 : 256;
-    if (key !== shortList && key !== upper(sha512Half(Buffer.of(0, 0x73), u32(Math.floor(Number(ledger.index) / 65536))))) problems.push('skip list key');
-    if (hashes[hashes.length - 1 - (last - Number(ledger.index)) / spacing] !== provenHash) problems.push('skip list hash');
+    if (key !== shortList && key !== upper(sha512Half(Buffer.of(0, 0x73), u32(Math.floor(Number(listed.index) / 65536))))) problems.push('skip list key');
+    if (hashes[hashes.length - 1 - (last - Number(listed.index)) / spacing] !== listedHash) problems.push('skip list hash');
   }
   const validatedHash = ledgerHash(validated);
 
@@ -173,6 +180,38 @@ describe('an independent verifier', () => {
       later: { kind: 'skip_list', header: laterHeader, state },
     });
     expect(independentProblems(asJson(proof), network.publisherKey)).toEqual([]);
+  });
+
+  it('accepts a ledger far below, chained by its headers to the next 256th ledger, which the skip list of every 256th ledger of a later one lists', () => {
+    // 11119600..11119604 re-indexed as 11119612..11119616 (a 256th ledger), each naming the one before.
+    let parentHash = '';
+    const headers = [11119600, 11119601, 11119602, 11119603, 11119604].map((index, position) => {
+      const { header } = fixtureLedger(`xrpl/ledgers/mainnet/${index}.json`);
+      const shifted = { ...header, ledgerIndex: 11119612 + position, ...(position > 0 ? { parentHash } : {}) };
+      parentHash = ledgerHash(proofLedgerOf(shifted) as unknown as Json);
+      return shifted;
+    });
+    const [proven, ...chain] = headers;
+    const state = stateLedger.state!.snapshot();
+    const key = upper(sha512Half(Buffer.of(0, 0x73), u32(Math.floor(11119616 / 65536))));
+    state.set(key, encode({ LedgerEntryType: 'LedgerHashes', Flags: 0, LastLedgerSequence: 11119616 + 256, Hashes: [parentHash, '0'.repeat(64)] } as never));
+    const laterHeader = { ...ledger.header, ledgerIndex: 11119616 + 600, accountHash: state.root(), closeTime: ledger.header.closeTime + 4 };
+    const build = (later: typeof chain) =>
+      asJson(
+        buildTransactionProof({
+          profile: xrpl,
+          header: proven!,
+          transactions: fixtureLedger('xrpl/ledgers/mainnet/11119600.json').transactions,
+          hash: fixtureLedger('xrpl/ledgers/mainnet/11119600.json').transactions[0]!.hash,
+          validations: network.validate(laterHeader),
+          list: network.list,
+          later: { kind: 'skip_list', header: laterHeader, headers: later, state },
+        }),
+      );
+    expect(independentProblems(build(chain), network.publisherKey)).toEqual([]);
+    const tampered = build(chain) as Json & { ledger_proof: { headers: Json[] } };
+    tampered.ledger_proof.headers[1] = { ...tampered.ledger_proof.headers[1]!, close: Number(tampered.ledger_proof.headers[1]!.close) + 1 };
+    expect(independentProblems(tampered, network.publisherKey)).toEqual(['header chain']);
   });
 
   it('refuses below the quorum, under another publisher, and with a changed transaction', () => {
