@@ -20,10 +20,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import rocksdb from 'rocksdb';
 import { Client as XrplClient, Wallet } from 'xrpl';
-import { type FetchedLedger, getProfile, HashPrefix, variableLengthPrefix, verifyLedger } from '@ledger-node/chain';
+import { devnetNetworkKeys, type FetchedLedger, getProfile, HashPrefix, variableLengthPrefix, verifyLedger } from '@ledger-node/chain';
 import { LedgerStoreServiceService, type GetStatusResponse } from '@ledger-node/contracts';
 import { createGrpcClient } from '@ledger-node/grpc';
-import { devnetValidatorsFile, freePort, freePortBlock, type PostgresConnection, type RunningProcess, startPostgres, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
+import { verifyProof } from '@ledger-node/proof';
+import { freePort, freePortBlock, type PostgresConnection, type RunningProcess, startPostgres, waitUntil, workspaceRoot } from '@ledger-node/test-utils';
 import type { UpstreamClient } from '@ledger-node/upstream';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
 import { devnetClient } from './devnet-client';
@@ -99,6 +100,8 @@ const root = workspaceRoot();
 const resultsDir = path.join(root, 'bench/results');
 const profile = getProfile('xrpl');
 const passphrase = 'bench passphrase, loopback only';
+/** The list publisher of every devnet started without -devnet_keys (the bench's). */
+const DEVNET_PUBLISHER_KEY = devnetNetworkKeys().publisher.master.publicKey;
 const runStartedAt = Date.now();
 
 const log = (message: string) => process.stderr.write(`[bench ${((Date.now() - runStartedAt) / 1000).toFixed(0).padStart(3)} s] ${message}\n`);
@@ -170,7 +173,8 @@ async function startNode(dataDir: string, endpoint: string, env: NodeJS.ProcessE
   writeFileSync(passwordFile, `${passphrase}\n`, { mode: 0o600 });
   const node = startCli(
     [
-      ...['-endpoint', endpoint, '-validators', devnetValidatorsFile(dataDir), '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort)],
+      // Ledgers proven by the devnet publisher's list (read from the devnet at /vl/KEY), as a real network's: their evidence is kept.
+      ...['-endpoint', endpoint, '-validator_list_keys', DEVNET_PUBLISHER_KEY, '-data_dir', dataDir, '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort)],
       ...['-password_file', passwordFile, '-log_level', 'warn', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsPort), ...storeArgs],
     ],
     env,
@@ -407,10 +411,11 @@ async function fundFromGenesis(devnetUrl: string, addresses: string[]): Promise<
 }
 
 /** Each local account sends payments one after another, each until validated (receipt non-null). */
-async function sendTransactions(rpcUrl: string, addresses: string[], seconds: number): Promise<{ validated: number; seconds: number; failures: number; firstFailure?: string }> {
+async function sendTransactions(rpcUrl: string, addresses: string[], seconds: number): Promise<{ validated: number; hashes: string[]; seconds: number; failures: number; firstFailure?: string }> {
   const startedAt = performance.now();
   const stopSendingAt = startedAt + seconds * 1000;
   let validated = 0;
+  const hashes: string[] = [];
   let failures = 0;
   let firstFailure: string | undefined;
   let lastValidatedAt = startedAt;
@@ -421,6 +426,7 @@ async function sendTransactions(rpcUrl: string, addresses: string[], seconds: nu
           const [hash] = (await rpc(rpcUrl, 'jt_sendTransaction', [{ from, to: profile.genesis.address, value: '1000000' }])) as [string];
           await waitUntil(() => rpc(rpcUrl, 'jt_getTransactionReceipt', [hash]), 60_000, `the receipt of ${hash}`, 100);
           validated++;
+          hashes.push(hash);
           lastValidatedAt = performance.now();
         } catch (error) {
           failures++;
@@ -430,7 +436,49 @@ async function sendTransactions(rpcUrl: string, addresses: string[], seconds: nu
       }
     }),
   );
-  return { validated, seconds: (lastValidatedAt - startedAt) / 1000, failures, ...(firstFailure ? { firstFailure } : {}) };
+  return { validated, hashes, seconds: (lastValidatedAt - startedAt) / 1000, failures, ...(firstFailure ? { firstFailure } : {}) };
+}
+
+/**
+ * Proofs of transactions at the tip (each in a ledger followed live, proven by its own
+ * validations): jt_getTransactionProof of the node's own validated sends, beside
+ * jt_getTransactionByHash of the same hashes in the same run. One proof is verified offline with
+ * the devnet publisher's key first: a figure of proofs that do not verify would mean nothing.
+ */
+async function proofLoads(rpcUrl: string, hashes: readonly string[]): Promise<{ getTx: LoadResult; proof: LoadResult; verified: boolean }> {
+  const sample = await rpc(rpcUrl, 'jt_getTransactionProof', [hashes[0]]);
+  const verified = verifyProof(sample, { publisherKeys: [DEVNET_PUBLISHER_KEY], profile }).ok && sample.ledger_proof === undefined;
+  const load = (method: string) => runLoad({ url: rpcUrl, connections: settings.connections, durationMs: settings.rpcSeconds * 1000, nextBody: () => call(method, [pick(hashes)]), check: isSuccess });
+  const getTx = await load('jt_getTransactionByHash');
+  log(loadSummary('rpc_get_tx (sent)', getTx));
+  const proof = await load('jt_getTransactionProof');
+  log(loadSummary('rpc_get_tx_proof', proof));
+  return { getTx, proof, verified };
+}
+
+/**
+ * Bytes of a stopped node's RocksDB store, keys and values, by what they hold: the ledgers' own
+ * (headers, the hash index, transactions, each ledger's transaction list) and the evidence
+ * (validations, lists, manifests), with the ledgers stored and those with evidence.
+ */
+async function storeShares(storePath: string): Promise<{ ledgerBytes: number; evidenceBytes: number; ledgers: number; evidencedLedgers: number }> {
+  const ledgerBuckets = new Set([0x01, 0x02, 0x03, 0x04]);
+  const evidenceBuckets = new Set([0x0f, 0x10, 0x11]);
+  const db = rocks(storePath);
+  await db.open({ createIfMissing: false });
+  const shares = { ledgerBytes: 0, evidenceBytes: 0, ledgers: 0, evidencedLedgers: 0 };
+  try {
+    for (const { key, value } of await db.all()) {
+      const bytes = key.length + value.length;
+      if (ledgerBuckets.has(key[0]!)) shares.ledgerBytes += bytes;
+      if (evidenceBuckets.has(key[0]!)) shares.evidenceBytes += bytes;
+      if (key[0] === 0x01) shares.ledgers++;
+      if (key[0] === 0x0f) shares.evidencedLedgers++;
+    }
+  } finally {
+    await db.close();
+  }
+  return shares;
 }
 
 // ---------------------------------------------------------------- one node's sync and reads
@@ -654,6 +702,8 @@ interface MainnetSync {
   shape: HistoryShapeLog;
   /** Absent when the node did not complete the history in time (`error` says why). */
   run?: { seconds: number; startSeconds: number; transactions: number; stages: StageRow[] };
+  /** What its store holds, by kind (storeShares). */
+  shares?: Awaited<ReturnType<typeof storeShares>>;
   error?: string;
 }
 
@@ -675,6 +725,7 @@ async function syncMainnetHistory(devnet: HistoryDevnet, scratch: string): Promi
   try {
     synced.run = await syncFreshNode(dataDir, devnet.url, lastLedger, new Map(), {}, MAINNET_SYNC_TIMEOUT_MS);
     log(`where sync's time went on the mainnet-shaped history (over the ${synced.run.seconds.toFixed(1)} s):\n${stageTextTable(synced.run.stages)}`);
+    synced.shares = await storeShares(path.join(dataDir, 'node.db'));
   } catch (error) {
     synced.error = error instanceof Error ? error.message : String(error);
     log(`sync (mainnet-shaped) failed: ${synced.error}`);
@@ -710,6 +761,54 @@ function mainnetSyncFigures(mainnet: MainnetSync | undefined, uniform: { txPerSe
   ];
 }
 
+/**
+ * The proof figures: jt_getTransactionProof at the tip beside jt_getTransactionByHash of the same
+ * hashes, and the evidence's bytes per followed ledger beside the mainnet-shaped history's ledger
+ * bytes per ledger (the evidence is the same whatever a ledger holds: the validations of the
+ * devnet's five validators, the list and manifests once).
+ */
+function proofFigures(
+  proofs: Awaited<ReturnType<typeof proofLoads>> | undefined,
+  followed: Awaited<ReturnType<typeof storeShares>> | undefined,
+  mainnet: Awaited<ReturnType<typeof storeShares>> | undefined,
+): Figure[] {
+  const ratio = ratioOf(proofs?.proof.requestsPerSecond, proofs?.getTx.requestsPerSecond);
+  const evidencePerLedger = followed && followed.evidencedLedgers > 0 ? followed.evidenceBytes / followed.evidencedLedgers : undefined;
+  const ledgerBytesPerLedger = mainnet && mainnet.ledgers > 0 ? mainnet.ledgerBytes / mainnet.ledgers : undefined;
+  const evidenceShare = ratioOf(evidencePerLedger, ledgerBytesPerLedger);
+  const unverified = proofs && !proofs.verified ? 'the proof sampled did not verify: ' : '';
+  return [
+    {
+      name: 'rpc_get_tx_proof_rps',
+      value: proofs?.proof.requestsPerSecond,
+      unit: 'req/s',
+      baselineName: 'rpc_get_tx_rps (same hashes)',
+      baseline: proofs?.getTx.requestsPerSecond,
+      ratio,
+      note: `${unverified}transactions in ledgers followed live, each proven by its own validations`,
+      goal: { text: 'ratio ≥ 0.25', met: proofs?.verified === true && atLeast(ratio, 0.25) && proofs.proof.errors === 0 },
+    },
+    {
+      name: 'rpc_get_tx_proof_p99_ms',
+      value: proofs?.proof.p99Ms,
+      unit: 'ms',
+      baselineName: 'rpc_get_tx_p99_ms (same hashes)',
+      baseline: proofs?.getTx.p99Ms,
+      goal: { text: '≤ 20 ms', met: proofs?.verified === true && atMost(proofs.proof.p99Ms, 20) },
+    },
+    {
+      name: 'evidence_bytes_per_ledger',
+      value: evidencePerLedger,
+      unit: 'B',
+      baselineName: 'mainnet-shaped ledger bytes per ledger',
+      baseline: ledgerBytesPerLedger,
+      ratio: evidenceShare,
+      note: followed && `live-follow store: ${followed.evidencedLedgers} of ${followed.ledgers} ledgers with evidence, ${followed.evidenceBytes} B in all (lists and manifests once)`,
+      goal: { text: 'ratio ≤ 0.10', met: atMost(evidenceShare, 0.1) },
+    },
+  ];
+}
+
 /** The mainnet-shaped sync's stage table, after the uniform one's, for the terminal and for Markdown. */
 function mainnetStageSection(mainnet: MainnetSync | undefined): { text: string; markdown: string } {
   if (mainnet?.run === undefined) return { text: '', markdown: '' };
@@ -725,19 +824,22 @@ function mainnetStageSection(mainnet: MainnetSync | undefined): { text: string; 
  * Live-follow latency (live-follow.ts): a devnet closing a ledger every `followCloseMs` under
  * `followLoad` payments a second, and a fresh node following it once it has caught up.
  */
-async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promise<LiveFollowResult> {
+async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promise<LiveFollowResult & { shares: Awaited<ReturnType<typeof storeShares>> }> {
   const devnet = startCli(['devnet', '-port', '0', '-close_ms', String(settings.followCloseMs), '-load', String(settings.followLoad), '-load_accounts', '20', '-log_level', 'info']);
   try {
     const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 60_000))[1]!;
     const dataDir = path.join(scratch, 'follow');
     mkdirSync(dataDir);
     const node = await startNode(dataDir, devnetUrl);
+    let measured: LiveFollowResult;
     try {
       await untilExited(node, waitUntil(async () => (await rpc(node.rpcUrl, 'jt_syncing')) === false, 120_000, 'the following node caught up'));
-      return await measureLiveFollow(devnetUrl, node.rpcUrl, settings.followSeconds);
+      measured = await measureLiveFollow(devnetUrl, node.rpcUrl, settings.followSeconds);
     } finally {
       await stopNode(node, peaks);
     }
+    // Every ledger it followed was proven by validations and kept with them: the evidence's cost per ledger.
+    return { ...measured, shares: await storeShares(path.join(dataDir, 'node.db')) };
   } finally {
     await stop(devnet);
   }
@@ -853,18 +955,24 @@ async function main(): Promise<void> {
     const { getTx, blockNumber, balance, batch } = await readLoads(rpcNode, history, lastLedger, details, '');
 
     let sent: Awaited<ReturnType<typeof sendTransactions>> | undefined;
+    let proofs: Awaited<ReturnType<typeof proofLoads>> | undefined;
     if (!settings.only) {
       log(`send_tx_per_s: ${settings.sendAccounts} local accounts, jt_sendTransaction until validated, ${settings.sendSeconds} s`);
       const senders = await generateAccounts(syncDir, settings.sendAccounts);
       const fundingHashes = await fundFromGenesis(devnetUrl, senders);
       for (const hash of fundingHashes) await waitUntil(() => rpc(rpcNode.rpcUrl, 'jt_getTransactionReceipt', [hash]), 60_000, `funding ${hash} synced`);
       sent = await sendTransactions(rpcNode.rpcUrl, senders, settings.sendSeconds);
-      details.send_tx = sent;
+      details.send_tx = { ...sent, hashes: sent.hashes.length };
       log(`send: ${sent.validated} validated in ${sent.seconds.toFixed(1)} s, ${sent.failures} failures${sent.firstFailure ? ` (first: ${sent.firstFailure})` : ''}`);
+      if (sent.hashes.length > 0) {
+        log(`rpc_get_tx_proof_rps: proofs of the ${sent.hashes.length} payments just validated (ledgers followed live), ${settings.connections} connections, ${settings.rpcSeconds} s`);
+        proofs = await proofLoads(rpcNode.rpcUrl, sent.hashes);
+        details.proofs = proofs;
+      }
     }
     await stopNode(rpcNode, peaks);
 
-    let liveFollow: LiveFollowResult | undefined;
+    let liveFollow: Awaited<ReturnType<typeof liveFollowRun>> | undefined;
     if (!settings.only) {
       log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
       liveFollow = await liveFollowRun(scratch, peaks);
@@ -1027,6 +1135,7 @@ async function main(): Promise<void> {
         (service): Figure => ({ name: `rss_mb.${service}`, value: peaks.get(service), unit: 'MiB', goal: { text: '≤ 300 MiB', met: atMost(peaks.get(service), 300) } }),
       ),
       { name: 'send_tx_per_s', value: sent && sent.validated / sent.seconds, unit: 'tx/s', note: 'keystore derives its scrypt key per signature (~0.4 s)' },
+      ...proofFigures(proofs, liveFollow?.shares, mainnetSync?.shares),
       ...(settings.only ? [] : rocksDbPackageFigures(packages)),
     );
     // `--only rpc` reports the JSON-RPC, tracing and memory figures only.
