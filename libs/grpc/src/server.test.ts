@@ -22,6 +22,7 @@ const syncStatus = {
   upstreamUrl: 'ws://127.0.0.1:1',
   upstreamConnected: true,
   lagLedgers: 10,
+  liveLedgersPerSecond: 1,
   backfillLedgersPerSecond: 1.5,
   backfillRemainingLedgers: 2n ** 60n,
   backfillEtaSeconds: undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counter, gauge, histogram, initMetrics, metricsText, observedGauge, observeReadiness } from './metrics';
+import { counter, gauge, histogram, initMetrics, metricsText, observedGauge, observedGauges, observeReadiness } from './metrics';
 
 describe('metric helpers', () => {
   it('define a metric once: a second definition returns the same metric', () => {
@@ -21,6 +21,17 @@ describe('metric helpers', () => {
     expect((await metricsText()).body).toMatch(line('42'));
     observedGauge('test_observed', 'Observed', () => undefined);
     expect((await metricsText()).body).toMatch(line('Nan'));
+  });
+
+  it('read a labelled observed gauge at scrape time: each label set the reader gives, and none it leaves out', async () => {
+    let queued: [{ api: string }, number][] = [[{ api: 'rippled' }, 3], [{ api: 'jsonrpc' }, 0]];
+    observedGauges('test_queued', 'Queued', ['api'], () => queued);
+    const sampleOf = (body: string, api: string) => new RegExp(`^test_queued\\{api="${api}"[^}]*\\} (\\d+)$`, 'm').exec(body)?.[1];
+    let body = (await metricsText()).body;
+    expect([sampleOf(body, 'rippled'), sampleOf(body, 'jsonrpc')]).toEqual(['3', '0']);
+    queued = [[{ api: 'jsonrpc' }, 5]];
+    body = (await metricsText()).body;
+    expect([sampleOf(body, 'rippled'), sampleOf(body, 'jsonrpc')]).toEqual([undefined, '5']);
   });
 
   it('label every metric with ledger_node_service, never `service` (the target label Prometheus Operator sets)', async () => {

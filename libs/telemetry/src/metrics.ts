@@ -5,7 +5,7 @@
 import type { Server } from 'node:http';
 import { createHttpServer } from './http-server';
 import { performance } from 'node:perf_hooks';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
 import type { Logger } from 'pino';
 import { buildInfo, type BuildInfo } from './build-info';
 
@@ -50,6 +50,24 @@ export function observedGauge(name: string, help: string, read: () => number | u
     registers: [metricsRegistry],
     async collect() {
       this.set((await read()) ?? Number.NaN);
+    },
+  });
+}
+
+/**
+ * A gauge with labels read when scraped: `read` gives each label set's value, and a label set it
+ * leaves out has no sample. A later call with the same name replaces the reader, as observedGauge.
+ */
+export function observedGauges<L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Iterable<[LabelValues<L>, number]>): Gauge<L> {
+  metricsRegistry.removeSingleMetric(name);
+  return new Gauge<L>({
+    name,
+    help,
+    labelNames,
+    registers: [metricsRegistry],
+    collect() {
+      this.reset();
+      for (const [labels, value] of read()) this.set(labels, value);
     },
   });
 }

@@ -1,15 +1,16 @@
 /**
- * Prometheus metrics and health probes on real processes: `ledger-node -dev -rpc -api -metrics_port B`
+ * Prometheus metrics and health probes on real processes: `ledger-node -dev -rpc -api -ws -metrics_port B`
  * serves /metrics on B + each service's offset, and the facade answers /metrics, /healthz and
  * /readyz on its JSON-RPC listener. The Grafana dashboard in deploy/grafana is checked against the
- * metrics these processes expose once they have synced and answered calls.
+ * metrics these processes expose once they have synced and answered calls (JSON-RPC, REST and
+ * rippled's API, a stream subscription resumed among them).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHealth } from '@ledger-node/grpc';
-import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, workspaceRoot, type RunningProcess } from '@ledger-node/test-utils';
+import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, workspaceRoot, WsClient, type RunningProcess } from '@ledger-node/test-utils';
 import { dashboardProblems, dashboardQueries, readExposition } from './support/grafana-dashboard';
 
 let dir: string;
@@ -17,6 +18,10 @@ let removeDir: () => void;
 let node: RunningProcess;
 let rpcPort: number;
 let apiPort: number;
+/** rippled's API (-ws): WebSocket and HTTP JSON-RPC. */
+let wsPort: number;
+/** A rippled API client subscribed to the ledger stream (resumed from a ledger) while the dashboard is checked. */
+let subscriber: WsClient | undefined;
 /** JSON-RPC to the node's facade, once its port is chosen. */
 let call: ReturnType<typeof rpcClient>;
 let metricsBase: number;
@@ -64,11 +69,12 @@ beforeAll(async () => {
   ({ dir, remove: removeDir } = tempDir('metrics-'));
   rpcPort = await freePort();
   apiPort = await freePort();
+  wsPort = await freePort();
   call = rpcClient(rpcPort);
   metricsBase = await freePortRange(5);
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
-    '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-data_dir', dir,
+    '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort), '-data_dir', dir,
     '-thread_count', '2', '-metrics_addr', '127.0.0.1', '-metrics_port', String(metricsBase), '-slow_ms', '0', '-listener_metrics',
   ]);
   ledgerStorePid = Number((await node.waitFor(/ledger-store\s+ready\s+pid (\d+)/, 60_000))[1]);
@@ -78,6 +84,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  subscriber?.terminate();
   if (ledgerStorePid) process.kill(ledgerStorePid, 'SIGCONT');
   await stopAll();
   removeDir?.();
@@ -123,27 +130,32 @@ describe('service metrics', () => {
     expect(sample(text, 'process_resident_memory_bytes', 'ledger_node_service="ledger-store"')).toBeGreaterThan(0);
   });
 
-  it('sync: lag, ingest speed, backfill progress and verification failures', async () => {
+  it('sync: lag, ledgers stored by source as a counter (no precomputed rates), backfill progress and verification failures', async () => {
     const text = await waitUntil(
       async () => {
         const scraped = await scrape('sync');
-        return (sample(scraped, 'ledger_node_sync_ledgers_per_second', 'ledger_node_service="sync"') ?? 0) > 0 ? scraped : undefined;
+        return (sample(scraped, 'ledger_node_sync_ledgers_stored_total', 'source="live",ledger_node_service="sync"') ?? 0) > 0 ? scraped : undefined;
       },
       20_000,
-      'an ingest speed',
+      'a ledger followed live',
       250,
     );
     expect(sample(text, 'ledger_node_sync_lag_ledgers', 'ledger_node_service="sync"')).toBeLessThanOrEqual(2);
     expect(sample(text, 'ledger_node_sync_upstream_connected', 'ledger_node_service="sync"')).toBe(1);
     expect(sample(text, 'ledger_node_sync_current_ledger_index', 'ledger_node_service="sync"')).toBeGreaterThan(2);
     expect(sample(text, 'ledger_node_sync_stored_ledgers', 'ledger_node_service="sync"')).toBeGreaterThan(2);
+    // Ledgers stored, live and backfill apart, as a counter Prometheus computes rates from; the rates and the ETA it computed itself are gone.
+    expect(text).toContain('# TYPE ledger_node_sync_ledgers_stored_total counter');
+    expect(sample(text, 'ledger_node_sync_ledgers_stored_total', 'source="backfill",ledger_node_service="sync"')).toBeGreaterThanOrEqual(0);
+    for (const gone of ['ledger_node_sync_ledgers_per_second', 'ledger_node_sync_backfill_ledgers_per_second', 'ledger_node_sync_backfill_eta_seconds']) {
+      expect(text).not.toContain(`# TYPE ${gone} `);
+    }
     // Verification failures: a counter by reason, with no series while nothing was refused.
     expect(text).toContain('# TYPE ledger_node_sync_verification_failures_total counter');
     expect(text).not.toMatch(/^ledger_node_sync_verification_failures_total\{/m);
     expect(text).not.toContain('# TYPE ledger_node_sync_verification_failures gauge');
     expect(sample(text, 'ledger_node_sync_index_failures_total', 'ledger_node_service="sync"')).toBe(0);
     expect(sample(text, 'ledger_node_sync_backfill_remaining_ledgers', 'ledger_node_service="sync"')).toBe(0);
-    expect(text).toContain('# TYPE ledger_node_sync_backfill_ledgers_per_second gauge');
     expect(sample(text, 'grpc_client_handling_seconds_count', 'grpc_service="ledgernode.ledgerstore.v1.LedgerStoreService",grpc_method="PutLedgers",grpc_code="OK",ledger_node_service="sync"')).toBeGreaterThan(0);
   });
 
@@ -174,6 +186,50 @@ describe('REST metrics on the facade', () => {
   });
 });
 
+describe("rippled API and stream metrics on the facade", () => {
+  it('counts and times each rippled command by command, outcome and transport; an unknown command as unknown', async () => {
+    const series = (command: string, outcome: string, transport: string) => `command="${command}",outcome="${outcome}",transport="${transport}",ledger_node_service="facade"`;
+    const before = sample(await scrape('facade'), 'ledger_node_rippled_requests_total', series('server_info', 'success', 'http')) ?? 0;
+    const post = async (body: unknown) => (await fetch(`http://127.0.0.1:${wsPort}/`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<Record<string, any>>;
+    expect((await post({ method: 'server_info', params: [{}] })).result.status).toBe('success');
+    expect((await post({ method: 'ledger', params: [{ ledger_index: 'not a ledger' }] })).result.status).toBe('error');
+    expect((await post({ method: 'no_such_command_xyz', params: [{}] })).result.error).toBe('unknownCmd');
+    const client = await WsClient.open(`ws://127.0.0.1:${wsPort}/`);
+    try {
+      expect((await client.request({ command: 'server_info' })).status).toBe('success');
+    } finally {
+      client.terminate();
+    }
+
+    const text = await scrape('facade');
+    expect(sample(text, 'ledger_node_rippled_requests_total', series('server_info', 'success', 'http'))).toBe(before + 1);
+    expect(sample(text, 'ledger_node_rippled_requests_total', series('server_info', 'success', 'ws'))).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'ledger_node_rippled_requests_total', series('unknown', 'unknownCmd', 'http'))).toBe(1);
+    expect(text).not.toContain('no_such_command_xyz');
+    expect(text).toMatch(/^ledger_node_rippled_requests_total\{command="ledger",outcome="(?!success)[^"]+",transport="http"/m);
+    expect(sample(text, 'ledger_node_rippled_request_duration_seconds_count', series('server_info', 'success', 'http'))).toBe(before + 1);
+  });
+
+  it('says the stream subscribers by stream, what waits unsent, what was dropped, and resumes by API', async () => {
+    const newest = (await call('jt_blockNumber')).result as number;
+    subscriber = await WsClient.open(`ws://127.0.0.1:${wsPort}/`);
+    const answer = await subscriber.request({ command: 'subscribe', streams: ['ledger'], from_ledger: newest - 1 });
+    expect(answer.status).toBe('success');
+    // The resumed feed catches up, then follows: the next ledgerClosed arrives.
+    await subscriber.waitFor((message) => message.type === 'ledgerClosed', 20_000);
+    const text = await scrape('facade');
+    expect(sample(text, 'ledger_node_stream_subscribers', 'api="rippled",stream="ledger",ledger_node_service="facade"')).toBe(1);
+    expect(sample(text, 'ledger_node_stream_connections', 'api="rippled",ledger_node_service="facade"')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'ledger_node_stream_resumes_total', 'api="rippled",ledger_node_service="facade"')).toBe(1);
+    expect(sample(text, 'ledger_node_stream_resumes_total', 'api="jsonrpc",ledger_node_service="facade"')).toBe(0);
+    expect(sample(text, 'ledger_node_stream_messages_total', 'api="rippled",ledger_node_service="facade"')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'ledger_node_stream_queued_messages', 'api="rippled",ledger_node_service="facade"')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'ledger_node_stream_queued_bytes', 'api="jsonrpc",ledger_node_service="facade"')).toBe(0);
+    expect(sample(text, 'ledger_node_stream_dropped_messages_total', 'api="rippled",ledger_node_service="facade"')).toBe(0);
+    expect(sample(text, 'ledger_node_stream_slow_disconnects_total', 'api="rippled",ledger_node_service="facade"')).toBe(0);
+  });
+});
+
 describe('labels', () => {
   it('name the service ledger_node_service on every sample of every service, never service (Prometheus Operator sets that one)', async () => {
     for (const service of Object.keys(offsets) as (keyof typeof offsets)[]) {
@@ -189,14 +245,20 @@ describe('the Grafana dashboard (deploy/grafana/ledger-node.json)', () => {
   const dashboard = JSON.parse(readFileSync(path.join(workspaceRoot(), 'deploy/grafana/ledger-node.json'), 'utf8')) as Parameters<typeof dashboardProblems>[0];
 
   // The metrics that exist are those every service's /metrics names (its `# TYPE` lines, samples or
-  // not) on this node, once it has synced and answered JSON-RPC and REST calls; labels are checked
-  // on the metrics that have samples.
+  // not) on this node, once it has synced and answered JSON-RPC, REST and rippled API calls with a
+  // stream subscribed; labels are checked on the metrics that have samples.
   it('reads only metrics and labels that the services expose', async () => {
     // A JSON-RPC call and a REST request of its own, so that their series have samples (and labels) to check.
     expect((await call('jt_blockNumber')).status).toBe('success');
     expect((await fetch(`http://127.0.0.1:${apiPort}/v1/status`)).status).toBe(200);
+    const post = await fetch(`http://127.0.0.1:${wsPort}/`, { method: 'POST', body: JSON.stringify({ method: 'ledger_closed', params: [{}] }) });
+    expect(((await post.json()) as Record<string, any>).result.status).toBe('success');
     const exposition = readExposition(await Promise.all((Object.keys(offsets) as (keyof typeof offsets)[]).map(scrape)));
-    expect(dashboardQueries(dashboard).length).toBeGreaterThan(20);
+    expect(dashboardQueries(dashboard).length).toBeGreaterThan(30);
+    // The rippled API and stream panels read series that have samples here, so their labels are checked too.
+    for (const metric of ['ledger_node_rippled_requests_total', 'ledger_node_rippled_request_duration_seconds_bucket', 'ledger_node_stream_subscribers', 'ledger_node_stream_resumes_total', 'ledger_node_stream_queued_messages', 'ledger_node_sync_ledgers_stored_total']) {
+      expect(exposition.labels.get(metric), metric).toBeDefined();
+    }
     expect(dashboardProblems(dashboard, exposition)).toEqual([]);
   });
 

@@ -13,9 +13,27 @@ import { rippledErrorOf } from './methods/errors';
 import type { RippledSubscriptions, SubscribeOutcome } from './streams';
 
 const commandMetrics = {
-  count: counter('ledger_node_rippled_requests_total', "rippled API commands by command and outcome (success, or rippled's error token)", ['command', 'outcome', 'transport']),
-  latency: histogram('ledger_node_rippled_request_duration_seconds', 'rippled API command latency by command and outcome', ['command', 'outcome', 'transport']),
+  count: counter(
+    'ledger_node_rippled_requests_total',
+    "rippled API commands by command (unknown for one that does not exist, malformed for a request that names none), outcome (success, or rippled's error token) and transport (ws, http)",
+    ['command', 'outcome', 'transport'],
+  ),
+  latency: histogram('ledger_node_rippled_request_duration_seconds', 'rippled API command latency by command, outcome and transport', ['command', 'outcome', 'transport']),
 };
+
+/**
+ * The error tokens an outcome label may name: rippled's coded errors, the bare ones this node
+ * answers with, and the envelope's. Anything else (an upstream's error a forwarded command passes
+ * on may name anything) is `other`, so that no client or upstream can add label values.
+ */
+const BARE_ERROR_TOKENS = ['entryNotFound', 'fieldNotFoundTransaction', 'invalidTransaction', 'malformedRequest', 'notYetImplemented', 'transactionNotFound'];
+const ENVELOPE_ERROR_TOKENS = ['jsonInvalid', 'missingCommand', 'invalid_API_version', 'badRequest'];
+export const OUTCOME_TOKENS: ReadonlySet<string> = new Set([...Object.keys(rpcErrors), ...BARE_ERROR_TOKENS, ...ENVELOPE_ERROR_TOKENS]);
+
+/** The outcome label of an answer's error token. */
+export function outcomeLabel(token: unknown): string {
+  return typeof token === 'string' && OUTCOME_TOKENS.has(token) ? token : 'other';
+}
 
 /** The commands bound to a WebSocket connection. */
 const connectionCommands = new Set(['subscribe', 'unsubscribe']);
@@ -32,6 +50,12 @@ export interface CommandRunner {
     transport: 'ws' | 'http',
     subscriptions?: RippledSubscriptions,
   ): Promise<{ result: JsonObject; start?: () => void } | { error: JsonObject }>;
+  /**
+   * Counts a request refused before any command ran (command `malformed`): a WebSocket message
+   * answered with `token` (jsonInvalid, missingCommand, invalid_API_version), or an HTTP call
+   * answered 400 (`badRequest`).
+   */
+  refused(token: string, transport: 'ws' | 'http'): void;
 }
 
 export interface CommandRunnerOptions {
@@ -84,8 +108,8 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
         } catch (error) {
           answer = { error: error instanceof SubscriptionOverHttp ? error.fields : errorOf(error, command) };
         }
-        const outcome = 'error' in answer ? String(answer.error.error) : 'success';
-        if ('error' in answer) span.setAttribute('rpc.rippled.error', outcome);
+        const outcome = 'error' in answer ? outcomeLabel(answer.error.error) : 'success';
+        if ('error' in answer) span.setAttribute('rpc.rippled.error', String(answer.error.error));
         const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
         commandMetrics.count.inc({ command, outcome, transport });
         commandMetrics.latency.observe({ command, outcome, transport }, seconds);
@@ -93,6 +117,9 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
         if (slowMs !== undefined && durationMs >= slowMs) logger.warn({ command, durationMs, outcome }, `slow rippled API command: ${command} took ${durationMs} ms`);
         return answer;
       });
+    },
+    refused(token, transport) {
+      commandMetrics.count.inc({ command: 'malformed', outcome: outcomeLabel(token), transport });
     },
   };
 }

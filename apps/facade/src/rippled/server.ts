@@ -70,6 +70,7 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
     if (ctx.state.bodyRejected) return;
     const parsed = parseHttpCall((ctx.request as { body?: unknown }).body);
     if ('refusal' in parsed) {
+      runner.refused('badRequest', 'http');
       ctx.status = parsed.refusal.status;
       ctx.type = 'text/plain';
       ctx.body = parsed.refusal.text;
@@ -151,6 +152,7 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
               inServerSpan('WS rippled', {}, { 'network.transport': 'websocket' }, async () => {
                 const parsed = parseWsCall(text);
                 if ('answer' in parsed) {
+                  runner.refused(String(parsed.answer.error), 'ws');
                   connection.send(JSON.stringify(parsed.answer));
                   return;
                 }

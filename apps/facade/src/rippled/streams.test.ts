@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { RpcError } from '@ledger-node/rippled-api';
-import { readFromLedger, readSubscription } from './streams';
+import { createLogger } from '@ledger-node/telemetry';
+import type { LedgerFollower } from '../streams/follower';
+import { metricSample } from '../streams/metric-sample';
+import { readFromLedger, readSubscription, RippledSubscriptions } from './streams';
 
 const profile = getProfile('xrpl');
 const genesis = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
@@ -50,5 +53,36 @@ describe('subscribe and unsubscribe requests', () => {
     for (const bad of [-1, 1.5, 4_294_967_296, '12', null, true]) {
       expect(tokenOf(() => readFromLedger({ from_ledger: bad }))).toMatch(/^invalidParams: Invalid field 'from_ledger', not an unsigned integer/);
     }
+  });
+});
+
+describe('subscriber metrics', () => {
+  /** A follower with no ledger yet: subscriptions are made, and no feed is started here. */
+  const follower = { current: async () => undefined, checkResume: async () => undefined, admitResume: () => ({ release() {} }) } as unknown as LedgerFollower;
+  const connection = { peer: '192.0.2.1', send: () => true, drained: async () => undefined };
+  const server = { random: 'R', serverStatus: async () => 'full' };
+  const subscribers = (stream: string) => metricSample('ledger_node_stream_subscribers', { api: 'rippled', stream });
+
+  it('counts the subscriptions open by stream, accounts as one while a connection follows any, until unsubscribed or closed', async () => {
+    const streams = ['ledger', 'transactions', 'server', 'accounts'];
+    const before = Object.fromEntries(await Promise.all(streams.map(async (stream) => [stream, await subscribers(stream)] as const)));
+    const subscriptions = new RippledSubscriptions(follower, { profile, networkId: undefined }, connection, createLogger('streams-test', 'silent'), server);
+    await subscriptions.subscribe({ streams: ['ledger', 'transactions'], accounts: [genesis] }, 1);
+    // The same streams again count once.
+    await subscriptions.subscribe({ streams: ['ledger'], accounts: [genesis] }, 1);
+    await subscriptions.subscribe({ streams: ['server'] }, 1);
+    expect(await subscribers('ledger')).toBe(before.ledger! + 1);
+    expect(await subscribers('transactions')).toBe(before.transactions! + 1);
+    expect(await subscribers('server')).toBe(before.server! + 1);
+    expect(await subscribers('accounts')).toBe(before.accounts! + 1);
+    await subscriptions.unsubscribe({ streams: ['transactions'], accounts: [genesis] });
+    expect(await subscribers('transactions')).toBe(before.transactions!);
+    expect(await subscribers('accounts')).toBe(before.accounts!);
+    expect(await subscribers('ledger')).toBe(before.ledger! + 1);
+    subscriptions.close();
+    for (const stream of streams) expect(await subscribers(stream), stream).toBe(before[stream]);
+    // A subscribe read after the connection closed counts nothing.
+    await subscriptions.subscribe({ streams: ['ledger'] }, 1);
+    expect(await subscribers('ledger')).toBe(before.ledger!);
   });
 });

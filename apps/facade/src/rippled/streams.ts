@@ -22,6 +22,7 @@ import {
 } from '@ledger-node/rippled-api';
 import type { Logger } from '@ledger-node/telemetry';
 import type { CatchUpTicket } from '../streams/catch-up';
+import { countSubscribers } from '../streams/connection';
 import { Feed } from '../streams/feed';
 import type { LedgerFollower } from '../streams/follower';
 import type { StreamLedger, StreamTransaction } from '../streams/stream-ledger';
@@ -153,11 +154,29 @@ export class RippledSubscriptions {
   unsubscribe(request: JsonObject): Promise<JsonObject> {
     return this.inTurn(async () => {
       const { streams, accounts } = readSubscription(request, this.chain.profile, { most: MAX_ACCOUNTS_PER_CONNECTION - this.accounts.size, refusal: tooManyAccounts });
-      for (const stream of streams) this.streams.delete(stream);
-      for (const account of accounts) this.accounts.delete(account);
+      this.counted(() => {
+        for (const stream of streams) this.streams.delete(stream);
+        for (const account of accounts) this.accounts.delete(account);
+      });
       if (this.streams.size === 0 && this.accounts.size === 0) this.stopFeed();
       return {};
     });
+  }
+
+  /** What the connection subscribes to, as ledger_node_stream_subscribers counts it: each stream, and `accounts` while it follows any. */
+  private subscribed(): Set<string> {
+    const subscribed = new Set<string>(this.streams);
+    if (this.accounts.size > 0) subscribed.add('accounts');
+    return subscribed;
+  }
+
+  /** Makes a change to the streams and accounts, and counts the subscribers it adds or removes. */
+  private counted(change: () => void): void {
+    const before = this.subscribed();
+    change();
+    const after = this.subscribed();
+    for (const stream of after) if (!before.has(stream)) countSubscribers('rippled', stream, 1);
+    for (const stream of before) if (!after.has(stream)) countSubscribers('rippled', stream, -1);
   }
 
   private inTurn<T>(change: () => Promise<T>): Promise<T> {
@@ -185,8 +204,13 @@ export class RippledSubscriptions {
 
       // rippled keeps the API version of a subscriber's latest subscribe for all its messages.
       this.apiVersion = apiVersion;
-      for (const stream of streams) this.streams.add(stream);
-      for (const account of accounts) this.accounts.add(account);
+      // A connection that closed while this subscribe was read subscribes to nothing.
+      if (!this.closed) {
+        this.counted(() => {
+          for (const stream of streams) this.streams.add(stream);
+          for (const account of accounts) this.accounts.add(account);
+        });
+      }
       // rippled answers a `ledger` subscription with the newest validated ledger.
       const result: JsonObject =
         wantsLedger && current
@@ -214,8 +238,10 @@ export class RippledSubscriptions {
 
   close(): void {
     this.closed = true;
-    this.streams.clear();
-    this.accounts.clear();
+    this.counted(() => {
+      this.streams.clear();
+      this.accounts.clear();
+    });
     this.stopFeed();
   }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { CatchUpBudget, ClientCatchUps, MAX_CATCH_UPS_PER_CLIENT, resumeRefusal } from './catch-up';
+import { metricSample } from './metric-sample';
 
 /** The store holds ledgers 1000 to 2000. */
 const stored = [{ first: 1000, last: 2000 }];
@@ -143,5 +144,23 @@ describe('resumes catching up per client', () => {
     expect(() => catchUps.admit('192.0.2.7', 'rippled')).toThrow(/too many resumes/);
     for (const ticket of tickets) ticket.release();
     expect(catchUps.catchingUp('192.0.2.7')).toBe(1);
+  });
+});
+
+describe('resume metrics', () => {
+  it('counts each resume admitted by API in ledger_node_stream_resumes_total, and refusals apart by reason', async () => {
+    const before = {
+      rippled: await metricSample('ledger_node_stream_resumes_total', { api: 'rippled' }),
+      jsonrpc: await metricSample('ledger_node_stream_resumes_total', { api: 'jsonrpc' }),
+      refused: await metricSample('ledger_node_stream_resumes_refused_total', { api: 'rippled', reason: 'client_limit' }),
+    };
+    const catchUps = new ClientCatchUps(1);
+    const ticket = catchUps.admit('203.0.113.9', 'rippled');
+    expect(() => catchUps.admit('203.0.113.9', 'rippled')).toThrow(/too many resumes/);
+    ticket.release();
+    catchUps.admit('203.0.113.9', 'jsonrpc').release();
+    expect(await metricSample('ledger_node_stream_resumes_total', { api: 'rippled' })).toBe(before.rippled + 1);
+    expect(await metricSample('ledger_node_stream_resumes_total', { api: 'jsonrpc' })).toBe(before.jsonrpc + 1);
+    expect(await metricSample('ledger_node_stream_resumes_refused_total', { api: 'rippled', reason: 'client_limit' })).toBe(before.refused + 1);
   });
 });

@@ -13,7 +13,7 @@
 import { OutOfRange, RateLimited } from '@ledger-node/errors';
 import { formatRanges, type LedgerRange } from '@ledger-node/rippled-api';
 import { counter, gauge } from '@ledger-node/telemetry';
-import type { StreamApi } from './connection';
+import { STREAM_APIS, type StreamApi } from './connection';
 
 /** Resumed subscriptions one client (one address) may have catching up at once. */
 export const MAX_CATCH_UPS_PER_CLIENT = 4;
@@ -27,10 +27,13 @@ const catchUpMetrics = {
     'Stream resumes (from_ledger, fromBlock) refused, by API and reason: not_stored, beyond_newest, window (-max_resume_ledgers), client_limit',
     ['api', 'reason'],
   ),
+  admitted: counter('ledger_node_stream_resumes_total', 'Stream resumes (from_ledger, fromBlock) admitted, by API: each catches up from the store, then follows live', ['api']),
   running: gauge('ledger_node_stream_catch_ups', 'Resumed subscriptions catching up from the store, by API', ['api']),
   reads: counter('ledger_node_stream_catch_up_reads_total', 'Ledgers stream subscribers read from the store to catch up, each taking one token of the -resume_rate budget'),
   waits: counter('ledger_node_stream_catch_up_waits_total', 'Catch-up reads that waited for the node-wide -resume_rate budget'),
 };
+
+for (const api of STREAM_APIS) catchUpMetrics.admitted.inc({ api }, 0);
 
 export function countResumeRefusal(api: StreamApi, reason: ResumeRefusalReason): void {
   catchUpMetrics.refused.inc({ api, reason });
@@ -207,6 +210,7 @@ export class ClientCatchUps {
       });
     }
     this.running.set(client, count + 1);
+    catchUpMetrics.admitted.inc({ api });
     catchUpMetrics.running.inc({ api });
     let released = false;
     return {

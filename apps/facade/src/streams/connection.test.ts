@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createLogger } from '@ledger-node/telemetry';
 import { CloseCode, exceedsQueue, slowClientReason, StreamConnection } from './connection';
+import { metricSample } from './metric-sample';
 
 const logger = createLogger('connection-test', 'silent');
 
@@ -66,6 +67,11 @@ describe('StreamConnection over a real WebSocket', () => {
     }
     expect(sent).toBeLessThan(10_000);
     expect(connection.isOpen).toBe(false);
+    // The message that found the queue full, and any after it, are counted as dropped.
+    const dropped = await metricSample('ledger_node_stream_dropped_messages_total', { api: 'rippled' });
+    expect(dropped).toBeGreaterThanOrEqual(1);
+    expect(connection.send(message, true)).toBe(false);
+    expect(await metricSample('ledger_node_stream_dropped_messages_total', { api: 'rippled' })).toBe(dropped + 1);
     const closed = new Promise<{ code: number; reason: string }>((resolve) => client.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     client.resume();
     expect(await closed).toEqual({ code: CloseCode.policyViolation, reason: slowClientReason(queueBytes) });
@@ -85,6 +91,27 @@ describe('StreamConnection over a real WebSocket', () => {
       check();
     });
     expect(connection.isOpen).toBe(true);
+  });
+
+  it('says what waits unsent, in messages and bytes, at each scrape, and nothing once the client has read it', async () => {
+    const { connection, client } = await connect(64 * 1024 * 1024);
+    client.pause();
+    const message = JSON.stringify({ padding: 'q'.repeat(32 * 1024) });
+    // Until the kernel's buffers are full and the rest waits here.
+    for (let sent = 0; connection.unsentBytes <= 64 * 1024 && sent < 5_000; sent++) {
+      connection.send(message, true);
+      if (sent % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(connection.unsentMessages).toBeGreaterThanOrEqual(2);
+    expect(await metricSample('ledger_node_stream_queued_messages', { api: 'rippled' })).toBeGreaterThanOrEqual(connection.unsentMessages);
+    expect(await metricSample('ledger_node_stream_queued_bytes', { api: 'rippled' })).toBeGreaterThan(64 * 1024);
+    client.resume();
+    await new Promise<void>((resolve) => {
+      const check = () => (connection.unsentMessages === 0 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    expect(await metricSample('ledger_node_stream_queued_messages', { api: 'rippled' })).toBe(0);
+    expect(await metricSample('ledger_node_stream_queued_bytes', { api: 'rippled' })).toBe(0);
   });
 
   it('drained() waits while more than a quarter of the queue is unsent and ends when the client reads', async () => {

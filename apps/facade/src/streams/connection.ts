@@ -8,10 +8,12 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { RawData, WebSocket } from 'ws';
-import { counter, gauge, type Logger } from '@ledger-node/telemetry';
+import { counter, gauge, observedGauges, type Logger } from '@ledger-node/telemetry';
 
 /** Which API a connection speaks (a metric label). */
 export type StreamApi = 'rippled' | 'jsonrpc';
+
+export const STREAM_APIS: readonly StreamApi[] = ['rippled', 'jsonrpc'];
 
 /** WebSocket close codes (RFC 6455 §7.4.1). */
 export const CloseCode = {
@@ -33,7 +35,41 @@ const streamMetrics = {
     ['api'],
   ),
   messages: counter('ledger_node_stream_messages_total', 'Stream messages sent to WebSocket clients by API', ['api']),
+  dropped: counter(
+    'ledger_node_stream_dropped_messages_total',
+    'Stream messages not sent, by API: the client was closed for leaving more than -ws_queue_bytes unread, or was gone',
+    ['api'],
+  ),
+  subscribers: gauge(
+    'ledger_node_stream_subscribers',
+    'Subscriptions open, by API and stream (rippled: ledger, transactions, transactions_proposed, rt_transactions, server, accounts; jsonrpc: newBlocks, transactions)',
+    ['api', 'stream'],
+  ),
 };
+
+// Each API's series from the start, so that rate() sees the first of each.
+for (const api of STREAM_APIS) for (const metric of [streamMetrics.messages, streamMetrics.dropped, streamMetrics.slowClosed]) metric.inc({ api }, 0);
+
+/** The open connections, whose queues the queued gauges sum at each scrape. */
+const openConnections = new Set<StreamConnection>();
+
+function queuedByApi(read: (connection: StreamConnection) => number): [{ api: StreamApi }, number][] {
+  const sums = new Map<StreamApi, number>(STREAM_APIS.map((api) => [api, 0]));
+  for (const connection of openConnections) sums.set(connection.api, sums.get(connection.api)! + read(connection));
+  return [...sums].map(([api, sum]) => [{ api }, sum]);
+}
+
+observedGauges('ledger_node_stream_queued_messages', 'Messages handed to WebSocket clients and not yet written to the network, by API', ['api'], () =>
+  queuedByApi((connection) => connection.unsentMessages),
+);
+observedGauges('ledger_node_stream_queued_bytes', 'Bytes of messages handed to WebSocket clients and not yet written to the network, by API (each client at most -ws_queue_bytes)', ['api'], () =>
+  queuedByApi((connection) => connection.unsentBytes),
+);
+
+/** One subscription of `stream` more (1) or fewer (-1) on `api` (ledger_node_stream_subscribers). */
+export function countSubscribers(api: StreamApi, stream: string, change: 1 | -1): void {
+  streamMetrics.subscribers.inc({ api, stream }, change);
+}
 
 export interface ConnectionOptions {
   api: StreamApi;
@@ -54,6 +90,8 @@ export class StreamConnection {
   private readonly drainWaiters = new Set<() => void>();
   private readonly closeListeners = new Set<() => void>();
   private inFlight = 0;
+  /** Messages handed to the socket whose write has not completed. */
+  private unsent = 0;
   private paused = false;
   private closing = false;
   /** Below this many unsent bytes a reader that waits (drained) goes on. */
@@ -67,8 +105,10 @@ export class StreamConnection {
     this.lowWaterBytes = Math.floor(options.queueBytes / 4);
     setMaxListeners(0, this.abort.signal);
     streamMetrics.open.inc({ api: options.api });
+    openConnections.add(this);
     socket.once('close', () => {
       streamMetrics.open.dec({ api: options.api });
+      openConnections.delete(this);
       this.closing = true;
       this.abort.abort();
       this.wakeDrainWaiters();
@@ -87,9 +127,18 @@ export class StreamConnection {
     return !this.closing && this.socket.readyState === this.socket.OPEN;
   }
 
+  get api(): StreamApi {
+    return this.options.api;
+  }
+
   /** Bytes handed to the socket and not yet written to the network. */
   get unsentBytes(): number {
     return this.socket.bufferedAmount;
+  }
+
+  /** Messages handed to the socket and not yet written to the network. */
+  get unsentMessages(): number {
+    return this.unsent;
   }
 
   onClose(listener: () => void): void {
@@ -102,15 +151,25 @@ export class StreamConnection {
    * the connection is closed or was just closed for leaving too much unread.
    */
   send(text: string, stream = false): boolean {
-    if (!this.isOpen) return false;
+    if (!this.isOpen) return this.dropped(stream);
     const bytes = Buffer.byteLength(text);
     if (exceedsQueue(this.unsentBytes, bytes, this.options.queueBytes)) {
       this.closeTooSlow();
-      return false;
+      return this.dropped(stream);
     }
-    this.socket.send(text, () => this.wakeDrainWaiters());
+    this.unsent++;
+    this.socket.send(text, () => {
+      this.unsent--;
+      this.wakeDrainWaiters();
+    });
     if (stream) streamMetrics.messages.inc({ api: this.options.api });
     return true;
+  }
+
+  /** A message not sent: counted when it was a stream message (an answer to a client that is gone is nobody's loss). */
+  private dropped(stream: boolean): false {
+    if (stream) streamMetrics.dropped.inc({ api: this.options.api });
+    return false;
   }
 
   /** Resolves once at most a quarter of the queue is unsent (or the connection closed): a replay waits so, never filling the queue. */

@@ -13,6 +13,7 @@ import { InvalidParams } from '@ledger-node/errors';
 import type { Logger } from '@ledger-node/telemetry';
 import { blockObject, transactionObject } from '../format/records';
 import type { CatchUpTicket } from './catch-up';
+import { countSubscribers } from './connection';
 import { Feed } from './feed';
 import type { LedgerFollower } from './follower';
 import type { StreamLedger } from './stream-ledger';
@@ -49,7 +50,7 @@ export interface JtCallScope {
 export const jtCallScopes = new AsyncLocalStorage<JtCallScope>();
 
 export class JtStreamSession {
-  private readonly feeds = new Map<string, Feed<StreamLedger>>();
+  private readonly feeds = new Map<string, { feed: Feed<StreamLedger>; kind: JtStreamKind }>();
   private closed = false;
 
   constructor(
@@ -87,23 +88,30 @@ export class JtStreamSession {
     });
     // The connection closed while the resume point was checked: the feed ends before it begins.
     if (this.closed) feed.stop();
-    else this.feeds.set(id, feed);
+    else {
+      this.feeds.set(id, { feed, kind: request.kind });
+      countSubscribers('jsonrpc', request.kind, 1);
+    }
     return { id, start: () => feed.start(lastSeen) };
   }
 
   /** Ends a subscription; false when this connection has none of that id. */
   unsubscribe(id: string): boolean {
-    const feed = this.feeds.get(id);
-    if (!feed) return false;
-    feed.stop();
-    this.feeds.delete(id);
+    const subscription = this.feeds.get(id);
+    if (!subscription) return false;
+    this.end(id, subscription);
     return true;
   }
 
   close(): void {
     this.closed = true;
-    for (const feed of this.feeds.values()) feed.stop();
-    this.feeds.clear();
+    for (const [id, subscription] of this.feeds) this.end(id, subscription);
+  }
+
+  private end(id: string, { feed, kind }: { feed: Feed<StreamLedger>; kind: JtStreamKind }): void {
+    feed.stop();
+    this.feeds.delete(id);
+    countSubscribers('jsonrpc', kind, -1);
   }
 
   private notifyBlock(ledger: StreamLedger, full: boolean, notify: (result: string) => boolean): void {

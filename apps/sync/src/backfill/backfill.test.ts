@@ -12,6 +12,7 @@ import { SyncHealth } from '../sync-health';
 import { Refusals } from '../refusals';
 import { VerificationCounter } from '../verify/verified-fetch';
 import { ledgerWriteOf } from '../index/ledger-write';
+import { IngestCounts } from '../ingest';
 import { Backfill } from './backfill';
 
 /** The endpoint every announcement here comes from. */
@@ -52,7 +53,8 @@ async function startSync(
   beforeStart?.(chain);
   const refusals = new Refusals();
   const failures = new VerificationCounter(logger, refusals);
-  const pipeline = { fetcher: upstream, chain, profile, logger, failures, health };
+  const ingest = new IngestCounts();
+  const pipeline = { fetcher: upstream, chain, profile, logger, failures, health, ingest };
   const backfill = new Backfill({ ...pipeline, threadCount, refusals, startLedger: () => 11119599, ledgerHistory });
   const unprovable: Array<[number, string]> = [];
   const follower = new LiveFollower({
@@ -65,7 +67,7 @@ async function startSync(
   });
   backfill.start();
   stoppers.push(() => follower.stop(), () => backfill.stop());
-  return { chain, failures, health, backfill, follower, refusals, unprovable };
+  return { chain, failures, health, backfill, follower, refusals, unprovable, ingest };
 }
 
 const hashOf = (ledgerIndex: number) => recordedLedgerFile(ledgerIndex).ledger_hash;
@@ -178,6 +180,13 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     expect(sync.chain.ranges.toArray()).toEqual([{ first: 11119599, last: 11119604 }]);
     expect(sync.failures.count).toBe(0n);
     expect(sync.backfill.remainingLedgers()).toBe(0);
+    // Counted apart: the anchor followed live, the five below it backfilled.
+    expect([sync.ingest.total('live'), sync.ingest.total('backfill')]).toEqual([1, 5]);
+    // Done: backfill's rate is 0 at once, not a 10 s average fading out.
+    await waitUntil(() => !sync.backfill.active || undefined, 10_000, 'backfill complete', 10);
+    expect(sync.backfill.ledgersPerSecond()).toBe(0);
+    expect(sync.ingest.rates.backfill.ledgersPerSecond()).toBe(0);
+    expect(sync.backfill.etaSeconds()).toBeUndefined();
   });
 
   it('resumes from the stored ranges: only the missing ledgers are fetched, a gap between ranges included', async () => {

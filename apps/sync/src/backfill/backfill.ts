@@ -14,7 +14,6 @@ import { LedgerWriteFailed } from '../store/stored-chain';
 import { backoffDelayMs, sleep, WakeablePause } from '@ledger-node/upstream';
 import { fetchVerifiedLedger } from '../verify/verified-fetch';
 import { checkIsParentOf, checkParentLink, linkOf, type StoredLink, type VerificationFailure, type VerifiedLedger } from '@ledger-node/chain';
-import { BackfillProgress } from './progress';
 import { gapLedgerCount, planGaps, type BackfillGap } from './ranges';
 
 export interface BackfillOptions extends LedgerPipeline {
@@ -57,7 +56,6 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 type Written = { write: ReturnType<typeof ledgerWriteOf>; link: StoredLink };
 
 export class Backfill {
-  readonly progress = new BackfillProgress();
   private readonly abort = new AbortController();
   private readonly pause = new WakeablePause();
   private newerWork = false;
@@ -112,15 +110,25 @@ export class Backfill {
     return gapLedgerCount(this.gaps());
   }
 
+  /** Ledgers backfilled per second over the last 10 s while backfill has work; 0 once it has none. */
+  ledgersPerSecond(): number {
+    return this.active ? this.options.ingest.rates.backfill.ledgersPerSecond() : 0;
+  }
+
+  /** Whole seconds until the `remaining` ledgers are backfilled at the current rate; undefined when unknown or done. */
+  etaSeconds(remaining = this.remainingLedgers()): number | undefined {
+    return this.active ? this.options.ingest.rates.backfill.etaSeconds(remaining) : undefined;
+  }
+
   private logProgress(): void {
     if (!this.active) return;
     const remaining = this.remainingLedgers();
-    const ledgersPerSecond = this.progress.ledgersPerSecond();
-    const etaSeconds = this.progress.etaSeconds(remaining);
+    const ledgersPerSecond = this.ledgersPerSecond();
+    const etaSeconds = this.etaSeconds(remaining);
     // At info, the sync summary (sync-summary.ts) says the same with the live tip.
     this.options.logger.debug(
-      { ledgersPerSecond: Number(ledgersPerSecond.toFixed(1)), remaining, etaSeconds: etaSeconds === undefined ? null : Math.round(etaSeconds) },
-      `backfill: ${ledgersPerSecond.toFixed(1)} ledgers/s, ${remaining} remaining, ETA ${etaSeconds === undefined ? 'unknown' : `${Math.round(etaSeconds)} s`}`,
+      { ledgersPerSecond: Number(ledgersPerSecond.toFixed(1)), remaining, etaSeconds: etaSeconds ?? null },
+      `backfill: ${ledgersPerSecond.toFixed(1)} ledgers/s, ${remaining} remaining, ETA ${etaSeconds === undefined ? 'unknown' : `${etaSeconds} s`}`,
     );
   }
 
@@ -137,6 +145,8 @@ export class Backfill {
       if (!gap) {
         if (this.active) logger.info({ ranges: this.options.chain.ranges.toArray() }, 'backfill complete');
         this.active = false;
+        // Done: its rate is 0 now, not an average of the last seconds' work fading out.
+        this.options.ingest.rates.backfill.reset();
         await this.pause.wait(5_000);
         continue;
       }
@@ -195,7 +205,7 @@ export class Backfill {
       batchTransactions = 0;
       batchStartedAtMs = Date.now();
       writing = chain.write(written).then(
-        () => this.progress.record(written.length),
+        () => this.options.ingest.stored('backfill', written.length),
         (error: unknown) => {
           writeError ??= error;
         },

@@ -173,9 +173,10 @@ export class LiveFollower {
       }
     }
     // The validations that proved it are kept with it (the evidence a transaction's proof carries).
-    await stateProver.provenWrite(ledger, (stateChanges) =>
-      chain.write([{ write: { ...timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), evidence: proof.evidence }, link: linkOf(ledger) }]),
-    );
+    await stateProver.provenWrite(ledger, async (stateChanges) => {
+      await chain.write([{ write: { ...timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), evidence: proof.evidence }, link: linkOf(ledger) }]);
+      this.options.ingest.stored('live', 1);
+    });
     if (linkedBelow) health.linkedDownTo(ledgerIndex);
     // One line per ledger at debug; at info, the chain's arrival is summarised every few seconds (sync-summary.ts).
     logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);

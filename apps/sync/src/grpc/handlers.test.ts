@@ -11,6 +11,7 @@ const engineStatus: GetSyncStatusResponse = {
   upstreamUrl: 'ws://127.0.0.1:6006',
   upstreamConnected: false,
   lagLedgers: 0,
+  liveLedgersPerSecond: 0,
   backfillLedgersPerSecond: 0,
   backfillRemainingLedgers: 0n,
   backfillEtaSeconds: undefined,

@@ -14,6 +14,7 @@ const level: GetSyncStatusResponse = {
   upstreamUrl: 'ws://127.0.0.1:1',
   upstreamConnected: true,
   lagLedgers: 0,
+  liveLedgersPerSecond: 0,
   backfillLedgersPerSecond: 0,
   backfillRemainingLedgers: 0n,
   verificationFailureCount: 0n,

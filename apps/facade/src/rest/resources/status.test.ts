@@ -27,33 +27,42 @@ describe('GET /v1/status', () => {
 });
 
 describe('GET /v1/status with sync', () => {
+  const syncStatusOf = (rates: { liveLedgersPerSecond?: number; backfillLedgersPerSecond: number; backfillEtaSeconds?: number }) =>
+    ({
+      syncing: true,
+      upstreamUrl: 'ws://127.0.0.1:1',
+      upstreamConnected: true,
+      currentLedgerIndex: 100,
+      highestLedgerIndex: 120,
+      lagLedgers: 20,
+      completeRanges: [],
+      stateReady: false,
+      liveLedgersPerSecond: 0,
+      backfillRemainingLedgers: 700n,
+      verificationFailureCount: 0n,
+      verificationFailuresByReason: {},
+      indexFailureCount: 0n,
+      ...rates,
+    }) as unknown;
+  const answerWith = async (rates: { liveLedgersPerSecond?: number; backfillLedgersPerSecond: number; backfillEtaSeconds?: number }) => {
+    const withSync = { ...context, syncEnabled: true, syncStatus: { status: async () => syncStatusOf(rates) } } as unknown as MethodContext;
+    return (await route.handler({ params: {}, query: {}, body: undefined }, withSync)) as { sync: Record<string, Record<string, unknown>> };
+  };
+
   it('rounds the backfill rate to a tenth and its estimate to the second, and says null for an estimate it has not', async () => {
-    const syncStatusOf = (backfill: { backfillLedgersPerSecond: number; backfillEtaSeconds?: number }) =>
-      ({
-        syncing: true,
-        upstreamUrl: 'ws://127.0.0.1:1',
-        upstreamConnected: true,
-        currentLedgerIndex: 100,
-        highestLedgerIndex: 120,
-        lagLedgers: 20,
-        completeRanges: [],
-        stateReady: false,
-        backfillRemainingLedgers: 700n,
-        verificationFailureCount: 0n,
-        verificationFailuresByReason: {},
-        indexFailureCount: 0n,
-        ...backfill,
-      }) as unknown;
-    const answerWith = async (backfill: { backfillLedgersPerSecond: number; backfillEtaSeconds?: number }) => {
-      const withSync = { ...context, syncEnabled: true, syncStatus: { status: async () => syncStatusOf(backfill) } } as unknown as MethodContext;
-      return (await route.handler({ params: {}, query: {}, body: undefined }, withSync)) as { sync: { backfill: Record<string, unknown> } };
-    };
     expect((await answerWith({ backfillLedgersPerSecond: 43.07692307692308, backfillEtaSeconds: 16.162790697674417 })).sync.backfill).toEqual({
       ledgers_per_second: 43.1,
       remaining_ledgers: 700,
       eta_seconds: 16,
     });
-    expect((await answerWith({ backfillLedgersPerSecond: 0, backfillEtaSeconds: Number.NaN })).sync.backfill.eta_seconds).toBeNull();
-    expect((await answerWith({ backfillLedgersPerSecond: 0 })).sync.backfill.eta_seconds).toBeNull();
+    expect((await answerWith({ backfillLedgersPerSecond: 0, backfillEtaSeconds: Number.NaN })).sync.backfill!.eta_seconds).toBeNull();
+    expect((await answerWith({ backfillLedgersPerSecond: 0 })).sync.backfill!.eta_seconds).toBeNull();
+  });
+
+  it('reports the live rate apart from the backfill rate: the pace at the tip, not the ledgers filled in below it', async () => {
+    const answer = await answerWith({ liveLedgersPerSecond: 1.0526315789473684, backfillLedgersPerSecond: 79.4, backfillEtaSeconds: 8.8 });
+    expect(answer.sync.live).toEqual({ ledgers_per_second: 1.1 });
+    expect(answer.sync.backfill).toEqual({ ledgers_per_second: 79.4, remaining_ledgers: 700, eta_seconds: 9 });
+    expect(route.response.parse(answer)).toMatchObject({ sync: { live: { ledgers_per_second: 1.1 } } });
   });
 });

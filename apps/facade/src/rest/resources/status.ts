@@ -25,6 +25,7 @@ const example = {
     lag_ledgers: 0,
     state_ready: true,
     state_not_ready: null,
+    live: { ledgers_per_second: 0.3 },
     backfill: { ledgers_per_second: 0, remaining_ledgers: 0, eta_seconds: null },
     verification_failures: 0,
     verification_failures_by_reason: {},
@@ -103,7 +104,7 @@ export const statusRoutes = [
       }),
       sync: z
         .looseObject({ enabled: z.boolean() })
-        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, state_ready (and state_not_ready: why not), backfill {ledgers_per_second, remaining_ledgers, eta_seconds}, failure counters, anchor_proof (how the newest ledger was proven) and validator_list (the published lists, validators and quorum that prove ledgers: publisher, sequence, expiration, effective, validators, quorum, state, reason, publishers)'),
+        .describe('sync state when enabled: upstream, ledger indexes, lag_ledgers, state_ready (and state_not_ready: why not), live {ledgers_per_second: ledgers followed at the tip per second over the last 10 s}, backfill {ledgers_per_second: ledgers filled in below the tip per second over the last 10 s, 0 once done; remaining_ledgers; eta_seconds: whole seconds, null when unknown or done}, failure counters, anchor_proof (how the newest ledger was proven) and validator_list (the published lists, validators and quorum that prove ledgers: publisher, sequence, expiration, effective, validators, quorum, state, reason, publishers)'),
     }),
     errors: {},
     example: { response: example },
@@ -146,8 +147,10 @@ export const statusRoutes = [
                   lag_ledgers: sync.lagLedgers,
                   state_ready: sync.stateReady,
                   state_not_ready: sync.stateNotReady ?? null,
+                  // The two rates apart: the tip's pace, and backfill's below it. A rate to a tenth and an
+                  // estimate to the second: more digits would claim a precision they lack.
+                  live: { ledgers_per_second: Math.round(sync.liveLedgersPerSecond * 10) / 10 },
                   backfill: {
-                    // A rate to a tenth and an estimate to the second: more digits would claim a precision they lack.
                     ledgers_per_second: Math.round(sync.backfillLedgersPerSecond * 10) / 10,
                     remaining_ledgers: Number(sync.backfillRemainingLedgers),
                     eta_seconds: sync.backfillEtaSeconds === undefined || !Number.isFinite(sync.backfillEtaSeconds) ? null : Math.round(sync.backfillEtaSeconds),

@@ -232,6 +232,7 @@ export class TestChain {
       upstreamUrl: 'ws://127.0.0.1:1',
       upstreamConnected: true,
       lagLedgers: 0,
+      liveLedgersPerSecond: 0,
       backfillLedgersPerSecond: 0,
       backfillRemainingLedgers: 0n,
       verificationFailureCount: 0n,

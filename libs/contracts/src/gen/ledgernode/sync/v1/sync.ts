@@ -109,11 +109,14 @@ export interface GetSyncStatusResponse {
   upstreamConnected: boolean;
   /** highest_ledger_index minus current_ledger_index, 0 when level. */
   lagLedgers: number;
-  /** Backfill speed over the recent window in ledgers per second. */
+  /**
+   * Backfill speed over the last 10 s in ledgers per second; 0 once backfill has nothing left.
+   * Ledgers followed at the tip are not in it: live_ledgers_per_second counts those.
+   */
   backfillLedgersPerSecond: number;
   /** Ledgers still to backfill down to the configured start ledger. */
   backfillRemainingLedgers: bigint;
-  /** Estimated seconds until backfill completes; absent when unknown (no speed yet) or done. */
+  /** Estimated whole seconds until backfill completes; absent when unknown (no speed yet) or done. */
   backfillEtaSeconds?:
     | number
     | undefined;
@@ -164,7 +167,14 @@ export interface GetSyncStatusResponse {
    * Why state_ready is false: the state download under way (or the state set aside, downloaded
    * again), or `state proofs stopped above ledger N: <reason>` while every proof is refused.
    */
-  stateNotReady?: string | undefined;
+  stateNotReady?:
+    | string
+    | undefined;
+  /**
+   * Ledgers the live follower stored at the tip per second over the last 10 s (the upstream's
+   * pace once level with it); ledgers backfilled below the tip are not in it.
+   */
+  liveLedgersPerSecond: number;
 }
 
 export interface GetSyncStatusResponse_VerificationFailuresByReasonEntry {
@@ -913,6 +923,7 @@ function createBaseGetSyncStatusResponse(): GetSyncStatusResponse {
     standby: undefined,
     validatorList: undefined,
     stateNotReady: undefined,
+    liveLedgersPerSecond: 0,
   };
 }
 
@@ -996,6 +1007,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     }
     if (message.stateNotReady !== undefined) {
       writer.uint32(170).string(message.stateNotReady);
+    }
+    if (message.liveLedgersPerSecond !== 0) {
+      writer.uint32(177).double(message.liveLedgersPerSecond);
     }
     return writer;
   },
@@ -1184,6 +1198,14 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
             message.stateNotReady = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 177) {
+              break;
+            }
+
+            message.liveLedgersPerSecond = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1313,6 +1335,11 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
         : isSet(object.state_not_ready)
         ? globalThis.String(object.state_not_ready)
         : undefined,
+      liveLedgersPerSecond: isSet(object.liveLedgersPerSecond)
+        ? globalThis.Number(object.liveLedgersPerSecond)
+        : isSet(object.live_ledgers_per_second)
+        ? globalThis.Number(object.live_ledgers_per_second)
+        : 0,
     };
   },
 
@@ -1387,6 +1414,9 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
     if (message.stateNotReady !== undefined) {
       obj.stateNotReady = message.stateNotReady;
     }
+    if (message.liveLedgersPerSecond !== 0) {
+      obj.liveLedgersPerSecond = floatToJson(message.liveLedgersPerSecond);
+    }
     return obj;
   },
 
@@ -1435,6 +1465,7 @@ export const GetSyncStatusResponse: MessageFns<GetSyncStatusResponse> = {
       ? ValidatorListStatus.fromPartial(object.validatorList)
       : undefined;
     message.stateNotReady = object.stateNotReady ?? undefined;
+    message.liveLedgersPerSecond = object.liveLedgersPerSecond ?? 0;
     return message;
   },
 };
