@@ -1,7 +1,7 @@
 /**
  * The devnet's settings: the only place that reads flags. The flags themselves are declared once in
  * libs/config (`-port`, `-host`, `-close_ms`, `-idle_close_ms`, `-chain`, `-replay`, `-replay_rate`,
- * `-load`, `-load_accounts`, `-devnet_validators`, `-devnet_keys`, `-log_level`), which has already
+ * `-load`, `-load_accounts`, `-devnet_validators`, `-devnet_keys`, `-devnet_chain`, `-log_level`), which has already
  * checked each value's type and range.
  */
 import type { ChainId } from '@ledger-node/chain';
@@ -35,6 +35,8 @@ export interface DevnetFlags {
   devnet_validators: number;
   /** The file keeping the network's keys; undefined: keys from public entropy. */
   devnet_keys?: string;
+  /** The file the chain is saved to at a stop and continued from at a start; undefined: a new chain every start. */
+  devnet_chain?: string;
   log_level: LogLevel;
   /** A history to build before serving (LEDGER_NODE_DEVNET_HISTORY); undefined: start from genesis. */
   history?: HistoryPlan;
@@ -95,6 +97,7 @@ export function devnetConfig(flags: ParsedFlags): DevnetFlags {
     load_accounts: flags.integer('load_accounts')!,
     devnet_validators: flags.integer('devnet_validators')!,
     devnet_keys: flags.string('devnet_keys'),
+    devnet_chain: flags.string('devnet_chain'),
     log_level: flags.string('log_level') as LogLevel,
     history: historyPlan(process.env.LEDGER_NODE_DEVNET_HISTORY),
   };

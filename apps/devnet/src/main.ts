@@ -3,12 +3,14 @@
  * WebSocket API, playing a network of validators and a list publisher. Wiring only: flags →
  * network → chain or replay → WebSocket server and publisher site → optional load.
  */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { devnetNetworkKeys, encodeNodePublicKey, getProfile, type ChainProfile } from '@ledger-node/chain';
 import { InvalidParams } from '@ledger-node/errors';
 import { createLogger, type Logger } from '@ledger-node/telemetry';
 import { freeListenPort, type ParsedFlags } from '@ledger-node/config';
 import { devnetConfig, type DevnetFlags } from './config';
 import { LoadGenerator } from './load/load-generator';
+import type { DevnetChain } from './engine';
 import { DevnetNetwork } from './network/network';
 import { readRecordedLedgers } from './replay/recorded-ledgers';
 import { ReplayLedgerSource } from './replay/replay-source';
@@ -48,10 +50,45 @@ function replaySource(flags: DevnetFlags, profile: ChainProfile, folder: string,
   return { source: replay, stop: () => replay.stop() };
 }
 
+/**
+ * The chain saved at `file` by an earlier run (-devnet_chain), taken: the file is removed as it is
+ * read, so that a run that stops without saving leaves none, and the next run starts a new chain
+ * rather than continue an older point of this one. Undefined when there is none, or it cannot be
+ * continued (said in the log).
+ */
+async function savedChain(file: string, profile: ChainProfile, logger: Logger) {
+  if (!existsSync(file)) return undefined;
+  const { restoreSnapshot } = await import('./engine');
+  try {
+    const restored = restoreSnapshot(JSON.parse(readFileSync(file, 'utf8')), profile);
+    const last = restored.ledgers.at(-1)!;
+    logger.info({ file, ledgers: restored.ledgers.length, lastHash: last.hash }, `continuing the chain saved in ${file}: ledgers 1-${last.header.ledgerIndex}, the last ${last.hash}`);
+    return restored;
+  } catch (error) {
+    logger.warn({ file, reason: (error as Error).message }, `the chain saved in ${file} cannot be continued (${(error as Error).message}): a new chain starts`);
+    return undefined;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** Saves the chain to `file` (written beside it, then renamed: a file of that name is whole), mode 0600. */
+function saveChain(file: string, chain: DevnetChain, logger: Logger): void {
+  try {
+    const partial = `${file}.partial`;
+    writeFileSync(partial, JSON.stringify(chain.snapshot()), { mode: 0o600 });
+    renameSync(partial, file);
+    logger.info({ file, ledgers: chain.validatedLedgerIndex() }, `chain saved in ${file} (ledgers 1-${chain.validatedLedgerIndex()}): the next start continues it`);
+  } catch (error) {
+    logger.warn({ file, reason: (error as Error).message }, `the chain could not be saved in ${file} (${(error as Error).message}): the next start begins a new one`);
+  }
+}
+
 async function liveSource(flags: DevnetFlags, profile: ChainProfile, network: DevnetNetwork, logger: Logger): Promise<PreparedSource> {
   // Loaded only for a live chain: a replay serves recorded ledgers without the engine.
   const { createDevnetChain } = await import('./engine');
-  const chain = createDevnetChain(profile, { openLedgerLimit: flags.open_ledger_limit, negativeUnlVoter: network });
+  const restore = flags.devnet_chain === undefined ? undefined : await savedChain(flags.devnet_chain, profile, logger);
+  const chain = createDevnetChain(profile, { openLedgerLimit: flags.open_ledger_limit, negativeUnlVoter: network, ...(restore ? { restore } : {}) });
   // Who validated each ledger is fixed when it closes: the negative-UNL vote scores it.
   chain.onLedgerClosed((ledger) => network.ledgerClosed({ ledgerIndex: ledger.header.ledgerIndex, hash: ledger.hash }));
   const live = new LiveLedgerSource(chain, { closeMs: flags.close_ms, idleCloseMs: flags.idle_close_ms, logger });
@@ -59,7 +96,15 @@ async function liveSource(flags: DevnetFlags, profile: ChainProfile, network: De
     { chain: profile.id, address: profile.genesis.address, secret: profile.genesis.secret },
     `genesis account ${profile.genesis.address} secret ${profile.genesis.secret} (devnet only: never use this key elsewhere)`,
   );
-  return { source: live, stop: () => live.stop(), live };
+  const file = flags.devnet_chain;
+  return {
+    source: live,
+    stop: () => {
+      live.stop();
+      if (file !== undefined) saveChain(file, chain, logger);
+    },
+    live,
+  };
 }
 
 /** Starts the devnet; resolves once the WebSocket server listens. */

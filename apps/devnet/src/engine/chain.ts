@@ -27,6 +27,7 @@ import { definitionsOf, TrustLineFlag } from './protocol';
 import { ResultCatalog, type EngineResult } from './results';
 import { multiSigningDataOf, signingDataOf } from './signing';
 import type { ChainSettings } from './rules/context';
+import { chainSnapshot, type ChainSnapshot, type RestoredChain } from './snapshot';
 import { cloneEntry, OpenLedgerState, Sandbox, type LedgerEntry } from './state';
 import { flagsOf, lineSide } from './trustLines';
 import type {
@@ -56,6 +57,8 @@ export interface DevnetChainOptions {
    * UNL). Ignored on a chain whose format lacks the negative UNL's fields.
    */
   negativeUnlVoter?: NegativeUnlVoter;
+  /** A chain saved by an earlier run (snapshot.ts), continued from its last ledger instead of a new genesis. */
+  restore?: RestoredChain;
 }
 
 /** rippled `ledgerDefaultTimeResolution` for a single-node chain. */
@@ -90,7 +93,8 @@ interface HeldTransaction {
 
 interface LedgerRecord {
   ledger: ClosedLedger;
-  state: StateTree;
+  /** Absent for the ledgers of a restored chain before its last: their state was not kept. */
+  state?: StateTree;
 }
 
 /** rippled `effCloseTime`: round to the resolution, and stay after the parent's close time. */
@@ -154,7 +158,33 @@ class Devnet implements DevnetChain {
     this.processor = new TransactionProcessor(this.settings, this.results, this.metadata);
     this.negativeUnlVoter = supportsNegativeUnl(definitions) ? options.negativeUnlVoter : undefined;
     this.state = new OpenLedgerState(profile.codec, new StateTree());
-    this.createGenesis();
+    if (options.restore) this.restore(options.restore);
+    else this.createGenesis();
+  }
+
+  /** Continues a saved chain: its ledgers as they closed, the open ledger on its last one's state. */
+  private restore(restored: RestoredChain): void {
+    for (const { index, blob } of restored.state.entries()) {
+      const blobHex = blob.toString('hex').toUpperCase();
+      this.state.put(index, this.profile.codec.decode(blobHex), blobHex);
+    }
+    restored.ledgers.forEach(({ header, hash, transactions }, position) => {
+      const closed = transactions.map((tx, index): ClosedTransaction => {
+        const txJson: JsonObject = this.profile.codec.decode(tx.txBlob);
+        return { ...tx, txJson, metaJson: this.metaJsonOf(txJson, tx.metaBlob), index };
+      });
+      const last = position === restored.ledgers.length - 1;
+      this.store({ header, hash, transactions: closed }, last ? this.state.tree.snapshot() : undefined);
+    });
+  }
+
+  /** The chain to save (snapshot.ts): every closed ledger and the last one's state. */
+  snapshot(): ChainSnapshot {
+    return chainSnapshot(
+      this.profile,
+      this.ledgers.map((record) => record.ledger),
+      this.lastClosed().state!,
+    );
   }
 
   // ---------------------------------------------------------------- genesis and closing
@@ -191,7 +221,7 @@ class Devnet implements DevnetChain {
       closeTimeResolution: CLOSE_TIME_RESOLUTION,
       closeFlags: 0,
     };
-    this.store({ header, hash: hashLedgerHeader(header), transactions: [] });
+    this.store({ header, hash: hashLedgerHeader(header), transactions: [] }, this.state.tree.snapshot());
   }
 
   close(closeTime?: number): ClosedLedger {
@@ -218,7 +248,7 @@ class Devnet implements DevnetChain {
       closeFlags: 0,
     };
     const ledger: ClosedLedger = { header, hash: hashLedgerHeader(header), transactions };
-    this.store(ledger);
+    this.store(ledger, this.state.tree.snapshot());
     this.openTransactions = [];
     this.openTransactionHashes = new Set();
     this.feesBurned = 0n;
@@ -228,8 +258,9 @@ class Devnet implements DevnetChain {
     return ledger;
   }
 
-  private store(ledger: ClosedLedger): void {
-    this.ledgers.push({ ledger, state: this.state.tree.snapshot() });
+  /** Keeps a closed ledger, with its state (none for the earlier ledgers of a restored chain). */
+  private store(ledger: ClosedLedger, state: StateTree | undefined): void {
+    this.ledgers.push({ ledger, state });
     this.ledgerIndexByHash.set(ledger.hash, ledger.header.ledgerIndex);
     ledger.transactions.forEach((tx, position) => this.transactionsByHash.set(tx.hash, { ledgerIndex: ledger.header.ledgerIndex, position }));
   }
@@ -242,12 +273,17 @@ class Devnet implements DevnetChain {
   /** Metadata serialized and read back, as rippled prints it. */
   private renderedMeta(txJson: JsonObject, meta: JsonObject): { metaBlob: string; metaJson: JsonObject } {
     const metaBlob = this.profile.codec.encode(meta);
+    return { metaBlob, metaJson: this.metaJsonOf(txJson, metaBlob) };
+  }
+
+  /** Serialized metadata read back as rippled prints it. */
+  private metaJsonOf(txJson: JsonObject, metaBlob: string): JsonObject {
     const metaJson: JsonObject = this.profile.codec.decode(metaBlob);
     // rippled adds `delivered_amount` to a successful payment's metadata JSON (not to the binary).
     if (txJson.TransactionType === 'Payment' && metaJson.TransactionResult === this.results.get('tesSUCCESS').token) {
       metaJson.delivered_amount = cloneEntry(metaJson.DeliveredAmount ?? txJson.Amount);
     }
-    return { metaBlob, metaJson };
+    return metaJson;
   }
 
   /**

@@ -1,4 +1,5 @@
 export { createDevnetChain, effectiveCloseTime, type DevnetChainOptions } from './chain';
+export { restoreSnapshot, type ChainSnapshot } from './snapshot';
 export type {
   ClosedLedger,
   ClosedTransaction,

@@ -4,6 +4,7 @@
  * know nothing about transaction rules.
  */
 import type { ChainProfile, LedgerHeader } from '@ledger-node/chain';
+import type { ChainSnapshot } from './snapshot';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -117,6 +118,8 @@ export interface SimulateResult {
 export interface DevnetChain {
   readonly profile: ChainProfile;
   readonly fees: FeeSettings;
+  /** Every closed ledger and the last one's state, to continue the chain in a later run (snapshot.ts). */
+  snapshot(): ChainSnapshot;
   /** Applies a signed transaction (hex) to the open ledger with rippled's rules. Never throws for bad input. */
   submit(txBlobHex: string): SubmitResult;
   /**

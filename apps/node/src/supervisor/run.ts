@@ -72,10 +72,11 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     if (networkId !== DEVNET_NETWORK_ID) {
       throw new FlagError(`-dev syncs from the embedded devnet, whose network id is ${DEVNET_NETWORK_ID}, not -network_id ${networkId}${fromText(flags, 'network_id')}`);
     }
-    setDevnetStoreAside(flags, dir, logger);
+    const devnetChain = flags.string('devnet_chain') ?? path.join(dir, 'devnet', 'chain.json');
+    setDevnetStoreAside(flags, dir, devnetChain, logger);
     const portGiven = flags.given('port') && flags.integer('port') !== 0;
     const port = portGiven ? flags.integer('port')! : await freeListenPort(portRangeOf(flags));
-    childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId });
+    childFlags = childFlags.with({ port, endpoint: `ws://127.0.0.1:${port}`, network_id: networkId, devnet_chain: devnetChain });
     if (!TRUST_FLAGS.some((flag) => flags.given(flag))) {
       // The embedded devnet plays a network: its ledgers are proven by its publisher's list, as a real network's are.
       const devnetKeys = flags.string('devnet_keys') ?? path.join(dir, 'devnet', 'network-keys.json');
@@ -92,26 +93,32 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
 const DEVNET_STORE_MARK = 'store-holds-a-devnet-chain';
 
 /**
- * The embedded devnet starts a new chain at every start (it keeps no ledgers across runs): a store
- * that holds the chain of an earlier -dev run is set aside (renamed, the one set aside before
- * removed) and the node starts a fresh store, saying so, rather than mixing two chains. A store
- * that holds any other chain is left as it is (the ledger-store refuses another network's, and
- * sync stops, naming both hashes, where the chains differ).
+ * The embedded devnet continues the chain it saved when it last stopped (`devnetChain`,
+ * -devnet_chain), and the store of that chain is kept. Without a saved chain (the first start, or
+ * a devnet that was killed) it starts a new one: a store that holds the chain of an earlier -dev
+ * run is then set aside (renamed, the one set aside before removed) and the node starts a fresh
+ * store, saying so, rather than mixing two chains. A store that holds any other chain is left as
+ * it is (the ledger-store refuses another network's, and sync stops, naming both hashes, where the
+ * chains differ, as it does should a saved chain not be the store's).
  */
-function setDevnetStoreAside(flags: ParsedFlags, dir: string, logger: Logger): void {
+function setDevnetStoreAside(flags: ParsedFlags, dir: string, devnetChain: string, logger: Logger): void {
   const target = storeTarget(flags);
   if (target.kind !== 'rocksdb') return;
   const mark = path.join(dir, 'devnet', DEVNET_STORE_MARK);
   const exists = existsSync(target.path);
   // A store of another chain (no mark) is not the devnet's to set aside, nor to mark.
   if (exists && !existsSync(mark)) return;
+  if (exists && existsSync(devnetChain)) {
+    logger.info({ devnetChain }, `the embedded devnet continues the chain it saved in ${devnetChain}, and this node its store`);
+    return;
+  }
   if (exists) {
     const aside = `${target.path}.previous-devnet-chain`;
     rmSync(aside, { recursive: true, force: true });
     renameSync(target.path, aside);
     logger.info(
       { previousStore: aside },
-      `the embedded devnet starts a new chain at every start: the store of the previous one is set aside at ${aside}, and this node starts a fresh store`,
+      `the embedded devnet starts a new chain (it saved none when it last stopped): the store of the previous one is set aside at ${aside}, and this node starts a fresh store`,
     );
   }
   mkdirSync(path.dirname(mark), { recursive: true, mode: 0o700 });

@@ -53,6 +53,14 @@ export const devnetOptions: FlagGroup = {
       defaultLabel: 'none (-dev: <data_dir>/devnet/network-keys.json)',
       valueName: 'FILE',
     }),
+    stringFlag({
+      name: 'devnet_chain',
+      description:
+        'Where the devnet saves its chain when it stops (every ledger, and the state of the last) and continues it from at its next start; the file is taken as it is read, so a devnet that stops without saving (killed) starts a new chain next time',
+      default: undefined,
+      defaultLabel: 'none: a new chain at every start (-dev: <data_dir>/devnet/chain.json)',
+      valueName: 'FILE',
+    }),
     integerFlag({ name: 'load_accounts', description: 'Number of funded accounts the load generator uses', default: 10, min: 2, max: 10_000, valueName: 'N' }),
   ],
 };
