@@ -101,7 +101,9 @@ async function liveSource(flags: DevnetFlags, profile: ChainProfile, network: De
     source: live,
     stop: () => {
       live.stop();
-      if (file !== undefined) saveChain(file, chain, logger);
+      // Saved on a stop asked for (a signal, the supervisor's); one because the supervisor is gone
+      // (its channel closed: killed) is a crash's, and saves nothing, as a devnet killed outright.
+      if (file !== undefined && process.connected !== false) saveChain(file, chain, logger);
     },
     live,
   };
