@@ -7,9 +7,10 @@
  * headers up to the nearest ledger with evidence, or, farther down, through the headers up to the
  * next 256th ledger and the skip list of the newest ledger whose state tree sync holds.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile, keylet } from '@ledger-node/chain';
 import { verifyProof, type TransactionProof } from '@ledger-node/proof';
@@ -71,10 +72,17 @@ describe('transaction proofs served by a node following a devnet that plays a re
     return { status: response.status, body: (await response.json()) as Json };
   };
   const verified = (proof: unknown) => verifyProof(proof, { publisherKeys: [publisher], profile });
-  const verifyProofCommand = (proof: unknown, name: string) => {
+  /** `ledger-node verify-proof` on the proof, run without blocking: the clients' idle connections see the servers close them, and are not reused closed. */
+  const verifyProofCommand = async (proof: unknown, name: string): Promise<{ status: number; stdout: string }> => {
     const file = path.join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(proof));
-    return spawnSync(process.execPath, [cliEntry(), 'verify-proof', file, '-validator_list_keys', publisher], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [cliEntry(), 'verify-proof', file, '-validator_list_keys', publisher], { env: { ...process.env, NO_COLOR: '1' } });
+      return { status: 0, stdout };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string };
+      return { status: failed.code, stdout: failed.stdout };
+    }
   };
 
   it('proves every transaction of a ledger followed live, the same XPOP through the three APIs, verified with the publisher key by verifyProof and verify-proof', async () => {
@@ -96,7 +104,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
       const answer = await postRippled(rippledUrl, 'tx', { transaction: hash, proof: true });
       expect(answer.body!.result).toMatchObject({ status: 'success', hash, ledger_index: ledgerIndex, validated: true, proof });
     }
-    const command = verifyProofCommand((await call('jt_getTransactionProof', [hashes[0]])).result, 'live');
+    const command = await verifyProofCommand((await call('jt_getTransactionProof', [hashes[0]])).result, 'live');
     expect(command.stdout).toContain('transaction');
     expect(command.status).toBe(0);
   });
@@ -114,7 +122,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     const headers = (proof.ledger_proof as { headers: { index: number }[] }).headers;
     expect(headers.map((header) => header.index)).toEqual(Array.from({ length: anchor - ledgerIndex }, (_, offset) => ledgerIndex + offset + 1));
     expect(verified(proof).ok).toBe(true);
-    expect(verifyProofCommand(proof, 'backfilled').status).toBe(0);
+    expect((await verifyProofCommand(proof, 'backfilled')).status).toBe(0);
     expect((await restProof(hash!)).body).toEqual(proof);
     // The validations are the anchor's: without the chain the proof does not hold.
     expect(verified({ ...proof, ledger_proof: undefined }).ok).toBe(false);
@@ -145,7 +153,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     // 256th ledger is near the tip, as the tip allows).
     expect([...byKind.keys()].sort()).toEqual(['header_chain', 'skip_list']);
     expect(skipLists).toContain(keylet.ledgerHashesOf(256));
-    expect(verifyProofCommand(byKind.get('skip_list'), 'skip-list').status).toBe(0);
+    expect((await verifyProofCommand(byKind.get('skip_list'), 'skip-list')).status).toBe(0);
   }, 240_000);
 
   it('answers null, 404 and txnNotFound for a transaction not stored, and a clear error for a malformed hash', async () => {

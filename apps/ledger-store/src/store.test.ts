@@ -1786,6 +1786,21 @@ describe.each(engines)('ledgers an import left unproven on %s', (_name, createEn
     expect((await readsOf(store, writes[2]!)).byIndex?.ledgerIndex).toBe(MAINNET_RUN[2]);
   });
 
+  if (_name !== 'PostgreSQL') {
+    it('goes below the floor of bounded history with the ledgers around it, out of the unproven ranges', async () => {
+      const store = await LedgerStore.open(await (await createEngine()).open(), { history: { ledgers: 5, indexOf, batch: 4, intervalMs: 10 } });
+      cleanups.push(() => store.close());
+      const empty = (ledgerIndex: number) => syntheticLedgerWrite(ledgerIndex, { transactionCount: 0 });
+      await store.putLedger(empty(100));
+      await store.putUnprovenLedgers([105, 106, 107].map(empty));
+      for (let ledgerIndex = 110; ledgerIndex <= 120; ledgerIndex++) await store.putLedger(empty(ledgerIndex));
+      await waitUntil(() => store.ranges[0]?.first === 116 || undefined, 10_000, 'bounded history to settle', 10);
+      expect(store.unprovenRanges).toEqual([]);
+      expect(await store.backend.headers([105, 106, 107])).toEqual([]);
+      expect((await store.status()).counters.ledgerCount).toBe(5n);
+    });
+  }
+
   it('removes what a proven ledger contradicts: another ledger at its index with the unproven ones above, another parent, a child naming another parent', async () => {
     const engine = await createEngine();
     const { store, outcomes } = await openStore(engine);

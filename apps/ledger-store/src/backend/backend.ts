@@ -90,7 +90,7 @@ export interface LedgerBackend {
    * re-derived from the stored bytes), in one atomic write with `completeRanges` as the
    * bookkeeping after it.
    */
-  pruneLedgers?(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters>;
+  pruneLedgers?(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: RangesAfter, counters: StoreCounters): Promise<StoreCounters>;
   /**
    * Removes, in one atomic write, state versions no read at or above `keepLow` uses (each object's
    * versions below its newest one at or below `keepLow`), objects after `afterKey` until about

@@ -175,10 +175,10 @@ export class KvLedgerBackend implements LedgerBackend {
     return next;
   }
 
-  async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: { completeRanges: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: RangesAfter, counters: StoreCounters): Promise<StoreCounters> {
     const { operations, evidenceRemoved } = await this.removalOperations(removed);
     const next = countersWithoutEvidence(countersAfterPruning(counters, removed.map(({ write }) => write), 0n), evidenceRemoved);
-    operations.push(this.storeMeta.rangesOperation(after.completeRanges), this.storeMeta.countersOperation(next));
+    operations.push(...this.rangesOperations(after), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
   }

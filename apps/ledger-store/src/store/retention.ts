@@ -96,15 +96,19 @@ export class Retention {
   private async pruneLowest(): Promise<LedgerRange | undefined> {
     const { history, holdings } = this;
     const floor = this.floor();
-    const lowest = holdings.lowest();
-    if (!history || floor === undefined || lowest === undefined || lowest >= floor) return undefined;
+    // The lowest stored ledger, an unproven one included.
+    const lowest = Math.min(holdings.lowest() ?? Number.POSITIVE_INFINITY, holdings.unprovenRanges[0]?.first ?? Number.POSITIVE_INFINITY);
+    if (!history || floor === undefined || !Number.isFinite(lowest) || lowest >= floor) return undefined;
     const headers = await this.backend.headersBetween(lowest, floor - 1, history.batch ?? PRUNE_BATCH);
     if (headers.length === 0) return undefined;
     const removed: { write: LedgerWrite; stored: StoredHeader }[] = [];
     for (const header of headers) removed.push({ stored: header, write: await storedLedgerWrite(this.backend, header, history.indexOf) });
     const ranges = headers.reduce((current, header) => removeFromRanges(current, header.ledgerIndex), holdings.completeRanges);
+    // Ledgers an import left unproven below the floor go too, out of the unproven ranges.
+    const unprovenRanges = headers.reduce((current, header) => removeFromRanges(current, header.ledgerIndex), holdings.unprovenRanges);
     holdings.completeRanges = ranges;
-    holdings.counters = await this.backend.pruneLedgers!(removed, { completeRanges: ranges }, holdings.counters);
+    holdings.unprovenRanges = unprovenRanges;
+    holdings.counters = await this.backend.pruneLedgers!(removed, { completeRanges: ranges, unprovenRanges }, holdings.counters);
     holdings.announce('retention', rangesOf(headers.map((header) => header.ledgerIndex)));
     return { first: headers[0].ledgerIndex, last: headers.at(-1)!.ledgerIndex };
   }
