@@ -29,6 +29,7 @@ import {
 import type { LedgerEvidence, LedgerWrite } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { validateEvidence } from '../ledgers/evidence';
+import { rangesContain } from '../ledgers/ranges';
 import type { LedgerStore } from '../store';
 import { readStream, type StreamReading } from './format';
 import type { Progress } from './progress';
@@ -179,19 +180,17 @@ function unprovenSpans(runs: readonly Run[]): UnprovenSpan[] {
     }));
 }
 
-/** Whether `ledgerIndex` is among the unproven spans (ascending). */
-const isUnproven = (spans: readonly UnprovenSpan[], ledgerIndex: number) => spans.some((span) => span.first <= ledgerIndex && ledgerIndex <= span.last);
 
 /**
  * One pass over the stream: every ledger verified, linked and checked against the store, and the
- * runs it holds, each with the highest of its ledgers proven; `write` (the second pass) stores
- * each one the store does not hold yet.
+ * runs it holds, each handed to `judge` once whole (the first pass: its highest ledger proven);
+ * `write` (the second pass) stores each one the store does not hold yet.
  */
 async function pass(
   store: LedgerStore,
   reading: StreamReading,
   profile: ChainProfile,
-  trust: ImportTrust,
+  judge: ((run: Run) => void) | undefined,
   progress: Progress,
   phase: string,
   signal: AbortSignal | undefined,
@@ -212,7 +211,7 @@ async function pass(
     const run = runs.at(-1);
     if (run && previous?.ledgerIndex === ledger.ledgerIndex - 1) run.last = ledger.ledgerIndex;
     else {
-      if (run) settleRun(run, trust, profile);
+      if (run) judge?.(run);
       runs.push({ first: ledger.ledgerIndex, last: ledger.ledgerIndex });
     }
     if (previous && previous.ledgerIndex === ledger.ledgerIndex - 1) {
@@ -238,7 +237,7 @@ async function pass(
     progress.tick();
   }
   const last = runs.at(-1);
-  if (last) settleRun(last, trust, profile);
+  if (last) judge?.(last);
   return { ledgerCount, alreadyStored, runs };
 }
 
@@ -265,17 +264,18 @@ export async function importStream(
   options: ImportOptions,
 ): Promise<ImportSummary> {
   const { signal, trust } = options;
-  const checked = await pass(store, await readStream(open()), profile, trust, progress, 'verifying', signal);
+  const checked = await pass(store, await readStream(open()), profile, (run) => settleRun(run, trust, profile), progress, 'verifying', signal);
   progress.finish(`${checked.alreadyStored} already stored`);
   const unproven = unprovenSpans(checked.runs);
 
   let written = 0;
   let unindexedTransactions = 0;
   const reading = await readStream(open());
-  const wrote = await pass(store, reading, profile, trust, progress, 'writing', signal, async (ledger, record) => {
+  // The runs were judged in the first pass: their evidence is not verified again.
+  const wrote = await pass(store, reading, profile, undefined, progress, 'writing', signal, async (ledger, record) => {
     const ledgerWrite = { ...verifiedLedgerWrite(ledger, profile, () => unindexedTransactions++), evidence: record.evidence };
     // A proven ledger the store holds unproven is written again: the store then counts it (and its run below) proven.
-    const stored = isUnproven(unproven, ledger.ledgerIndex) ? (await store.putUnprovenLedgers([ledgerWrite])) > 0 : await store.putLedger(ledgerWrite);
+    const stored = rangesContain(unproven, ledger.ledgerIndex) ? (await store.putUnprovenLedgers([ledgerWrite])) > 0 : await store.putLedger(ledgerWrite);
     if (stored) written++;
     return stored ? 'written' : 'stored';
   });
