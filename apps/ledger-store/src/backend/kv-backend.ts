@@ -116,19 +116,13 @@ export class KvLedgerBackend implements LedgerBackend {
       next = countersAfterAdding(next, write, state.newVersions);
     }
     if (after.stateRanges) operations.push(this.stateMeta.stateRangesOperation(after.stateRanges));
-    operations.push(...this.rangesOperations(after), this.storeMeta.countersOperation(next));
+    operations.push(...this.storeMeta.rangesOperations(after), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
   }
 
   recordRanges(after: Required<RangesAfter>): Promise<void> {
-    return this.kv.batch(this.rangesOperations(after));
-  }
-
-  private rangesOperations(after: RangesAfter): KvOperation[] {
-    const operations = [this.storeMeta.rangesOperation(after.completeRanges)];
-    if (after.unprovenRanges) operations.push(this.storeMeta.unprovenRangesOperation(after.unprovenRanges));
-    return operations;
+    return this.kv.batch(this.storeMeta.rangesOperations(after));
   }
 
   /** A ledger's header, transactions, account index entries and sent counts; `blockTotals` (by block key, hex) are read and updated. */
@@ -169,7 +163,7 @@ export class KvLedgerBackend implements LedgerBackend {
   async removeLedger(write: LedgerWrite, stored: StoredHeader, after: RangesAfter & { stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
     const { operations, evidenceRemoved } = await this.removalOperations([{ write, stored }]);
     const next = countersWithoutEvidence(countersAfterRemoving(counters, write), evidenceRemoved);
-    operations.push(...this.rangesOperations(after), this.storeMeta.countersOperation(next));
+    operations.push(...this.storeMeta.rangesOperations(after), this.storeMeta.countersOperation(next));
     if (after.stateSetAside) operations.push(this.stateMeta.stateRangesOperation([]), this.stateMeta.downloadOperation(STATE_SET_ASIDE));
     await this.kv.batch(operations);
     return next;
@@ -178,7 +172,7 @@ export class KvLedgerBackend implements LedgerBackend {
   async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: RangesAfter, counters: StoreCounters): Promise<StoreCounters> {
     const { operations, evidenceRemoved } = await this.removalOperations(removed);
     const next = countersWithoutEvidence(countersAfterPruning(counters, removed.map(({ write }) => write), 0n), evidenceRemoved);
-    operations.push(...this.rangesOperations(after), this.storeMeta.countersOperation(next));
+    operations.push(...this.storeMeta.rangesOperations(after), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
     return next;
   }

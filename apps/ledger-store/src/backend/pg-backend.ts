@@ -564,14 +564,14 @@ export class PgLedgerBackend implements LedgerBackend {
         // The bookkeeping needs the counts, sent first and answered while the rows above are written.
         let next = counters;
         for (const [position, write] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
-        putMeta(pipeline, [...rangesOperations(after), META.storeMeta.countersOperation(next), ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : [])]);
+        putMeta(pipeline, [...META.storeMeta.rangesOperations(after), META.storeMeta.countersOperation(next), ...(after.stateRanges ? [META.stateMeta.stateRangesOperation(after.stateRanges)] : [])]);
         return next;
       },
     );
   }
 
   recordRanges(after: Required<RangesAfter>): Promise<void> {
-    return this.transaction(async (pipeline) => putMeta(pipeline, rangesOperations(after)));
+    return this.transaction(async (pipeline) => putMeta(pipeline, META.storeMeta.rangesOperations(after)));
   }
 
   removeLedger(write: LedgerWrite, stored: StoredHeader, after: RangesAfter & { stateSetAside?: boolean }, counters: StoreCounters): Promise<StoreCounters> {
@@ -591,7 +591,7 @@ export class PgLedgerBackend implements LedgerBackend {
       }
       const next = countersWithoutEvidence(countersAfterRemoving(counters, write), (await evidenceRemoved).rowCount ?? 0);
       putMeta(pipeline, [
-        ...rangesOperations(after),
+        ...META.storeMeta.rangesOperations(after),
         META.storeMeta.countersOperation(next),
         ...(after.stateSetAside ? [META.stateMeta.stateRangesOperation([]), META.stateMeta.downloadOperation(STATE_SET_ASIDE)] : []),
       ]);
@@ -896,11 +896,6 @@ async function migrate(client: pg.PoolClient, requested: number | undefined): Pr
     throw new Error(`its partitions hold ${recorded} ledgers each, not the ${requested} asked for: a database keeps the partition size it was created with`);
   }
   return recorded;
-}
-
-/** The bookkeeping records of the ranges a write leaves. */
-function rangesOperations(after: RangesAfter): KvOperation[] {
-  return [META.storeMeta.rangesOperation(after.completeRanges), ...(after.unprovenRanges ? [META.storeMeta.unprovenRangesOperation(after.unprovenRanges)] : [])];
 }
 
 /** Puts bookkeeping records (an overwrite each). */

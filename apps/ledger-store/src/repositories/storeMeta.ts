@@ -49,17 +49,18 @@ export class StoreMetaRepository {
     return { chain, ...(typeof networkId === 'number' ? { networkId } : {}), ledgerIndex, ledgerHash: Buffer.from(ledgerHash, 'hex') };
   }
 
-  rangesOperation(ranges: readonly LedgerRange[]): KvOperation {
-    return { type: 'put', key: COMPLETE_RANGES, value: encodeRanges(ranges) };
+  /**
+   * The complete ranges a write leaves, and the unproven ones (ledgers stored by an import that
+   * nothing proved yet, served by no read: see store/unproven.ts) when it changes them.
+   */
+  rangesOperations(after: { completeRanges: readonly LedgerRange[]; unprovenRanges?: readonly LedgerRange[] }): KvOperation[] {
+    const operations: KvOperation[] = [{ type: 'put', key: COMPLETE_RANGES, value: encodeRanges(after.completeRanges) }];
+    if (after.unprovenRanges) operations.push({ type: 'put', key: UNPROVEN_RANGES, value: encodeRanges(after.unprovenRanges) });
+    return operations;
   }
 
   async ranges(): Promise<LedgerRange[]> {
     return decodeRanges(await this.kv.get(COMPLETE_RANGES));
-  }
-
-  /** Ledgers stored by an import that nothing proved yet (served by no read): see store/unproven.ts. */
-  unprovenRangesOperation(ranges: readonly LedgerRange[]): KvOperation {
-    return { type: 'put', key: UNPROVEN_RANGES, value: encodeRanges(ranges) };
   }
 
   async unprovenRanges(): Promise<LedgerRange[]> {
