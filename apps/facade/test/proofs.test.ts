@@ -7,15 +7,12 @@
  * headers up to the nearest ledger with evidence, or, farther down, through the headers up to the
  * next 256th ledger and the skip list of the newest ledger whose state tree sync holds.
  */
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile, keylet } from '@ledger-node/chain';
 import { verifyProof, type TransactionProof } from '@ledger-node/proof';
 import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
 import { postRippled, type Json } from './support/rippled-node';
+import { verifyProofCommand } from './support/verify-proof';
 
 /**
  * Ledgers of one transaction each, shaped after mainnet's, the devnet builds before it listens: the
@@ -72,18 +69,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     return { status: response.status, body: (await response.json()) as Json };
   };
   const verified = (proof: unknown) => verifyProof(proof, { publisherKeys: [publisher], profile });
-  /** `ledger-node verify-proof` on the proof, run without blocking: the clients' idle connections see the servers close them, and are not reused closed. */
-  const verifyProofCommand = async (proof: unknown, name: string): Promise<{ status: number; stdout: string }> => {
-    const file = path.join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify(proof));
-    try {
-      const { stdout } = await promisify(execFile)(process.execPath, [cliEntry(), 'verify-proof', file, '-validator_list_keys', publisher], { env: { ...process.env, NO_COLOR: '1' } });
-      return { status: 0, stdout };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string };
-      return { status: failed.code, stdout: failed.stdout };
-    }
-  };
+  const runVerifyProof = (proof: unknown, name: string) => verifyProofCommand(proof, publisher, dir, name);
 
   it('proves every transaction of a ledger followed live, the same XPOP through the three APIs, verified with the publisher key by verifyProof and verify-proof', async () => {
     const tip = (await call('jt_blockNumber')).result as number;
@@ -104,7 +90,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
       const answer = await postRippled(rippledUrl, 'tx', { transaction: hash, proof: true });
       expect(answer.body!.result).toMatchObject({ status: 'success', hash, ledger_index: ledgerIndex, validated: true, proof });
     }
-    const command = await verifyProofCommand((await call('jt_getTransactionProof', [hashes[0]])).result, 'live');
+    const command = await runVerifyProof((await call('jt_getTransactionProof', [hashes[0]])).result, 'live');
     expect(command.stdout).toContain('transaction');
     expect(command.status).toBe(0);
   });
@@ -122,7 +108,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     const headers = (proof.ledger_proof as { headers: { index: number }[] }).headers;
     expect(headers.map((header) => header.index)).toEqual(Array.from({ length: anchor - ledgerIndex }, (_, offset) => ledgerIndex + offset + 1));
     expect(verified(proof).ok).toBe(true);
-    expect((await verifyProofCommand(proof, 'backfilled')).status).toBe(0);
+    expect((await runVerifyProof(proof, 'backfilled')).status).toBe(0);
     expect((await restProof(hash!)).body).toEqual(proof);
     // The validations are the anchor's: without the chain the proof does not hold.
     expect(verified({ ...proof, ledger_proof: undefined }).ok).toBe(false);
@@ -153,7 +139,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     // 256th ledger is near the tip, as the tip allows).
     expect([...byKind.keys()].sort()).toEqual(['header_chain', 'skip_list']);
     expect(skipLists).toContain(keylet.ledgerHashesOf(256));
-    expect((await verifyProofCommand(byKind.get('skip_list'), 'skip-list')).status).toBe(0);
+    expect((await runVerifyProof(byKind.get('skip_list'), 'skip-list')).status).toBe(0);
   }, 240_000);
 
   it('answers null, 404 and txnNotFound for a transaction not stored, and a clear error for a malformed hash', async () => {

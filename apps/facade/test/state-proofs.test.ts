@@ -4,21 +4,17 @@
  * and GET /v1/accounts/{address}/proof from sync's proven state trees and the ledger-store's kept
  * validations; every proof verifies offline against the devnet's publisher key alone.
  */
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { verifyProof } from '@ledger-node/proof';
 import { cliEntry, freePort, rpcClient, startProcess, stopAll, tempDir, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { verifyProofCommand } from './support/verify-proof';
 
 const GENESIS = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const HOLDERS = 5;
 /** Ledgers below the newest proven one whose tree sync keeps: 4 s of the devnet's 4 ledgers a second. */
 const WINDOW = 16;
 const profile = getProfile('xrpl');
-const execFileAsync = promisify(execFile);
 
 let node: RunningProcess;
 let call: ReturnType<typeof rpcClient>;
@@ -62,18 +58,8 @@ function verified(document: unknown) {
   return verifyProof(document, { publisherKeys: [publisher], profile });
 }
 
-/** `ledger-node verify-proof` on the document; run without blocking, so that the client's idle connections see the server close them. */
-async function verifyProofCli(document: unknown, name: string): Promise<{ status: number; stdout: string }> {
-  const file = path.join(dir.dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify(document));
-  try {
-    const { stdout } = await execFileAsync(process.execPath, [cliEntry(), 'verify-proof', file, '-validator_list_keys', publisher], { env: { ...process.env, NO_COLOR: '1' } });
-    return { status: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { status: failed.code, stdout: failed.stdout };
-  }
-}
+/** `ledger-node verify-proof` on the document, with the devnet publisher's key. */
+const verifyProofCli = (document: unknown, name: string) => verifyProofCommand(document, publisher, dir.dir, name);
 
 describe('jt_getProof on a node following a devnet that plays a real network', () => {
   it('proves every funded account at the tip (the holders with their USD line), each verified offline and by ledger-node verify-proof', async () => {
