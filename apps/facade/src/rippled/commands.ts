@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { envelopeErrors, errorFields, rpcErrors, type ApiVersion, type JsonObject } from '@ledger-node/rippled-api';
 import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
-import type { RippledContext, RippledMethod } from './method';
+import type { RippledContext, RippledHandler, RippledResult } from './method';
 import { rippledErrorOf } from './methods/errors';
 import type { RippledSubscriptions, SubscribeOutcome } from './streams';
 
@@ -38,6 +38,9 @@ export function outcomeLabel(token: unknown): string {
 /** The commands bound to a WebSocket connection. */
 const connectionCommands = new Set(['subscribe', 'unsubscribe']);
 
+/** What a command answers: its result (with, for `subscribe`, the start of its stream messages), or rippled's error fields. */
+export type CommandOutcome = { result: RippledResult; start?: () => void } | { error: JsonObject };
+
 export interface CommandRunner {
   /**
    * Runs `command` with the request's fields. `subscriptions` is the connection's, absent over HTTP.
@@ -49,7 +52,7 @@ export interface CommandRunner {
     apiVersion: ApiVersion,
     transport: 'ws' | 'http',
     subscriptions?: RippledSubscriptions,
-  ): Promise<{ result: JsonObject; start?: () => void } | { error: JsonObject }>;
+  ): Promise<CommandOutcome>;
   /**
    * Counts a request refused before any command ran (command `malformed`): a WebSocket message
    * answered with `token` (jsonInvalid, missingCommand, invalid_API_version), or an HTTP call
@@ -59,7 +62,7 @@ export interface CommandRunner {
 }
 
 export interface CommandRunnerOptions {
-  methods: Readonly<Record<string, RippledMethod>>;
+  methods: Readonly<Record<string, RippledHandler>>;
   context: RippledContext;
   logger: Logger;
   /** A command that takes this long or longer is logged with its name and duration (-slow_ms). */
@@ -82,7 +85,7 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
     request: JsonObject,
     apiVersion: ApiVersion,
     subscriptions: RippledSubscriptions | undefined,
-  ): Promise<{ result: JsonObject; start?: () => void }> => {
+  ): Promise<{ result: RippledResult; start?: () => void }> => {
     if (command === 'subscribe' || command === 'unsubscribe') {
       if (!subscriptions) throw new SubscriptionOverHttp(command);
       if (command === 'unsubscribe') return { result: await subscriptions.unsubscribe(request) };
@@ -102,7 +105,7 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
       }
       const startedAt = process.hrtime.bigint();
       return inSpan(`rippled ${command}`, { 'rpc.system': 'rippled', 'rpc.method': command }, async (span) => {
-        let answer: { result: JsonObject; start?: () => void } | { error: JsonObject };
+        let answer: CommandOutcome;
         try {
           answer = await execute(command, request, apiVersion, subscriptions);
         } catch (error) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RenderedJson } from '../queries/rendered-json';
 import { httpAnswer, maskSecrets, parseHttpCall, parseWsCall, wsAnswer } from './envelope';
 
 describe("rippled's WebSocket envelope", () => {
@@ -28,8 +29,8 @@ describe("rippled's WebSocket envelope", () => {
 
   it('answers success with id, result, status and type, and errors with the request echoed, secrets masked', () => {
     const request = { id: 'a', command: 'wallet_propose', seed: 'snoPBrXtMeMyMHUVTgbuqAfg1SUTb', api_version: 2 };
-    expect(wsAnswer(request, { result: { x: 1 } })).toEqual({ id: 'a', api_version: 2, result: { x: 1 }, status: 'success', type: 'response' });
-    expect(wsAnswer(request, { error: { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.' } })).toEqual({
+    expect(JSON.parse(wsAnswer(request, { result: { x: 1 } }))).toEqual({ id: 'a', api_version: 2, result: { x: 1 }, status: 'success', type: 'response' });
+    expect(JSON.parse(wsAnswer(request, { error: { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.' } }))).toEqual({
       id: 'a',
       api_version: 2,
       error: 'unknownCmd',
@@ -65,9 +66,9 @@ describe("rippled's HTTP JSON-RPC envelope", () => {
   });
 
   it('answers {result: {…, status}}, an error with the request (the params and the command) echoed, secrets masked', () => {
-    expect(httpAnswer({ command: 'ping' }, { result: {} })).toEqual({ result: { status: 'success' } });
+    expect(JSON.parse(httpAnswer({ command: 'ping' }, { result: {} }))).toEqual({ result: { status: 'success' } });
     const request = { command: 'sign', secret: 's…', tx_json: {}, id: 9 };
-    expect(httpAnswer(request, { error: { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.' } })).toEqual({
+    expect(JSON.parse(httpAnswer(request, { error: { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.' } }))).toEqual({
       result: {
         error: 'unknownCmd',
         error_code: 32,
@@ -77,6 +78,18 @@ describe("rippled's HTTP JSON-RPC envelope", () => {
       },
       id: 9,
     });
+  });
+
+  it('writes a rendered result in as it is, in both envelopes, beside the same fields an object result gets', () => {
+    const result = { hash: 'AB', validated: true, meta: { TransactionResult: 'tesSUCCESS' } };
+    const rendered = RenderedJson.of(result);
+    const wsRequest = { id: 'a"b', command: 'tx', api_version: 2 };
+    expect(wsAnswer(wsRequest, { result: rendered })).toBe(wsAnswer(wsRequest, { result }));
+    expect(JSON.parse(wsAnswer(wsRequest, { result: rendered }))).toEqual({ id: 'a"b', api_version: 2, result, status: 'success', type: 'response' });
+    const httpRequest = { command: 'tx', id: 9, jsonrpc: '2.0' };
+    expect(httpAnswer(httpRequest, { result: rendered })).toBe(httpAnswer(httpRequest, { result }));
+    expect(JSON.parse(httpAnswer(httpRequest, { result: rendered }))).toEqual({ result: { ...result, status: 'success' }, jsonrpc: '2.0', id: 9 });
+    expect(JSON.parse(httpAnswer({ command: 'ping' }, { result: RenderedJson.of({}) }))).toEqual({ result: { status: 'success' } });
   });
 
   it('masks every field rippled masks and leaves a request without them as it is', () => {

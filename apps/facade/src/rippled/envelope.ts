@@ -19,6 +19,31 @@ import {
   type ApiVersion,
   type JsonObject,
 } from '@ledger-node/rippled-api';
+import { RenderedJson } from '../queries/rendered-json';
+import type { RippledResult } from './method';
+
+/** A command's result or its error fields, as the transports answer them. */
+type Outcome = { result: RippledResult } | { error: JsonObject };
+
+/**
+ * `answer` as JSON text with `result` as its `result` field: a rendered result is written in as it
+ * is (no parse, no second stringify). Top-level fields only, in `answer`'s order.
+ */
+function answerText(answer: JsonObject, result: RippledResult): string {
+  if (!(result instanceof RenderedJson)) return JSON.stringify({ ...answer, result });
+  const fields = Object.entries({ ...answer, result: undefined }).flatMap(([name, value]) => {
+    if (name === 'result') return [`"result":${result.json}`];
+    return value === undefined ? [] : [`${JSON.stringify(name)}:${JSON.stringify(value)}`];
+  });
+  return `{${fields.join(',')}}`;
+}
+
+/** A result with `"status": "success"` added, as rippled's HTTP answers carry it inside `result`. */
+function withSuccess(result: RippledResult): RippledResult {
+  if (!(result instanceof RenderedJson)) return { ...result, status: 'success' };
+  const { json } = result;
+  return new RenderedJson(`${json.slice(0, -1)}${json === '{}' ? '' : ','}"status":"success"}`);
+}
 
 /** The request as an answer may echo it: secrets replaced by `<masked>`. */
 export function maskSecrets(request: JsonObject): JsonObject {
@@ -52,9 +77,10 @@ export function parseWsCall(text: string): ParsedCall {
   return { call: { command, fields: commandFields(request), apiVersion, request } };
 }
 
-/** The WebSocket answer to a command. */
-export function wsAnswer(request: JsonObject, outcome: { result: JsonObject } | { error: JsonObject }): JsonObject {
-  return 'error' in outcome ? wsError(maskSecrets(request), outcome.error) : wsSuccess(request, outcome.result);
+/** The WebSocket answer to a command, as sent. */
+export function wsAnswer(request: JsonObject, outcome: Outcome): string {
+  if ('error' in outcome) return JSON.stringify(wsError(maskSecrets(request), outcome.error));
+  return answerText(wsSuccess(request, {}), outcome.result);
 }
 
 /** An HTTP call rippled refuses before any command runs: status 400 and its text. */
@@ -89,10 +115,10 @@ export function parseHttpCall(body: unknown): { call: { command: string; fields:
   return { call: { command: method, fields: commandFields(request), apiVersion, request } };
 }
 
-/** The HTTP answer to a command: `{result}` with `status`, and the echoes rippled adds. */
-export function httpAnswer(request: JsonObject, outcome: { result: JsonObject } | { error: JsonObject }): JsonObject {
-  const result = 'error' in outcome ? { ...outcome.error, request: maskSecrets(request), status: 'error' } : { ...outcome.result, status: 'success' };
-  const answer: JsonObject = { result };
+/** The HTTP answer to a command, as sent: `{result}` with `status`, and the echoes rippled adds. */
+export function httpAnswer(request: JsonObject, outcome: Outcome): string {
+  const answer: JsonObject = { result: {} };
   for (const field of ['jsonrpc', 'ripplerpc', 'id']) if (request[field] !== undefined) answer[field] = request[field];
-  return answer;
+  const result = 'error' in outcome ? { ...outcome.error, request: maskSecrets(request), status: 'error' } : withSuccess(outcome.result);
+  return answerText(answer, result);
 }

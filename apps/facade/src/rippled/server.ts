@@ -20,12 +20,12 @@ import type { LedgerFollower } from '../streams/follower';
 import { acceptUpgrades, type Upgrades } from '../streams/upgrade';
 import { commandRunner, type CommandRunner } from './commands';
 import { httpAnswer, parseHttpCall, parseWsCall, wsAnswer } from './envelope';
-import type { RippledContext, RippledMethod } from './method';
+import type { RippledContext, RippledHandler } from './method';
 import { serverStateOf } from './methods/server-info';
 import { RippledSubscriptions, type ServerFacts, type StreamChain } from './streams';
 
 export interface RippledApiOptions {
-  methods: Readonly<Record<string, RippledMethod>>;
+  methods: Readonly<Record<string, RippledHandler>>;
   context: RippledContext;
   follower: LedgerFollower;
   chain: StreamChain;
@@ -79,6 +79,7 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
     const { command, fields, apiVersion, request } = parsed.call;
     const outcome = await runner.run(command, fields, apiVersion, 'http');
     ctx.status = 200;
+    ctx.type = 'application/json';
     ctx.body = httpAnswer(request, outcome);
   };
 }
@@ -158,7 +159,7 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
                 }
                 const { command, fields, apiVersion, request } = parsed.call;
                 const outcome = await runner.run(command, fields, apiVersion, 'ws', subscriptions);
-                connection.send(JSON.stringify(wsAnswer(request, outcome)));
+                connection.send(wsAnswer(request, outcome));
                 // Stream messages begin once the answer is on its way.
                 if ('result' in outcome) outcome.start?.();
               }),

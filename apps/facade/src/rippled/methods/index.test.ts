@@ -7,6 +7,7 @@ import { commandRunner } from '../commands';
 import type { RippledContext } from '../method';
 import { rippledErrorOf, rippledMethods, rippledMethodsFor } from './index';
 import { request } from './test-context';
+import { random } from './ping';
 
 describe('rippledMethods', () => {
   it('serves the read API, manifest, submit and the forwarded commands; subscriptions are the transport\'s', () => {
@@ -74,7 +75,7 @@ describe('rippledMethods', () => {
   });
 
   it('random answers 256 fresh random bits as uppercase hex', async () => {
-    const [first, second] = [await rippledMethods.random(request({}), {} as never), await rippledMethods.random(request({}), {} as never)];
+    const [first, second] = [await random(request({}), {} as never), await random(request({}), {} as never)];
     expect(first.random).toMatch(/^[0-9A-F]{64}$/);
     expect(second.random).not.toBe(first.random);
   });

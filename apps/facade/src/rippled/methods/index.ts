@@ -1,5 +1,5 @@
 import type { ChainProfile } from '@ledger-node/chain';
-import type { RippledMethod } from '../method';
+import type { RippledHandler } from '../method';
 import { accountChannels } from './account-channels';
 import { accountCurrencies } from './account-currencies';
 import { accountInfo } from './account-info';
@@ -29,13 +29,13 @@ import { ping, random, version } from './ping';
 import { serverDefinitions } from './server-definitions';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
-import { transactionEntry, tx } from './tx';
+import { transactionEntry, txServed } from './tx';
 import { vaultInfo } from './vault-info';
 
 export { rippledErrorOf } from './errors';
 
 /** Every rippled-compatible method the node answers, by command name: from its store, sync's trust state, or forwarded. */
-export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
+export const rippledMethods: Readonly<Record<string, RippledHandler>> = {
   account_channels: accountChannels,
   account_currencies: accountCurrencies,
   account_info: accountInfo,
@@ -74,7 +74,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
   submit,
   submit_multisigned: submitMultisigned,
   transaction_entry: transactionEntry,
-  tx,
+  tx: txServed,
   vault_info: vaultInfo,
   version,
 };
@@ -83,7 +83,7 @@ export const rippledMethods: Readonly<Record<string, RippledMethod>> = {
 const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
 
 /** The methods a node of this chain answers: on Jingtum, those over objects it lacks are unknownCmd, as its node answers. */
-export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledMethod>> {
+export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledHandler>> {
   if (profile.id === 'xrpl') return rippledMethods;
   return Object.fromEntries(Object.entries(rippledMethods).filter(([command]) => !xrplOnly.has(command)));
 }

@@ -26,6 +26,8 @@ import {
 import { InvalidParams, OutOfRange } from '@ledger-node/errors';
 import { notationOf, rippledNotation, type ApiVersion, type FeeSchedule } from '@ledger-node/rippled-api';
 import type { RippledContext, RippledRequest } from '../method';
+import { AnswerCache } from '../../queries/answer-cache';
+import { Queries } from '../../queries/queries';
 
 export interface FixtureLedger {
   /** rippled's `ledger` JSON: header fields, `transactions` (expanded) and `accountState`. */
@@ -224,6 +226,9 @@ export class TestChain {
       };
     };
     queries.listState = async (request: { ledgerIndex: number; afterKey?: Buffer; beforeKey?: Buffer; limit: number }) => list(request);
+    // The answer cache as the facade keeps it (Queries.kept over a real AnswerCache).
+    const answers = new AnswerCache(1 << 20);
+    queries.kept = (...args: Parameters<Queries['kept']>) => Queries.prototype.kept.apply({ answers } as unknown as Queries, args);
     const sync: GetSyncStatusResponse = {
       syncing: false,
       startingLedgerIndex: 0,
