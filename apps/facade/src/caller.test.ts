@@ -42,4 +42,17 @@ describe('who a request is for', () => {
     expect(callerIdentities(['127.0.0.1'])(request('127.0.0.1', '198.51.100.9'))).toEqual({ caller: 'ip:198.51.100.9', address: '198.51.100.9' });
     expect(callerIdentities([])(request('127.0.0.1', '198.51.100.9', 9)).caller).toBe('local:127.0.0.1:9');
   });
+
+  it("keeps a connection's caller for its next requests without a proxy header, and works out each forwarded request anew", () => {
+    const callerOf = callerIdentities(['10.0.0.0/8']);
+    const connection = request('203.0.113.7');
+    const first = callerOf(connection);
+    expect(callerOf({ socket: connection.socket, headers: {} } as IncomingMessage)).toBe(first);
+    expect(callerOf(request('203.0.113.8')).address).toBe('203.0.113.8');
+    const proxy = request('10.1.2.3', '198.51.100.9');
+    expect(callerOf(proxy).address).toBe('198.51.100.9');
+    expect(callerOf({ socket: proxy.socket, headers: { 'x-forwarded-for': '198.51.100.10' } } as unknown as IncomingMessage).address).toBe('198.51.100.10');
+    // The proxy's own request, without the header, is the proxy's.
+    expect(callerOf({ socket: proxy.socket, headers: {} } as IncomingMessage).address).toBe('10.1.2.3');
+  });
 });

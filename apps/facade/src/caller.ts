@@ -7,7 +7,7 @@
  * - A caller on this host (a loopback address, as every local process is) is told apart by its
  *   connection: one local batch does not take another local client's share of signing.
  */
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type Socket } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 
 export interface CallerIdentity {
@@ -58,13 +58,23 @@ function clientAddress(peer: string, forwardedFor: string | string[] | undefined
   return client;
 }
 
-/** The identity of each request's caller, with `trustedProxies` (-trusted_proxies) believed for X-Forwarded-For. */
+/**
+ * The identity of each request's caller, with `trustedProxies` (-trusted_proxies) believed for
+ * X-Forwarded-For. A request without that header is its connection's caller: worked out on the
+ * connection's first request and kept with it (its peer never changes), not on every request.
+ */
 export function callerIdentities(trustedProxies: readonly string[]): CallerOf {
   const trusted = addressList(trustedProxies);
+  const byConnection = new WeakMap<Socket, CallerIdentity>();
   return (request) => {
+    const forwardedFor = request.headers['x-forwarded-for'];
+    const known = forwardedFor === undefined ? byConnection.get(request.socket) : undefined;
+    if (known) return known;
     const peer = plain(request.socket.remoteAddress ?? 'unknown');
-    const address = clientAddress(peer, request.headers['x-forwarded-for'], trusted);
+    const address = clientAddress(peer, forwardedFor, trusted);
     const local = address === peer && contains(loopback, peer);
-    return { caller: local ? `local:${peer}:${request.socket.remotePort ?? 0}` : `ip:${address}`, address };
+    const identity: CallerIdentity = Object.freeze({ caller: local ? `local:${peer}:${request.socket.remotePort ?? 0}` : `ip:${address}`, address });
+    if (forwardedFor === undefined) byConnection.set(request.socket, identity);
+    return identity;
   };
 }
