@@ -1,7 +1,40 @@
 import { setMaxListeners } from 'node:events';
 import type Koa from 'koa';
-import { withCallScope } from '@ledger-node/grpc';
-import type { CallerOf } from './caller';
+import { withCallScope, type CallScope } from '@ledger-node/grpc';
+import type { CallerIdentity, CallerOf } from './caller';
+
+/**
+ * One HTTP request's call scope. Its signal is made when a call first asks for it: most answers
+ * (the tip, a cached answer) make no gRPC call, and an AbortController with its listener bound
+ * lifted costs more than the rest of such a request's scope.
+ */
+export class RequestScope implements CallScope {
+  readonly caller: string;
+  readonly address: string;
+  private controller: AbortController | undefined;
+  private gone = false;
+
+  constructor(identity: CallerIdentity) {
+    this.caller = identity.caller;
+    this.address = identity.address;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      // One signal serves every call made for the request (a batch runs several at once).
+      setMaxListeners(0, this.controller.signal);
+      if (this.gone) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** The client went away before its answer: every call made for it, or still to be made, is cancelled. */
+  cancel(): void {
+    this.gone = true;
+    this.controller?.abort();
+  }
+}
 
 /**
  * Runs each HTTP request's work in a call scope (libs/grpc call-scope.ts): every gRPC call made
@@ -10,12 +43,10 @@ import type { CallerOf } from './caller';
  */
 export function requestScope(callerOf: CallerOf): Koa.Middleware {
   return (ctx, next) => {
-    const controller = new AbortController();
-    // One signal serves every call made for the request (a batch runs several at once).
-    setMaxListeners(0, controller.signal);
+    const scope = new RequestScope(callerOf(ctx.req));
     ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) controller.abort();
+      if (!ctx.res.writableFinished) scope.cancel();
     });
-    return withCallScope({ signal: controller.signal, ...callerOf(ctx.req) }, next);
+    return withCallScope(scope, next);
   };
 }
