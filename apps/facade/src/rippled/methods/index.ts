@@ -14,6 +14,7 @@ import { bookOffers } from './book-offers';
 import { channelVerify } from './channel-verify';
 import { depositAuthorized } from './deposit-authorized';
 import { feature } from './feature';
+import { keptWhen, namesLedger, namesTransaction } from './final-answers';
 import { fee } from './fee';
 import { pathFind, ripplePathFind, simulate, submitMultisigned } from './forwarded';
 import { gatewayBalances } from './gateway-balances';
@@ -29,7 +30,7 @@ import { ping, random, version } from './ping';
 import { serverDefinitions } from './server-definitions';
 import { serverInfo, serverState } from './server-info';
 import { submit } from './submit';
-import { transactionEntry, txServed } from './tx';
+import { transactionEntry, tx } from './tx';
 import { vaultInfo } from './vault-info';
 
 export { rippledErrorOf } from './errors';
@@ -38,10 +39,10 @@ export { rippledErrorOf } from './errors';
 export const rippledMethods: Readonly<Record<string, RippledHandler>> = {
   account_channels: accountChannels,
   account_currencies: accountCurrencies,
-  account_info: accountInfo,
-  account_lines: accountLines,
+  account_info: keptWhen('account_info', accountInfo, namesLedger),
+  account_lines: keptWhen('account_lines', accountLines, namesLedger),
   account_nfts: accountNfts,
-  account_objects: accountObjects,
+  account_objects: keptWhen('account_objects', accountObjects, namesLedger),
   account_offers: accountOffers,
   account_tx: accountTx,
   amm_info: ammInfo,
@@ -53,12 +54,12 @@ export const rippledMethods: Readonly<Record<string, RippledHandler>> = {
   fee,
   gateway_balances: gatewayBalances,
   get_aggregate_price: getAggregatePrice,
-  ledger,
+  ledger: keptWhen('ledger', ledger, namesLedger),
   ledger_closed: ledgerClosed,
   ledger_current: ledgerCurrent,
   ledger_data: ledgerData,
   ledger_index: ledgerIndex,
-  ledger_entry: ledgerEntry,
+  ledger_entry: keptWhen('ledger_entry', ledgerEntry, namesLedger),
   manifest,
   nft_buy_offers: nftBuyOffers,
   nft_sell_offers: nftSellOffers,
@@ -74,7 +75,7 @@ export const rippledMethods: Readonly<Record<string, RippledHandler>> = {
   submit,
   submit_multisigned: submitMultisigned,
   transaction_entry: transactionEntry,
-  tx: txServed,
+  tx: keptWhen('tx', tx, namesTransaction),
   vault_info: vaultInfo,
   version,
 };

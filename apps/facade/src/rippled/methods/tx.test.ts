@@ -1,9 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getProfile } from '@ledger-node/chain';
 import { notationOf, rippledNotation } from '@ledger-node/rippled-api';
 import { readFixture } from '@ledger-node/test-utils';
-import { RenderedJson } from '../../queries/rendered-json';
-import { transactionEntry, tx, txServed } from './tx';
+import { transactionEntry, tx } from './tx';
 import { HISTORY_LEDGERS, request, TestChain, type FixtureLedger } from './test-context';
 
 const fixtures = HISTORY_LEDGERS.map((file) => readFixture<FixtureLedger>(file));
@@ -15,10 +14,6 @@ const ledger = fixtures[1].ledger;
  */
 const recorded: Record<string, any> = rippledNotation(ledger.transactions[0], notationOf(getProfile('xrpl')));
 const payment: Record<string, any> = fixtures.flatMap((fixture) => fixture.ledger.transactions).find((candidate: any) => candidate.TransactionType === 'Payment' && candidate.metaData.TransactionResult === 'tesSUCCESS');
-
-/** The CTID of `recorded` on a network. */
-const ctidOn = (networkId: number) =>
-  `C${(11119600).toString(16).toUpperCase().padStart(7, '0')}${recorded.metaData.TransactionIndex.toString(16).toUpperCase().padStart(4, '0')}${networkId.toString(16).toUpperCase().padStart(4, '0')}`;
 
 describe('tx', () => {
   it('answers a stored transaction in API v1: its fields, hash, date, ledger and metadata', async () => {
@@ -48,6 +43,10 @@ describe('tx', () => {
     const answer = await tx(request({ transaction: recorded.hash, binary: true }), chain.context);
     expect(answer).toMatchObject({ hash: recorded.hash, tx: expect.stringMatching(/^[0-9A-F]+$/), meta: expect.stringMatching(/^[0-9A-F]+$/), ledger_index: 11119600 });
   });
+
+  /** The CTID of `recorded` on a network. */
+  const ctidOn = (networkId: number) =>
+    `C${(11119600).toString(16).toUpperCase().padStart(7, '0')}${recorded.metaData.TransactionIndex.toString(16).toUpperCase().padStart(4, '0')}${networkId.toString(16).toUpperCase().padStart(4, '0')}`;
 
   it('finds a transaction by its CTID, of any network when the node states none', async () => {
     expect((await tx(request({ ctid: ctidOn(0) }), chain.context)).hash).toBe(recorded.hash);
@@ -118,45 +117,5 @@ describe('transaction_entry', () => {
     await expect(transactionEntry(request({ ledger_index: 11119601 }), chain.context)).rejects.toMatchObject({ token: 'fieldNotFoundTransaction', extra: otherLedger });
     await expect(transactionEntry(request({ tx_hash: 'XYZ', ledger_index: 11119601 }), chain.context)).rejects.toMatchObject({ token: 'malformedRequest', extra: otherLedger });
     await expect(transactionEntry(request({ tx_hash: recorded.hash, ledger_index: 'current' }), chain.context)).rejects.toMatchObject({ token: 'notYetImplemented' });
-  });
-});
-
-describe('tx as the command table serves it', () => {
-  it('renders a stored transaction once per API version and form, then answers it from the answer cache without asking the store', async () => {
-    const reads = vi.spyOn(chain.context.queries, 'transaction');
-    try {
-      const first = await txServed(request({ transaction: payment.hash }, 2), chain.context);
-      const again = await txServed(request({ transaction: payment.hash.toLowerCase() }, 2), chain.context);
-      expect(first).toBeInstanceOf(RenderedJson);
-      expect(JSON.parse((first as RenderedJson).json)).toEqual(await tx(request({ transaction: payment.hash }, 2), chain.context));
-      expect((again as RenderedJson).json).toBe((first as RenderedJson).json);
-      expect(reads).toHaveBeenCalledTimes(2); // the first txServed and the plain tx: the second txServed asked nothing
-      const v1 = (await txServed(request({ transaction: payment.hash }, 1), chain.context)) as RenderedJson;
-      const binary = (await txServed(request({ transaction: payment.hash, binary: true }, 2), chain.context)) as RenderedJson;
-      expect(JSON.parse(v1.json)).toHaveProperty('DeliverMax');
-      expect(JSON.parse(binary.json)).toMatchObject({ tx_blob: expect.stringMatching(/^[0-9A-F]+$/) });
-      expect(new Set([v1.json, binary.json, (first as RenderedJson).json]).size).toBe(3);
-    } finally {
-      reads.mockRestore();
-    }
-  });
-
-  it('checks the request before the cache: a bad field is refused even for a transaction answered before', async () => {
-    await txServed(request({ transaction: recorded.hash }), chain.context);
-    await expect(txServed(request({ transaction: recorded.hash, binary: 'yes' }), chain.context)).rejects.toMatchObject({ token: 'invalidParams' });
-    await expect(txServed(request({ transaction: recorded.hash, min_ledger: 9, max_ledger: 3 }), chain.context)).rejects.toMatchObject({ token: 'invalidLgrRange' });
-  });
-
-  it('keeps no "not found", and answers a CTID afresh', async () => {
-    const missing = 'AB'.repeat(32);
-    const reads = vi.spyOn(chain.context.queries, 'transaction');
-    try {
-      await expect(txServed(request({ transaction: missing }), chain.context)).rejects.toMatchObject({ token: 'txnNotFound' });
-      await expect(txServed(request({ transaction: missing }), chain.context)).rejects.toMatchObject({ token: 'txnNotFound' });
-      expect(reads).toHaveBeenCalledTimes(2);
-    } finally {
-      reads.mockRestore();
-    }
-    expect(await txServed(request({ ctid: ctidOn(0) }), chain.context)).not.toBeInstanceOf(RenderedJson);
   });
 });

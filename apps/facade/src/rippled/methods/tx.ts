@@ -9,8 +9,8 @@
  */
 import { TxDetail, type TransactionRecord } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
-import { BareRpcError, closeTimeIso, type ApiVersion, invalidField, isHash256, missingField, notationOf, readBoolean, rippledNotation, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
-import type { RippledContext, RippledHandler, RippledMethod } from '../method';
+import { BareRpcError, closeTimeIso, invalidField, isHash256, missingField, notationOf, readBoolean, rippledNotation, RpcError, txJsonV1, txJsonV2, txResult, type JsonObject } from '@ledger-node/rippled-api';
+import type { RippledContext, RippledMethod } from '../method';
 import { ledgerFields, resolveLedger } from './ledgers';
 import { placeOfRecord, transactionInput } from './records';
 import { syncSkipLists, transactionProof } from '../../proofs/transaction-proof';
@@ -32,18 +32,7 @@ function readCtid(value: unknown): { ledgerIndex: number; txIndex: number; netwo
   return { ledgerIndex: Number((bits >> 32n) & 0x0fffffffn), txIndex: Number((bits >> 16n) & 0xffffn), networkId: Number(bits & 0xffffn) };
 }
 
-/** A `tx` request, checked as rippled checks it. */
-interface TxRequest {
-  binary: boolean;
-  withProof: boolean;
-  /** The hash asked for, or undefined when a CTID is. */
-  hash: string | undefined;
-  ctid: unknown;
-  minLedger: number | undefined;
-  maxLedger: number | undefined;
-}
-
-function readTxRequest(params: JsonObject): TxRequest {
+export const tx: RippledMethod = async ({ params, apiVersion }, context) => {
   const binary = readBoolean(params, 'binary');
   const withProof = readBoolean(params, 'proof');
   const hash = params.transaction;
@@ -52,18 +41,14 @@ function readTxRequest(params: JsonObject): TxRequest {
   if (hash === undefined && ctid === undefined) throw missingField('transaction');
   const minLedger = readLedgerBound(params, 'min_ledger');
   const maxLedger = readLedgerBound(params, 'max_ledger');
-  if (minLedger !== undefined && maxLedger !== undefined) {
+  const rangeGiven = minLedger !== undefined && maxLedger !== undefined;
+  if (rangeGiven) {
     if (minLedger > maxLedger) throw new RpcError('invalidLgrRange');
     if (maxLedger - minLedger > MAX_SEARCH_RANGE) throw new RpcError('excessiveLgrRange');
   }
-  if (hash !== undefined && !isHash256(hash)) throw new RpcError('invalidParams', "Invalid field 'transaction'.");
-  return { binary, withProof, hash, ctid, minLedger, maxLedger };
-}
 
-async function answerTx(request: TxRequest, apiVersion: ApiVersion, context: RippledContext): Promise<Record<string, unknown>> {
-  const { binary, withProof, hash, ctid, minLedger, maxLedger } = request;
   let record: TransactionRecord | undefined;
-  if (hash === undefined) {
+  if (ctid !== undefined) {
     const position = readCtid(ctid);
     // As Clio: checked when the node states a network.
     if (context.networkId !== undefined && position.networkId !== context.networkId) {
@@ -71,31 +56,17 @@ async function answerTx(request: TxRequest, apiVersion: ApiVersion, context: Rip
     }
     record = await context.queries.transactionAt({ selector: { $case: 'index', index: position.ledgerIndex } }, position.txIndex);
   } else {
+    if (!isHash256(hash)) throw new RpcError('invalidParams', "Invalid field 'transaction'.");
     record = await context.queries.transaction(Buffer.from(hash, 'hex'));
   }
   if (!record) {
-    if (minLedger === undefined || maxLedger === undefined || hash === undefined) throw new RpcError('txnNotFound');
+    if (!rangeGiven || ctid !== undefined) throw new RpcError('txnNotFound');
     const { completeRanges } = await context.queries.status();
     const searchedAll = completeRanges.some((range) => range.first <= minLedger && maxLedger <= range.last);
     throw new RpcError('txnNotFound', undefined, { searched_all: searchedAll });
   }
   const result = txResult(placeOfRecord(record), transactionInput(record, context.profile), { apiVersion, binary, networkId: context.networkId });
   return withProof ? { ...result, proof: await proofOf(record, context) } : result;
-}
-
-export const tx: RippledMethod = async ({ params, apiVersion }, context) => answerTx(readTxRequest(params), apiVersion, context);
-
-/**
- * `tx` as the command table serves it: a stored transaction found by hash is final (the store holds
- * validated ledgers only), so its answer is rendered once per API version and form, then served
- * from the answer cache the JSON-RPC and REST reads share. A CTID, a proof or a transaction not
- * found is answered afresh each time.
- */
-export const txServed: RippledHandler = async ({ params, apiVersion }, context) => {
-  const request = readTxRequest(params);
-  if (request.hash === undefined || request.withProof) return answerTx(request, apiVersion, context);
-  const key = `rippled-tx:${apiVersion}:${request.binary ? 'binary' : 'json'}:${request.hash.toUpperCase()}`;
-  return (await context.queries.kept(key, () => answerTx(request, apiVersion, context)))!;
 };
 
 async function proofOf(record: TransactionRecord, { queries, profile, clients }: RippledContext): Promise<unknown> {
