@@ -76,6 +76,8 @@ const STORE_TABLES = [
 ];
 /** The store_meta row that records the partitions' size (decimal ASCII). */
 const PARTITION_SIZE_RECORD = 'ledgers_per_partition';
+/** The store_meta row that records the host (`host:port` of its URL) the last writer wrote through (UTF-8). */
+const WRITER_HOST_RECORD = 'writer_host';
 
 const MAX_U32 = 0xffffffff;
 /** Account index entries read per query while a history scan runs (the scan stops when its caller does). */
@@ -196,7 +198,20 @@ const SQL = {
   // ---- writes: one statement per table per write, its rows as arrays ----
 
   coverPartitions: { name: 'cover_partitions', text: 'SELECT ledger_partitions_cover($1, $2, $3)' },
-  raiseWriterEpoch: { name: 'raise_writer_epoch', text: 'UPDATE writer_epoch SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch::text AS epoch' },
+  // Above the epoch every earlier writer raised, on this server or on a primary whose last raises a
+  // standby promoted since never received: the clock's microseconds, never reached again by an
+  // earlier writer's epoch + 1.
+  raiseWriterEpoch: {
+    name: 'raise_writer_epoch',
+    text: `UPDATE writer_epoch SET epoch = greatest(epoch + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) WHERE id = 1 RETURNING epoch::text AS epoch`,
+  },
+  // The host the writer before wrote through, replaced by this one's ('' when unknown).
+  swapWriterHost: {
+    name: 'swap_writer_host',
+    text: `WITH previous AS (SELECT convert_from(value, 'UTF8') AS host FROM store_meta WHERE name = '${WRITER_HOST_RECORD}'),
+      recorded AS (INSERT INTO store_meta (name, value) VALUES ('${WRITER_HOST_RECORD}', convert_to($1::text, 'UTF8')) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value)
+      SELECT (SELECT host FROM previous) AS host`,
+  },
   checkWriter: { name: 'check_writer', text: 'SELECT ledger_writer_check($1)' },
   putLedger: {
     name: 'put_ledger',
@@ -394,6 +409,8 @@ function metaRow(operation: KvOperation): { name: string; value: Buffer } {
 function storeFailure(error: unknown, location: string): unknown {
   if (isLedgerNodeError(error) || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
+  // A write on a host that is a standby now, or was made read-only: the primary is elsewhere.
+  if (code === '25006') return new Unavailable(`${location} takes no writes on this host any more (a standby, or read-only): ${error.message}`);
   if (code === '53100') return new Unavailable(`disk full: ${location} cannot write (${error.message})`);
   if (code === 'LN001') return new Unavailable(`${location}: ${error.message}; this ledger-store no longer writes`);
   const unreachable =
@@ -418,12 +435,25 @@ export class PgLedgerBackend implements LedgerBackend {
   /** First ledgers of the partitions this process has written or created (each table has them all). */
   private readonly knownPartitions = new Set<number>();
 
+  /** The host the previous writer wrote through (store_meta `writer_host`) when this one fenced, if another than this one's. */
+  private movedFrom: string | undefined;
+
   private constructor(
     private readonly pool: pg.Pool,
     readonly location: string,
     /** The database's partition size (store_meta `ledgers_per_partition`). */
     readonly ledgersPerPartition: number,
+    /** The host this backend's sessions go to (`host:port`), when known. */
+    readonly host: string | undefined,
   ) {}
+
+  /**
+   * The host the writer before this one wrote through, when it was another than this one's (the
+   * database's primary moved: a failover), as this process's fence found it; else undefined.
+   */
+  get primaryMovedFrom(): string | undefined {
+    return this.movedFrom;
+  }
 
   /**
    * Connects and brings the schema up to date (the migrations not yet applied, in order, under an
@@ -436,7 +466,7 @@ export class PgLedgerBackend implements LedgerBackend {
   static async open(
     connection: pg.PoolConfig | string,
     location = describeTarget(connection),
-    options: { readOnly?: boolean; ledgersPerPartition?: number } = {},
+    options: { readOnly?: boolean; ledgersPerPartition?: number; host?: string } = {},
   ): Promise<PgLedgerBackend> {
     const { ledgersPerPartition } = options;
     if (ledgersPerPartition !== undefined && !(Number.isSafeInteger(ledgersPerPartition) && ledgersPerPartition > 0)) {
@@ -458,7 +488,7 @@ export class PgLedgerBackend implements LedgerBackend {
       throw new Error(`cannot open ${location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     // A reader creates no partitions: the size is the writer's business.
-    return new PgLedgerBackend(pool, location, partitionSize ?? LEDGERS_PER_PARTITION);
+    return new PgLedgerBackend(pool, location, partitionSize ?? LEDGERS_PER_PARTITION, options.host);
   }
 
   /**
@@ -498,8 +528,14 @@ export class PgLedgerBackend implements LedgerBackend {
    */
   async fence(): Promise<void> {
     this.writerEpoch = undefined;
-    const { epoch } = await this.transaction(async (pipeline) => (await pipeline.query<{ epoch: string }>(SQL.raiseWriterEpoch, [])).rows[0]!);
+    const host = this.host ?? '';
+    const { epoch, previousHost } = await this.transaction(async (pipeline) => {
+      const raised = pipeline.query<{ epoch: string }>(SQL.raiseWriterEpoch, []);
+      const previous = pipeline.query<{ host: string | null }>(SQL.swapWriterHost, [host]);
+      return { epoch: (await raised).rows[0]!.epoch, previousHost: (await previous).rows[0]?.host ?? undefined };
+    });
     this.writerEpoch = epoch;
+    this.movedFrom = previousHost !== undefined && previousHost !== '' && host !== '' && previousHost !== host ? previousHost : undefined;
   }
 
   private async writeCovering<T>(ledgerIndexes: readonly number[], work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
