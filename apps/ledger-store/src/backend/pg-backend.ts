@@ -16,6 +16,7 @@ import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import { decodeEvidenceRecord, encodeEvidenceRecord, evidenceOf, evidenceRows } from '../repositories/evidence';
+import { decodeTransactionRecord, encodeTransactionRecord, type TransactionRecordFields } from './transaction-record';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend, RangesAfter } from './backend';
 import {
   type ChainIdentity,
@@ -47,6 +48,7 @@ import {
 const MIGRATIONS: readonly { version: number; file: URL }[] = [
   { version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) },
   { version: 2, file: new URL('./pg/002_evidence.sql', import.meta.url) },
+  { version: 3, file: new URL('./pg/003_compact_transactions.sql', import.meta.url) },
 ];
 
 /**
@@ -121,11 +123,11 @@ const SQL = {
   // names (LIMIT keeps the lookup per row, so that no plan scans every partition to hash-join them).
   transactions: {
     name: 'transactions',
-    text: `SELECT located.hash, located.ledger_index, located.tx_index, record.engine_result, record.transaction_type, record.tx_blob, record.meta_blob
+    text: `SELECT located.hash, located.ledger_index, located.tx_index, stored.engine_result, stored.transaction_type, stored.record, stored.plain_tx_blob, stored.plain_meta_blob
       FROM transactions AS located CROSS JOIN LATERAL (
-        SELECT engine_result, transaction_type, tx_blob, meta_blob FROM ledger_transactions
+        SELECT engine_result, transaction_type, record, plain_tx_blob, plain_meta_blob FROM ledger_transactions
         WHERE ledger_index = located.ledger_index AND tx_index = located.tx_index LIMIT 1
-      ) AS record
+      ) AS stored
       WHERE located.hash = ANY($1::bytea[])`,
   },
   // Entries between two positions (inclusive), as row comparisons over the primary key's columns
@@ -237,11 +239,10 @@ const SQL = {
   },
   putLedgerTransactions: {
     name: 'put_ledger_transactions',
-    text: `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob)
-      SELECT $1, tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob
-      FROM unnest($2::bigint[], $3::bytea[], $4::text[], $5::text[], $6::bytea[], $7::bytea[]) AS rows (tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob)
-      ON CONFLICT (ledger_index, tx_index) DO UPDATE SET hash = EXCLUDED.hash, engine_result = EXCLUDED.engine_result, transaction_type = EXCLUDED.transaction_type,
-        tx_blob = EXCLUDED.tx_blob, meta_blob = EXCLUDED.meta_blob`,
+    text: `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, record)
+      SELECT $1, tx_index, hash, record FROM unnest($2::bigint[], $3::bytea[], $4::bytea[]) AS rows (tx_index, hash, record)
+      ON CONFLICT (ledger_index, tx_index) DO UPDATE SET hash = EXCLUDED.hash, record = EXCLUDED.record,
+        engine_result = NULL, transaction_type = NULL, plain_tx_blob = NULL, plain_meta_blob = NULL`,
   },
   // A hash stored again (in another ledger) points at the later record, as the key-value layout overwrites.
   putTransactions: {
@@ -343,10 +344,23 @@ interface TransactionRow {
   hash: Buffer;
   ledger_index: string;
   tx_index: string;
-  engine_result: string;
-  transaction_type: string;
-  tx_blob: Buffer;
-  meta_blob: Buffer;
+  /** Written since pg/003_compact_transactions.sql: the rest of the transaction (transaction-record.ts). */
+  record: Buffer | null;
+  /** Written before it. */
+  engine_result: string | null;
+  transaction_type: string | null;
+  plain_tx_blob: Buffer | null;
+  plain_meta_blob: Buffer | null;
+}
+
+/** A row's result, type, blob and metadata: from its record, or (written before pg/003_compact_transactions.sql) its columns. */
+function recordOf(row: TransactionRow, location: string): TransactionRecordFields {
+  if (row.record !== null) return decodeTransactionRecord(row.record, `transaction ${row.hash.toString('hex').toUpperCase()} in ${location}`);
+  const { engine_result: engineResult, transaction_type: transactionType, plain_tx_blob: txBlob, plain_meta_blob: metaBlob } = row;
+  if (engineResult === null || transactionType === null || txBlob === null || metaBlob === null) {
+    throw new Internal(`transaction ${row.hash.toString('hex').toUpperCase()} in ${location} has neither a record nor its columns`);
+  }
+  return { engineResult, transactionType, txBlob, metaBlob };
 }
 
 const headerOf = (row: HeaderRow): StoredHeader => ({
@@ -586,14 +600,16 @@ export class PgLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  async addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    // Compressed before the transaction opens: its connection is not held meanwhile.
+    const records = await Promise.all(writes.map((write) => Promise.all(write.transactions.map(encodeTransactionRecord))));
     return this.writeCovering(
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
-        const newVersions = writes.map((write) => {
+        const newVersions = writes.map((write, position) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
-          putLedgerRows(pipeline, write);
+          putLedgerRows(pipeline, write, records[position]!);
           putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
           return counted;
         });
@@ -739,10 +755,7 @@ export class PgLedgerBackend implements LedgerBackend {
           hash: row.hash,
           ledgerIndex: Number(row.ledger_index),
           txIndex: Number(row.tx_index),
-          engineResult: row.engine_result,
-          transactionType: row.transaction_type,
-          txBlob: row.tx_blob,
-          metaBlob: row.meta_blob,
+          ...recordOf(row, this.location),
         },
       ]),
     );
@@ -954,8 +967,8 @@ const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]
  * ledger, the before-images not stored at the one before. Send it first: the server runs a
  * pipeline's statements in the order sent, and answers it while the rest is written.
  */
-/** A ledger's header, transactions, account index entries and sent counts. */
-function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
+/** A ledger's header, transactions (with their records, in order), account index entries and sent counts. */
+function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly Buffer[]): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
   pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
@@ -965,10 +978,7 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
     ledgerIndex,
     transactions.map((tx) => tx.txIndex),
     transactions.map((tx) => tx.hash),
-    transactions.map((tx) => tx.engineResult),
-    transactions.map((tx) => tx.transactionType),
-    transactions.map((tx) => tx.txBlob),
-    transactions.map((tx) => tx.metaBlob),
+    records,
   ]);
   const located = lastPerKey(transactions, (tx) => tx.hash);
   pipeline.query(SQL.putTransactions, [located.map((tx) => tx.hash), ledgerIndex, located.map((tx) => tx.txIndex)]);
