@@ -42,6 +42,17 @@ export function storeUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A -store or -store_read value as an error may show it: its user (and any password) as `***`, its
+ * hosts, its database, no query (which may carry a password); `(not a URL)` when it is none.
+ */
+export function shownStoreUrl(value: string): string {
+  const match = /^(postgres(?:ql)?:\/\/)(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?/.exec(value);
+  if (!match) return '(not a URL)';
+  const [, scheme, userInfo, hosts, pathname = ''] = match;
+  return `${scheme}${userInfo === undefined ? '' : '***@'}${hosts}${pathname}`;
+}
+
 /** The store the flags select: -store or -store_read (not both), else RocksDB under -data_dir. */
 export function storeTarget(flags: ParsedFlags): StoreTarget {
   const writerUrl = flags.string('store');

@@ -32,7 +32,7 @@ const DEFAULT_PORT = 5432;
 /** One host of a URL's list: `name`, `name:port`, `[v6]` or `[v6]:port`. */
 function parseHost(text: string): { host: string; port: number } | string {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(text);
-  if (!match) return `"${text}" is not HOST or HOST:PORT`;
+  if (!match) return `host "${text}" is not HOST or HOST:PORT`;
   const port = match[2] === undefined ? DEFAULT_PORT : Number(match[2]);
   if (port < 1 || port > 65_535) return `port ${match[2]} of "${text}" is not within 1-65535`;
   return { host: match[1]!, port };
@@ -60,7 +60,7 @@ export function parseDatabaseUrl(url: string, password?: string): DatabaseHosts 
   const seen = new Set<string>();
   const hosts = hostTexts.map((text): DatabaseHost => {
     const parsed = parseHost(text);
-    if (typeof parsed === 'string') throw new Error(`host ${parsed}`);
+    if (typeof parsed === 'string') throw new Error(parsed);
     const name = `${parsed.host}:${parsed.port}`;
     if (seen.has(name)) throw new Error(`names the host ${name} twice`);
     seen.add(name);
