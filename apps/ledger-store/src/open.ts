@@ -18,7 +18,8 @@ const PRIMARY_POLL_MS = 250;
  * The backend the flags select (config.ts): RocksDB under -data_dir, or PostgreSQL (read-only for
  * -store_read). A PostgreSQL writer (or standby writer) connects to the host of the URL's list that
  * is the writable primary, waiting up to PRIMARY_WAIT_MS for one (saying so once); a reader to the
- * first host the URL's target_session_attrs admits (a standby reads, with its lag).
+ * first host the URL's target_session_attrs admits (a standby reads, with its lag), and to another
+ * when that one cannot be reached.
  */
 export async function openBackend(target: StoreTarget, logger?: Pick<Logger, 'warn'>): Promise<LedgerBackend> {
   if (target.kind === 'rocksdb') return new KvLedgerBackend(await openRocksDb(target.path), `the database at ${target.path}`);
@@ -44,7 +45,13 @@ export async function openBackend(target: StoreTarget, logger?: Pick<Logger, 'wa
   }
   await found?.client.end().catch(() => undefined);
   const host = found?.host ?? hosts[0]!;
-  return PgLedgerBackend.open(host.config, location, { readOnly: target.role === 'reader', host: host.name });
+  // A reader of several hosts moves to another when its host cannot be reached.
+  const findAgain = async () => {
+    const again = await findHost(hosts, wanted, { connectionTimeoutMillis: 5_000 });
+    await again.client.end().catch(() => undefined);
+    return again.host;
+  };
+  return PgLedgerBackend.open(host.config, location, { readOnly: target.role === 'reader', host: host.name, ...(hosts.length > 1 ? { findHost: findAgain } : {}) });
 }
 
 /** Times a writer found that the database's primary had moved to another host since the writer before it (a failover). */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { describeDatabase } from '@ledger-node/postgres';
+import { describeDatabase, type DatabaseHost } from '@ledger-node/postgres';
 import { StateChangeKind, type LedgerEvidence, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import { Internal, isLedgerNodeError, Unavailable } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from '../storage/kv';
@@ -88,6 +88,14 @@ const HISTORY_PAGE = 500;
 const LISTING_BATCH_MIN = 64;
 /** The upper key bound of a listing with none: above every 32-byte key (a prefix sorts before its extensions). */
 const ABOVE_EVERY_KEY = Buffer.alloc(33, 0xff);
+
+/** Where a backend's new sessions go; `find` (a reader of several hosts) finds another host when this one fails. */
+interface Route {
+  config: pg.ClientConfig;
+  name: string | undefined;
+  find?: () => Promise<DatabaseHost>;
+  finding?: Promise<void>;
+}
 
 /** A statement prepared once per connection under its name (pg prepares it at its first use there). */
 interface Statement {
@@ -457,9 +465,31 @@ export class PgLedgerBackend implements LedgerBackend {
     readonly location: string,
     /** The database's partition size (store_meta `ledgers_per_partition`). */
     readonly ledgersPerPartition: number,
-    /** The host this backend's sessions go to (`host:port`), when known. */
-    readonly host: string | undefined,
+    /** Where new sessions go: the host found at open, or (a reader that may move) found again since. */
+    private readonly route: Route,
   ) {}
+
+  /** The host this backend's sessions go to (`host:port`), when known. */
+  get host(): string | undefined {
+    return this.route.name;
+  }
+
+  /**
+   * A reader whose host cannot be reached looks for another among its database's hosts (once at a
+   * time): its next sessions go there. A writer never moves (its sessions stay where its lock is).
+   */
+  private rerouteAfter(failure: unknown): void {
+    const { route } = this;
+    if (route.find === undefined || route.finding || !(failure instanceof Unavailable) || /disk full/.test(failure.message)) return;
+    route.finding = route
+      .find()
+      .then((host) => {
+        route.config = host.config;
+        route.name = host.name;
+      })
+      .catch(() => undefined)
+      .finally(() => (route.finding = undefined));
+  }
 
   /**
    * The host the writer before this one wrote through, when it was another than this one's (the
@@ -480,7 +510,14 @@ export class PgLedgerBackend implements LedgerBackend {
   static async open(
     connection: pg.PoolConfig | string,
     location = describeTarget(connection),
-    options: { readOnly?: boolean; ledgersPerPartition?: number; host?: string } = {},
+    options: {
+      readOnly?: boolean;
+      ledgersPerPartition?: number;
+      /** The host `connection` names (`host:port`). */
+      host?: string;
+      /** A reader of several hosts: finds one again when this one cannot be reached. */
+      findHost?: () => Promise<DatabaseHost>;
+    } = {},
   ): Promise<PgLedgerBackend> {
     const { ledgersPerPartition } = options;
     if (ledgersPerPartition !== undefined && !(Number.isSafeInteger(ledgersPerPartition) && ledgersPerPartition > 0)) {
@@ -490,6 +527,16 @@ export class PgLedgerBackend implements LedgerBackend {
     const config: pg.PoolConfig = { ...(typeof connection === 'string' ? { connectionString: connection } : connection), pipeline: true };
     // The server itself refuses a reader's writes: each of its sessions starts read-only.
     if (options.readOnly) config.options = [config.options, '-c default_transaction_read_only=on'].filter(Boolean).join(' ');
+    const route: Route = { config: typeof connection === 'string' ? {} : connection, name: options.host, find: options.readOnly ? options.findHost : undefined };
+    // Each new session connects to the route's host as it is then (a reader's moves after a failure).
+    if (route.find !== undefined) {
+      config.Client = class extends pg.Client {
+        constructor(settings: pg.ClientConfig) {
+          // The pool keeps the password as a property a spread does not copy.
+          super({ ...settings, password: settings.password, host: route.config.host, port: route.config.port });
+        }
+      } as unknown as pg.PoolConfig['Client'];
+    }
     const pool = new pg.Pool(config);
     // An idle connection that breaks (the server restarted, an administrator ended it) leaves the
     // pool by itself and the next query opens another; unheard, its error would end the process.
@@ -502,7 +549,7 @@ export class PgLedgerBackend implements LedgerBackend {
       throw new Error(`cannot open ${location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     // A reader creates no partitions: the size is the writer's business.
-    return new PgLedgerBackend(pool, location, partitionSize ?? LEDGERS_PER_PARTITION, options.host);
+    return new PgLedgerBackend(pool, location, partitionSize ?? LEDGERS_PER_PARTITION, route);
   }
 
   /**
@@ -571,7 +618,9 @@ export class PgLedgerBackend implements LedgerBackend {
     try {
       return (await this.pool.query<Row>({ ...statement, values })).rows;
     } catch (error) {
-      throw storeFailure(error, this.location);
+      const failure = storeFailure(error, this.location);
+      this.rerouteAfter(failure);
+      throw failure;
     }
   }
 
