@@ -1,6 +1,6 @@
 import type { StoreTarget } from '@ledger-node/config';
-import { connectionConfig, describeDatabase, electWriter } from '@ledger-node/postgres';
-import type { Logger } from '@ledger-node/telemetry';
+import { describeDatabase, electWriter, findHost, NoHostError, parseDatabaseUrl, type FoundHost } from '@ledger-node/postgres';
+import { counter, type Logger } from '@ledger-node/telemetry';
 import type { LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { PgLedgerBackend } from './backend/pg-backend';
@@ -10,10 +10,73 @@ import { LedgerStore, type ChainOfStore, type FollowOptions, type HistoryOptions
 /** The writer lock of a PostgreSQL ledger database (libs/postgres): its holder is the one ledger-store that writes it. */
 export const STORE_WRITER_LOCK = 'ledger-store';
 
-/** The backend the flags select (config.ts): RocksDB under -data_dir, or PostgreSQL (read-only for -store_read). */
-export async function openBackend(target: StoreTarget): Promise<LedgerBackend> {
+/** How long a writer waits at open for one of its database's hosts to be a writable primary (a standby being promoted). */
+export const PRIMARY_WAIT_MS = 60_000;
+const PRIMARY_POLL_MS = 250;
+
+/**
+ * The backend the flags select (config.ts): RocksDB under -data_dir, or PostgreSQL (read-only for
+ * -store_read). A PostgreSQL writer (or standby writer) connects to the host of the URL's list that
+ * is the writable primary, waiting up to PRIMARY_WAIT_MS for one (saying so once); a reader to the
+ * first host the URL's target_session_attrs admits (a standby reads, with its lag), and to another
+ * when that one cannot be reached.
+ */
+export async function openBackend(target: StoreTarget, logger?: Pick<Logger, 'warn'>): Promise<LedgerBackend> {
   if (target.kind === 'rocksdb') return new KvLedgerBackend(await openRocksDb(target.path), `the database at ${target.path}`);
-  return PgLedgerBackend.open(connectionConfig(target.url, target.password), describeDatabase(target.url), { readOnly: target.role === 'reader' });
+  const location = describeDatabase(target.url);
+  const { hosts, sessionAttrs } = parseDatabaseUrl(target.url, target.password);
+  const wanted = target.role === 'reader' ? sessionAttrs : 'read-write';
+  const deadline = Date.now() + PRIMARY_WAIT_MS;
+  let found: FoundHost | undefined;
+  let waitingLogged = false;
+  while (found === undefined) {
+    try {
+      found = await findHost(hosts, wanted, { connectionTimeoutMillis: 5_000 });
+    } catch (error) {
+      // One host: its own failure, as PgLedgerBackend.open reports it.
+      if (!(error instanceof NoHostError) || hosts.length === 1 || Date.now() > deadline) {
+        if (hosts.length === 1) break;
+        throw new Error(`cannot open ${location}: ${(error as Error).message}`, { cause: error });
+      }
+      if (!waitingLogged) logger?.warn({ database: location, reason: error.message }, `${location}: ${error.message}; waiting for one (a standby being promoted)`);
+      waitingLogged = true;
+      await new Promise((resolve) => setTimeout(resolve, PRIMARY_POLL_MS));
+    }
+  }
+  await found?.client.end().catch(() => undefined);
+  const host = found?.host ?? hosts[0]!;
+  // A reader of several hosts moves to another when its host cannot be reached.
+  const findAgain = async () => {
+    const again = await findHost(hosts, wanted, { connectionTimeoutMillis: 5_000 });
+    await again.client.end().catch(() => undefined);
+    return again.host;
+  };
+  return PgLedgerBackend.open(host.config, location, { readOnly: target.role === 'reader', host: host.name, ...(hosts.length > 1 ? { findHost: findAgain } : {}) });
+}
+
+/** Times a writer found that the database's primary had moved to another host since the writer before it (a failover). */
+const primaryMoves = () => counter('ledger_node_store_postgres_failovers_total', "Times this ledger-store became the writer on another host of its database than the one the writer before it wrote through (the primary moved: a failover)");
+
+/**
+ * After a fence: logs the failover once, and counts it, when the writer before this one wrote
+ * through another host of the database.
+ */
+function reportPrimaryMove(backend: LedgerBackend, logger: Logger): void {
+  if (!(backend instanceof PgLedgerBackend) || backend.primaryMovedFrom === undefined) return;
+  primaryMoves().inc();
+  logger.warn(
+    { database: backend.location, from: backend.primaryMovedFrom, to: backend.host },
+    `failover: the primary of ${backend.location} moved from ${backend.primaryMovedFrom} to ${backend.host}; writing there from now on, from the ranges it holds`,
+  );
+}
+
+/**
+ * Why a writer lock held on `lockHost` cannot make `backend` the writer: its sessions go to another
+ * host (the primary moved between the store's open and the lock). Restarted, the store opens on the primary.
+ */
+function hostMismatch(backend: LedgerBackend, lockHost: string | undefined): Error | undefined {
+  if (!(backend instanceof PgLedgerBackend) || lockHost === undefined || backend.host === undefined || backend.host === lockHost) return undefined;
+  return new Error(`took the writer lock on ${lockHost}, the primary of ${backend.location} now, but this ledger-store's sessions go to ${backend.host}`);
 }
 
 /** Why a standby refuses writes (and its status says so). */
@@ -52,7 +115,7 @@ export interface OpenOptions {
  * reader that follows its database and takes no writes.
  */
 export async function openLedgerStore(target: StoreTarget, options: OpenOptions): Promise<OpenedStore> {
-  const backend = await openBackend(target);
+  const backend = await openBackend(target, options.logger);
   if (target.kind === 'rocksdb') {
     const store = await LedgerStore.open(backend, { history: options.history, chain: options.chain, ...options.unproven });
     return { store, close: () => store.close() };
@@ -70,8 +133,14 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
   let lockTaken = false;
   let standby: LedgerStore | undefined;
   const takeOver = async (follower: LedgerStore) => {
+    const mismatch = hostMismatch(backend, election.host);
+    if (mismatch) {
+      options.onFatal(mismatch);
+      return;
+    }
     try {
       await follower.promote();
+      reportPrimaryMove(backend, logger);
     } catch (error) {
       options.onFatal(new Error(`took the writer lock on ${backend.location} but could not take over: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
       return;
@@ -79,7 +148,7 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
     logger.info({ database: backend.location, completeRanges: follower.ranges }, `writer: took over the writer lock on ${backend.location}; writing from now on`);
   };
   const election = await electWriter(
-    { connection: connectionConfig(target.url, target.password), location: backend.location },
+    { connection: parseDatabaseUrl(target.url, target.password).hosts, location: backend.location },
     {
       name: STORE_WRITER_LOCK,
       service: 'ledger-store',
@@ -105,8 +174,13 @@ export async function openLedgerStore(target: StoreTarget, options: OpenOptions)
   };
 
   if (lockTaken) {
-    const store = await backend
-      .fence()
+    const store = await Promise.resolve()
+      .then(() => {
+        const mismatch = hostMismatch(backend, election.host);
+        if (mismatch) throw mismatch;
+        return backend.fence();
+      })
+      .then(() => reportPrimaryMove(backend, logger))
       .then(() => LedgerStore.open(backend, { chain: options.chain, ...options.unproven }))
       .catch(async (error: unknown) => {
         await election.release();

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeLedgerHeader, getProfile, hashLedgerHeader, indexTransactionOrPlaceholder, keylet } from '@ledger-node/chain';
@@ -1341,7 +1341,7 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
   });
 });
 
-/** Each table of the PostgreSQL schema (pg/001_initial.sql, pg/002_evidence.sql). */
+/** Each table of the PostgreSQL schema (pg/001_initial.sql, pg/002_evidence.sql, pg/003_compact_transactions.sql). */
 const PG_TABLES = [
   'account_creations',
   'account_sent',
@@ -1381,6 +1381,43 @@ describe('PgLedgerBackend', () => {
     expect(applied).toEqual(files.map((name) => ({ version: Number(name.split('_')[0]), name })));
     const tables = (await sql.query<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)).rows;
     expect(tables.map((table) => table.tablename)).toEqual(PG_TABLES);
+  });
+
+  it('migrates a database of schema 2: the transactions it holds read as they were written, and those written from then on are kept as compressed records', async () => {
+    // A database as the release before pg/003_compact_transactions.sql left it, holding a transaction.
+    const database = await postgres.createSchema();
+    const sql = sqlSession(database);
+    await sql.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const name of ['001_initial.sql', '002_evidence.sql']) {
+      await sql.query(readFileSync(new URL(`./backend/pg/${name}`, import.meta.url), 'utf8'));
+      await sql.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(name.slice(0, 3)), name]);
+    }
+    const old = mainnetLedgerWrite(11119599).transactions[0]!;
+    await sql.query('SELECT ledger_partitions_cover(11119599, 11119599, 1000000)');
+    await sql.query(
+      `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob) VALUES (11119599, $1, $2, $3, $4, $5, $6)`,
+      [old.txIndex, old.hash, old.engineResult, old.transactionType, old.txBlob, old.metaBlob],
+    );
+    await sql.query('INSERT INTO transactions (hash, ledger_index, tx_index) VALUES ($1, 11119599, $2)', [old.hash, old.txIndex]);
+
+    const backend = await PgLedgerBackend.open(database);
+    cleanups.push(() => backend.close());
+    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual([1, 2, 3]);
+    const [readOld] = await backend.transactions([old.hash]);
+    expect(readOld).toEqual({ hash: old.hash, ledgerIndex: 11119599, txIndex: old.txIndex, engineResult: old.engineResult, transactionType: old.transactionType, txBlob: old.txBlob, metaBlob: old.metaBlob });
+
+    const store = await LedgerStore.open(backend);
+    const write = mainnetLedgerWrite(11119600);
+    await store.putLedger(write);
+    const read = await backend.transactions(write.transactions.map((tx) => tx.hash));
+    expect(read.map((tx) => [tx?.txBlob, tx?.metaBlob])).toEqual(write.transactions.map((tx) => [tx.txBlob, tx.metaBlob]));
+    const { rows } = await sql.query<{ plain: number; records: number; record_bytes: string; blob_bytes: string }>(
+      `SELECT count(*) FILTER (WHERE plain_tx_blob IS NOT NULL OR plain_meta_blob IS NOT NULL)::int AS plain, count(record)::int AS records, sum(octet_length(record)) AS record_bytes
+        FROM ledger_transactions WHERE ledger_index = 11119600`,
+    );
+    const blobBytes = write.transactions.reduce((sum, tx) => sum + tx.txBlob.length + tx.metaBlob.length, 0);
+    expect(rows[0]).toMatchObject({ plain: 0, records: write.transactions.length });
+    expect(Number(rows[0]!.record_bytes)).toBeLessThan(blobBytes * 0.8);
   });
 
   it('names its database by user, host, port and name, never by its password, in its location and its errors', async () => {

@@ -1,16 +1,11 @@
 import path from 'node:path';
 import { defaultEndpointOf, getProfile, type ChainProfile } from '@ledger-node/chain';
 import { dataDir, readTokenFile, secretFileAccess, serviceAddress, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
-import { connectionConfig, describeDatabase } from '@ledger-node/postgres';
-import type { ClientConfig } from 'pg';
+import { describeDatabase, parseDatabaseUrl, type WriterLockTarget } from '@ledger-node/postgres';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 /** The database whose 'submission' writer lock elects the one sending submission service. */
-export interface SenderLockTarget {
-  connection: ClientConfig;
-  /** The database as messages name it (no password). */
-  location: string;
-}
+export type SenderLockTarget = WriterLockTarget;
 
 export interface SubmissionConfig {
   profile: ChainProfile;
@@ -44,7 +39,7 @@ export function submissionConfig(flags: ParsedFlags): SubmissionConfig {
     bookFile: path.join(dataDir(flags), 'submission', 'submissions.jsonl'),
     logLevel: flags.string('log_level') as LogLevel,
     ...(store.kind === 'postgres' && store.role === 'writer'
-      ? { senderLock: { connection: connectionConfig(store.url, store.password), location: describeDatabase(store.url) } }
+      ? { senderLock: { connection: parseDatabaseUrl(store.url, store.password).hosts, location: describeDatabase(store.url) } }
       : {}),
   };
 }

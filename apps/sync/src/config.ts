@@ -1,7 +1,7 @@
 import { dataDir, FlagError, listValue, serviceAddress, TRUST_FLAGS, storeTarget, upstreamEndpoints, type ParsedFlags, type UpstreamEndpoints } from '@ledger-node/config';
 import { chainNetwork, defaultEndpointOf, getProfile, nodePublicKeyHex, readValidatorList, XRPL_ALPHABET, type ChainProfile, type ValidatorList } from '@ledger-node/chain';
 import path from 'node:path';
-import { connectionConfig, describeDatabase, type WriterLockTarget } from '@ledger-node/postgres';
+import { describeDatabase, parseDatabaseUrl, type WriterLockTarget } from '@ledger-node/postgres';
 import type { LogLevel } from '@ledger-node/telemetry';
 
 export interface SyncConfig {
@@ -129,7 +129,7 @@ export function syncConfig(flags: ParsedFlags): SyncConfig {
     logLevel: flags.string('log_level') as LogLevel,
     stateDownloadPageSize: stateDownloadPageSize(),
     ...(store.kind === 'postgres' && store.role === 'writer'
-      ? { writerLock: { connection: connectionConfig(store.url, store.password), location: describeDatabase(store.url) } }
+      ? { writerLock: { connection: parseDatabaseUrl(store.url, store.password).hosts, location: describeDatabase(store.url) } }
       : {}),
   };
 }

@@ -9,9 +9,10 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { StoreRole } from '@ledger-node/contracts';
 import { describeDatabase } from '@ledger-node/postgres';
-import { printFigures, stopAll, storeServer, waitUntil, type RunningProcess } from '@ledger-node/test-utils';
+import { printFigures, stopAll, storeServer, waitUntil } from '@ledger-node/test-utils';
 import { storeNotWritingReason } from '../src/writer-lock';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync } from './support/cluster';
+import { Supervised } from './support/supervised';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 const supervised: Supervised[] = [];
@@ -24,51 +25,6 @@ afterEach(async () => {
 
 const stores = storeServer('postgres');
 afterAll(() => stores.stop());
-
-/** A process started again whenever it exits, until stopped. */
-class Supervised {
-  current: RunningProcess;
-  private stopped = false;
-  /** Every run, the current one last. */
-  readonly runs: RunningProcess[] = [];
-
-  constructor(private readonly start: () => RunningProcess) {
-    this.current = start();
-    this.runs.push(this.current);
-    this.restartOnExit();
-  }
-
-  /** What a restart waits for first (a supervisor's backoff, here a condition of the test). */
-  private beforeRestart: () => Promise<unknown> = async () => {};
-
-  private restartOnExit(): void {
-    const running = this.current;
-    void running.exited.then(async () => {
-      await this.beforeRestart();
-      this.beforeRestart = async () => {};
-      if (this.stopped || running !== this.current) return;
-      this.current = this.start();
-      this.runs.push(this.current);
-      this.restartOnExit();
-    });
-  }
-
-  /** What every run printed. */
-  output(): string {
-    return this.runs.map((run) => run.output()).join('\n');
-  }
-
-  /** SIGKILL; it comes back by itself, once `beforeRestart` resolves. */
-  kill(beforeRestart?: () => Promise<unknown>): Promise<unknown> {
-    if (beforeRestart !== undefined) this.beforeRestart = beforeRestart;
-    return this.current.stop('SIGKILL', 5_000);
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.current.stop('SIGKILL', 5_000);
-  }
-}
 
 describe('two nodes on one PostgreSQL database', () => {
   it('store again within seconds after the writing node loses its ledger-store, its sync, or both, and keep one range', { timeout: 240_000 }, async () => {

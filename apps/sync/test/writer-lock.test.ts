@@ -86,7 +86,7 @@ describe('sync on a PostgreSQL store (-store): one writer elected with the datab
     await serving(ledgerStore);
     await ledgerStore.waitFor(new RegExp(`"database":"${escape(location)}","role":"writer".*database open as its writer`));
     const first = startSyncOn(firstDir, firstDir, devnet.url, ['-store', url], { PGPASSWORD: password });
-    await first.waitFor(new RegExp(`writer: holds the sync writer lock on ${escape(location)}; following and backfilling from now on`));
+    await first.waitFor(new RegExp(`writer: holds the sync writer lock on ${escape(location)} \\(primary [^)]+\\); following and backfilling from now on`));
     await serving(first);
     const clients = clientsFor(firstDir);
     cleanups.push(() => clients.close());
@@ -116,7 +116,7 @@ describe('sync on a PostgreSQL store (-store): one writer elected with the datab
     expect(beforeKill.completeRanges).toHaveLength(1);
     const killedAt = Date.now();
     await first.stop('SIGKILL');
-    await second.waitFor(new RegExp(`writer: holds the sync writer lock on ${escape(location)}; following and backfilling from now on`), 10_000);
+    await second.waitFor(new RegExp(`writer: holds the sync writer lock on ${escape(location)} \\(primary [^)]+\\); following and backfilling from now on`), 10_000);
     const tookOverMs = Date.now() - killedAt;
     expect(tookOverMs).toBeLessThan(5_000);
     printFigures('sync-takeover', { took_over_ms: tookOverMs });

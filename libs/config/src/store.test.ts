@@ -34,8 +34,18 @@ describe('-store, -store_read and -store_password_file', () => {
     });
   });
 
+  it('take a primary and its standbys as libpq lists them', () => {
+    const url = 'postgres://ledger@db-a:5432,db-b:5433,[::1]/ledgers?target_session_attrs=read-write';
+    expect(target('-store', url)).toEqual({ kind: 'postgres', role: 'writer', url });
+  });
+
   it.each([
     [['-store', 'mysql://db/ledgers'], /-store: must be postgres:\/\//],
+    [['-store', 'postgres://ledger:hunter2@db-a,db-b/ledgers'], /^invalid value "postgres:\/\/\*\*\*@db-a,db-b\/ledgers" for flag -store: holds a password/],
+    [['-store', 'postgres://ledger@db-a,,db-b/ledgers'], /-store: host "" is not HOST or HOST:PORT/],
+    [['-store', 'postgres://ledger@db-a:5432,db-a/ledgers'], /-store: names the host db-a:5432 twice/],
+    [['-store', 'postgres://ledger@db-a:70000,db-b/ledgers'], /-store: port 70000 of "db-a:70000" is not within 1-65535/],
+    [['-store_read', 'postgres://db-a,db-b/ledgers?target_session_attrs=master'], /-store_read: target_session_attrs=master is none of any, read-write, read-only, primary, standby, prefer-standby/],
     [['-store', 'postgres://ledger:hunter2@db/ledgers'], /-store: holds a password: give it in -store_password_file or the PGPASSWORD/],
     [['-store_read', 'postgres://db/ledgers?password=hunter2'], /-store_read: holds a password/],
     [['-store', 'postgres:///ledgers'], /-store: names no host/],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { InvalidParams } from '@ledger-node/errors';
+import { parseDatabaseUrl } from '@ledger-node/postgres';
 import type { ParsedFlags } from './parse';
 import { dataDir } from './paths';
 import { readSecretFile, secretFileAccess } from './secrets';
@@ -21,26 +22,35 @@ export type StoreTarget =
       password?: string;
     };
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//;
-
 /**
  * Why a -store or -store_read value is unusable, or undefined. A password in the URL is refused
  * (a command line is public: ps, /proc); the password comes from -store_password_file or the
- * standard PG* environment (PGPASSWORD, PGPASSFILE).
+ * standard PG* environment (PGPASSWORD, PGPASSFILE). Several hosts (a primary and its standbys)
+ * are named as libpq names them: HOST1:PORT1,HOST2:PORT2, with target_session_attrs.
  */
 export function storeUrlProblem(value: string): string | undefined {
-  if (!POSTGRES_URL.test(value)) return 'must be postgres://[USER@]HOST[:PORT]/DATABASE';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'is not a valid URL';
-  }
-  if (url.password !== '' || url.searchParams.has('password')) {
+  if (!/^postgres(ql)?:\/\//.test(value)) return 'must be postgres://[USER@]HOST[:PORT][,HOST[:PORT]…]/DATABASE';
+  const userInfo = /^postgres(?:ql)?:\/\/([^@/?#]*)@/.exec(value)?.[1];
+  if (userInfo?.includes(':') || /[?&]password=/.test(value)) {
     return 'holds a password: give it in -store_password_file or the PGPASSWORD or PGPASSFILE environment, which stay off the command line';
   }
-  if (url.hostname === '' && !url.searchParams.has('host')) return 'names no host';
+  try {
+    parseDatabaseUrl(value);
+  } catch (error) {
+    return (error as Error).message;
+  }
   return undefined;
+}
+
+/**
+ * A -store or -store_read value as an error may show it: its user (and any password) as `***`, its
+ * hosts, its database, no query (which may carry a password); `(not a URL)` when it is none.
+ */
+export function shownStoreUrl(value: string): string {
+  const match = /^(postgres(?:ql)?:\/\/)(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?/.exec(value);
+  if (!match) return '(not a URL)';
+  const [, scheme, userInfo, hosts, pathname = ''] = match;
+  return `${scheme}${userInfo === undefined ? '' : '***@'}${hosts}${pathname}`;
 }
 
 /** The store the flags select: -store or -store_read (not both), else RocksDB under -data_dir. */

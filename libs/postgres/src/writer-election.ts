@@ -6,11 +6,13 @@
  */
 import type pg from 'pg';
 import type { Logger } from '@ledger-node/telemetry';
+import type { DatabaseHost } from './hosts';
 import { WriterLock, type LockHolder } from './writer-lock';
 
 /** The database whose writer lock elects the one active process of a service. */
 export interface WriterLockTarget {
-  connection: pg.ClientConfig;
+  /** Its hosts (the lock is taken on the one that is the writable primary), or one host's settings. */
+  connection: pg.ClientConfig | readonly DatabaseHost[];
   /** The database as messages name it (describeDatabase: no password). */
   location: string;
 }
@@ -47,7 +49,7 @@ export function holderText(holder: LockHolder | undefined): string {
  * else once waiting, after `standby`; `takeOver` runs when the lock comes. `release` gives the
  * lock up, or stops waiting for it (abort `signal` first).
  */
-export async function electWriter(target: WriterLockTarget, options: ElectionOptions): Promise<{ release(): Promise<void> }> {
+export async function electWriter(target: WriterLockTarget, options: ElectionOptions): Promise<{ release(): Promise<void>; readonly host: string | undefined }> {
   const { logger, name } = options;
   let lock: WriterLock | undefined;
   let reportWaiting: () => void = () => undefined;
@@ -77,7 +79,7 @@ export async function electWriter(target: WriterLockTarget, options: ElectionOpt
   const takeOver = (held: WriterLock) => {
     lock = held;
     held.onLost(options.onLost);
-    logger.info({ database: target.location }, `${options.holderTitle}: holds the ${name} writer lock on ${target.location}; ${options.activity} from now on`);
+    logger.info({ database: target.location, host: held.host }, `${options.holderTitle}: holds the ${name} writer lock on ${target.location} (primary ${held.host}); ${options.activity} from now on`);
     options.takeOver();
   };
   // A wait stopped at shutdown is nobody's failure.
@@ -86,6 +88,10 @@ export async function electWriter(target: WriterLockTarget, options: ElectionOpt
   return {
     async release() {
       await lock?.release();
+    },
+    /** The host the lock is held on (the primary when it was taken), once held. */
+    get host() {
+      return lock?.host;
     },
   };
 }

@@ -84,7 +84,7 @@ describe('WriterLock', () => {
       onUnreachable: (error) => failures.push(error),
     });
     await waitUntil(() => failures.length >= 2 || undefined, 10_000, 'two failed attempts');
-    expect(failures[0].message).toBe('password authentication failed for user "postgres"');
+    expect(failures[0].message).toBe(`no host is a writable primary: 127.0.0.1:${postgres.connection.port} cannot be reached (password authentication failed for user "postgres")`);
     abort.abort(new Error('stopped'));
     await expect(acquiring).rejects.toThrow('stopped');
   });

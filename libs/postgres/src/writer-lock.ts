@@ -3,8 +3,14 @@
  * session-level advisory lock held on a dedicated connection. The server releases it when that
  * session ends — the holder stopped, crashed or lost its connection — and the next process asking
  * for it takes over.
+ *
+ * Advisory locks work on a standby too, and die with the server that held them: so the lock is
+ * only ever taken on a writable primary (findHost 'read-write', among the database's hosts), and a
+ * holder whose server turns read-only (a primary demoted, or made read-only) has lost it. A writer
+ * that lost its lock wins it again on the new primary before it writes.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { findHost, type DatabaseHost } from './hosts';
 
 /** How often a waiting process asks for the lock again. */
 export const LOCK_POLL_MS = 1_000;
@@ -28,8 +34,10 @@ const SQL = {
     FROM pg_locks AS locks JOIN pg_stat_activity AS activity ON activity.pid = locks.pid
     WHERE locks.locktype = 'advisory' AND locks.granted AND locks.classid = hashtext($1)::oid AND locks.objid = hashtext($2)::oid AND locks.objsubid = 2
       AND locks.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  // Held, and on a server that still takes writes (a lock held on a standby elects nobody).
   stillHeld: `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
-    AND classid = hashtext($1)::oid AND objid = hashtext($2)::oid AND objsubid = 2) AS held`,
+    AND classid = hashtext($1)::oid AND objid = hashtext($2)::oid AND objsubid = 2) AS held,
+    pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' AS read_only`,
 };
 
 /** The session that holds a lock, as pg_stat_activity shows it. */
@@ -63,6 +71,8 @@ export class WriterLock {
     private readonly client: pg.Client,
     readonly name: string,
     readonly location: string,
+    /** The host the lock is held on (`host:port`): the primary when it was taken. */
+    readonly host: string,
     checkMs: number,
   ) {
     const onGone = (error?: Error) => this.lose(error?.message ?? 'the server closed the connection');
@@ -70,8 +80,9 @@ export class WriterLock {
     client.on('end', () => onGone());
     const check = async () => {
       try {
-        const { rows } = await client.query<{ held: boolean }>(SQL.stillHeld, [LOCK_NAMESPACE, name]);
+        const { rows } = await client.query<{ held: boolean; read_only: boolean }>(SQL.stillHeld, [LOCK_NAMESPACE, name]);
         if (!rows[0]?.held) return this.lose('the lock is no longer held by this session');
+        if (rows[0].read_only) return this.lose(`its host ${host} no longer takes writes (a standby now, or read-only)`);
       } catch (error) {
         return this.lose(error instanceof Error ? error.message : String(error));
       }
@@ -82,34 +93,36 @@ export class WriterLock {
 
   /**
    * Waits until this process holds the lock `name` on the database, asking about once every
-   * `pollMs` on a dedicated connection (opened again if it breaks while waiting). Resolves with the
-   * lock held; rejects only when `signal` aborts.
+   * `pollMs` on a dedicated connection to the host that is its writable primary (found again among
+   * `connection`'s hosts whenever the connection breaks or no host is one). Resolves with the lock
+   * held; rejects only when `signal` aborts.
    */
-  static async acquire(connection: pg.ClientConfig, name: string, options: AcquireOptions = {}): Promise<WriterLock> {
+  static async acquire(connection: pg.ClientConfig | readonly DatabaseHost[], name: string, options: AcquireOptions = {}): Promise<WriterLock> {
+    const hosts = hostsOf(connection);
     const pollMs = options.pollMs ?? LOCK_POLL_MS;
     const location = options.location ?? 'the PostgreSQL database';
     let waitingReported = false;
     for (;;) {
       options.signal?.throwIfAborted();
-      const client = new pg.Client({
-        ...connection,
-        keepAlive: true,
-        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-        query_timeout: LOCK_QUERY_TIMEOUT_MS,
-        connectionTimeoutMillis: LOCK_QUERY_TIMEOUT_MS,
-        application_name: `ledger-node ${name} writer lock`,
-      });
       // Until the lock is held a broken connection is only a reason to connect again (heard by the query that fails).
       const ignore = () => undefined;
-      client.on('error', ignore);
+      let client: pg.Client | undefined;
       try {
-        await client.connect();
+        const found = await findHost(hosts, 'read-write', {
+          keepAlive: true,
+          keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+          query_timeout: LOCK_QUERY_TIMEOUT_MS,
+          connectionTimeoutMillis: LOCK_QUERY_TIMEOUT_MS,
+          application_name: `ledger-node ${name} writer lock`,
+        });
+        client = found.client;
+        client.on('error', ignore);
         for (;;) {
           options.signal?.throwIfAborted();
           const { rows } = await client.query<{ acquired: boolean }>(SQL.tryLock, [LOCK_NAMESPACE, name]);
           if (rows[0]?.acquired) {
             client.off('error', ignore);
-            return new WriterLock(client, name, location, options.checkMs ?? LOCK_CHECK_MS);
+            return new WriterLock(client, name, location, found.host.name, options.checkMs ?? LOCK_CHECK_MS);
           }
           if (!waitingReported) {
             waitingReported = true;
@@ -118,7 +131,7 @@ export class WriterLock {
           await sleep(pollMs, options.signal);
         }
       } catch (error) {
-        await client.end().catch(ignore);
+        await client?.end().catch(ignore);
         if (options.signal?.aborted) throw options.signal.reason;
         options.onUnreachable?.(error instanceof Error ? error : new Error(String(error)));
         await sleep(pollMs, options.signal);
@@ -165,6 +178,13 @@ export async function lockHolder(client: pg.ClientBase, name: string): Promise<L
   const { rows } = await client.query<{ pid: number; application_name: string; client_address: string | null }>(SQL.holder, [LOCK_NAMESPACE, name]);
   const row = rows[0];
   return row && { pid: row.pid, applicationName: row.application_name, clientAddress: row.client_address ?? undefined };
+}
+
+/** One host, or a database's hosts, as a list. */
+function hostsOf(connection: pg.ClientConfig | readonly DatabaseHost[]): readonly DatabaseHost[] {
+  if (Array.isArray(connection)) return connection;
+  const config = connection as pg.ClientConfig;
+  return [{ name: `${config.host ?? 'localhost'}:${config.port ?? 5432}`, config }];
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

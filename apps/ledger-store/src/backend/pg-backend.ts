@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { describeDatabase } from '@ledger-node/postgres';
+import { describeDatabase, type DatabaseHost } from '@ledger-node/postgres';
 import { StateChangeKind, type LedgerEvidence, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import { Internal, isLedgerNodeError, Unavailable } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from '../storage/kv';
@@ -16,6 +16,7 @@ import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import { decodeEvidenceRecord, encodeEvidenceRecord, evidenceOf, evidenceRows } from '../repositories/evidence';
+import { decodeTransactionRecord, encodeTransactionRecord, type TransactionRecordFields } from './transaction-record';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend, RangesAfter } from './backend';
 import {
   type ChainIdentity,
@@ -47,6 +48,7 @@ import {
 const MIGRATIONS: readonly { version: number; file: URL }[] = [
   { version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) },
   { version: 2, file: new URL('./pg/002_evidence.sql', import.meta.url) },
+  { version: 3, file: new URL('./pg/003_compact_transactions.sql', import.meta.url) },
 ];
 
 /**
@@ -76,6 +78,8 @@ const STORE_TABLES = [
 ];
 /** The store_meta row that records the partitions' size (decimal ASCII). */
 const PARTITION_SIZE_RECORD = 'ledgers_per_partition';
+/** The store_meta row that records the host (`host:port` of its URL) the last writer wrote through (UTF-8). */
+const WRITER_HOST_RECORD = 'writer_host';
 
 const MAX_U32 = 0xffffffff;
 /** Account index entries read per query while a history scan runs (the scan stops when its caller does). */
@@ -84,6 +88,14 @@ const HISTORY_PAGE = 500;
 const LISTING_BATCH_MIN = 64;
 /** The upper key bound of a listing with none: above every 32-byte key (a prefix sorts before its extensions). */
 const ABOVE_EVERY_KEY = Buffer.alloc(33, 0xff);
+
+/** Where a backend's new sessions go; `find` (a reader of several hosts) finds another host when this one fails. */
+interface Route {
+  config: pg.ClientConfig;
+  name: string | undefined;
+  find?: () => Promise<DatabaseHost>;
+  finding?: Promise<void>;
+}
 
 /** A statement prepared once per connection under its name (pg prepares it at its first use there). */
 interface Statement {
@@ -119,11 +131,11 @@ const SQL = {
   // names (LIMIT keeps the lookup per row, so that no plan scans every partition to hash-join them).
   transactions: {
     name: 'transactions',
-    text: `SELECT located.hash, located.ledger_index, located.tx_index, record.engine_result, record.transaction_type, record.tx_blob, record.meta_blob
+    text: `SELECT located.hash, located.ledger_index, located.tx_index, stored.engine_result, stored.transaction_type, stored.record, stored.plain_tx_blob, stored.plain_meta_blob
       FROM transactions AS located CROSS JOIN LATERAL (
-        SELECT engine_result, transaction_type, tx_blob, meta_blob FROM ledger_transactions
+        SELECT engine_result, transaction_type, record, plain_tx_blob, plain_meta_blob FROM ledger_transactions
         WHERE ledger_index = located.ledger_index AND tx_index = located.tx_index LIMIT 1
-      ) AS record
+      ) AS stored
       WHERE located.hash = ANY($1::bytea[])`,
   },
   // Entries between two positions (inclusive), as row comparisons over the primary key's columns
@@ -196,7 +208,20 @@ const SQL = {
   // ---- writes: one statement per table per write, its rows as arrays ----
 
   coverPartitions: { name: 'cover_partitions', text: 'SELECT ledger_partitions_cover($1, $2, $3)' },
-  raiseWriterEpoch: { name: 'raise_writer_epoch', text: 'UPDATE writer_epoch SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch::text AS epoch' },
+  // Above the epoch every earlier writer raised, on this server or on a primary whose last raises a
+  // standby promoted since never received: the clock's microseconds, never reached again by an
+  // earlier writer's epoch + 1.
+  raiseWriterEpoch: {
+    name: 'raise_writer_epoch',
+    text: `UPDATE writer_epoch SET epoch = greatest(epoch + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint) WHERE id = 1 RETURNING epoch::text AS epoch`,
+  },
+  // The host the writer before wrote through, replaced by this one's ('' when unknown).
+  swapWriterHost: {
+    name: 'swap_writer_host',
+    text: `WITH previous AS (SELECT convert_from(value, 'UTF8') AS host FROM store_meta WHERE name = '${WRITER_HOST_RECORD}'),
+      recorded AS (INSERT INTO store_meta (name, value) VALUES ('${WRITER_HOST_RECORD}', convert_to($1::text, 'UTF8')) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value)
+      SELECT (SELECT host FROM previous) AS host`,
+  },
   checkWriter: { name: 'check_writer', text: 'SELECT ledger_writer_check($1)' },
   putLedger: {
     name: 'put_ledger',
@@ -222,11 +247,10 @@ const SQL = {
   },
   putLedgerTransactions: {
     name: 'put_ledger_transactions',
-    text: `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob)
-      SELECT $1, tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob
-      FROM unnest($2::bigint[], $3::bytea[], $4::text[], $5::text[], $6::bytea[], $7::bytea[]) AS rows (tx_index, hash, engine_result, transaction_type, tx_blob, meta_blob)
-      ON CONFLICT (ledger_index, tx_index) DO UPDATE SET hash = EXCLUDED.hash, engine_result = EXCLUDED.engine_result, transaction_type = EXCLUDED.transaction_type,
-        tx_blob = EXCLUDED.tx_blob, meta_blob = EXCLUDED.meta_blob`,
+    text: `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, record)
+      SELECT $1, tx_index, hash, record FROM unnest($2::bigint[], $3::bytea[], $4::bytea[]) AS rows (tx_index, hash, record)
+      ON CONFLICT (ledger_index, tx_index) DO UPDATE SET hash = EXCLUDED.hash, record = EXCLUDED.record,
+        engine_result = NULL, transaction_type = NULL, plain_tx_blob = NULL, plain_meta_blob = NULL`,
   },
   // A hash stored again (in another ledger) points at the later record, as the key-value layout overwrites.
   putTransactions: {
@@ -328,10 +352,23 @@ interface TransactionRow {
   hash: Buffer;
   ledger_index: string;
   tx_index: string;
-  engine_result: string;
-  transaction_type: string;
-  tx_blob: Buffer;
-  meta_blob: Buffer;
+  /** Written since pg/003_compact_transactions.sql: the rest of the transaction (transaction-record.ts). */
+  record: Buffer | null;
+  /** Written before it. */
+  engine_result: string | null;
+  transaction_type: string | null;
+  plain_tx_blob: Buffer | null;
+  plain_meta_blob: Buffer | null;
+}
+
+/** A row's result, type, blob and metadata: from its record, or (written before pg/003_compact_transactions.sql) its columns. */
+function recordOf(row: TransactionRow, location: string): TransactionRecordFields {
+  if (row.record !== null) return decodeTransactionRecord(row.record, `transaction ${row.hash.toString('hex').toUpperCase()} in ${location}`);
+  const { engine_result: engineResult, transaction_type: transactionType, plain_tx_blob: txBlob, plain_meta_blob: metaBlob } = row;
+  if (engineResult === null || transactionType === null || txBlob === null || metaBlob === null) {
+    throw new Internal(`transaction ${row.hash.toString('hex').toUpperCase()} in ${location} has neither a record nor its columns`);
+  }
+  return { engineResult, transactionType, txBlob, metaBlob };
 }
 
 const headerOf = (row: HeaderRow): StoredHeader => ({
@@ -394,6 +431,8 @@ function metaRow(operation: KvOperation): { name: string; value: Buffer } {
 function storeFailure(error: unknown, location: string): unknown {
   if (isLedgerNodeError(error) || !(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
+  // A write on a host that is a standby now, or was made read-only: the primary is elsewhere.
+  if (code === '25006') return new Unavailable(`${location} takes no writes on this host any more (a standby, or read-only): ${error.message}`);
   if (code === '53100') return new Unavailable(`disk full: ${location} cannot write (${error.message})`);
   if (code === 'LN001') return new Unavailable(`${location}: ${error.message}; this ledger-store no longer writes`);
   const unreachable =
@@ -418,12 +457,47 @@ export class PgLedgerBackend implements LedgerBackend {
   /** First ledgers of the partitions this process has written or created (each table has them all). */
   private readonly knownPartitions = new Set<number>();
 
+  /** The host the previous writer wrote through (store_meta `writer_host`) when this one fenced, if another than this one's. */
+  private movedFrom: string | undefined;
+
   private constructor(
     private readonly pool: pg.Pool,
     readonly location: string,
     /** The database's partition size (store_meta `ledgers_per_partition`). */
     readonly ledgersPerPartition: number,
+    /** Where new sessions go: the host found at open, or (a reader that may move) found again since. */
+    private readonly route: Route,
   ) {}
+
+  /** The host this backend's sessions go to (`host:port`), when known. */
+  get host(): string | undefined {
+    return this.route.name;
+  }
+
+  /**
+   * A reader whose host cannot be reached looks for another among its database's hosts (once at a
+   * time): its next sessions go there. A writer never moves (its sessions stay where its lock is).
+   */
+  private rerouteAfter(failure: unknown): void {
+    const { route } = this;
+    if (route.find === undefined || route.finding || !(failure instanceof Unavailable) || /disk full/.test(failure.message)) return;
+    route.finding = route
+      .find()
+      .then((host) => {
+        route.config = host.config;
+        route.name = host.name;
+      })
+      .catch(() => undefined)
+      .finally(() => (route.finding = undefined));
+  }
+
+  /**
+   * The host the writer before this one wrote through, when it was another than this one's (the
+   * database's primary moved: a failover), as this process's fence found it; else undefined.
+   */
+  get primaryMovedFrom(): string | undefined {
+    return this.movedFrom;
+  }
 
   /**
    * Connects and brings the schema up to date (the migrations not yet applied, in order, under an
@@ -436,7 +510,14 @@ export class PgLedgerBackend implements LedgerBackend {
   static async open(
     connection: pg.PoolConfig | string,
     location = describeTarget(connection),
-    options: { readOnly?: boolean; ledgersPerPartition?: number } = {},
+    options: {
+      readOnly?: boolean;
+      ledgersPerPartition?: number;
+      /** The host `connection` names (`host:port`). */
+      host?: string;
+      /** A reader of several hosts: finds one again when this one cannot be reached. */
+      findHost?: () => Promise<DatabaseHost>;
+    } = {},
   ): Promise<PgLedgerBackend> {
     const { ledgersPerPartition } = options;
     if (ledgersPerPartition !== undefined && !(Number.isSafeInteger(ledgersPerPartition) && ledgersPerPartition > 0)) {
@@ -446,6 +527,16 @@ export class PgLedgerBackend implements LedgerBackend {
     const config: pg.PoolConfig = { ...(typeof connection === 'string' ? { connectionString: connection } : connection), pipeline: true };
     // The server itself refuses a reader's writes: each of its sessions starts read-only.
     if (options.readOnly) config.options = [config.options, '-c default_transaction_read_only=on'].filter(Boolean).join(' ');
+    const route: Route = { config: typeof connection === 'string' ? {} : connection, name: options.host, find: options.readOnly ? options.findHost : undefined };
+    // Each new session connects to the route's host as it is then (a reader's moves after a failure).
+    if (route.find !== undefined) {
+      config.Client = class extends pg.Client {
+        constructor(settings: pg.ClientConfig) {
+          // The pool keeps the password as a property a spread does not copy.
+          super({ ...settings, password: settings.password, host: route.config.host, port: route.config.port });
+        }
+      } as unknown as pg.PoolConfig['Client'];
+    }
     const pool = new pg.Pool(config);
     // An idle connection that breaks (the server restarted, an administrator ended it) leaves the
     // pool by itself and the next query opens another; unheard, its error would end the process.
@@ -458,7 +549,7 @@ export class PgLedgerBackend implements LedgerBackend {
       throw new Error(`cannot open ${location}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     // A reader creates no partitions: the size is the writer's business.
-    return new PgLedgerBackend(pool, location, partitionSize ?? LEDGERS_PER_PARTITION);
+    return new PgLedgerBackend(pool, location, partitionSize ?? LEDGERS_PER_PARTITION, route);
   }
 
   /**
@@ -498,8 +589,14 @@ export class PgLedgerBackend implements LedgerBackend {
    */
   async fence(): Promise<void> {
     this.writerEpoch = undefined;
-    const { epoch } = await this.transaction(async (pipeline) => (await pipeline.query<{ epoch: string }>(SQL.raiseWriterEpoch, [])).rows[0]!);
+    const host = this.host ?? '';
+    const { epoch, previousHost } = await this.transaction(async (pipeline) => {
+      const raised = pipeline.query<{ epoch: string }>(SQL.raiseWriterEpoch, []);
+      const previous = pipeline.query<{ host: string | null }>(SQL.swapWriterHost, [host]);
+      return { epoch: (await raised).rows[0]!.epoch, previousHost: (await previous).rows[0]?.host ?? undefined };
+    });
     this.writerEpoch = epoch;
+    this.movedFrom = previousHost !== undefined && previousHost !== '' && host !== '' && previousHost !== host ? previousHost : undefined;
   }
 
   private async writeCovering<T>(ledgerIndexes: readonly number[], work: (pipeline: Pipeline) => Promise<T>): Promise<T> {
@@ -521,7 +618,9 @@ export class PgLedgerBackend implements LedgerBackend {
     try {
       return (await this.pool.query<Row>({ ...statement, values })).rows;
     } catch (error) {
-      throw storeFailure(error, this.location);
+      const failure = storeFailure(error, this.location);
+      this.rerouteAfter(failure);
+      throw failure;
     }
   }
 
@@ -550,14 +649,16 @@ export class PgLedgerBackend implements LedgerBackend {
 
   // ---- writes ----
 
-  addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+  async addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
+    // Compressed before the transaction opens: its connection is not held meanwhile.
+    const records = await Promise.all(writes.map((write) => Promise.all(write.transactions.map(encodeTransactionRecord))));
     return this.writeCovering(
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
-        const newVersions = writes.map((write) => {
+        const newVersions = writes.map((write, position) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
-          putLedgerRows(pipeline, write);
+          putLedgerRows(pipeline, write, records[position]!);
           putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
           return counted;
         });
@@ -703,10 +804,7 @@ export class PgLedgerBackend implements LedgerBackend {
           hash: row.hash,
           ledgerIndex: Number(row.ledger_index),
           txIndex: Number(row.tx_index),
-          engineResult: row.engine_result,
-          transactionType: row.transaction_type,
-          txBlob: row.tx_blob,
-          metaBlob: row.meta_blob,
+          ...recordOf(row, this.location),
         },
       ]),
     );
@@ -918,8 +1016,8 @@ const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]
  * ledger, the before-images not stored at the one before. Send it first: the server runs a
  * pipeline's statements in the order sent, and answers it while the rest is written.
  */
-/** A ledger's header, transactions, account index entries and sent counts. */
-function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
+/** A ledger's header, transactions (with their records, in order), account index entries and sent counts. */
+function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly Buffer[]): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
   pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
@@ -929,10 +1027,7 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite): void {
     ledgerIndex,
     transactions.map((tx) => tx.txIndex),
     transactions.map((tx) => tx.hash),
-    transactions.map((tx) => tx.engineResult),
-    transactions.map((tx) => tx.transactionType),
-    transactions.map((tx) => tx.txBlob),
-    transactions.map((tx) => tx.metaBlob),
+    records,
   ]);
   const located = lastPerKey(transactions, (tx) => tx.hash);
   pipeline.query(SQL.putTransactions, [located.map((tx) => tx.hash), ledgerIndex, located.map((tx) => tx.txIndex)]);

@@ -1,7 +1,6 @@
 import { integerFlag, stringFlag, type FlagGroup } from '../flag';
-import { shownUrlList } from '../endpoints';
 import { readSecretLine } from '../secrets';
-import { storeUrlProblem } from '../store';
+import { shownStoreUrl, storeUrlProblem } from '../store';
 import { fileCheck } from './shared';
 
 export const storageOptions: FlagGroup = {
@@ -10,22 +9,22 @@ export const storageOptions: FlagGroup = {
     stringFlag({
       name: 'store',
       description:
-        'PostgreSQL database the ledger-store writes, instead of RocksDB in -data_dir: postgres://[USER@]HOST[:PORT]/DATABASE (password from -store_password_file or PGPASSWORD/PGPASSFILE, never in the URL); one ledger-store writes at a time, holding its writer lock, and a second waits as a standby and takes over; sync and submission given it are elected the same way, each by a lock of its own',
+        'PostgreSQL database the ledger-store writes, instead of RocksDB in -data_dir: postgres://[USER@]HOST[:PORT]/DATABASE, or a primary and its standbys as libpq lists them, postgres://[USER@]HOST1:PORT1,HOST2:PORT2/DATABASE (writers use the host that is the writable primary, and find the new one after a failover) (password from -store_password_file or PGPASSWORD/PGPASSFILE, never in the URL); one ledger-store writes at a time, holding its writer lock, and a second waits as a standby and takes over; sync and submission given it are elected the same way, each by a lock of its own',
       default: undefined,
       defaultLabel: 'RocksDB in -data_dir/-database_name',
       valueName: 'URL',
       check: storeUrlProblem,
-      shown: shownUrlList,
+      shown: shownStoreUrl,
     }),
     stringFlag({
       name: 'store_read',
       description:
-        'PostgreSQL database (typically a replica) this ledger-store only reads: it takes no writes and reports the ledgers that database holds',
+        'PostgreSQL database (typically a replica) this ledger-store only reads: it takes no writes and reports the ledgers that database holds; given several hosts (HOST1:PORT1,HOST2:PORT2), it reads the first its target_session_attrs admits (any, the default; read-write, read-only, primary, standby, prefer-standby)',
       default: undefined,
       defaultLabel: 'none',
       valueName: 'URL',
       check: storeUrlProblem,
-      shown: shownUrlList,
+      shown: shownStoreUrl,
     }),
     integerFlag({
       name: 'ledger_history',
