@@ -8,13 +8,14 @@ import type { ChainProfile } from './profiles';
 // @grpc/grpc-js, which must load only after OpenTelemetry started (the CLI reads its flags first).
 import { Direction } from '@ledger-node/contracts/common';
 import { amountIssuer, issueIssuer, visitFields } from './binary-fields';
+import { NO_NFT_INDEX_DATA, nftIndexOf, nftIndexOfDecoded, type NftIndexData } from './nft-index';
 
 export interface AffectedAccountEntry {
   accountId: Buffer;
   direction: Direction.IN | Direction.OUT;
 }
 
-export interface TransactionIndexData {
+export interface TransactionIndexData extends NftIndexData {
   /** Metadata TransactionIndex: the transaction's position in its ledger. */
   txIndex: number;
   /** The transaction's Account field (20 bytes). */
@@ -140,12 +141,15 @@ export function indexTransaction(txBlob: Buffer, metaBlob: Buffer, profile: Chai
     throw error;
   }
   const definitions = profile.definitions;
+  const transactionType = definitions.transactionType.from(String(tx.transactionType))?.name ?? `Unknown(${tx.transactionType})`;
+  const engineResult = definitions.transactionResult.from(String(meta.result))?.name ?? `Unknown(${meta.result})`;
   return {
     txIndex: meta.txIndex,
     senderAccountId: Buffer.from(tx.sender),
     affectedAccounts: affectedAccountsOf(tx.sender, [...tx.named, ...meta.touched]),
-    transactionType: definitions.transactionType.from(String(tx.transactionType))?.name ?? `Unknown(${tx.transactionType})`,
-    engineResult: definitions.transactionResult.from(String(meta.result))?.name ?? `Unknown(${meta.result})`,
+    transactionType,
+    engineResult,
+    ...nftIndexOf(txBlob, metaBlob, transactionType, engineResult, profile),
   };
 }
 
@@ -207,6 +211,7 @@ export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profil
     affectedAccounts: affectedAccountsOf(sender, others.values()),
     transactionType: tx.TransactionType,
     engineResult: meta.TransactionResult,
+    ...nftIndexOfDecoded(tx, meta, profile),
   };
 }
 
@@ -235,7 +240,7 @@ export function indexTransactionOrPlaceholder(txBlob: Buffer, metaBlob: Buffer, 
       // Read as far as it goes: TransactionIndex comes early in the canonical order.
     }
     return {
-      index: { txIndex, senderAccountId: Buffer.from(ZERO_ACCOUNT_ID), affectedAccounts: [], transactionType: 'Unknown', engineResult: 'Unknown' },
+      index: { txIndex, senderAccountId: Buffer.from(ZERO_ACCOUNT_ID), affectedAccounts: [], transactionType: 'Unknown', engineResult: 'Unknown', ...NO_NFT_INDEX_DATA },
       failure,
     };
   }

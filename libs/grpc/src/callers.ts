@@ -32,6 +32,8 @@ export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> =
   getAccountStates: STORE_READERS,
   getAccountTransactions: STORE_READERS,
   getAccountTransactionCount: STORE_READERS,
+  getNft: STORE_READERS,
+  getNftTransactions: STORE_READERS,
   listStateObjects: STORE_READERS,
   getStateObjects: STORE_READERS,
   // The network's proof of a ledger, for the proofs the facade hands clients.
