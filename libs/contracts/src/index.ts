@@ -115,6 +115,8 @@ export type {
 } from './gen/ledgernode/ledgerstore/v1/ledgerstore';
 
 export {
+  FindPathsRequest,
+  FindPathsResponse,
   ForwardRequest,
   ForwardResponse,
   GetSubmissionRequest,

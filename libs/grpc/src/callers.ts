@@ -61,6 +61,7 @@ export const SUBMISSION_CALLERS: CallersOf<typeof SubmissionServiceService> = {
   listSubmissions: ['facade'],
   // The rippled API's forwarded commands (path_find, simulate, submit_multisigned): the facade alone.
   forward: ['facade'],
+  findPaths: ['facade'],
 };
 
 export const SYNC_CALLERS: CallersOf<typeof SyncServiceService> = {
