@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '@ledger-node/test-utils';
 import { transactionFromLedgerJson } from './ledger-json';
-import { indexTransaction } from './transaction-index';
+import { indexTransaction, indexTransactionOrPlaceholder } from './transaction-index';
 import { getProfile } from './profiles';
 
 const xrpl = getProfile('xrpl');
@@ -121,5 +121,19 @@ describe('NFT index data of recorded NFToken transactions', () => {
     const index = indexTransaction(txBlob, metaBlob, xrpl);
     expect(index.nftIds).toEqual([]);
     expect(index.nftChange).toBeUndefined();
+  });
+
+  it('keeps the account index data of a transaction whose NFT data cannot be read, touching no token, and says why', () => {
+    const { tx, txBlob, metaBlob } = recorded('NFTokenBurn-5139E9A5');
+    // A codec that cannot decode (the NFT data is read from the decoded transaction; the account data from the binary).
+    const decode = () => {
+      throw new Error('a field of a type this codec does not know');
+    };
+    const undecodable = { ...xrpl, codec: { ...xrpl.codec, decode } };
+    const { index, failure } = indexTransactionOrPlaceholder(txBlob, metaBlob, undecodable, 0);
+    expect(failure).toBe('its NFT index data cannot be read: a field of a type this codec does not know');
+    expect(index.nftIds).toEqual([]);
+    expect(index).toMatchObject({ transactionType: 'NFTokenBurn', engineResult: 'tesSUCCESS' });
+    expect(xrpl.codec.encodeAccountId(index.senderAccountId)).toBe(tx.Account);
   });
 });
