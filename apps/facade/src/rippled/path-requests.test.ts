@@ -96,6 +96,28 @@ describe("a WebSocket connection's path_find request", () => {
     expect(paths.open).toBe(false);
   });
 
+  it('closes a create that a later create (or the connection closing) overtook while it waited for its answer', async () => {
+    const { upstream, paths } = connection();
+    const first = paths.run(create, 1, 1);
+    await waitUntil(() => upstream.calls.length === 1, 2_000, 'the first FindPaths');
+    const second = paths.run(create, 1, 2);
+    await waitUntil(() => upstream.calls.length === 2, 2_000, 'the second FindPaths');
+    upstream.calls[1]!.push(answerOf);
+    (await second).start!();
+    upstream.calls[0]!.push(answerOf);
+    expect((await first).start).toBeUndefined();
+    expect(upstream.calls[0]!.signal.aborted).toBe(true);
+    expect(upstream.calls[1]!.signal.aborted).toBe(false);
+
+    const third = paths.run(create, 1, 3);
+    await waitUntil(() => upstream.calls.length === 3, 2_000, 'the third FindPaths');
+    paths.close();
+    upstream.calls[2]!.push(answerOf);
+    await third;
+    expect(upstream.calls.every((call) => call.signal.aborted)).toBe(true);
+    expect(paths.open).toBe(false);
+  });
+
   it('finds no request once the upstream ended it', async () => {
     const { upstream, paths } = connection();
     (await created(paths, upstream)).start!();

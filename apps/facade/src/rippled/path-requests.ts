@@ -30,6 +30,9 @@ const ENVELOPE_FIELDS = new Set(['type', 'id', 'status']);
 
 export class ConnectionPathRequest {
   private current: OpenRequest | undefined;
+  /** Creates begun on the connection: one overtaken by a later create while it waited is closed at once. */
+  private creates = 0;
+  private closed = false;
 
   constructor(
     private readonly submission: PathFinding,
@@ -61,6 +64,7 @@ export class ConnectionPathRequest {
     if (subcommand !== 'create') throw new RpcError('invalidParams', "Invalid field 'subcommand'.");
     refuseKeys(params);
     // rippled: a new create replaces the connection's request.
+    const mine = ++this.creates;
     this.stop();
     const controller = new AbortController();
     const stream = this.submission.findPaths({ paramsJson: JSON.stringify(params), apiVersion }, { signal: controller.signal })[Symbol.asyncIterator]();
@@ -82,13 +86,19 @@ export class ConnectionPathRequest {
       controller.abort();
       throw error;
     }
+    if (this.closed || this.creates !== mine) {
+      // The connection closed, or a later create replaced this one, while it waited for its answer.
+      controller.abort();
+      return { result: { ...answer, forwarded: true } };
+    }
     const open: OpenRequest = { controller, status: answer };
     this.current = open;
     return { result: { ...answer, forwarded: true }, start: () => void this.relay(open, stream, requestId) };
   }
 
-  /** The connection closed: its request is closed upstream. */
+  /** The connection closed: its request is closed upstream, and one still being created once it answers. */
   close(): void {
+    this.closed = true;
     this.stop();
   }
 
