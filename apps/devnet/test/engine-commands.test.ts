@@ -137,14 +137,28 @@ describe('ripple_path_find and path_find create', () => {
     expect(ok({ command: 'ripple_path_find', ...request({ ...usd, value: '2000' }, issuer, bob) }).alternatives).toEqual([]);
   });
 
-  it('answers path_find create once, complete, echoing the amount; close and status find no request', () => {
-    expect(ok({ command: 'path_find', subcommand: 'create', ...request('5000000') })).toMatchObject({
+  it("keeps the connection's path_find request: create answers at once, each closed ledger sends an update with the create's id, status finds the paths again, close ends it", () => {
+    const sent: Json[] = [];
+    const own = new Subscriber(source, network, (message) => sent.push(message));
+    const onOwn = (request: Json): Json => answer(JSON.stringify({ id: 'paths-1', ...request }), { source, network, subscriber: own, startedAtMs: Date.now(), logger });
+    expect(onOwn({ command: 'path_find', subcommand: 'status' })).toMatchObject({ error: 'noPathRequest', error_code: 33 });
+    expect(onOwn({ command: 'path_find', subcommand: 'create', ...request('5000000') }).result).toMatchObject({
       alternatives: [{ paths_computed: [], source_amount: '5000000' }],
       destination_amount: '5000000',
       full_reply: true,
     });
-    expect(call({ command: 'path_find', subcommand: 'close' })).toMatchObject({ error: 'noPathRequest', error_code: 33 });
-    expect(call({ command: 'path_find' })).toMatchObject({ error: 'invalidParams' });
+    const openLedger = ok({ command: 'ledger_current' }).ledger_current_index;
+    ok({ command: 'ledger_accept' });
+    expect(sent).toEqual([
+      expect.objectContaining({ type: 'path_find', id: 'paths-1', full_reply: true, ledger_current_index: openLedger + 1, alternatives: [{ paths_computed: [], source_amount: '5000000' }] }),
+    ]);
+    expect(onOwn({ command: 'path_find', subcommand: 'status' }).result).toMatchObject({ ledger_current_index: openLedger + 1, full_reply: true });
+    expect(onOwn({ command: 'path_find', subcommand: 'close' }).result).toMatchObject({ closed: true, destination_amount: '5000000' });
+    ok({ command: 'ledger_accept' });
+    expect(sent).toHaveLength(1);
+    expect(onOwn({ command: 'path_find', subcommand: 'close' })).toMatchObject({ error: 'noPathRequest', error_code: 33 });
+    expect(onOwn({ command: 'path_find' })).toMatchObject({ error: 'invalidParams' });
+    own.close();
   });
 
   it("answers rippled's errors for malformed and unknown accounts and amounts", () => {

@@ -228,6 +228,30 @@ describe.concurrent('the replays', () => {
         }
       });
 
+      // Token X of the recordings: sold (a buy offer accepted, NFTokenAcceptOffer-21C60F25), then burned by its buyer (NFTokenBurn-0804FB2E).
+      const X = '000800006203F49C21D5D6E022CB16DE3538F248662FC73C29ABA6A90000000D';
+      const burnOfX = replay.carried.find((tx) => tx.fields.TransactionType === 'NFTokenBurn' && tx.fields.NFTokenID === X);
+
+      it.runIf(replay.oracle && burnOfX)("answers Clio's nft_info and nft_history from the NFT index sync built", { timeout: 60_000 }, async ({ expect }) => {
+        // The successful NFToken transactions whose recording names X, as the ledgers carried them: newest first.
+        const namingX = [...replay.ledgers.flatMap((ledger) => ledger.transactions), ...replay.carried].filter(
+          (tx) => String(tx.fields.TransactionType).startsWith('NFToken') && tx.meta.TransactionResult === 'tesSUCCESS' && JSON.stringify([tx.fields, tx.meta]).includes(X),
+        );
+        expect(namingX.length).toBeGreaterThanOrEqual(2);
+        const history = (await postRippled(rippledUrl, 'nft_history', { nft_id: X })).body!.result;
+        expect(history).toMatchObject({ status: 'success', nft_id: X, validated: true, ledger_index_min: first, ledger_index_max: last });
+        const listed = (history.transactions as Json[]).map((entry) => entry.tx.hash);
+        expect(listed).toEqual(namingX.map((tx) => tx.hash).reverse());
+        const burnLedger = (history.transactions as Json[])[0]!.tx.ledger_index;
+
+        const info = (await postRippled(rippledUrl, 'nft_info', { nft_id: X })).body!.result;
+        expect(info).toMatchObject({ status: 'success', nft_id: X, ledger_index: burnLedger, owner: burnOfX!.fields.Account, is_burned: true, nft_serial: 13, validated: true });
+        const before = (await postRippled(rippledUrl, 'nft_info', { nft_id: X, ledger_index: burnLedger - 1 })).body!.result;
+        expect(before).toMatchObject({ status: 'success', is_burned: false, owner: burnOfX!.fields.Account });
+        const unknown = (await postRippled(rippledUrl, 'nft_info', { nft_id: '00'.repeat(32) })).body!.result;
+        expect(unknown).toMatchObject({ status: 'error', error: 'objectNotFound', error_message: 'NFT not found' });
+      });
+
       /** The node's `result`, with `status` only where the recording kept it (most dropped the response wrapper). */
       async function rippledAnswer(method: string, request: Json, recorded: Json): Promise<Json> {
         const { body } = await postRippled(rippledUrl, method, request);

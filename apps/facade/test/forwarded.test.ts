@@ -1,12 +1,12 @@
 /**
  * What needs a live engine, through a whole node (`ledger-node -dev -ws`): ripple_path_find,
- * path_find create, simulate and submit_multisigned forwarded by the submission service to the
+ * path_find (a subscription whose updates are relayed), simulate and submit_multisigned forwarded by the submission service to the
  * devnet the node syncs from and marked `forwarded`, and `manifest` answered from the manifests
  * sync follows. Transactions are made and (multi-)signed by the published `xrpl` package.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, decode, multisign, Wallet, type SubmittableTransaction } from 'xrpl';
-import { stopAll, waitUntil } from '@ledger-node/test-utils';
+import { stopAll, waitUntil, WsClient } from '@ledger-node/test-utils';
 import { GENESIS, postRippled, startRippledNode, type Json, type RippledNode } from './support/rippled-node';
 
 afterAll(async () => {
@@ -80,10 +80,33 @@ describe('forwarded commands and manifest through ledger-node -dev -ws', () => {
     expect(usd.alternatives[0].source_amount).toEqual({ currency: 'USD', issuer: alice.classicAddress, value: '25' });
   });
 
-  it('answers path_find create once, forwarded; close finds no path request', async () => {
-    const result = await ask(client, { command: 'path_find', subcommand: 'create', ...pathRequest('7000000') });
-    expect(result).toMatchObject({ alternatives: [{ paths_computed: [], source_amount: '7000000' }], destination_amount: '7000000', forwarded: true });
-    expect(await refusal(client, { command: 'path_find', subcommand: 'close' })).toMatchObject({ error: 'noPathRequest', error_code: 33 });
+  it("relays path_find as a subscription: the upstream's updates after each closed ledger, status, close, and a closed connection closes the request upstream", async () => {
+    // A connection of its own, read message by message (xrpl's Client hides messages it did not ask for).
+    const socket = await WsClient.open(node.wsUrl);
+    try {
+      const created = await socket.request({ command: 'path_find', subcommand: 'create', ...pathRequest('7000000') });
+      expect(created).toMatchObject({ status: 'success', result: { alternatives: [{ paths_computed: [], source_amount: '7000000' }], destination_amount: '7000000', full_reply: true, forwarded: true } });
+      await node.process.waitFor(/path request 1 opened, 1 open/, 10_000);
+      // The devnet closes a ledger every 300 ms and finds the request's paths again.
+      const update = await socket.waitFor((message) => message.type === 'path_find', 10_000);
+      expect(update).toMatchObject({ type: 'path_find', id: created.id, forwarded: true, full_reply: true, alternatives: [{ paths_computed: [], source_amount: '7000000' }] });
+      expect(update.ledger_current_index).toBeGreaterThan(created.result.ledger_current_index);
+      const status = await socket.request({ command: 'path_find', subcommand: 'status' });
+      expect(status).toMatchObject({ status: 'success', result: { full_reply: true, destination_amount: '7000000', forwarded: true } });
+      const closed = await socket.request({ command: 'path_find', subcommand: 'close' });
+      expect(closed).toMatchObject({ status: 'success', result: { closed: true, forwarded: true } });
+      await node.process.waitFor(/path request 1 closed, 0 open/, 10_000);
+      expect(await socket.request({ command: 'path_find', subcommand: 'status' })).toMatchObject({ status: 'error', error: 'noPathRequest', error_code: 33 });
+
+      // A new request, then the client goes away: the node closes it upstream.
+      expect(await socket.request({ command: 'path_find', subcommand: 'create', ...pathRequest('8000000') })).toMatchObject({ status: 'success', result: { forwarded: true } });
+      await node.process.waitFor(/path request 2 opened, 1 open/, 10_000);
+    } finally {
+      await socket.close();
+    }
+    await node.process.waitFor(/path request 2 closed, 0 open/, 10_000);
+    // Over HTTP there is no connection to relay updates on: rippled's noEvents.
+    expect((await postRippled(node.httpUrl, 'path_find', { subcommand: 'create', ...pathRequest('7000000') })).body?.result).toMatchObject({ status: 'error', error: 'noEvents', error_code: 7 });
   });
 
   it('simulates a payment on the open ledger without committing it', async () => {

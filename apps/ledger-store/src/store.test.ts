@@ -5,7 +5,7 @@ import { decodeLedgerHeader, getProfile, hashLedgerHeader, indexTransactionOrPla
 import { Direction, LedgerTag, StateChangeKind, TxDetail, type LedgerSelector, type LedgerWrite, type StateObject, type StateObjectChange, type TransactionWrite } from '@ledger-node/contracts';
 import { Conflict, InvalidParams, Unavailable, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
-import { MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
+import { corpusLedgerWrite, MAINNET_RUN, mainnetFixture, mainnetLedgerWrite, syntheticAccount, syntheticLedgerWrite } from '../test/support/ledgerWrites';
 import { memoryKeyValue } from './storage/memory';
 import { openRocksDb } from './storage/rocksdb';
 import { FORMAT_VERSION_KEY } from './repositories/storeMeta';
@@ -17,6 +17,7 @@ import type { StateWindow } from './backend/records';
 import { LedgerStore, STORE_FORMAT_VERSION, type HistoryOptions } from './store';
 import type { LedgerRange } from './ledgers/ranges';
 import { accountTransactionCount, accountTransactions } from './accounts/history';
+import { nftAt, nftTransactions } from './nfts/reads';
 import type { LedgerEvent, RangesEvent } from './ledgers/events';
 import { statusResponse } from './grpc/handlers';
 import { accountState, listedLedger, listStateObjects, MAX_STATE_OBJECTS_PER_LIST, stateObjects } from './state/reads';
@@ -1341,7 +1342,7 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
   });
 });
 
-/** Each table of the PostgreSQL schema (pg/001_initial.sql, pg/002_evidence.sql, pg/003_compact_transactions.sql). */
+/** Each table of the PostgreSQL schema (pg/001_initial.sql to pg/004_nfts.sql). */
 const PG_TABLES = [
   'account_creations',
   'account_sent',
@@ -1352,6 +1353,8 @@ const PG_TABLES = [
   'ledger_transactions',
   'ledgers',
   'manifests',
+  'nft_states',
+  'nft_transactions',
   'schema_migrations',
   'staged_state',
   'state_versions',
@@ -1866,5 +1869,127 @@ describe.each(engines)('ledgers an import left unproven on %s', (_name, createEn
     expect(store.unprovenRanges).toEqual([]);
     expect(outcomes.at(-1)).toEqual({ removed: { first: MAINNET_RUN[0], last: MAINNET_RUN[2] }, reason: expect.stringMatching(/^it names parent [0-9A-F]{64}, and the network's ledger \d+ is [0-9A-F]{64}$/) });
     expect((await store.status()).counters.ledgerCount).toBe(2n);
+  });
+});
+
+/**
+ * The NFT index over recorded real NFToken transactions, each in a ledger of its own at its real
+ * ledger index: token T offered at 1104 and sold at 1197 (a sell offer accepted), token X sold at
+ * 1799495 (a buy offer accepted) and burned by its buyer at 1799496.
+ */
+describe.each(engines)('the NFT index on %s', (name, createEngine) => {
+  const T = Buffer.from('0008000083CD166E1806EF2076C55077AEFD418E771A516C0000099B00000000', 'hex');
+  const X = Buffer.from('000800006203F49C21D5D6E022CB16DE3538F248662FC73C29ABA6A90000000D', 'hex');
+  const ledgers = () => [
+    corpusLedgerWrite(1104, ['NFTokenCreateOffer-37DD2EC6']),
+    corpusLedgerWrite(1197, ['NFTokenAcceptOffer-00769286']),
+    corpusLedgerWrite(1799495, ['NFTokenAcceptOffer-21C60F25']),
+    corpusLedgerWrite(1799496, ['NFTokenBurn-0804FB2E']),
+  ];
+  const indexOf: HistoryOptions['indexOf'] = (tx, position) => indexTransactionOrPlaceholder(tx.txBlob, tx.metaBlob, profile, position).index;
+  const address = (bytes: Buffer | undefined) => bytes && profile.codec.encodeAccountId(bytes);
+
+  async function openStore(engine: Engine, history?: HistoryOptions) {
+    const store = await LedgerStore.open(await engine.open(), { indexOf, history });
+    cleanups.push(() => store.close());
+    return store;
+  }
+
+  const infoAt = async (store: LedgerStore, nftId: Buffer, ledgerIndex?: number) => {
+    const answer = await nftAt(store, { nftId, ledger: ledgerIndex === undefined ? undefined : atIndex(ledgerIndex) });
+    return { owner: address(answer.nft?.ownerAccountId), burned: answer.nft?.burned, uri: answer.nft?.uri.toString('hex'), changed: answer.changedLedgerIndex, at: answer.ledgerIndex };
+  };
+  const positions = async (store: LedgerStore, nftId: Buffer, request: { forward?: boolean; limit?: number; first?: number; last?: number } = {}) => {
+    const seen: string[] = [];
+    let marker: Buffer = Buffer.alloc(0);
+    do {
+      const page = await nftTransactions(store, {
+        nftId,
+        forward: request.forward ?? false,
+        limit: request.limit ?? 0,
+        marker,
+        ledgerRange: request.first === undefined ? undefined : { first: request.first, last: request.last! },
+      });
+      seen.push(...page.transactions.map((tx) => `${tx.ledgerIndex}/${tx.txIndex}`));
+      marker = page.marker;
+    } while (marker.length > 0);
+    return seen;
+  };
+
+  it("answers each token as the newest ledger at or below the one asked that changed it left it, and pages the transactions that touched it", async () => {
+    const store = await openStore(await createEngine());
+    const writes = ledgers();
+    for (const write of [writes[3], writes[0], writes[2], writes[1]]) await store.putLedger(write!);
+    // A buy offer accepted by X's seller: the token is the buy offer's owner's.
+    const xSeller = 'r9AExd6v3keXaXa3nXAMHHcP9nWy9Aef2g';
+    const xHolder = 'rfFRmXUR1yfxeUfXj7WwKhETrtToYx1hYh';
+
+    // An offer changes no token: before its sale T is no stored ledger's change.
+    expect((await failure(nftAt(store, { nftId: T, ledger: atIndex(1104) }))).kind).toBe('not_found');
+    // A sell offer accepted: the token is the accepting account's.
+    expect(await infoAt(store, T, 1197)).toMatchObject({ owner: address(writes[1]!.transactions[0]!.senderAccountId), burned: false, changed: 1197, at: 1197 });
+    expect(await infoAt(store, T)).toMatchObject({ changed: 1197, at: 1799496 });
+    expect(await infoAt(store, X, 1799495)).toMatchObject({ owner: xHolder, burned: false, changed: 1799495 });
+    expect(await infoAt(store, X, 1799496)).toMatchObject({ owner: xHolder, burned: true, changed: 1799496 });
+    expect(await infoAt(store, X, 1799495)).not.toMatchObject({ owner: xSeller });
+    // A ledger the store does not hold is out of range; a token no ledger changed is not found.
+    expect((await failure(nftAt(store, { nftId: X, ledger: atIndex(1799497) }))).kind).toBe('out_of_range');
+    expect((await failure(nftAt(store, { nftId: Buffer.alloc(32, 7) }))).kind).toBe('not_found');
+    expect((await failure(nftAt(store, { nftId: Buffer.alloc(20) }))).kind).toBe('invalid_params');
+
+    expect(await positions(store, T)).toEqual(['1197/0', '1104/0']);
+    expect(await positions(store, T, { forward: true, limit: 1 })).toEqual(['1104/0', '1197/0']);
+    expect(await positions(store, X, { limit: 1 })).toEqual(['1799496/0', '1799495/4']);
+    expect(await positions(store, X, { first: 1799496, last: 1799496 })).toEqual(['1799496/0']);
+    const [page] = (await nftTransactions(store, { nftId: X, forward: true, limit: 1, marker: Buffer.alloc(0) })).transactions;
+    expect(page).toMatchObject({ ledgerIndex: 1799495, txIndex: 4, hash: writes[2]!.transactions[0]!.hash });
+    await expect(nftTransactions(store, { nftId: X, forward: true, limit: 1001, marker: Buffer.alloc(0) })).rejects.toThrow(/limit must be at most 1000/);
+  });
+
+  it('removes a deleted ledger’s entries with it, and storing it again restores them', async () => {
+    const store = await openStore(await createEngine());
+    const writes = ledgers();
+    for (const write of writes) await store.putLedger(write);
+    const before = { info: await infoAt(store, X), history: await positions(store, X) };
+    await store.deleteLedger(writes[3]!);
+    expect(await positions(store, X)).toEqual(['1799495/4']);
+    expect(await infoAt(store, X)).toMatchObject({ burned: false, changed: 1799495, at: 1799495 });
+    await store.putLedger(writes[3]!);
+    expect({ info: await infoAt(store, X), history: await positions(store, X) }).toEqual(before);
+  });
+
+  it('serves nothing of ledgers an import left unproven', async () => {
+    const store = await openStore(await createEngine());
+    const writes = ledgers();
+    await store.putLedger(writes[0]!);
+    await store.putLedger(writes[1]!);
+    expect(await store.putUnprovenLedgers(writes.slice(2))).toBe(2);
+    expect(await positions(store, X)).toEqual([]);
+    expect((await failure(nftAt(store, { nftId: X }))).kind).toBe('not_found');
+    expect((await failure(nftAt(store, { nftId: X, ledger: atIndex(1799496) }))).kind).toBe('out_of_range');
+    expect(await positions(store, T)).toEqual(['1197/0', '1104/0']);
+  });
+
+  if (name === 'PostgreSQL') return;
+
+  it('bounded history removes the touching transactions of the ledgers it removes, and keeps the state a read at a kept ledger needs', async () => {
+    const engine = await createEngine();
+    const unbounded = await LedgerStore.open(await engine.open());
+    for (const write of ledgers()) await unbounded.putLedger(write);
+    await unbounded.putLedger(syntheticLedgerWrite(1799497, { transactionCount: 0 }));
+    await unbounded.close();
+
+    const pruned: LedgerRange[] = [];
+    let settled = false;
+    const store = await openStore(engine, { ledgers: 1, indexOf, batch: 2, onPruned: (range) => pruned.push(range), onSettled: () => (settled = true) });
+    await waitUntil(() => settled, 10_000, 'the history to settle', 10);
+    expect(store.ranges).toEqual([{ first: 1799497, last: 1799497 }]);
+    expect(await positions(store, T)).toEqual([]);
+    expect(await positions(store, X)).toEqual([]);
+    // T last changed at 1197, X at 1799496, both removed: a read at the kept ledger still finds them.
+    expect(await infoAt(store, T)).toMatchObject({ changed: 1197, burned: false, at: 1799497 });
+    expect(await infoAt(store, X)).toMatchObject({ changed: 1799496, burned: true, at: 1799497 });
+    // The states no read reaches any more are gone: X's sale, superseded by its burn.
+    expect((await collect(store.backend.nftStatesAtOrBelow(X, 1799497))).map((state) => state.ledgerIndex)).toEqual([1799496]);
   });
 });

@@ -9,7 +9,8 @@ import { Payments } from './payments';
 import { SendingGate, takeSenderLock } from './sender-lock';
 import { SubmissionBook } from './tracking/book';
 import { Tracker } from './tracking/tracker';
-import { submissionUpstream } from './upstream/client';
+import { pathRequestUpstream, submissionUpstream } from './upstream/client';
+import { PathFinder } from './forward/path-finder';
 
 export const serviceName = 'ledgernode.submission.v1.SubmissionService';
 
@@ -26,6 +27,7 @@ export async function start(flags: ParsedFlags) {
   const forwarder = new Forwarder({ request: (command, params, options) => upstream.request(command, params, options) }, undefined, (command, reason) =>
     logger.warn({ command, reason }, `forwarded ${command} got no usable answer: ${reason}`),
   );
+  const pathFinder = new PathFinder((events) => pathRequestUpstream(config.endpoints, logger, events));
   const beginSending = () => {
     const open = book.open();
     tracker.start();
@@ -55,7 +57,7 @@ export async function start(flags: ParsedFlags) {
   const server = await serveGrpc({
     address: config.address,
     logger,
-    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, forwarder, gate), admittedBy(SUBMISSION_CALLERS))],
+    services: [bindService(serviceName, SubmissionServiceService, submissionHandlers(payments, book, forwarder, pathFinder, gate), admittedBy(SUBMISSION_CALLERS))],
     metrics: { service: 'submission', listener: metricsListener(flags, 'submission') },
     onStop: async () => {
       stopWaiting.abort();

@@ -77,6 +77,7 @@ export {
   type TransactionIndexData,
 } from './transaction-index';
 export { verifiedLedgerWrite, type IndexFailure } from './ledger-write';
+export { nftIndexOf, nftIndexOfDecoded, NO_NFT_INDEX_DATA, type NftChange, type NftIndexData } from './nft-index';
 export { InvalidManifest, ManifestCache, manifestIdentity, readManifest, REVOKED_SEQUENCE, signManifest, type KeyPair, type Manifest, type ManifestDisposition } from './trust/manifest';
 export { InvalidList, inForceAt, listDocumentOf, listDocumentParts, listSequences, readPublishedList, signPublishedList, type BlobToSign, type ListBlob, type ListedValidator, type ListRefusal, type PublishedList } from './trust/validator-list';
 export { ValidatorTrust, type ListDisposition, type ListOutcome, type PublisherState, type PublisherStatus, type ValidatorTrustOptions } from './trust/validator-trust';

@@ -29,6 +29,8 @@ function transactionWrite(ledger: VerifiedLedger, position: number, profile: Cha
     affectedAccounts: index.affectedAccounts.map(({ accountId, direction }) => ({ accountId, direction })),
     transactionType: index.transactionType,
     engineResult: index.engineResult,
+    nftIds: index.nftIds,
+    nftChange: index.nftChange,
   };
 }
 

@@ -8,13 +8,14 @@ import type { ChainProfile } from './profiles';
 // @grpc/grpc-js, which must load only after OpenTelemetry started (the CLI reads its flags first).
 import { Direction } from '@ledger-node/contracts/common';
 import { amountIssuer, issueIssuer, visitFields } from './binary-fields';
+import { NO_NFT_INDEX_DATA, nftIndexOf, nftIndexOfDecoded, type NftIndexData } from './nft-index';
 
 export interface AffectedAccountEntry {
   accountId: Buffer;
   direction: Direction.IN | Direction.OUT;
 }
 
-export interface TransactionIndexData {
+export interface TransactionIndexData extends NftIndexData {
   /** Metadata TransactionIndex: the transaction's position in its ledger. */
   txIndex: number;
   /** The transaction's Account field (20 bytes). */
@@ -129,24 +130,32 @@ function readMetadataFields(metaBlob: Buffer, profile: ChainProfile): MetadataFi
 }
 
 /** Index data of one validated transaction, read from its binary form. */
-export function indexTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile): TransactionIndexData {
+export function indexTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile, options: IndexOptions = {}): TransactionIndexData {
   let tx: TransactionFields;
   let meta: MetadataFields;
   try {
     tx = readTransactionFields(txBlob, profile);
     meta = readMetadataFields(metaBlob, profile);
   } catch (error) {
-    if (error instanceof UnreadableBinary) return indexDecodedTransaction(txBlob, metaBlob, profile);
+    if (error instanceof UnreadableBinary) return indexDecodedTransaction(txBlob, metaBlob, profile, options);
     throw error;
   }
   const definitions = profile.definitions;
+  const transactionType = definitions.transactionType.from(String(tx.transactionType))?.name ?? `Unknown(${tx.transactionType})`;
+  const engineResult = definitions.transactionResult.from(String(meta.result))?.name ?? `Unknown(${meta.result})`;
   return {
     txIndex: meta.txIndex,
     senderAccountId: Buffer.from(tx.sender),
     affectedAccounts: affectedAccountsOf(tx.sender, [...tx.named, ...meta.touched]),
-    transactionType: definitions.transactionType.from(String(tx.transactionType))?.name ?? `Unknown(${tx.transactionType})`,
-    engineResult: definitions.transactionResult.from(String(meta.result))?.name ?? `Unknown(${meta.result})`,
+    transactionType,
+    engineResult,
+    ...(options.withoutNfts ? NO_NFT_INDEX_DATA : nftIndexOf(txBlob, metaBlob, transactionType, engineResult, profile)),
   };
+}
+
+export interface IndexOptions {
+  /** Leaves the NFT index data out (none): for a transaction whose NFT data cannot be read, so that its account index data still is. */
+  withoutNfts?: boolean;
 }
 
 function affectedAccountsOf(sender: Buffer, others: Buffer[]): AffectedAccountEntry[] {
@@ -167,7 +176,7 @@ type Json = Record<string, any>;
  * The same index data through the chain's full codec (JSON decode): slower, but it knows every
  * field type of the definitions table, so it serves blobs the binary reader cannot walk.
  */
-export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile): TransactionIndexData {
+export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile, options: IndexOptions = {}): TransactionIndexData {
   const codec = profile.codec;
   const tx = codec.decode(txBlob.toString('hex'));
   const meta = codec.decode(metaBlob.toString('hex'));
@@ -207,6 +216,7 @@ export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profil
     affectedAccounts: affectedAccountsOf(sender, others.values()),
     transactionType: tx.TransactionType,
     engineResult: meta.TransactionResult,
+    ...(options.withoutNfts ? NO_NFT_INDEX_DATA : nftIndexOfDecoded(tx, meta, profile)),
   };
 }
 
@@ -217,13 +227,20 @@ const UNINDEXED_POSITION_BASE = 0x40000000;
  * Index data of a verified transaction, whatever its bytes hold: when they cannot be indexed (a field
  * of a type this node does not know, a blob without a field every transaction has), the transaction
  * is still stored, sent by no one and touching no account, at its recorded position when that can be
- * read, and `failure` says why.
+ * read, and `failure` says why. One whose NFT index data alone cannot be read keeps its account
+ * index data, touching no NFToken, and `failure` says so.
  */
 export function indexTransactionOrPlaceholder(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile, position: number): { index: TransactionIndexData; failure?: string } {
   try {
     return { index: indexTransaction(txBlob, metaBlob, profile) };
   } catch (error) {
     const failure = error instanceof Error ? error.message : String(error);
+    try {
+      // Only its NFT index data unreadable: the transaction keeps its account index data.
+      return { index: indexTransaction(txBlob, metaBlob, profile, { withoutNfts: true }), failure: `its NFT index data cannot be read: ${failure}` };
+    } catch {
+      // Nothing readable: a placeholder below.
+    }
     let txIndex = UNINDEXED_POSITION_BASE + position;
     try {
       visitFields(metaBlob, profile.definitions, {
@@ -235,7 +252,7 @@ export function indexTransactionOrPlaceholder(txBlob: Buffer, metaBlob: Buffer, 
       // Read as far as it goes: TransactionIndex comes early in the canonical order.
     }
     return {
-      index: { txIndex, senderAccountId: Buffer.from(ZERO_ACCOUNT_ID), affectedAccounts: [], transactionType: 'Unknown', engineResult: 'Unknown' },
+      index: { txIndex, senderAccountId: Buffer.from(ZERO_ACCOUNT_ID), affectedAccounts: [], transactionType: 'Unknown', engineResult: 'Unknown', ...NO_NFT_INDEX_DATA },
       failure,
     };
   }

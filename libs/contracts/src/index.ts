@@ -60,6 +60,10 @@ export {
   GetLedgerEvidenceResponse,
   GetLedgerRequest,
   GetLedgerResponse,
+  GetNftRequest,
+  GetNftResponse,
+  GetNftTransactionsRequest,
+  GetNftTransactionsResponse,
   GetStateObjectsRequest,
   GetStateObjectsResponse,
   GetStatusRequest,
@@ -77,6 +81,7 @@ export {
   LedgerWrite,
   ListStateObjectsRequest,
   ListStateObjectsResponse,
+  NftState,
   PutLedgersRequest,
   PutLedgersResponse,
   PutStateChangesRequest,
@@ -110,6 +115,8 @@ export type {
 } from './gen/ledgernode/ledgerstore/v1/ledgerstore';
 
 export {
+  FindPathsRequest,
+  FindPathsResponse,
   ForwardRequest,
   ForwardResponse,
   GetSubmissionRequest,

@@ -32,6 +32,8 @@ export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> =
   getAccountStates: STORE_READERS,
   getAccountTransactions: STORE_READERS,
   getAccountTransactionCount: STORE_READERS,
+  getNft: STORE_READERS,
+  getNftTransactions: STORE_READERS,
   listStateObjects: STORE_READERS,
   getStateObjects: STORE_READERS,
   // The network's proof of a ledger, for the proofs the facade hands clients.
@@ -59,6 +61,7 @@ export const SUBMISSION_CALLERS: CallersOf<typeof SubmissionServiceService> = {
   listSubmissions: ['facade'],
   // The rippled API's forwarded commands (path_find, simulate, submit_multisigned): the facade alone.
   forward: ['facade'],
+  findPaths: ['facade'],
 };
 
 export const SYNC_CALLERS: CallersOf<typeof SyncServiceService> = {

@@ -90,7 +90,7 @@ describe('startGrpcServer + createGrpcClient', () => {
           getStatus: async () => {
             throw new InvalidParams('ledger index must be positive', 'ledger');
           },
-          putLedgers: notYet, putStateObjects: notYet, putStateChanges: notYet, deleteLedger: notYet,
+          putLedgers: notYet, putStateObjects: notYet, putStateChanges: notYet, deleteLedger: notYet, getNft: notYet, getNftTransactions: notYet,
           getLedger: async () => {
             throw new Error('disk on fire at /secret/path');
           },

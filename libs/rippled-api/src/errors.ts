@@ -35,6 +35,7 @@ export const rpcErrors = {
   malformedStream: { code: 71, message: 'Stream malformed.' },
   noClosed: { code: 15, message: 'Closed ledger is unavailable.' },
   noCurrent: { code: 16, message: 'Current ledger is unavailable.' },
+  noEvents: { code: 7, message: 'Current transport does not support events.' },
   noNetwork: { code: 17, message: 'Not synced to the network.' },
   noPathRequest: { code: 33, message: 'No pathfinding request in progress.' },
   noPermission: { code: 6, message: "You don't have permission for this command." },

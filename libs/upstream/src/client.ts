@@ -16,8 +16,8 @@ export interface UpstreamClientOptions {
   requestTimeoutMs?: number;
   /** Deadline of opening one endpoint's connection (default: the request deadline). */
   connectTimeoutMs?: number;
-  /** Malformed messages and closed connections (the client subscribes to no stream). */
-  events?: Omit<ConnectionEvents, 'onStreamMessage'>;
+  /** Malformed messages, closed connections, and the stream messages of a client that asked for some (a path_find request's updates). */
+  events?: ConnectionEvents;
 }
 
 /** Endpoints given as plain URLs, without credentials. */

@@ -111,6 +111,7 @@ export async function startWsServer(options: WsServerOptions): Promise<DevnetWsS
       socket.send(JSON.stringify(message));
     };
     const subscriber = new Subscriber(source, network, send);
+    subscriber.onPathRequests = (event, number, open) => logger.info({ peer, open }, `path request ${number} ${event}, ${open} open`);
     logger.debug({ peer }, 'client connected');
     socket.on('message', (data) => {
       send(answer(rawText(data), { source, network, subscriber, startedAtMs, logger }));

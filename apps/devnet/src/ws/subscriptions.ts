@@ -4,7 +4,7 @@
  * network/network.ts), the `transactions` stream and per-account transaction messages. Messages follow
  * the API version of the subscribe request, as rippled keeps it per subscriber.
  */
-import { formatRanges, ledgerStreamFields as streamFields, placeOf, transactionStreamMessage, type ApiVersion } from '@ledger-node/rippled-api';
+import { errorFields, formatRanges, ledgerStreamFields as streamFields, placeOf, transactionStreamMessage, type ApiVersion } from '@ledger-node/rippled-api';
 import type { ClosedLedger, ClosedTransaction, JsonObject } from '../engine/types';
 import type { DevnetNetwork } from '../network/network';
 import { affectedAccountsOf } from './account-tx-index';
@@ -51,8 +51,23 @@ export function transactionMessage(source: LedgerSource, ledger: ClosedLedger, t
   return transactionStreamMessage(source.profile, placeOf(ledger), rendered(tx, source.profile), apiVersion, DEVNET_RENDER_STYLE);
 }
 
+/** A connection's path request (rippled InfoSub holds one): its create's id, and how to find its paths again. */
+interface PathRequest {
+  /** Its number among the devnet's path requests, from 1. */
+  number: number;
+  id: unknown;
+  find(): JsonObject;
+  /** The newest answer: the create's, then each update's. */
+  last: JsonObject;
+}
+
+/** Path requests open on all connections, and opened since the devnet started, for the log (a closed connection leaves none open). */
+let openPathRequests = 0;
+let pathRequestsOpened = 0;
+
 export class Subscriber {
   private readonly streams = new Set<StreamName>();
+  private pathRequest: PathRequest | undefined;
   private readonly accounts = new Set<string>();
   private apiVersion: ApiVersion = 1;
   private stopFollowing: (() => void) | undefined;
@@ -85,11 +100,45 @@ export class Subscriber {
   close(): void {
     this.streams.clear();
     this.accounts.clear();
+    this.closePathRequest();
     this.updateFollowing();
   }
 
+  /** rippled path_find create: the connection's path request (replacing any), updated on each closed ledger; answers the first answer. */
+  openPathRequest(id: unknown, find: () => JsonObject): JsonObject {
+    const first = find();
+    this.closePathRequest();
+    openPathRequests++;
+    this.pathRequest = { number: ++pathRequestsOpened, id, find, last: first };
+    this.onPathRequests?.('opened', this.pathRequest.number, openPathRequests);
+    this.updateFollowing();
+    return first;
+  }
+
+  /** rippled path_find status: the request's paths found again; undefined when none is open. */
+  pathRequestStatus(): JsonObject | undefined {
+    const request = this.pathRequest;
+    if (!request) return undefined;
+    request.last = request.find();
+    return request.last;
+  }
+
+  /** rippled path_find close: the request's last answer; undefined when none is open. */
+  closePathRequest(): JsonObject | undefined {
+    const request = this.pathRequest;
+    if (!request) return undefined;
+    this.pathRequest = undefined;
+    openPathRequests--;
+    this.onPathRequests?.('closed', request.number, openPathRequests);
+    this.updateFollowing();
+    return request.last;
+  }
+
+  /** Hears each path request opened or closed (its number), and how many are open on the devnet after it. */
+  onPathRequests: ((event: 'opened' | 'closed', number: number, open: number) => void) | undefined;
+
   private wantsLedgers(): boolean {
-    return this.streams.has('ledger') || this.streams.has('validations') || this.wantsAllTransactions() || this.accounts.size > 0;
+    return this.pathRequest !== undefined || this.streams.has('ledger') || this.streams.has('validations') || this.wantsAllTransactions() || this.accounts.size > 0;
   }
 
   private wantsAllTransactions(): boolean {
@@ -108,6 +157,7 @@ export class Subscriber {
 
   /** rippled NetworkOPs::pubLedger: the ledgerClosed message first, then the ledger's transactions. */
   private publish(ledger: ClosedLedger): void {
+    if (this.pathRequest) this.updatePathRequest(this.pathRequest);
     if (this.streams.has('validations')) this.sendValidations(ledger);
     if (this.streams.has('ledger')) {
       this.send({ type: 'ledgerClosed', ...ledgerStreamFields(this.source, ledger), txn_count: ledger.transactions.length });
@@ -119,6 +169,19 @@ export class Subscriber {
         this.send(transactionMessage(this.source, ledger, tx, this.apiVersion));
       }
     }
+  }
+
+  /** rippled PathRequest::doUpdate after a ledger closed: the request's paths found again, sent as a `path_find` message with its create's id. */
+  private updatePathRequest(request: PathRequest): void {
+    try {
+      request.last = request.find();
+    } catch (error) {
+      // An account the request names went away: rippled reports the error in the update.
+      const fields = errorFields(error);
+      if (!fields) throw error;
+      request.last = fields;
+    }
+    this.send({ ...request.last, type: 'path_find', ...(request.id === undefined ? {} : { id: request.id }) });
   }
 
   private sendValidations(ledger: ClosedLedger): void {

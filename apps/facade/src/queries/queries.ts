@@ -5,6 +5,10 @@ import {
   type GetAccountTransactionsRequest,
   type GetAccountTransactionsResponse,
   type GetLedgerEvidenceResponse,
+  type GetNftRequest,
+  type GetNftResponse,
+  type GetNftTransactionsRequest,
+  type GetNftTransactionsResponse,
   type GetStateObjectsResponse,
   type GetStatusResponse,
   type LedgerRecord,
@@ -141,6 +145,16 @@ export class Queries {
   /** One page of an account's transactions. */
   accountTransactions(request: GetAccountTransactionsRequest): Promise<GetAccountTransactionsResponse> {
     return this.clients.ledgerStore.getAccountTransactions(request);
+  }
+
+  /** An NFToken as of a stored ledger, from the NFT index (NOT_FOUND when no stored ledger changed it). */
+  nft(request: GetNftRequest): Promise<GetNftResponse> {
+    return this.clients.ledgerStore.getNft(request);
+  }
+
+  /** One page of the transactions that touched an NFToken. */
+  nftTransactions(request: GetNftTransactionsRequest): Promise<GetNftTransactionsResponse> {
+    return this.clients.ledgerStore.getNftTransactions(request);
   }
 
   /** How many transactions an account sent up to a ledger, and over which stored history. */

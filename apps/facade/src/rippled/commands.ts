@@ -35,16 +35,20 @@ export function outcomeLabel(token: unknown): string {
   return typeof token === 'string' && OUTCOME_TOKENS.has(token) ? token : 'other';
 }
 
-/** The commands bound to a WebSocket connection. */
+/** The commands bound to a WebSocket connection (path_find over HTTP is its method's: noEvents). */
 const connectionCommands = new Set(['subscribe', 'unsubscribe']);
 
 /** What a command answers: its result (with, for `subscribe`, the start of its stream messages), or rippled's error fields. */
 export type CommandOutcome = { result: RippledResult; start?: () => void } | { error: JsonObject };
+/** A WebSocket connection's path request, for the command being run (path-requests.ts). */
+export interface ConnectionPaths {
+  run(request: JsonObject, apiVersion: ApiVersion): Promise<{ result: JsonObject; start?: () => void }>;
+}
 
 export interface CommandRunner {
   /**
-   * Runs `command` with the request's fields. `subscriptions` is the connection's, absent over HTTP.
-   * Resolves with the result, or the error fields rippled answers with.
+   * Runs `command` with the request's fields. `subscriptions` and `paths` are the connection's,
+   * absent over HTTP. Resolves with the result, or the error fields rippled answers with.
    */
   run(
     command: string,
@@ -52,6 +56,7 @@ export interface CommandRunner {
     apiVersion: ApiVersion,
     transport: 'ws' | 'http',
     subscriptions?: RippledSubscriptions,
+    paths?: ConnectionPaths,
   ): Promise<CommandOutcome>;
   /**
    * Counts a request refused before any command ran (command `malformed`): a WebSocket message
@@ -85,7 +90,9 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
     request: JsonObject,
     apiVersion: ApiVersion,
     subscriptions: RippledSubscriptions | undefined,
+    paths: ConnectionPaths | undefined,
   ): Promise<{ result: RippledResult; start?: () => void }> => {
+    if (command === 'path_find' && paths && Object.hasOwn(methods, command)) return paths.run(request, apiVersion);
     if (command === 'subscribe' || command === 'unsubscribe') {
       if (!subscriptions) throw new SubscriptionOverHttp(command);
       if (command === 'unsubscribe') return { result: await subscriptions.unsubscribe(request) };
@@ -97,7 +104,7 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
   };
 
   return {
-    async run(command, request, apiVersion, transport, subscriptions) {
+    async run(command, request, apiVersion, transport, subscriptions, paths) {
       const known = connectionCommands.has(command) || Object.hasOwn(methods, command);
       if (!known) {
         commandMetrics.count.inc({ command: 'unknown', outcome: 'unknownCmd', transport });
@@ -107,7 +114,7 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
       return inSpan(`rippled ${command}`, { 'rpc.system': 'rippled', 'rpc.method': command }, async (span) => {
         let answer: CommandOutcome;
         try {
-          answer = await execute(command, request, apiVersion, subscriptions);
+          answer = await execute(command, request, apiVersion, subscriptions, paths);
         } catch (error) {
           answer = { error: error instanceof SubscriptionOverHttp ? error.fields : errorOf(error, command) };
         }

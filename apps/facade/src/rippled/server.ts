@@ -23,6 +23,7 @@ import { httpAnswer, parseHttpCall, parseWsCall, wsAnswer } from './envelope';
 import type { RippledContext, RippledHandler } from './method';
 import { serverStateOf } from './methods/server-info';
 import { RippledSubscriptions, type ServerFacts, type StreamChain } from './streams';
+import { ConnectionPathRequest } from './path-requests';
 
 export interface RippledApiOptions {
   methods: Readonly<Record<string, RippledHandler>>;
@@ -143,7 +144,11 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
         const peer = identity.address;
         const connection = new StreamConnection(socket, peer, { api: 'rippled', queueBytes: options.queueBytes, logger });
         const subscriptions = new RippledSubscriptions(options.follower, options.chain, connection, logger, serverFacts);
-        connection.onClose(() => subscriptions.close());
+        const pathRequest = new ConnectionPathRequest(context.clients.submission, (message) => connection.send(JSON.stringify(message)), logger);
+        connection.onClose(() => {
+          subscriptions.close();
+          pathRequest.close();
+        });
         const scope = { signal: connection.signal, ...identity };
         logger.debug({ peer }, 'rippled API: WebSocket client connected');
         socket.on('message', (data) => {
@@ -158,7 +163,8 @@ export function rippledApi(options: RippledApiOptions): RippledApi {
                   return;
                 }
                 const { command, fields, apiVersion, request } = parsed.call;
-                const outcome = await runner.run(command, fields, apiVersion, 'ws', subscriptions);
+                const paths = { run: (params: typeof fields, version: typeof apiVersion) => pathRequest.run(params, version, request.id) };
+                const outcome = await runner.run(command, fields, apiVersion, 'ws', subscriptions, paths);
                 connection.send(wsAnswer(request, outcome));
                 // Stream messages begin once the answer is on its way.
                 if ('result' in outcome) outcome.start?.();

@@ -17,14 +17,15 @@ export const MAX_ACCOUNT_TRANSACTIONS_PER_PAGE = 1000;
 const MARKER_LENGTH = 8;
 const NAME_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-function encodeMarker(position: HistoryPosition): Buffer {
+/** A history marker: the (ledger, tx index) position of the last entry of a page, big-endian (the account and NFT indexes share it). */
+export function encodeMarker(position: HistoryPosition): Buffer {
   const marker = Buffer.alloc(MARKER_LENGTH);
   marker.writeUInt32BE(position.ledgerIndex, 0);
   marker.writeUInt32BE(position.txIndex, 4);
   return marker;
 }
 
-function decodeMarker(marker: Buffer): HistoryPosition {
+export function decodeMarker(marker: Buffer): HistoryPosition {
   if (marker.length !== MARKER_LENGTH) throw new InvalidParams(`marker must be a marker from a previous page (${MARKER_LENGTH} bytes), got ${marker.length} bytes`, 'marker');
   return { ledgerIndex: marker.readUInt32BE(0), txIndex: marker.readUInt32BE(4) };
 }
@@ -109,7 +110,7 @@ async function typeOfStored(store: LedgerStore, ledgerIndex: number, txIndex: nu
  * after the index was read is left out of the page, as a read started now would not list it; a
  * piece missing from a ledger still held is corruption.
  */
-async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Promise<TransactionRecord[]> {
+export async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Promise<TransactionRecord[]> {
   const leftOut = (ledgerIndex: number, missing: string): TransactionRecord[] => {
     if (rangesContain(store.ranges, ledgerIndex)) throw new Internal(missing);
     return [];
@@ -125,7 +126,7 @@ async function recordsOf(store: LedgerStore, positions: HistoryPosition[]): Prom
     const { ledgerIndex, txIndex } = position;
     const hash = hashes[at];
     // The index entry and the ledger's rows are written (and removed) in one batch.
-    if (!hash) return leftOut(ledgerIndex, `the account index lists ledger ${ledgerIndex} tx ${txIndex}, which is not stored`);
+    if (!hash) return leftOut(ledgerIndex, `the index lists ledger ${ledgerIndex} tx ${txIndex}, which is not stored`);
     const tx = transactions[next++];
     if (!tx) return leftOut(ledgerIndex, `transaction ${hash.toString('hex').toUpperCase()} is indexed but not stored`);
     const header = headers.get(ledgerIndex);

@@ -14,6 +14,7 @@ import type {
   ChainIdentity,
   HistoryPosition,
   KeyedObject,
+  NftStateEntry,
   StateDownloadRecord,
   StateWindow,
   StoreCounters,
@@ -69,7 +70,7 @@ export interface LedgerBackend {
 
   /**
    * Stores ledgers not stored before (LedgerStore checked), in order, all in one atomic write: each
-   * with its transactions, their account index entries and sent counts, its state changes, and its
+   * with its transactions, their account and NFT index entries and sent counts, its state changes, and its
    * evidence (with the lists and manifests it names, each stored once);
    * `completeRanges` (and `stateRanges`, `unprovenRanges` when given) as the bookkeeping after them.
    */
@@ -87,7 +88,8 @@ export interface LedgerBackend {
   /**
    * Bounded history (-ledger_history), in backends that keep it (RocksDB): removes the lowest
    * stored ledgers, each with every entry its write made, its evidence included (`write`
-   * re-derived from the stored bytes), in one atomic write with `completeRanges` as the
+   * re-derived from the stored bytes) — but of each NFToken's states the newest at or below the
+   * highest removed ledger, which reads above it still find — in one atomic write with `completeRanges` as the
    * bookkeeping after it.
    */
   pruneLedgers?(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: RangesAfter, counters: StoreCounters): Promise<StoreCounters>;
@@ -129,6 +131,10 @@ export interface LedgerBackend {
   transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]>;
   /** The account's index entries in (ledger, tx index) order, or reverse. */
   accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry>;
+  /** The positions of the transactions that touched the NFToken, in (ledger, tx index) order, or reverse. */
+  nftTransactionEntries(nftId: Buffer, scan: AccountHistoryScan): AsyncIterable<HistoryPosition>;
+  /** The NFToken as each stored ledger at or below `ledgerIndex` that changed it left it, newest first. */
+  nftStatesAtOrBelow(nftId: Buffer, ledgerIndex: number): AsyncIterable<NftStateEntry>;
   /** Transactions the account sent in stored ledgers up to and including `ledgerIndex`. */
   sentUpTo(accountId: Buffer, ledgerIndex: number): Promise<bigint>;
   /** The newest stored ledger at or below `ledgerIndex` that created the account's AccountRoot. */

@@ -11,6 +11,7 @@ import { AccountCreationRepository, AccountSentCountRepository, AccountTransacti
 import { StagedStateRepository, StateMetaRepository, StateObjectRepository, TrustLineRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import { EvidenceRepository, evidenceRows } from '../repositories/evidence';
+import { NftStateRepository, NftTransactionRepository } from '../repositories/nfts';
 import { Bucket, bucketRange, type BucketId } from '../storage/buckets';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend, RangesAfter } from './backend';
 import {
@@ -22,10 +23,14 @@ import {
   countersWithoutEvidence,
   countersWithNewVersions,
   hasPreviousImage,
+  nftStatesOf,
+  nftTransactionsOf,
   STATE_SET_ASIDE,
   sendersOf,
   type AccountTransactionEntry,
+  type HistoryPosition,
   type KeyedObject,
+  type NftStateEntry,
   type StateDownloadRecord,
   type StateWindow,
   type StoreCounters,
@@ -49,6 +54,8 @@ export class KvLedgerBackend implements LedgerBackend {
   readonly stateMeta: StateMetaRepository;
   readonly storeMeta: StoreMetaRepository;
   readonly evidence: EvidenceRepository;
+  readonly nftTransactions: NftTransactionRepository;
+  readonly nftStates: NftStateRepository;
 
   constructor(
     readonly kv: KeyValue,
@@ -66,6 +73,8 @@ export class KvLedgerBackend implements LedgerBackend {
     this.stateMeta = new StateMetaRepository(kv);
     this.storeMeta = new StoreMetaRepository(kv);
     this.evidence = new EvidenceRepository(kv);
+    this.nftTransactions = new NftTransactionRepository(kv);
+    this.nftStates = new NftStateRepository(kv);
   }
 
   async bookkeeping(): Promise<Bookkeeping> {
@@ -125,7 +134,7 @@ export class KvLedgerBackend implements LedgerBackend {
     return this.kv.batch(this.storeMeta.rangesOperations(after));
   }
 
-  /** A ledger's header, transactions, account index entries and sent counts; `blockTotals` (by block key, hex) are read and updated. */
+  /** A ledger's header, transactions, account and NFT index entries and sent counts; `blockTotals` (by block key, hex) are read and updated. */
   private ledgerOperations(write: LedgerWrite, blockTotals: Map<string, number>): KvOperation[] {
     const { ledgerIndex } = write;
     const operations: KvOperation[] = this.ledgers.putOperations({
@@ -151,6 +160,8 @@ export class KvLedgerBackend implements LedgerBackend {
         operations.push(this.accountTransactions.putOperation({ accountId, ledgerIndex, txIndex: tx.txIndex, direction, transactionType: tx.transactionType }));
       }
     }
+    for (const { nftId, txIndex } of nftTransactionsOf(write)) operations.push(this.nftTransactions.putOperation(nftId, ledgerIndex, txIndex));
+    for (const state of nftStatesOf(write)) operations.push(this.nftStates.putOperation(state));
     for (const sender of sendersOf(write)) {
       const blockKey = AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)).toString('hex');
       const before = blockTotals.get(blockKey) ?? 0;
@@ -170,7 +181,8 @@ export class KvLedgerBackend implements LedgerBackend {
   }
 
   async pruneLedgers(removed: readonly { write: LedgerWrite; stored: StoredHeader }[], after: RangesAfter, counters: StoreCounters): Promise<StoreCounters> {
-    const { operations, evidenceRemoved } = await this.removalOperations(removed);
+    const { operations, evidenceRemoved } = await this.removalOperations(removed, { keepNftStates: true });
+    operations.push(...(await this.supersededNftStateOperations(removed.map(({ write }) => write))));
     const next = countersWithoutEvidence(countersAfterPruning(counters, removed.map(({ write }) => write), 0n), evidenceRemoved);
     operations.push(...this.storeMeta.rangesOperations(after), this.storeMeta.countersOperation(next));
     await this.kv.batch(operations);
@@ -182,7 +194,10 @@ export class KvLedgerBackend implements LedgerBackend {
    * account index entries, sent counts (block totals read once and lowered ledger by ledger); and
    * how many of the ledgers had evidence.
    */
-  private async removalOperations(removed: readonly { write: LedgerWrite; stored: StoredHeader }[]): Promise<{ operations: KvOperation[]; evidenceRemoved: number }> {
+  private async removalOperations(
+    removed: readonly { write: LedgerWrite; stored: StoredHeader }[],
+    options: { keepNftStates?: boolean } = {},
+  ): Promise<{ operations: KvOperation[]; evidenceRemoved: number }> {
     const blockKeys = uniqueKeys(removed.flatMap(({ write }) => sendersOf(write).map((sender) => AccountSentCountRepository.blockKey(sender.accountId, blockOf(write.ledgerIndex)))));
     const [records, blockValues, withEvidence] = await Promise.all([
       this.transactionRecords.getMany(removed.flatMap(({ write }) => write.transactions.map((tx) => tx.hash))),
@@ -201,6 +216,8 @@ export class KvLedgerBackend implements LedgerBackend {
         operations.push(this.ledgerTransactions.deleteOperation(ledgerIndex, tx.txIndex));
         for (const { accountId } of accountSides(tx)) operations.push(this.accountTransactions.deleteOperation(accountId, ledgerIndex, tx.txIndex));
       }
+      for (const { nftId, txIndex } of nftTransactionsOf(write)) operations.push(this.nftTransactions.deleteOperation(nftId, ledgerIndex, txIndex));
+      if (!options.keepNftStates) for (const state of nftStatesOf(write)) operations.push(this.nftStates.deleteOperation(state.nftId, ledgerIndex));
       for (const sender of sendersOf(write)) {
         const blockKey = AccountSentCountRepository.blockKey(sender.accountId, blockOf(ledgerIndex)).toString('hex');
         const total = totals.get(blockKey) ?? 0;
@@ -209,6 +226,24 @@ export class KvLedgerBackend implements LedgerBackend {
       }
     }
     return { operations, evidenceRemoved: withEvidence.size };
+  }
+
+  /**
+   * Bounded history: of each NFToken the pruned ledgers changed, the states at or below the highest
+   * pruned ledger but its newest there (what a read at a kept ledger finds when no kept ledger changed it).
+   */
+  private async supersededNftStateOperations(writes: readonly LedgerWrite[]): Promise<KvOperation[]> {
+    const highest = Math.max(...writes.map((write) => write.ledgerIndex));
+    const tokens = uniqueKeys(writes.flatMap((write) => nftStatesOf(write).map((state) => state.nftId)));
+    const operations: KvOperation[] = [];
+    for (const nftId of tokens) {
+      let newest = true;
+      for await (const state of this.nftStates.atOrBelow(nftId, highest)) {
+        if (!newest) operations.push(this.nftStates.deleteOperation(nftId, state.ledgerIndex));
+        newest = false;
+      }
+    }
+    return operations;
   }
 
   async sweepStateVersions(keepLow: number, afterKey: Buffer | undefined, limit: number, counters: StoreCounters): Promise<{ counters: StoreCounters; nextAfterKey: Buffer | undefined }> {
@@ -349,6 +384,14 @@ export class KvLedgerBackend implements LedgerBackend {
 
   accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry> {
     return this.accountTransactions.entries(accountId, scan);
+  }
+
+  nftTransactionEntries(nftId: Buffer, scan: AccountHistoryScan): AsyncIterable<HistoryPosition> {
+    return this.nftTransactions.entries(nftId, scan);
+  }
+
+  nftStatesAtOrBelow(nftId: Buffer, ledgerIndex: number): AsyncIterable<NftStateEntry> {
+    return this.nftStates.atOrBelow(nftId, ledgerIndex);
   }
 
   sentUpTo(accountId: Buffer, ledgerIndex: number): Promise<bigint> {

@@ -27,12 +27,15 @@ import {
   countersWithoutEvidence,
   countersWithNewVersions,
   hasPreviousImage,
+  nftStatesOf,
+  nftTransactionsOf,
   STATE_SET_ASIDE,
   sendersOf,
   type AccountTransactionEntry,
   type HistoryPosition,
   type IndexDirection,
   type KeyedObject,
+  type NftStateEntry,
   type StateDownloadRecord,
   type StateWindow,
   type StoreCounters,
@@ -49,6 +52,7 @@ const MIGRATIONS: readonly { version: number; file: URL }[] = [
   { version: 1, file: new URL('./pg/001_initial.sql', import.meta.url) },
   { version: 2, file: new URL('./pg/002_evidence.sql', import.meta.url) },
   { version: 3, file: new URL('./pg/003_compact_transactions.sql', import.meta.url) },
+  { version: 4, file: new URL('./pg/004_nfts.sql', import.meta.url) },
 ];
 
 /**
@@ -73,6 +77,8 @@ const STORE_TABLES = [
   'ledger_evidence',
   'validator_lists',
   'manifests',
+  'nft_transactions',
+  'nft_states',
   'store_meta',
   'schema_migrations',
 ];
@@ -84,6 +90,8 @@ const WRITER_HOST_RECORD = 'writer_host';
 const MAX_U32 = 0xffffffff;
 /** Account index entries read per query while a history scan runs (the scan stops when its caller does). */
 const HISTORY_PAGE = 500;
+/** NFT states read per query while a read looks for the newest proven one. */
+const NFT_STATES_PAGE = 8;
 /** Object keys looked at per query while a state listing fills its page (most exist: about one query per page). */
 const LISTING_BATCH_MIN = 64;
 /** The upper key bound of a listing with none: above every 32-byte key (a prefix sorts before its extensions). */
@@ -152,6 +160,22 @@ const SQL = {
     text: `SELECT ledger_index, tx_index, direction, transaction_type FROM account_transactions
       WHERE account_id = $1 AND ledger_index >= $2 AND ledger_index <= $4 AND (ledger_index, tx_index) >= ($2, $3) AND (ledger_index, tx_index) <= ($4, $5)
       ORDER BY ledger_index DESC, tx_index DESC LIMIT $6`,
+  },
+  nftHistoryForward: {
+    name: 'nft_history_forward',
+    text: `SELECT ledger_index, tx_index FROM nft_transactions
+      WHERE nft_id = $1 AND (ledger_index, tx_index) >= ($2, $3) AND (ledger_index, tx_index) <= ($4, $5)
+      ORDER BY ledger_index, tx_index LIMIT $6`,
+  },
+  nftHistoryBackward: {
+    name: 'nft_history_backward',
+    text: `SELECT ledger_index, tx_index FROM nft_transactions
+      WHERE nft_id = $1 AND (ledger_index, tx_index) >= ($2, $3) AND (ledger_index, tx_index) <= ($4, $5)
+      ORDER BY ledger_index DESC, tx_index DESC LIMIT $6`,
+  },
+  nftStatesAtOrBelow: {
+    name: 'nft_states_at_or_below',
+    text: `SELECT ledger_index, owner_account_id, burned, uri FROM nft_states WHERE nft_id = $1 AND ledger_index <= $2 ORDER BY ledger_index DESC LIMIT $3`,
   },
   sentUpTo: {
     name: 'sent_up_to',
@@ -265,6 +289,17 @@ const SQL = {
       FROM unnest($1::bytea[], $3::bigint[], $4::smallint[], $5::text[]) AS rows (account_id, tx_index, direction, transaction_type)
       ON CONFLICT (account_id, ledger_index, tx_index) DO UPDATE SET direction = EXCLUDED.direction, transaction_type = EXCLUDED.transaction_type`,
   },
+  putNftTransactions: {
+    name: 'put_nft_transactions',
+    text: `INSERT INTO nft_transactions (nft_id, ledger_index, tx_index) SELECT nft_id, $2, tx_index FROM unnest($1::bytea[], $3::bigint[]) AS rows (nft_id, tx_index)
+      ON CONFLICT (nft_id, ledger_index, tx_index) DO NOTHING`,
+  },
+  putNftStates: {
+    name: 'put_nft_states',
+    text: `INSERT INTO nft_states (nft_id, ledger_index, owner_account_id, burned, uri)
+      SELECT nft_id, $2, owner_account_id, burned, uri FROM unnest($1::bytea[], $3::bytea[], $4::boolean[], $5::bytea[]) AS rows (nft_id, owner_account_id, burned, uri)
+      ON CONFLICT (nft_id, ledger_index) DO UPDATE SET owner_account_id = EXCLUDED.owner_account_id, burned = EXCLUDED.burned, uri = EXCLUDED.uri`,
+  },
   putSent: {
     name: 'put_sent',
     text: `INSERT INTO account_sent (account_id, ledger_index, sent) SELECT account_id, $2, sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent)
@@ -316,6 +351,12 @@ const SQL = {
     text: `DELETE FROM account_transactions AS entries USING unnest($1::bytea[], $3::bigint[]) AS gone (account_id, tx_index)
       WHERE entries.account_id = gone.account_id AND entries.ledger_index = $2 AND entries.tx_index = gone.tx_index`,
   },
+  deleteNftTransactions: {
+    name: 'delete_nft_transactions',
+    text: `DELETE FROM nft_transactions AS entries USING unnest($1::bytea[], $3::bigint[]) AS gone (nft_id, tx_index)
+      WHERE entries.nft_id = gone.nft_id AND entries.ledger_index = $2 AND entries.tx_index = gone.tx_index`,
+  },
+  deleteNftStates: { name: 'delete_nft_states', text: 'DELETE FROM nft_states WHERE nft_id = ANY($1::bytea[]) AND ledger_index = $2' },
   deleteSent: { name: 'delete_sent', text: 'DELETE FROM account_sent WHERE account_id = ANY($1::bytea[]) AND ledger_index = $2' },
   subtractSentFromBlocks: {
     name: 'subtract_sent_from_blocks',
@@ -686,6 +727,10 @@ export class PgLedgerBackend implements LedgerBackend {
         pipeline.query(SQL.deleteLedgerTransactions, [ledgerIndex, write.transactions.map((tx) => tx.txIndex)]);
         const entries = write.transactions.flatMap((tx) => accountSides(tx).map((side) => ({ accountId: side.accountId, txIndex: tx.txIndex })));
         pipeline.query(SQL.deleteAccountTransactions, [entries.map((entry) => entry.accountId), ledgerIndex, entries.map((entry) => entry.txIndex)]);
+        const nftEntries = nftTransactionsOf(write);
+        if (nftEntries.length > 0) pipeline.query(SQL.deleteNftTransactions, [nftEntries.map((entry) => entry.nftId), ledgerIndex, nftEntries.map((entry) => entry.txIndex)]);
+        const nftStates = nftStatesOf(write);
+        if (nftStates.length > 0) pipeline.query(SQL.deleteNftStates, [nftStates.map((state) => state.nftId), ledgerIndex]);
         const senders = sendersOf(write);
         pipeline.query(SQL.deleteSent, [senders.map((sender) => sender.accountId), ledgerIndex]);
         pipeline.query(SQL.subtractSentFromBlocks, [senders.map((sender) => sender.accountId), blockOf(ledgerIndex), senders.map((sender) => sender.sent)]);
@@ -811,11 +856,55 @@ export class PgLedgerBackend implements LedgerBackend {
     return hashes.map((hash) => byHash.get(hash.toString('hex')));
   }
 
-  /**
-   * The entries page by page (keyset: each page continues after the last position read), so that
-   * a scan its caller stops early reads little more than it used.
-   */
   async *accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry> {
+    const rows = this.positionScan<{ ledger_index: string; tx_index: string; direction: number; transaction_type: string | null }>(
+      SQL.historyForward,
+      SQL.historyBackward,
+      accountId,
+      scan,
+    );
+    for await (const row of rows) {
+      yield {
+        accountId,
+        ledgerIndex: Number(row.ledger_index),
+        txIndex: Number(row.tx_index),
+        direction: row.direction as IndexDirection,
+        transactionType: row.transaction_type ?? undefined,
+      };
+    }
+  }
+
+  async *nftTransactionEntries(nftId: Buffer, scan: AccountHistoryScan): AsyncIterable<HistoryPosition> {
+    for await (const row of this.positionScan<{ ledger_index: string; tx_index: string }>(SQL.nftHistoryForward, SQL.nftHistoryBackward, nftId, scan)) {
+      yield { ledgerIndex: Number(row.ledger_index), txIndex: Number(row.tx_index) };
+    }
+  }
+
+  /** Read a few at a time: a read at a ledger needs the newest, one skipping unproven ledgers a few more. */
+  async *nftStatesAtOrBelow(nftId: Buffer, ledgerIndex: number): AsyncIterable<NftStateEntry> {
+    let below = ledgerIndex;
+    for (;;) {
+      const rows = await this.read<{ ledger_index: string; owner_account_id: Buffer; burned: boolean; uri: Buffer }>(SQL.nftStatesAtOrBelow, [nftId, below, NFT_STATES_PAGE]);
+      for (const row of rows) {
+        yield { nftId, ledgerIndex: Number(row.ledger_index), ownerAccountId: row.owner_account_id, burned: row.burned, uri: row.uri };
+      }
+      const last = rows.at(-1);
+      if (rows.length < NFT_STATES_PAGE || !last || Number(last.ledger_index) === 0) return;
+      below = Number(last.ledger_index) - 1;
+    }
+  }
+
+  /**
+   * The rows of an index keyed (key, ledger, tx index) between the scan's bounds, page by page
+   * (keyset: each page continues after the last position read), so that a scan its caller stops
+   * early reads little more than it used.
+   */
+  private async *positionScan<Row extends { ledger_index: string; tx_index: string }>(
+    forward: Statement,
+    backward: Statement,
+    key: Buffer,
+    scan: AccountHistoryScan,
+  ): AsyncIterable<Row> {
     let low: HistoryPosition = { ledgerIndex: scan.firstLedger ?? 0, txIndex: 0 };
     let high: HistoryPosition = { ledgerIndex: scan.lastLedger ?? MAX_U32, txIndex: MAX_U32 };
     // Strictly after `after` in the direction of travel is at or beyond the position next to it.
@@ -828,19 +917,8 @@ export class PgLedgerBackend implements LedgerBackend {
     let remaining = scan.limit ?? Number.POSITIVE_INFINITY;
     while (remaining > 0) {
       const pageSize = Math.min(remaining, HISTORY_PAGE);
-      const rows = await this.read<{ ledger_index: string; tx_index: string; direction: number; transaction_type: string | null }>(
-        scan.reverse ? SQL.historyBackward : SQL.historyForward,
-        [accountId, low.ledgerIndex, low.txIndex, high.ledgerIndex, high.txIndex, pageSize],
-      );
-      for (const row of rows) {
-        yield {
-          accountId,
-          ledgerIndex: Number(row.ledger_index),
-          txIndex: Number(row.tx_index),
-          direction: row.direction as IndexDirection,
-          transactionType: row.transaction_type ?? undefined,
-        };
-      }
+      const rows = await this.read<Row>(scan.reverse ? backward : forward, [key, low.ledgerIndex, low.txIndex, high.ledgerIndex, high.txIndex, pageSize]);
+      yield* rows;
       if (rows.length < pageSize) return;
       remaining -= rows.length;
       const last = { ledgerIndex: Number(rows.at(-1)!.ledger_index), txIndex: Number(rows.at(-1)!.tx_index) };
@@ -1016,7 +1094,7 @@ const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]
  * ledger, the before-images not stored at the one before. Send it first: the server runs a
  * pipeline's statements in the order sent, and answers it while the rest is written.
  */
-/** A ledger's header, transactions (with their records, in order), account index entries and sent counts. */
+/** A ledger's header, transactions (with their records, in order), account and NFT index entries and sent counts. */
 function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly Buffer[]): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
@@ -1039,6 +1117,18 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly
     entries.map((entry) => entry.direction),
     entries.map((entry) => entry.transactionType),
   ]);
+  const nftEntries = nftTransactionsOf(write);
+  if (nftEntries.length > 0) pipeline.query(SQL.putNftTransactions, [nftEntries.map((entry) => entry.nftId), ledgerIndex, nftEntries.map((entry) => entry.txIndex)]);
+  const nftStates = nftStatesOf(write);
+  if (nftStates.length > 0) {
+    pipeline.query(SQL.putNftStates, [
+      nftStates.map((state) => state.nftId),
+      ledgerIndex,
+      nftStates.map((state) => state.ownerAccountId),
+      nftStates.map((state) => state.burned),
+      nftStates.map((state) => state.uri),
+    ]);
+  }
   const senders = sendersOf(write);
   const senderIds = senders.map((sender) => sender.accountId);
   const sentCounts = senders.map((sender) => sender.sent);

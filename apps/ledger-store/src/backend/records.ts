@@ -58,6 +58,37 @@ export interface HistoryPosition {
   txIndex: number;
 }
 
+/** An NFToken as a stored ledger left it: the last change of the ledger's transactions (each carries the whole state). */
+export interface NftStateEntry {
+  nftId: Buffer;
+  ledgerIndex: number;
+  ownerAccountId: Buffer;
+  burned: boolean;
+  uri: Buffer;
+}
+
+/** The NFT transaction index entries of a write: each (token, transaction) once. */
+export function nftTransactionsOf(write: LedgerWrite): { nftId: Buffer; txIndex: number }[] {
+  return write.transactions.flatMap((tx) => {
+    const seen = new Set<string>();
+    return tx.nftIds.filter((nftId) => !seen.has(nftId.toString('hex')) && seen.add(nftId.toString('hex'))).map((nftId) => ({ nftId, txIndex: tx.txIndex }));
+  });
+}
+
+/** The NFT states a write leaves: per token, the change of its last transaction in the ledger (Clio: the highest transaction index wins). */
+export function nftStatesOf(write: LedgerWrite): NftStateEntry[] {
+  const byToken = new Map<string, { txIndex: number; entry: NftStateEntry }>();
+  for (const tx of write.transactions) {
+    const change = tx.nftChange;
+    if (!change) continue;
+    const hex = change.nftId.toString('hex');
+    const held = byToken.get(hex);
+    if (held && held.txIndex > tx.txIndex) continue;
+    byToken.set(hex, { txIndex: tx.txIndex, entry: { nftId: change.nftId, ledgerIndex: write.ledgerIndex, ownerAccountId: change.ownerAccountId, burned: change.burned, uri: change.uri } });
+  }
+  return [...byToken.values()].map(({ entry }) => entry);
+}
+
 /** Where the state is known (see repositories/stateObjects.ts for the model): ledgers [low, high] around the snapshot ledger. */
 export interface StateWindow {
   low: number;

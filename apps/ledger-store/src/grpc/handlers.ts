@@ -5,6 +5,7 @@ import { histogram } from '@ledger-node/telemetry';
 import type { RangesEvent } from '../ledgers/events';
 import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
+import { nftAt, nftTransactions } from '../nfts/reads';
 import { accountState, listedLedger, listStateObjects, stateObjects, type AccountState } from '../state/reads';
 
 /** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
@@ -147,6 +148,12 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
         coversAccountLifetime: count.coversAccountLifetime,
         earliestStoredLedgerIndex: count.earliestStoredLedgerIndex,
       };
+    },
+    async getNft(request) {
+      return nftAt(store, request);
+    },
+    async getNftTransactions(request, { signal }) {
+      return nftTransactions(store, request, signal);
     },
     async listStateObjects(request) {
       const page = await listStateObjects(store, listedLedger(request), request.afterKey, request.limit, request.beforeKey);

@@ -5,6 +5,8 @@ import { validateEvidence } from './evidence';
 
 const HASH_LENGTH = 32;
 const ACCOUNT_ID_LENGTH = 20;
+/** rippled maxTokenURILength: an NFToken's URI is at most 256 bytes. */
+const MAX_NFT_URI_LENGTH = 256;
 /** Names are stored with a one-byte length (see repositories/transactions). */
 const MAX_NAME_LENGTH = 255;
 
@@ -73,6 +75,14 @@ export function validateLedgerWrite(write: LedgerWrite | undefined, path: string
         throw new InvalidParams(`${accountField}.direction must be DIRECTION_IN or DIRECTION_OUT`, `${accountField}.direction`);
       }
     });
+    tx.nftIds.forEach((nftId, nftPosition) => requireLength(nftId, HASH_LENGTH, `${field}.nft_ids[${nftPosition}]`));
+    if (tx.nftChange) {
+      requireLength(tx.nftChange.nftId, HASH_LENGTH, `${field}.nft_change.nft_id`);
+      requireLength(tx.nftChange.ownerAccountId, ACCOUNT_ID_LENGTH, `${field}.nft_change.owner_account_id`);
+      if (tx.nftChange.uri.length > MAX_NFT_URI_LENGTH) {
+        throw new InvalidParams(`${field}.nft_change.uri must be at most ${MAX_NFT_URI_LENGTH} bytes (rippled maxTokenURILength)`, `${field}.nft_change.uri`);
+      }
+    }
     requireName(tx.transactionType, `${field}.transaction_type`);
     requireName(tx.engineResult, `${field}.engine_result`);
     const hash = sha512Half(HashPrefix.transactionId, tx.txBlob);

@@ -45,6 +45,10 @@ export const Bucket = {
   validatorList: 0x10,
   /** master key (33) + manifest sequence (u32) → the serialized manifest */
   manifest: 0x11,
+  /** NFTokenID (32) + ledger index + tx index → nothing: the transaction touched the token (repositories/nfts.ts) */
+  nftTransaction: 0x12,
+  /** NFTokenID (32) + ledger index → owner (20) + flags (u8, 1: burned) + URI: the token as the ledger left it */
+  nftState: 0x13,
 } as const;
 
 export type BucketId = (typeof Bucket)[keyof typeof Bucket];
@@ -65,6 +69,8 @@ export const Keys = {
   ledgerEvidence: new KeyCodec(Bucket.ledgerEvidence, { ledgerIndex: u32Part }),
   validatorList: new KeyCodec(Bucket.validatorList, { publisherKey: nodeKeyPart, sequence: u32Part }),
   manifest: new KeyCodec(Bucket.manifest, { masterKey: nodeKeyPart, sequence: u32Part }),
+  nftTransaction: new KeyCodec(Bucket.nftTransaction, { nftId: hashPart, ledgerIndex: u32Part, txIndex: u32Part }),
+  nftState: new KeyCodec(Bucket.nftState, { nftId: hashPart, ledgerIndex: u32Part }),
 } as const;
 
 /** A bookkeeping record of the store (storeMeta, stateMeta): the bucket byte and its ASCII name. */

@@ -24,7 +24,7 @@ import type { Holdings } from './holdings';
 import { requireStored } from './ledger-reads';
 
 /** The sender and accounts a stored transaction's write indexed it under, re-derived from its bytes (as sync derived them). */
-export type IndexOf = (tx: StoredTransaction, position: number) => Pick<TransactionWrite, 'senderAccountId' | 'affectedAccounts'>;
+export type IndexOf = (tx: StoredTransaction, position: number) => Pick<TransactionWrite, 'senderAccountId' | 'affectedAccounts' | 'nftIds' | 'nftChange'>;
 
 /** What settling unproven ledgers did, for the log. */
 export type UnprovenOutcome = { proven: LedgerRange; by: number } | { removed: LedgerRange; reason: string };

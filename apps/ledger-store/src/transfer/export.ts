@@ -34,6 +34,7 @@ async function ledgerRecordOf(store: LedgerStore, header: StoredHeader): Promise
         txIndex: tx.txIndex,
         senderAccountId: Buffer.alloc(0),
         affectedAccounts: [],
+        nftIds: [],
         transactionType: tx.transactionType,
         engineResult: tx.engineResult,
       };

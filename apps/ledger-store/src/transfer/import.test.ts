@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeLedgerHeader, encodeLedgerHeader, getProfile, hashLedgerHeader, hashTransaction, verifiedLedgerWrite, verifyLedger } from '@ledger-node/chain';
 import { TxDetail, type LedgerWrite } from '@ledger-node/contracts';
 import { evidenceOf, PUBLISHER_KEY, VALIDATOR_KEYS } from '../../test/support/evidence';
-import { MAINNET_RUN, mainnetLedgerWrite, syntheticLedgerWrite } from '../../test/support/ledgerWrites';
+import { ledgerWriteFromJson, MAINNET_RUN, mainnetLedgerWrite, syntheticLedgerWrite, type LedgerFixture } from '../../test/support/ledgerWrites';
+import { readFixture } from '@ledger-node/test-utils';
 import { KvLedgerBackend } from '../backend/kv-backend';
 import { memoryKeyValue } from '../storage/memory';
 import { LedgerStore } from '../store';
@@ -40,7 +41,7 @@ async function streamOf(ledgers: LedgerWrite[], chain = 'xrpl', roleDetail?: str
   for (const ledger of ledgers) {
     await writer.ledger({
       ...ledger,
-      transactions: ledger.transactions.map((tx) => ({ ...tx, senderAccountId: Buffer.alloc(0), affectedAccounts: [] })),
+      transactions: ledger.transactions.map((tx) => ({ ...tx, senderAccountId: Buffer.alloc(0), affectedAccounts: [], nftIds: [], nftChange: undefined })),
       stateChanges: [],
     });
   }
@@ -110,6 +111,20 @@ describe('importStream', () => {
 
     const second = await importStream(store, () => once(bytes), xrpl, quiet(), { trust });
     expect(second).toMatchObject({ ledgerCount: RECORDED.length, written: 0, alreadyStored: RECORDED.length });
+  });
+
+  it("derives the NFT index again from the verified bytes, as sync derives it: a recorded ledger's NFTokenCancelOffer touches its offers' tokens", async () => {
+    const store = await memoryStore();
+    const write = ledgerWriteFromJson(readFixture<LedgerFixture>('xrpl/corpus/ledgers/mainnet-90156059.json'));
+    const cancel = write.transactions.find((tx) => tx.transactionType === 'NFTokenCancelOffer')!;
+    expect(cancel.nftIds.length).toBeGreaterThan(0);
+    const bytes = await streamOf([{ ...write, evidence: evidenceOf(write) }]);
+    expect(await importStream(store, () => once(bytes), xrpl, quiet(), { trust })).toMatchObject({ written: 1, unindexedTransactions: 0 });
+    for (const nftId of cancel.nftIds) {
+      const touching = [];
+      for await (const position of store.backend.nftTransactionEntries(nftId, {})) touching.push(position);
+      expect(touching).toEqual([{ ledgerIndex: 90156059, txIndex: cancel.txIndex }]);
+    }
   });
 
   it('stores the evidence a record carries with its ledger, and refuses evidence of another ledger before anything is written', async () => {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
+  indexTransaction,
+  nftIndexOfDecoded,
   encodeLedgerHeader,
   getProfile,
   hashLedgerHeader,
@@ -117,6 +119,7 @@ export function ledgerWriteFromJson(fixture: LedgerFixture, profile: ChainProfil
         affectedAccounts: affectedAccounts(tx, profile),
         transactionType: tx.TransactionType,
         engineResult: tx.metaData.TransactionResult,
+        ...nftIndexOfDecoded(tx, tx.metaData, profile),
       };
     }),
     stateChanges: stateChanges(transactions, profile),
@@ -158,6 +161,7 @@ export function syntheticLedgerWrite(ledgerIndex: number, options: { transaction
         { accountId: sender, direction: Direction.OUT },
         { accountId: receiver, direction: Direction.IN },
       ],
+      nftIds: [],
       transactionType: 'Payment',
       engineResult: 'tesSUCCESS',
     });
@@ -194,4 +198,24 @@ export function syntheticLedgerWrite(ledgerIndex: number, options: { transaction
 /** Transactions in the crash tests' synthetic ledger at `ledgerIndex`: enough that a batch takes a while to write. */
 export function crashLedgerSize(ledgerIndex: number): number {
   return 20 + ((ledgerIndex * 37) % 120);
+}
+
+/**
+ * A synthetic ledger (syntheticLedgerWrite's header, no state changes) holding recorded real
+ * transactions of fixtures/xrpl/corpus/transactions, each with the index data sync derives from
+ * its bytes (indexTransaction); `names` are corpus file names without `.json`.
+ */
+export function corpusLedgerWrite(ledgerIndex: number, names: string[], profile: ChainProfile = getProfile('xrpl')): LedgerWrite {
+  const transactions = names.map((name): TransactionWrite => {
+    const document = readFixture<Record<string, any>>(`xrpl/corpus/transactions/${name}.json`);
+    const { meta, metaData, tx: nested, ...flat } = document;
+    // rippled's synthetic metadata fields (nftoken_id, offer_id…) are no part of the serialized metadata.
+    const serializedMeta = Object.fromEntries(Object.entries((meta ?? metaData) as Record<string, unknown>).filter(([field]) => /^[A-Z]/.test(field)));
+    const binary = transactionFromLedgerJson({ ...(nested ?? flat), metaData: serializedMeta }, profile);
+    const txBlob = Buffer.from(binary.txBlob, 'hex');
+    const metaBlob = Buffer.from(binary.metaBlob, 'hex');
+    const index = indexTransaction(txBlob, metaBlob, profile);
+    return { hash: Buffer.from(binary.hash, 'hex'), txBlob, metaBlob, ...index };
+  });
+  return { ...syntheticLedgerWrite(ledgerIndex, { transactionCount: 0 }), transactions, stateChanges: [] };
 }

@@ -65,22 +65,7 @@ export class Forwarder {
   /** Forwards `command` with `paramsJson` (a JSON object) at `apiVersion` (0: none named). */
   async forward(command: string, paramsJson: string, apiVersion: number): Promise<ForwardAnswer> {
     if (!isForwarded(command)) throw new InvalidParams(`${command.slice(0, 64)} is not forwarded; only ${FORWARDED_COMMANDS.join(', ')}`, 'command');
-    if (apiVersion !== 0 && apiVersion !== 1 && apiVersion !== 2) throw new InvalidParams(`api_version ${apiVersion} is not 1 or 2`, 'api_version');
-    if (Buffer.byteLength(paramsJson) > MAX_PARAMS_BYTES) throw new InvalidParams(`the request is larger than ${MAX_PARAMS_BYTES} bytes`, 'params');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(paramsJson);
-    } catch {
-      throw new InvalidParams('the request is not JSON', 'params');
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidParams('the request is not a JSON object', 'params');
-    const keyField = keyFieldIn(parsed, '');
-    // The field is named, never its value.
-    if (keyField !== undefined) throw new InvalidParams(`the node forwards no keys: remove '${keyField}' and send a signed transaction`, keyField);
-    const params: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(parsed as Record<string, unknown>)) if (!ENVELOPE_FIELDS.has(field)) params[field] = value;
-    if (apiVersion !== 0) params.api_version = apiVersion;
-
+    const params = forwardedParams(paramsJson, apiVersion);
     if (this.inFlight >= this.limits.maxInFlight) throw new RateLimited(`${this.limits.maxInFlight} forwards are waiting on the upstream already`, { forwarding: true });
     this.inFlight++;
     let answer: ForwardAnswer;
@@ -95,7 +80,7 @@ export class Forwarder {
       this.inFlight--;
     }
     // A path request lives on the connection that made it (rippled InfoSub) and would be updated
-    // there for every ledger; the node relays no updates, so it closes the one it opened.
+    // there for every ledger: one made on the shared connection (FindPaths opens its own) is closed.
     if (command === 'path_find' && params.subcommand === 'create') void this.upstream.request('path_find', { subcommand: 'close' }, { timeoutMs: this.limits.timeoutMs }).catch(() => undefined);
     if (Buffer.byteLength(JSON.stringify(answer.answer)) > this.limits.maxAnswerBytes) {
       throw this.unanswered(command, `the upstream's ${command} answer is larger than ${this.limits.maxAnswerBytes} bytes`);
@@ -109,8 +94,32 @@ export class Forwarder {
   }
 }
 
+/**
+ * The params of a forwarded request as the upstream gets them: `paramsJson` (a JSON object of at
+ * most 64 KiB, no key field anywhere in it) without the envelope's fields, at `apiVersion` (0:
+ * none named).
+ */
+export function forwardedParams(paramsJson: string, apiVersion: number): ForwardedParams {
+  if (apiVersion !== 0 && apiVersion !== 1 && apiVersion !== 2) throw new InvalidParams(`api_version ${apiVersion} is not 1 or 2`, 'api_version');
+  if (Buffer.byteLength(paramsJson) > MAX_PARAMS_BYTES) throw new InvalidParams(`the request is larger than ${MAX_PARAMS_BYTES} bytes`, 'params');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(paramsJson);
+  } catch {
+    throw new InvalidParams('the request is not JSON', 'params');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidParams('the request is not a JSON object', 'params');
+  const keyField = keyFieldIn(parsed, '');
+  // The field is named, never its value.
+  if (keyField !== undefined) throw new InvalidParams(`the node forwards no keys: remove '${keyField}' and send a signed transaction`, keyField);
+  const params: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(parsed as Record<string, unknown>)) if (!ENVELOPE_FIELDS.has(field)) params[field] = value;
+  if (apiVersion !== 0) params.api_version = apiVersion;
+  return params as ForwardedParams;
+}
+
 /** rippled's error fields from an error answer, without the request it echoes (which may be large). */
-function errorFieldsOf(error: UpstreamRequestError): Record<string, unknown> {
+export function errorFieldsOf(error: UpstreamRequestError): Record<string, unknown> {
   const { request: _request, ...fields } = error.answer;
   return { ...fields, error: error.errorCode, status: 'error' };
 }

@@ -2,6 +2,7 @@ import { SubmissionState, type Submission, type SubmissionServiceService } from 
 import { InvalidParams } from '@ledger-node/errors';
 import type { Handlers } from '@ledger-node/grpc';
 import type { Forwarder } from '../forward/forwarder';
+import type { PathFinder } from '../forward/path-finder';
 import type { Payments, SubmitResult } from '../payments';
 import type { SendingGate } from '../sender-lock';
 import type { SubmissionBook, SubmissionRecord, SubmissionStateName } from '../tracking/book';
@@ -51,7 +52,7 @@ const paymentRequest = (request: { from: string; to: string; valueDrops: bigint;
  * `gate` refuses signing and sending while this process is a standby (sender-lock.ts); forwards
  * read nothing a standby could get wrong, but submit_multisigned sends, so it waits on the gate too.
  */
-export function submissionHandlers(payments: Payments, book: SubmissionBook, forwarder: Forwarder, gate?: SendingGate): Handlers<typeof SubmissionServiceService> {
+export function submissionHandlers(payments: Payments, book: SubmissionBook, forwarder: Forwarder, pathFinder: PathFinder, gate?: SendingGate): Handlers<typeof SubmissionServiceService> {
   return {
     async signPayment(request) {
       gate?.requireSender();
@@ -86,6 +87,9 @@ export function submissionHandlers(payments: Payments, book: SubmissionBook, for
       if (request.command === 'submit_multisigned') gate?.requireSender();
       const { answer, error } = await forwarder.forward(request.command, request.paramsJson, request.apiVersion);
       return { answerJson: JSON.stringify(answer), error };
+    },
+    async *findPaths(request, { signal }) {
+      for await (const { message, error } of pathFinder.find(request.paramsJson, request.apiVersion, signal)) yield { messageJson: JSON.stringify(message), error };
     },
   };
 }

@@ -45,6 +45,7 @@ describe('indexTransaction', () => {
       ],
       transactionType: 'Payment',
       engineResult: 'tesSUCCESS',
+      nftIds: [],
     });
   });
 
@@ -63,6 +64,7 @@ describe('indexTransaction', () => {
       ],
       transactionType: 'Payment',
       engineResult: 'tecPATH_DRY',
+      nftIds: [],
     });
   });
 
@@ -136,6 +138,7 @@ describe('pseudo-transactions and transactions that cannot be indexed', () => {
         affectedAccounts: [['rrrrrrrrrrrrrrrrrrrrrhoLvTp', Direction.OUT]],
         transactionType,
         engineResult: 'tesSUCCESS',
+        nftIds: [],
       });
     }
   });

@@ -4,8 +4,10 @@
  * native, and an issued currency from the sender's line (or its own issue) to the receiver's,
  * rippling through the issuer (at its TransferRate) when neither is the issuer. Each alternative
  * is rippled's: `paths_computed` (empty: the default path) and `source_amount`, whose issuer is
- * the sender ("any of its issuers"), as rippled prints it. `path_find` answers once: its
- * `create` is complete at once, and it keeps no request to update, `close` or report.
+ * the sender ("any of its issuers"), as rippled prints it. `path_find create` is the
+ * connection's path request (one per connection, a new one replacing it): complete at once, and
+ * found again and sent as a `path_find` message after each ledger closes; `status` finds its paths
+ * again, `close` ends it with its last answer and `closed: true` (rippled PathRequest).
  */
 import { keylet } from '@ledger-node/chain';
 import { invalidField, missingField, RpcError, type JsonObject } from '@ledger-node/rippled-api';
@@ -160,19 +162,30 @@ export const ripplePathFind: MethodHandler = ({ request, source }) => {
   };
 };
 
-export const pathFind: MethodHandler = ({ request, source }) => {
+export const pathFind: MethodHandler = ({ request, source, subscriber }) => {
   const subcommand = request.subcommand;
   if (subcommand === undefined) throw missingField('subcommand');
-  if (subcommand === 'close' || subcommand === 'status') throw new RpcError('noPathRequest');
+  if (subcommand === 'status') return subscriber.pathRequestStatus() ?? noPathRequest();
+  if (subcommand === 'close') {
+    const last = subscriber.closePathRequest();
+    return last ? { ...last, closed: true } : noPathRequest();
+  }
   if (subcommand !== 'create') throw invalidField('subcommand');
   const query = readQuery(request, source);
-  const found = findPaths(query, source);
-  return {
-    alternatives: found.alternatives,
-    destination_account: query.destination,
-    destination_amount: query.amountJson as JsonObject,
-    full_reply: true,
-    ledger_current_index: found.ledger_current_index,
-    source_account: query.source,
+  const find = (): JsonObject => {
+    const found = findPaths(query, source);
+    return {
+      alternatives: found.alternatives,
+      destination_account: query.destination,
+      destination_amount: query.amountJson as JsonObject,
+      full_reply: true,
+      ledger_current_index: found.ledger_current_index,
+      source_account: query.source,
+    };
   };
+  return subscriber.openPathRequest(request.id, find);
 };
+
+function noPathRequest(): never {
+  throw new RpcError('noPathRequest');
+}

@@ -79,14 +79,11 @@ describe('forwarded methods', () => {
     expect(chain.forwards).toEqual([]);
   });
 
-  it('path_find forwards create; close and status find no path request in progress', async () => {
+  it("path_find without a connection's events (HTTP) is rippled's noEvents, and forwards nothing", async () => {
     const chain = chainAnswering({ answerJson: JSON.stringify({ alternatives: [], full_reply: false }), error: false });
-    expect(await pathFind(request({ subcommand: 'create', ...pathRequest }), chain.context)).toEqual({ alternatives: [], full_reply: false, forwarded: true });
-    for (const subcommand of ['close', 'status']) {
-      expect(await fieldsOf(pathFind(request({ subcommand }), chain.context))).toEqual({ error: 'noPathRequest', error_code: 33, error_message: 'No pathfinding request in progress.' });
+    for (const subcommand of ['create', 'close', 'status']) {
+      expect(await fieldsOf(pathFind(request({ subcommand, ...pathRequest }), chain.context))).toEqual({ error: 'noEvents', error_code: 7, error_message: 'Current transport does not support events.' });
     }
-    expect(await fieldsOf(pathFind(request({}), chain.context))).toMatchObject({ error_message: "Missing field 'subcommand'." });
-    expect(await fieldsOf(pathFind(request({ subcommand: 'open' }), chain.context))).toMatchObject({ error: 'invalidParams' });
-    expect(chain.forwards.map((forward) => forward.command)).toEqual(['path_find']);
+    expect(chain.forwards).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * What needs a live engine, handed to the upstream through the submission service as Clio hands
- * it (ForwardingProxy): ripple_path_find, path_find, simulate and submit_multisigned. The answer
+ * it (ForwardingProxy): ripple_path_find, simulate and submit_multisigned (path_find is the
+ * connection's, ../path-requests.ts). The answer
  * is the upstream's, marked `"forwarded": true` as Clio marks it; an error answer is the
  * upstream's error. Keys never pass: a request carrying `secret`, `seed`, `seed_hex` or
  * `passphrase` is refused here, and again by the submission service. No upstream answering is
@@ -12,13 +13,40 @@ import { BareRpcError, checkSimulateRequest, invalidField, missingField, refuseK
 import type { RippledContext, RippledMethod, RippledRequest } from '../method';
 import { rippledErrorOf } from './errors';
 
-type ForwardedCommand = 'ripple_path_find' | 'path_find' | 'simulate' | 'submit_multisigned';
+type ForwardedCommand = 'ripple_path_find' | 'simulate' | 'submit_multisigned';
 
 /** rippled's refusal of a key field in the request or its tx_json (the field is named, never its value). */
-function refuseKeys(params: Readonly<Record<string, unknown>>): void {
+export function refuseKeys(params: Readonly<Record<string, unknown>>): void {
   refuseKeyFields(params);
   const txJson = params.tx_json;
   if (txJson !== null && typeof txJson === 'object') refuseKeyFields(txJson as Record<string, unknown>, 'tx_json');
+}
+
+/** A failed call to the submission service as rippled's error: its forwards (or path requests) at their limit `tooBusy`, no upstream `noNetwork`. */
+export function forwardingError(error: unknown): unknown {
+  // The submission service's forwards in flight at their limit: rippled's load refusal.
+  if (isLedgerNodeError(error) && error.kind === 'rate_limited') return new RpcError('tooBusy');
+  // rippled's own words: which upstream did not answer, and how, is the operator's to read in the logs.
+  if (isLedgerNodeError(error) && error.kind === 'upstream_unavailable') return new RpcError('noNetwork');
+  return rippledErrorOf(error) ?? error;
+}
+
+/** The upstream's answer (`answerJson`, its error answer when `error`) checked to be a JSON object; an error answer thrown as the upstream's error. */
+export function forwardedAnswer(answerJson: string, error: boolean): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answerJson);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RpcError('noNetwork', 'The upstream answered with no JSON object.');
+  const fields = parsed as Record<string, unknown>;
+  if (error) {
+    if (typeof fields.error !== 'string' || fields.error.length === 0 || fields.error.length > 64) throw new RpcError('noNetwork', 'The upstream answered with a malformed error.');
+    const { error: token, status: _status, ...rest } = fields;
+    throw new BareRpcError(token, rest);
+  }
+  return fields;
 }
 
 /** The upstream's answer for `command`, or its error as rippled's; the answer checked to be a JSON object. */
@@ -28,41 +56,20 @@ async function forward(command: ForwardedCommand, request: RippledRequest, conte
   try {
     answer = await context.clients.submission.forward({ command, paramsJson: JSON.stringify(request.params), apiVersion: request.apiVersion });
   } catch (error) {
-    // The submission service's forwards in flight at their limit: rippled's load refusal.
-    if (isLedgerNodeError(error) && error.kind === 'rate_limited') throw new RpcError('tooBusy');
-    // rippled's own words: which upstream did not answer, and how, is the operator's to read in the logs.
-    if (isLedgerNodeError(error) && error.kind === 'upstream_unavailable') throw new RpcError('noNetwork');
-    throw rippledErrorOf(error) ?? error;
+    throw forwardingError(error);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.answerJson);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RpcError('noNetwork', 'The upstream answered with no JSON object.');
-  const fields = parsed as Record<string, unknown>;
-  if (answer.error) {
-    if (typeof fields.error !== 'string' || fields.error.length === 0 || fields.error.length > 64) throw new RpcError('noNetwork', 'The upstream answered with a malformed error.');
-    const { error: token, status: _status, ...rest } = fields;
-    throw new BareRpcError(token, rest);
-  }
-  return { ...fields, forwarded: true };
+  return { ...forwardedAnswer(answer.answerJson, answer.error), forwarded: true };
 }
 
 export const ripplePathFind: RippledMethod = (request, context) => forward('ripple_path_find', request, context);
 
 /**
- * `path_find create` is answered once, with the upstream's first answer (the node keeps no path
- * request for its clients, and relays no updates); `close` and `status` find none in progress.
+ * `path_find` over a transport without events (HTTP): rippled's `noEvents`, as its PathFind
+ * handler answers a request with no InfoSub. Over WebSocket the connection's path request serves
+ * it (../path-requests.ts).
  */
-export const pathFind: RippledMethod = async (request, context) => {
-  const subcommand = request.params.subcommand;
-  if (subcommand === undefined) throw missingField('subcommand');
-  if (typeof subcommand !== 'string') throw invalidField('subcommand');
-  if (subcommand === 'create') return forward('path_find', request, context);
-  if (subcommand === 'close' || subcommand === 'status') throw new RpcError('noPathRequest');
-  throw new RpcError('invalidParams', 'Invalid field \'subcommand\'.');
+export const pathFind: RippledMethod = async () => {
+  throw new RpcError('noEvents');
 };
 
 /** rippled simulate's own checks, in its order (binary, keys, then exactly one of tx_blob and tx_json); the rest is the upstream's to judge. */

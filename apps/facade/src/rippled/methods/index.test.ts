@@ -37,6 +37,8 @@ describe('rippledMethods', () => {
       'ledger_index',
       'manifest',
       'nft_buy_offers',
+      'nft_history',
+      'nft_info',
       'nft_sell_offers',
       'noripple_check',
       'path_find',
@@ -59,13 +61,13 @@ describe('rippledMethods', () => {
   it('leaves out on Jingtum the methods over objects its ledger does not have, and keeps the rest', () => {
     expect(rippledMethodsFor(getProfile('xrpl'))).toBe(rippledMethods);
     const jingtum = Object.keys(rippledMethodsFor(getProfile('jingtum')));
-    for (const command of ['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) expect(jingtum).not.toContain(command);
+    for (const command of ['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_history', 'nft_info', 'nft_sell_offers', 'vault_info']) expect(jingtum).not.toContain(command);
     for (const command of ['gateway_balances', 'noripple_check', 'account_lines']) expect(jingtum).toContain(command);
   });
 
   it("answers unknownCmd on Jingtum for the NFT, AMM, vault and oracle methods, as the Jingtum node does", async () => {
     const runner = commandRunner({ methods: rippledMethodsFor(getProfile('jingtum')), context: {} as RippledContext, logger: createLogger('methods-test', 'silent') });
-    for (const command of ['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']) {
+    for (const command of ['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_history', 'nft_info', 'nft_sell_offers', 'vault_info']) {
       expect(await runner.run(command, {}, 1, 'ws')).toEqual({ error: { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.' } });
     }
   });

@@ -24,6 +24,8 @@ import { ledgerData } from './ledger-data';
 import { ledgerIndex } from './ledger-index';
 import { ledgerEntry } from './ledger-entry';
 import { manifest } from './manifest';
+import { nftHistory } from './nft-history';
+import { nftInfo } from './nft-info';
 import { nftBuyOffers, nftSellOffers } from './nft-offers';
 import { noRippleCheck } from './noripple-check';
 import { ping, random, version } from './ping';
@@ -62,6 +64,8 @@ export const rippledMethods: Readonly<Record<string, RippledHandler>> = {
   ledger_entry: keptWhen('ledger_entry', ledgerEntry, namesLedger),
   manifest,
   nft_buy_offers: nftBuyOffers,
+  nft_history: nftHistory,
+  nft_info: nftInfo,
   nft_sell_offers: nftSellOffers,
   noripple_check: noRippleCheck,
   path_find: pathFind,
@@ -81,7 +85,16 @@ export const rippledMethods: Readonly<Record<string, RippledHandler>> = {
 };
 
 /** Methods over ledger objects Jingtum does not have (NFTokens, AMMs, vaults, price oracles); its node does not know them. */
-const xrplOnly: ReadonlySet<string> = new Set(['account_nfts', 'amm_info', 'get_aggregate_price', 'nft_buy_offers', 'nft_sell_offers', 'vault_info']);
+const xrplOnly: ReadonlySet<string> = new Set([
+  'account_nfts',
+  'amm_info',
+  'get_aggregate_price',
+  'nft_buy_offers',
+  'nft_history',
+  'nft_info',
+  'nft_sell_offers',
+  'vault_info',
+]);
 
 /** The methods a node of this chain answers: on Jingtum, those over objects it lacks are unknownCmd, as its node answers. */
 export function rippledMethodsFor(profile: Pick<ChainProfile, 'id'>): Readonly<Record<string, RippledHandler>> {

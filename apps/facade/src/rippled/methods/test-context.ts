@@ -3,10 +3,12 @@
  * transactions and state objects (binary, as the store holds them) from the repository's
  * fixtures, answered through the query layer's shape.
  */
+import { createHash } from 'node:crypto';
 import {
   encodeLedgerHeader,
   getProfile,
   hashTransaction,
+  indexTransaction,
   keylet,
   ledgerHeaderFromJson,
   stateEntryFromLedgerJson,
@@ -17,14 +19,17 @@ import {
   LedgerTag,
   TxDetail,
   type GetAccountTransactionsRequest,
+  type GetNftRequest,
+  type GetNftTransactionsRequest,
   type GetSyncStatusResponse,
   type LedgerRecord,
   type LedgerSelector,
   type ManifestDetails,
   type TransactionRecord,
 } from '@ledger-node/contracts';
-import { InvalidParams, OutOfRange } from '@ledger-node/errors';
+import { InvalidParams, NotFound, OutOfRange } from '@ledger-node/errors';
 import { notationOf, rippledNotation, type ApiVersion, type FeeSchedule } from '@ledger-node/rippled-api';
+import { readFixture } from '@ledger-node/test-utils';
 import type { RippledContext, RippledRequest } from '../method';
 import { AnswerCache } from '../../queries/answer-cache';
 import { Queries } from '../../queries/queries';
@@ -204,6 +209,39 @@ export class TestChain {
         }
         return { transactions: page, marker };
       },
+      // The NFT index as the store keeps it: each transaction's NFT data derived from its bytes.
+      async nft(request: GetNftRequest) {
+        const stored = chain.find(request.ledger ?? { selector: { $case: 'tag', tag: LedgerTag.VALIDATED } });
+        if (!stored) throw new OutOfRange('the ledger asked for is not stored');
+        const changes = chain
+          .allTransactions()
+          .filter((tx) => tx.ledgerIndex <= stored.record.ledgerIndex)
+          .sort((a, b) => b.ledgerIndex - a.ledgerIndex || b.txIndex - a.txIndex)
+          .map((tx) => ({ tx, change: indexTransaction(tx.txBlob, tx.metaBlob, profile).nftChange }));
+        const newest = changes.find(({ change }) => change?.nftId.equals(request.nftId));
+        if (!newest) throw new NotFound('no stored ledger changed the NFToken');
+        return { nft: newest.change, changedLedgerIndex: newest.tx.ledgerIndex, ledgerIndex: stored.record.ledgerIndex };
+      },
+      async nftTransactions(request: GetNftTransactionsRequest) {
+        const range = request.ledgerRange;
+        let matching = chain
+          .allTransactions()
+          .filter((tx) => !range || (tx.ledgerIndex >= range.first && tx.ledgerIndex <= range.last))
+          .filter((tx) => indexTransaction(tx.txBlob, tx.metaBlob, profile).nftIds.some((nftId) => nftId.equals(request.nftId)))
+          .sort((a, b) => a.ledgerIndex - b.ledgerIndex || a.txIndex - b.txIndex);
+        if (!request.forward) matching = matching.reverse();
+        if (request.marker.length > 0) {
+          const at = matching.findIndex((tx) => tx.ledgerIndex === request.marker.readUInt32BE(0) && tx.txIndex === request.marker.readUInt32BE(4));
+          matching = matching.slice(at + 1);
+        }
+        const page = matching.slice(0, request.limit);
+        const marker = Buffer.alloc(matching.length > request.limit ? 8 : 0);
+        if (marker.length > 0) {
+          marker.writeUInt32BE(page.at(-1)!.ledgerIndex, 0);
+          marker.writeUInt32BE(page.at(-1)!.txIndex, 4);
+        }
+        return { transactions: page, marker };
+      },
       async status() {
         const indexes = [...chain.ledgers.keys()].sort((a, b) => a - b);
         return {
@@ -293,6 +331,24 @@ export function request(params: Record<string, unknown>, apiVersion: ApiVersion 
 /** Mainnet ledger 38129 with its whole state (261 objects) and its one transaction. */
 export const STATE_LEDGER = 'xrpl/ledgers/mainnet/38129-full-state.json';
 /** Mainnet ledgers 11119599 to 11119604 with their transactions (no state). */
+/**
+ * Ledgers holding recorded NFToken transactions (fixtures/xrpl/corpus/transactions), one each at
+ * its real ledger index, on the header fields of a recorded ledger (the method tests read no
+ * header hash): token 0008000083CD…0000099B00000000 offered at 1104 and sold at 1197, token
+ * 000800006203…0000000D sold at 1799495 and burned at 1799496.
+ */
+export function nftLedgers(): FixtureLedger[] {
+  const { ledger: base } = readFixture<FixtureLedger>(HISTORY_LEDGERS[0]!);
+  const at = (ledgerIndex: number, name: string): FixtureLedger => {
+    const { meta, metaData, tx: nested, ...flat } = readFixture<Record<string, any>>(`xrpl/corpus/transactions/${name}.json`);
+    // rippled's synthetic metadata fields (nftoken_id, offer_id…) are no part of the serialized metadata.
+    const serializedMeta = Object.fromEntries(Object.entries((meta ?? metaData) as Record<string, unknown>).filter(([field]) => /^[A-Z]/.test(field)));
+    const hash = createHash('sha256').update(`ledger ${ledgerIndex}`).digest('hex').toUpperCase();
+    return { ledger: { ...base, ledger_index: String(ledgerIndex), ledger_hash: hash, hash, transactions: [{ ...(nested ?? flat), metaData: serializedMeta }], accountState: undefined } };
+  };
+  return [at(1104, 'NFTokenCreateOffer-37DD2EC6'), at(1197, 'NFTokenAcceptOffer-00769286'), at(1799495, 'NFTokenAcceptOffer-21C60F25'), at(1799496, 'NFTokenBurn-0804FB2E')];
+}
+
 export const HISTORY_LEDGERS = [11119599, 11119600, 11119601, 11119602, 11119603, 11119604].map((index) => `xrpl/ledgers/mainnet/${index}.json`);
 
 /** The fixture ledger with a FeeSettings object of the XRPFees amendment stating `fees` (in drops). */

@@ -330,6 +330,29 @@ export interface TransactionWrite {
   transactionType: string;
   /** Engine result from the metadata's TransactionResult, e.g. "tesSUCCESS". */
   engineResult: string;
+  /**
+   * The 32-byte NFTokenIDs the transaction touched, each once, for the NFT transaction index
+   * (Clio's: a successful NFTokenMint, NFTokenBurn, NFTokenModify, NFTokenAcceptOffer,
+   * NFTokenCreateOffer, or the offers' tokens of NFTokenCancelOffer); empty for any other.
+   */
+  nftIds: Buffer[];
+  /**
+   * The NFToken whose owner, burned flag or URI the transaction changed, as they are after it
+   * (a successful NFTokenMint, NFTokenBurn, NFTokenModify or NFTokenAcceptOffer).
+   */
+  nftChange?: NftState | undefined;
+}
+
+/** An NFToken's owner, burned flag and URI after a transaction. */
+export interface NftState {
+  /** 32-byte NFTokenID. */
+  nftId: Buffer;
+  /** 20-byte AccountID of the owner (the last owner of a burned token). */
+  ownerAccountId: Buffer;
+  /** True once the token is burned. */
+  burned: boolean;
+  /** The token's URI; empty when it has none. */
+  uri: Buffer;
 }
 
 /** An account touched by a transaction. */
@@ -724,6 +747,48 @@ export interface GetAccountTransactionCountResponse {
   coversAccountLifetime: boolean;
   /** Lowest ledger of the complete range the count is taken over. */
   earliestStoredLedgerIndex: number;
+}
+
+/** Request of GetNft. */
+export interface GetNftRequest {
+  /** 32-byte NFTokenID. */
+  nftId: Buffer;
+  /** The ledger as of which the token is read; absent means the newest stored ledger. */
+  ledger?: LedgerSelector | undefined;
+}
+
+/** Response of GetNft. */
+export interface GetNftResponse {
+  /** The token as of the ledger asked for. */
+  nft?:
+    | NftState
+    | undefined;
+  /** The newest stored ledger at or below the one asked for that changed the token. */
+  changedLedgerIndex: number;
+  /** The ledger asked for, resolved. */
+  ledgerIndex: number;
+}
+
+/** Request of GetNftTransactions. */
+export interface GetNftTransactionsRequest {
+  /** 32-byte NFTokenID. */
+  nftId: Buffer;
+  /** Oldest first when true; newest first when false. */
+  forward: boolean;
+  /** Page size; 0 means the store's maximum (1000); a larger value is INVALID_ARGUMENT naming limit. */
+  limit: number;
+  /** Marker from a previous response (the position of the last transaction it returned); empty for the first page. */
+  marker: Buffer;
+  /** Only ledgers inside this range; absent means every stored ledger. */
+  ledgerRange?: LedgerRange | undefined;
+}
+
+/** Response of GetNftTransactions. */
+export interface GetNftTransactionsResponse {
+  /** The page, in the requested order. */
+  transactions: TransactionRecord[];
+  /** Marker of the next page; empty when this page is the last. */
+  marker: Buffer;
 }
 
 /** Request of ListStateObjects. */
@@ -1447,6 +1512,8 @@ function createBaseTransactionWrite(): TransactionWrite {
     affectedAccounts: [],
     transactionType: "",
     engineResult: "",
+    nftIds: [],
+    nftChange: undefined,
   };
 }
 
@@ -1475,6 +1542,12 @@ export const TransactionWrite: MessageFns<TransactionWrite> = {
     }
     if (message.engineResult !== "") {
       writer.uint32(66).string(message.engineResult);
+    }
+    for (const v of message.nftIds) {
+      writer.uint32(74).bytes(v!);
+    }
+    if (message.nftChange !== undefined) {
+      NftState.encode(message.nftChange, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -1556,6 +1629,22 @@ export const TransactionWrite: MessageFns<TransactionWrite> = {
             message.engineResult = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.nftIds.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.nftChange = NftState.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1606,6 +1695,16 @@ export const TransactionWrite: MessageFns<TransactionWrite> = {
         : isSet(object.engine_result)
         ? globalThis.String(object.engine_result)
         : "",
+      nftIds: globalThis.Array.isArray(object?.nftIds)
+        ? object.nftIds.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : globalThis.Array.isArray(object?.nft_ids)
+        ? object.nft_ids.map((e: any) => Buffer.from(bytesFromBase64(e)))
+        : [],
+      nftChange: isSet(object.nftChange)
+        ? NftState.fromJSON(object.nftChange)
+        : isSet(object.nft_change)
+        ? NftState.fromJSON(object.nft_change)
+        : undefined,
     };
   },
 
@@ -1635,6 +1734,12 @@ export const TransactionWrite: MessageFns<TransactionWrite> = {
     if (message.engineResult !== "") {
       obj.engineResult = message.engineResult;
     }
+    if (message.nftIds?.length) {
+      obj.nftIds = message.nftIds.map((e) => base64FromBytes(e));
+    }
+    if (message.nftChange !== undefined) {
+      obj.nftChange = NftState.toJSON(message.nftChange);
+    }
     return obj;
   },
 
@@ -1651,6 +1756,135 @@ export const TransactionWrite: MessageFns<TransactionWrite> = {
     message.affectedAccounts = object.affectedAccounts?.map((e) => AffectedAccount.fromPartial(e)) || [];
     message.transactionType = object.transactionType ?? "";
     message.engineResult = object.engineResult ?? "";
+    message.nftIds = object.nftIds?.map((e) => e) || [];
+    message.nftChange = (object.nftChange !== undefined && object.nftChange !== null)
+      ? NftState.fromPartial(object.nftChange)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseNftState(): NftState {
+  return { nftId: Buffer.alloc(0), ownerAccountId: Buffer.alloc(0), burned: false, uri: Buffer.alloc(0) };
+}
+
+export const NftState: MessageFns<NftState> = {
+  encode(message: NftState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nftId.length !== 0) {
+      writer.uint32(10).bytes(message.nftId);
+    }
+    if (message.ownerAccountId.length !== 0) {
+      writer.uint32(18).bytes(message.ownerAccountId);
+    }
+    if (message.burned !== false) {
+      writer.uint32(24).bool(message.burned);
+    }
+    if (message.uri.length !== 0) {
+      writer.uint32(34).bytes(message.uri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NftState {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNftState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nftId = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ownerAccountId = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.burned = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.uri = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NftState {
+    return {
+      nftId: isSet(object.nftId)
+        ? Buffer.from(bytesFromBase64(object.nftId))
+        : isSet(object.nft_id)
+        ? Buffer.from(bytesFromBase64(object.nft_id))
+        : Buffer.alloc(0),
+      ownerAccountId: isSet(object.ownerAccountId)
+        ? Buffer.from(bytesFromBase64(object.ownerAccountId))
+        : isSet(object.owner_account_id)
+        ? Buffer.from(bytesFromBase64(object.owner_account_id))
+        : Buffer.alloc(0),
+      burned: isSet(object.burned) ? globalThis.Boolean(object.burned) : false,
+      uri: isSet(object.uri) ? Buffer.from(bytesFromBase64(object.uri)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: NftState): unknown {
+    const obj: any = {};
+    if (message.nftId.length !== 0) {
+      obj.nftId = base64FromBytes(message.nftId);
+    }
+    if (message.ownerAccountId.length !== 0) {
+      obj.ownerAccountId = base64FromBytes(message.ownerAccountId);
+    }
+    if (message.burned !== false) {
+      obj.burned = message.burned;
+    }
+    if (message.uri.length !== 0) {
+      obj.uri = base64FromBytes(message.uri);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NftState>, I>>(base?: I): NftState {
+    return NftState.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NftState>, I>>(object: I): NftState {
+    const message = createBaseNftState();
+    message.nftId = object.nftId ?? Buffer.alloc(0);
+    message.ownerAccountId = object.ownerAccountId ?? Buffer.alloc(0);
+    message.burned = object.burned ?? false;
+    message.uri = object.uri ?? Buffer.alloc(0);
     return message;
   },
 };
@@ -5187,6 +5421,436 @@ export const GetAccountTransactionCountResponse: MessageFns<GetAccountTransactio
   },
 };
 
+function createBaseGetNftRequest(): GetNftRequest {
+  return { nftId: Buffer.alloc(0), ledger: undefined };
+}
+
+export const GetNftRequest: MessageFns<GetNftRequest> = {
+  encode(message: GetNftRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nftId.length !== 0) {
+      writer.uint32(10).bytes(message.nftId);
+    }
+    if (message.ledger !== undefined) {
+      LedgerSelector.encode(message.ledger, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNftRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNftRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nftId = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.ledger = LedgerSelector.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNftRequest {
+    return {
+      nftId: isSet(object.nftId)
+        ? Buffer.from(bytesFromBase64(object.nftId))
+        : isSet(object.nft_id)
+        ? Buffer.from(bytesFromBase64(object.nft_id))
+        : Buffer.alloc(0),
+      ledger: isSet(object.ledger) ? LedgerSelector.fromJSON(object.ledger) : undefined,
+    };
+  },
+
+  toJSON(message: GetNftRequest): unknown {
+    const obj: any = {};
+    if (message.nftId.length !== 0) {
+      obj.nftId = base64FromBytes(message.nftId);
+    }
+    if (message.ledger !== undefined) {
+      obj.ledger = LedgerSelector.toJSON(message.ledger);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNftRequest>, I>>(base?: I): GetNftRequest {
+    return GetNftRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNftRequest>, I>>(object: I): GetNftRequest {
+    const message = createBaseGetNftRequest();
+    message.nftId = object.nftId ?? Buffer.alloc(0);
+    message.ledger = (object.ledger !== undefined && object.ledger !== null)
+      ? LedgerSelector.fromPartial(object.ledger)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetNftResponse(): GetNftResponse {
+  return { nft: undefined, changedLedgerIndex: 0, ledgerIndex: 0 };
+}
+
+export const GetNftResponse: MessageFns<GetNftResponse> = {
+  encode(message: GetNftResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nft !== undefined) {
+      NftState.encode(message.nft, writer.uint32(10).fork()).join();
+    }
+    if (message.changedLedgerIndex !== 0) {
+      writer.uint32(16).uint32(message.changedLedgerIndex);
+    }
+    if (message.ledgerIndex !== 0) {
+      writer.uint32(24).uint32(message.ledgerIndex);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNftResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNftResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nft = NftState.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.changedLedgerIndex = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ledgerIndex = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNftResponse {
+    return {
+      nft: isSet(object.nft) ? NftState.fromJSON(object.nft) : undefined,
+      changedLedgerIndex: isSet(object.changedLedgerIndex)
+        ? globalThis.Number(object.changedLedgerIndex)
+        : isSet(object.changed_ledger_index)
+        ? globalThis.Number(object.changed_ledger_index)
+        : 0,
+      ledgerIndex: isSet(object.ledgerIndex)
+        ? globalThis.Number(object.ledgerIndex)
+        : isSet(object.ledger_index)
+        ? globalThis.Number(object.ledger_index)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetNftResponse): unknown {
+    const obj: any = {};
+    if (message.nft !== undefined) {
+      obj.nft = NftState.toJSON(message.nft);
+    }
+    if (message.changedLedgerIndex !== 0) {
+      obj.changedLedgerIndex = Math.round(message.changedLedgerIndex);
+    }
+    if (message.ledgerIndex !== 0) {
+      obj.ledgerIndex = Math.round(message.ledgerIndex);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNftResponse>, I>>(base?: I): GetNftResponse {
+    return GetNftResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNftResponse>, I>>(object: I): GetNftResponse {
+    const message = createBaseGetNftResponse();
+    message.nft = (object.nft !== undefined && object.nft !== null) ? NftState.fromPartial(object.nft) : undefined;
+    message.changedLedgerIndex = object.changedLedgerIndex ?? 0;
+    message.ledgerIndex = object.ledgerIndex ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetNftTransactionsRequest(): GetNftTransactionsRequest {
+  return { nftId: Buffer.alloc(0), forward: false, limit: 0, marker: Buffer.alloc(0), ledgerRange: undefined };
+}
+
+export const GetNftTransactionsRequest: MessageFns<GetNftTransactionsRequest> = {
+  encode(message: GetNftTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nftId.length !== 0) {
+      writer.uint32(10).bytes(message.nftId);
+    }
+    if (message.forward !== false) {
+      writer.uint32(16).bool(message.forward);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).uint32(message.limit);
+    }
+    if (message.marker.length !== 0) {
+      writer.uint32(34).bytes(message.marker);
+    }
+    if (message.ledgerRange !== undefined) {
+      LedgerRange.encode(message.ledgerRange, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNftTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNftTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nftId = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.forward = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.marker = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ledgerRange = LedgerRange.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNftTransactionsRequest {
+    return {
+      nftId: isSet(object.nftId)
+        ? Buffer.from(bytesFromBase64(object.nftId))
+        : isSet(object.nft_id)
+        ? Buffer.from(bytesFromBase64(object.nft_id))
+        : Buffer.alloc(0),
+      forward: isSet(object.forward) ? globalThis.Boolean(object.forward) : false,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      marker: isSet(object.marker) ? Buffer.from(bytesFromBase64(object.marker)) : Buffer.alloc(0),
+      ledgerRange: isSet(object.ledgerRange)
+        ? LedgerRange.fromJSON(object.ledgerRange)
+        : isSet(object.ledger_range)
+        ? LedgerRange.fromJSON(object.ledger_range)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetNftTransactionsRequest): unknown {
+    const obj: any = {};
+    if (message.nftId.length !== 0) {
+      obj.nftId = base64FromBytes(message.nftId);
+    }
+    if (message.forward !== false) {
+      obj.forward = message.forward;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.marker.length !== 0) {
+      obj.marker = base64FromBytes(message.marker);
+    }
+    if (message.ledgerRange !== undefined) {
+      obj.ledgerRange = LedgerRange.toJSON(message.ledgerRange);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNftTransactionsRequest>, I>>(base?: I): GetNftTransactionsRequest {
+    return GetNftTransactionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNftTransactionsRequest>, I>>(object: I): GetNftTransactionsRequest {
+    const message = createBaseGetNftTransactionsRequest();
+    message.nftId = object.nftId ?? Buffer.alloc(0);
+    message.forward = object.forward ?? false;
+    message.limit = object.limit ?? 0;
+    message.marker = object.marker ?? Buffer.alloc(0);
+    message.ledgerRange = (object.ledgerRange !== undefined && object.ledgerRange !== null)
+      ? LedgerRange.fromPartial(object.ledgerRange)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetNftTransactionsResponse(): GetNftTransactionsResponse {
+  return { transactions: [], marker: Buffer.alloc(0) };
+}
+
+export const GetNftTransactionsResponse: MessageFns<GetNftTransactionsResponse> = {
+  encode(message: GetNftTransactionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.transactions) {
+      TransactionRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.marker.length !== 0) {
+      writer.uint32(18).bytes(message.marker);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNftTransactionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNftTransactionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactions.push(TransactionRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.marker = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNftTransactionsResponse {
+    return {
+      transactions: globalThis.Array.isArray(object?.transactions)
+        ? object.transactions.map((e: any) => TransactionRecord.fromJSON(e))
+        : [],
+      marker: isSet(object.marker) ? Buffer.from(bytesFromBase64(object.marker)) : Buffer.alloc(0),
+    };
+  },
+
+  toJSON(message: GetNftTransactionsResponse): unknown {
+    const obj: any = {};
+    if (message.transactions?.length) {
+      obj.transactions = message.transactions.map((e) => TransactionRecord.toJSON(e));
+    }
+    if (message.marker.length !== 0) {
+      obj.marker = base64FromBytes(message.marker);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetNftTransactionsResponse>, I>>(base?: I): GetNftTransactionsResponse {
+    return GetNftTransactionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetNftTransactionsResponse>, I>>(object: I): GetNftTransactionsResponse {
+    const message = createBaseGetNftTransactionsResponse();
+    message.transactions = object.transactions?.map((e) => TransactionRecord.fromPartial(e)) || [];
+    message.marker = object.marker ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
 function createBaseListStateObjectsRequest(): ListStateObjectsRequest {
   return { ledgerIndex: 0, afterKey: Buffer.alloc(0), limit: 0, beforeKey: Buffer.alloc(0), ledger: undefined };
 }
@@ -6631,6 +7295,32 @@ export const LedgerStoreServiceService = {
       GetAccountTransactionCountResponse.decode(value),
   },
   /**
+   * Reads an NFToken as of a ledger (Clio's nft_info): its owner, whether burned and its URI as
+   * the newest stored ledger at or below the one asked that changed it left them. NOT_FOUND when
+   * no stored ledger changed it, OUT_OF_RANGE when the ledger asked for is not stored.
+   */
+  getNft: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetNft" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNftRequest): Buffer => Buffer.from(GetNftRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNftRequest => GetNftRequest.decode(value),
+    responseSerialize: (value: GetNftResponse): Buffer => Buffer.from(GetNftResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNftResponse => GetNftResponse.decode(value),
+  },
+  /** Pages through the transactions that touched an NFToken (Clio's nft_history). */
+  getNftTransactions: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetNftTransactions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNftTransactionsRequest): Buffer =>
+      Buffer.from(GetNftTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNftTransactionsRequest => GetNftTransactionsRequest.decode(value),
+    responseSerialize: (value: GetNftTransactionsResponse): Buffer =>
+      Buffer.from(GetNftTransactionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNftTransactionsResponse => GetNftTransactionsResponse.decode(value),
+  },
+  /**
    * Pages through the account state at a ledger in key order (state-root checks such as verify-state;
    * one key range of it, such as the directory pages of an order book).
    */
@@ -6748,6 +7438,14 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   getAccountTransactions: handleUnaryCall<GetAccountTransactionsRequest, GetAccountTransactionsResponse>;
   /** Counts the transactions an account sent up to and including a ledger (jt_getTransactionCount). */
   getAccountTransactionCount: handleUnaryCall<GetAccountTransactionCountRequest, GetAccountTransactionCountResponse>;
+  /**
+   * Reads an NFToken as of a ledger (Clio's nft_info): its owner, whether burned and its URI as
+   * the newest stored ledger at or below the one asked that changed it left them. NOT_FOUND when
+   * no stored ledger changed it, OUT_OF_RANGE when the ledger asked for is not stored.
+   */
+  getNft: handleUnaryCall<GetNftRequest, GetNftResponse>;
+  /** Pages through the transactions that touched an NFToken (Clio's nft_history). */
+  getNftTransactions: handleUnaryCall<GetNftTransactionsRequest, GetNftTransactionsResponse>;
   /**
    * Pages through the account state at a ledger in key order (state-root checks such as verify-state;
    * one key range of it, such as the directory pages of an order book).
@@ -6986,6 +7684,42 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetAccountTransactionCountResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Reads an NFToken as of a ledger (Clio's nft_info): its owner, whether burned and its URI as
+   * the newest stored ledger at or below the one asked that changed it left them. NOT_FOUND when
+   * no stored ledger changed it, OUT_OF_RANGE when the ledger asked for is not stored.
+   */
+  getNft(
+    request: GetNftRequest,
+    callback: (error: ServiceError | null, response: GetNftResponse) => void,
+  ): ClientUnaryCall;
+  getNft(
+    request: GetNftRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNftResponse) => void,
+  ): ClientUnaryCall;
+  getNft(
+    request: GetNftRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNftResponse) => void,
+  ): ClientUnaryCall;
+  /** Pages through the transactions that touched an NFToken (Clio's nft_history). */
+  getNftTransactions(
+    request: GetNftTransactionsRequest,
+    callback: (error: ServiceError | null, response: GetNftTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  getNftTransactions(
+    request: GetNftTransactionsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNftTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  getNftTransactions(
+    request: GetNftTransactionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNftTransactionsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Pages through the account state at a ledger in key order (state-root checks such as verify-state;

@@ -8,7 +8,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -250,6 +252,25 @@ export interface ForwardResponse {
    */
   answerJson: string;
   /** True when the upstream answered with an error. */
+  error: boolean;
+}
+
+/** Request of FindPaths. */
+export interface FindPathsRequest {
+  /** The path_find create request's fields besides command, id and api_version, as a JSON object. */
+  paramsJson: string;
+  /** rippled API version of the request (1 or 2); 0 sends none. */
+  apiVersion: number;
+}
+
+/** One message of FindPaths. */
+export interface FindPathsResponse {
+  /**
+   * The first message: the upstream's answer to create, as ForwardResponse.answer_json; each later
+   * one: an update the upstream sent (its `type: "path_find"` message, every field as sent).
+   */
+  messageJson: string;
+  /** True on a first message that is the upstream's error answer (the stream ends after it). */
   error: boolean;
 }
 
@@ -1812,6 +1833,188 @@ export const ForwardResponse: MessageFns<ForwardResponse> = {
   },
 };
 
+function createBaseFindPathsRequest(): FindPathsRequest {
+  return { paramsJson: "", apiVersion: 0 };
+}
+
+export const FindPathsRequest: MessageFns<FindPathsRequest> = {
+  encode(message: FindPathsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.paramsJson !== "") {
+      writer.uint32(10).string(message.paramsJson);
+    }
+    if (message.apiVersion !== 0) {
+      writer.uint32(16).uint32(message.apiVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindPathsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindPathsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.paramsJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.apiVersion = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindPathsRequest {
+    return {
+      paramsJson: isSet(object.paramsJson)
+        ? globalThis.String(object.paramsJson)
+        : isSet(object.params_json)
+        ? globalThis.String(object.params_json)
+        : "",
+      apiVersion: isSet(object.apiVersion)
+        ? globalThis.Number(object.apiVersion)
+        : isSet(object.api_version)
+        ? globalThis.Number(object.api_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: FindPathsRequest): unknown {
+    const obj: any = {};
+    if (message.paramsJson !== "") {
+      obj.paramsJson = message.paramsJson;
+    }
+    if (message.apiVersion !== 0) {
+      obj.apiVersion = Math.round(message.apiVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindPathsRequest>, I>>(base?: I): FindPathsRequest {
+    return FindPathsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindPathsRequest>, I>>(object: I): FindPathsRequest {
+    const message = createBaseFindPathsRequest();
+    message.paramsJson = object.paramsJson ?? "";
+    message.apiVersion = object.apiVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseFindPathsResponse(): FindPathsResponse {
+  return { messageJson: "", error: false };
+}
+
+export const FindPathsResponse: MessageFns<FindPathsResponse> = {
+  encode(message: FindPathsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.messageJson !== "") {
+      writer.uint32(10).string(message.messageJson);
+    }
+    if (message.error !== false) {
+      writer.uint32(16).bool(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindPathsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindPathsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messageJson = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.error = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindPathsResponse {
+    return {
+      messageJson: isSet(object.messageJson)
+        ? globalThis.String(object.messageJson)
+        : isSet(object.message_json)
+        ? globalThis.String(object.message_json)
+        : "",
+      error: isSet(object.error) ? globalThis.Boolean(object.error) : false,
+    };
+  },
+
+  toJSON(message: FindPathsResponse): unknown {
+    const obj: any = {};
+    if (message.messageJson !== "") {
+      obj.messageJson = message.messageJson;
+    }
+    if (message.error !== false) {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FindPathsResponse>, I>>(base?: I): FindPathsResponse {
+    return FindPathsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FindPathsResponse>, I>>(object: I): FindPathsResponse {
+    const message = createBaseFindPathsResponse();
+    message.messageJson = object.messageJson ?? "";
+    message.error = object.error ?? false;
+    return message;
+  },
+};
+
 /**
  * Builds, autofills, signs (through the keystore), submits and tracks transactions until they are
  * validated or expire. Errors: NOT_FOUND for an unknown local account, INVALID_ARGUMENT for bad
@@ -1888,6 +2091,23 @@ export const SubmissionServiceService = {
     responseSerialize: (value: ForwardResponse): Buffer => Buffer.from(ForwardResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ForwardResponse => ForwardResponse.decode(value),
   },
+  /**
+   * Opens a path_find request on an upstream connection of its own (rippled keeps one path
+   * request per connection) and streams the upstream's answer to `create`, then each asynchronous
+   * path_find update the upstream sends, until the caller cancels the call (the request is closed
+   * upstream and its connection closed), the upstream connection ends, or the request reaches its
+   * lifetime. Params that carry a key are refused (INVALID_ARGUMENT); RESOURCE_EXHAUSTED when the
+   * open path requests are at their limit; UNAVAILABLE when no upstream answers.
+   */
+  findPaths: {
+    path: "/ledgernode.submission.v1.SubmissionService/FindPaths" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: FindPathsRequest): Buffer => Buffer.from(FindPathsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindPathsRequest => FindPathsRequest.decode(value),
+    responseSerialize: (value: FindPathsResponse): Buffer => Buffer.from(FindPathsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindPathsResponse => FindPathsResponse.decode(value),
+  },
 } as const;
 
 export interface SubmissionServiceServer extends UntypedServiceImplementation {
@@ -1908,6 +2128,15 @@ export interface SubmissionServiceServer extends UntypedServiceImplementation {
    * upstream answers in time, RESOURCE_EXHAUSTED when the forwards in flight are at their limit.
    */
   forward: handleUnaryCall<ForwardRequest, ForwardResponse>;
+  /**
+   * Opens a path_find request on an upstream connection of its own (rippled keeps one path
+   * request per connection) and streams the upstream's answer to `create`, then each asynchronous
+   * path_find update the upstream sends, until the caller cancels the call (the request is closed
+   * upstream and its connection closed), the upstream connection ends, or the request reaches its
+   * lifetime. Params that carry a key are refused (INVALID_ARGUMENT); RESOURCE_EXHAUSTED when the
+   * open path requests are at their limit; UNAVAILABLE when no upstream answers.
+   */
+  findPaths: handleServerStreamingCall<FindPathsRequest, FindPathsResponse>;
 }
 
 export interface SubmissionServiceClient extends Client {
@@ -2012,6 +2241,20 @@ export interface SubmissionServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ForwardResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Opens a path_find request on an upstream connection of its own (rippled keeps one path
+   * request per connection) and streams the upstream's answer to `create`, then each asynchronous
+   * path_find update the upstream sends, until the caller cancels the call (the request is closed
+   * upstream and its connection closed), the upstream connection ends, or the request reaches its
+   * lifetime. Params that carry a key are refused (INVALID_ARGUMENT); RESOURCE_EXHAUSTED when the
+   * open path requests are at their limit; UNAVAILABLE when no upstream answers.
+   */
+  findPaths(request: FindPathsRequest, options?: Partial<CallOptions>): ClientReadableStream<FindPathsResponse>;
+  findPaths(
+    request: FindPathsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<FindPathsResponse>;
 }
 
 export const SubmissionServiceClient = makeGenericClientConstructor(
