@@ -1405,7 +1405,7 @@ describe('PgLedgerBackend', () => {
 
     const backend = await PgLedgerBackend.open(database);
     cleanups.push(() => backend.close());
-    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual([1, 2, 3, 4]);
     const [readOld] = await backend.transactions([old.hash]);
     expect(readOld).toEqual({ hash: old.hash, ledgerIndex: 11119599, txIndex: old.txIndex, engineResult: old.engineResult, transactionType: old.transactionType, txBlob: old.txBlob, metaBlob: old.metaBlob });
 
