@@ -9,20 +9,14 @@
  * the new primary holds.
  */
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StoreRole } from '@ledger-node/contracts';
-import { cliEntry, freePort, printFigures, startPostgres, startProcess, stopAll, waitUntil, type PostgresConnection, type RunningPostgres, type StoreUnderTest } from '@ledger-node/test-utils';
+import { cliEntry, freePort, printFigures, startPostgres, startProcess, waitUntil, type PostgresConnection, type RunningPostgres, type StoreUnderTest } from '@ledger-node/test-utils';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync } from './support/cluster';
-import { Supervised } from './support/supervised';
+import { Supervised, stoppedAfterEach } from './support/supervised';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-const supervised: Supervised[] = [];
-afterEach(async () => {
-  // Every process this test started is stopped by its pid, whatever the test's outcome.
-  await Promise.all(supervised.splice(0).map((each) => each.stop()));
-  await stopAll();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+// Every process a test starts is stopped by its pid after it, whatever its outcome.
+const { cleanups, supervised } = stoppedAfterEach();
 
 /** What one host of the database holds: its highest ledger, and how many ledgers it holds from `first` to that one. */
 async function heldOn(database: PostgresConnection, first = 0): Promise<{ highest: number; count: number }> {

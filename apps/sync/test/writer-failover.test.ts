@@ -6,22 +6,16 @@
  * A sync whose ledger-store is a standby gives the sync lock up instead of holding it while it can
  * store nothing (writer-lock.ts).
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { StoreRole } from '@ledger-node/contracts';
 import { describeDatabase } from '@ledger-node/postgres';
-import { printFigures, stopAll, storeServer, waitUntil } from '@ledger-node/test-utils';
+import { printFigures, storeServer, waitUntil } from '@ledger-node/test-utils';
 import { storeNotWritingReason } from '../src/writer-lock';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync } from './support/cluster';
-import { Supervised } from './support/supervised';
+import { Supervised, stoppedAfterEach } from './support/supervised';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
-const supervised: Supervised[] = [];
-afterEach(async () => {
-  // Every process this test started is stopped by its pid, whatever the test's outcome.
-  await Promise.all(supervised.splice(0).map((each) => each.stop()));
-  await stopAll();
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+// Every process a test starts is stopped by its pid after it, whatever its outcome.
+const { cleanups, supervised } = stoppedAfterEach();
 
 const stores = storeServer('postgres');
 afterAll(() => stores.stop());

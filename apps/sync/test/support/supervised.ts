@@ -1,5 +1,6 @@
 /** A service process restarted whenever it exits, as the node's supervisor or Kubernetes restarts it. */
-import type { RunningProcess } from '@ledger-node/test-utils';
+import { afterEach } from 'vitest';
+import { stopAll, type RunningProcess } from '@ledger-node/test-utils';
 
 /** A process started again whenever it exits, until stopped. */
 export class Supervised {
@@ -44,4 +45,20 @@ export class Supervised {
     this.stopped = true;
     await this.current.stop('SIGKILL', 5_000);
   }
+}
+
+/**
+ * What the tests of a file started and must undo: after each test, whatever its outcome, the
+ * supervised processes are stopped by their pids, then every other process, then the cleanups run
+ * (last pushed first).
+ */
+export function stoppedAfterEach(): { cleanups: (() => Promise<unknown> | void)[]; supervised: Supervised[] } {
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  const supervised: Supervised[] = [];
+  afterEach(async () => {
+    await Promise.all(supervised.splice(0).map((each) => each.stop()));
+    await stopAll();
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return { cleanups, supervised };
 }

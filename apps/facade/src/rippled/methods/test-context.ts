@@ -63,6 +63,23 @@ export interface TestChainOptions {
   manifests?: ManifestDetails[];
 }
 
+/**
+ * A page of a transaction history in ledger order (`matching`, oldest first), as the store pages
+ * one: newest first unless `forward`, after the transaction the 8-byte marker (ledger index,
+ * transaction index) names, with the marker of the next page when more are left.
+ */
+function historyPage(matching: TransactionRecord[], forward: boolean, after: Buffer | undefined, limit: number): { transactions: TransactionRecord[]; marker: Buffer } {
+  let left = forward ? matching : [...matching].reverse();
+  if (after !== undefined) left = left.slice(left.findIndex((tx) => tx.ledgerIndex === after.readUInt32BE(0) && tx.txIndex === after.readUInt32BE(4)) + 1);
+  const page = left.slice(0, limit);
+  const marker = Buffer.alloc(left.length > limit ? 8 : 0);
+  if (marker.length > 0) {
+    marker.writeUInt32BE(page.at(-1)!.ledgerIndex, 0);
+    marker.writeUInt32BE(page.at(-1)!.txIndex, 4);
+  }
+  return { transactions: page, marker };
+}
+
 export class TestChain {
   readonly ledgers = new Map<number, StoredLedger>();
   readonly submittedBlobs: Buffer[] = [];
@@ -188,26 +205,13 @@ export class TestChain {
       async accountTransactions(request: GetAccountTransactionsRequest) {
         const address = profile.codec.encodeAccountId(request.accountId);
         const range = request.ledgerRange;
-        let matching = chain
+        const matching = chain
           .allTransactions()
           .filter((tx) => !range || (tx.ledgerIndex >= range.first && tx.ledgerIndex <= range.last))
           .filter((tx) => JSON.stringify([profile.codec.decode(hexOf(tx.txBlob)), profile.codec.decode(hexOf(tx.metaBlob))]).includes(`"${address}"`))
           .filter((tx) => request.transactionType === '' || profile.codec.decode(hexOf(tx.txBlob)).TransactionType === request.transactionType)
           .sort((a, b) => a.ledgerIndex - b.ledgerIndex || a.txIndex - b.txIndex);
-        if (!request.forward) matching = matching.reverse();
-        if (request.position?.$case === 'marker') {
-          const ledger = request.position.marker.readUInt32BE(0);
-          const txIndex = request.position.marker.readUInt32BE(4);
-          const at = matching.findIndex((tx) => tx.ledgerIndex === ledger && tx.txIndex === txIndex);
-          matching = matching.slice(at + 1);
-        }
-        const page = matching.slice(0, request.limit);
-        const marker = Buffer.alloc(matching.length > request.limit ? 8 : 0);
-        if (marker.length > 0) {
-          marker.writeUInt32BE(page.at(-1)!.ledgerIndex, 0);
-          marker.writeUInt32BE(page.at(-1)!.txIndex, 4);
-        }
-        return { transactions: page, marker };
+        return historyPage(matching, request.forward, request.position?.$case === 'marker' ? request.position.marker : undefined, request.limit);
       },
       // The NFT index as the store keeps it: each transaction's NFT data derived from its bytes.
       async nft(request: GetNftRequest) {
@@ -224,23 +228,12 @@ export class TestChain {
       },
       async nftTransactions(request: GetNftTransactionsRequest) {
         const range = request.ledgerRange;
-        let matching = chain
+        const matching = chain
           .allTransactions()
           .filter((tx) => !range || (tx.ledgerIndex >= range.first && tx.ledgerIndex <= range.last))
           .filter((tx) => indexTransaction(tx.txBlob, tx.metaBlob, profile).nftIds.some((nftId) => nftId.equals(request.nftId)))
           .sort((a, b) => a.ledgerIndex - b.ledgerIndex || a.txIndex - b.txIndex);
-        if (!request.forward) matching = matching.reverse();
-        if (request.marker.length > 0) {
-          const at = matching.findIndex((tx) => tx.ledgerIndex === request.marker.readUInt32BE(0) && tx.txIndex === request.marker.readUInt32BE(4));
-          matching = matching.slice(at + 1);
-        }
-        const page = matching.slice(0, request.limit);
-        const marker = Buffer.alloc(matching.length > request.limit ? 8 : 0);
-        if (marker.length > 0) {
-          marker.writeUInt32BE(page.at(-1)!.ledgerIndex, 0);
-          marker.writeUInt32BE(page.at(-1)!.txIndex, 4);
-        }
-        return { transactions: page, marker };
+        return historyPage(matching, request.forward, request.marker.length > 0 ? request.marker : undefined, request.limit);
       },
       async status() {
         const indexes = [...chain.ledgers.keys()].sort((a, b) => a - b);
