@@ -8,7 +8,7 @@
 // load), builds the bundle, and under that Node.js runs `--version`, then `-dev -rpc` until the
 // node answers jt_blockNumber with a stored ledger, then stops it (SIGTERM, exit 0). Runtime and
 // dependencies are kept in ~/.cache/ledger-node/lts (XDG_CACHE_HOME), the latter by the lock
-// file's hash: a later run with the same lock reuses them.
+// file's hash: a later run with the same lock reuses them (the first compiles the RocksDB binding).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,8 +56,9 @@ const workspaces = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf
     .filter((file) => existsSync(path.join(root, file))),
 );
 const manifests = ['package.json', 'package-lock.json', ...workspaces];
-const hash = createHash('sha256').update(version);
-for (const file of manifests) hash.update(file).update(readFileSync(path.join(root, file)));
+// Keyed by the runtime and the lock file, which pins every package (the workspaces' dependencies
+// included): a change of package.json's scripts reuses the install.
+const hash = createHash('sha256').update(version).update(readFileSync(path.join(root, 'package-lock.json')));
 const app = path.join(cache, `app-${hash.digest('hex').slice(0, 16)}`);
 const installed = path.join(app, '.installed');
 const runtimeEnv = { ...process.env, PATH: `${path.join(runtime, 'bin')}${path.delimiter}${process.env.PATH}`, NODE_OPTIONS: '' };
