@@ -7,9 +7,9 @@
 # of the sources does not install the dependencies again (apps/node/src/image.test.ts checks the
 # list against the workspaces).
 # The Node.js is the LTS (24; libs/telemetry runtime-support.ts). The `rocksdb` package's prebuilt
-# binding aborts on it (std::bad_alloc when loaded), so its install compiles the binding from its
-# sources (node-gyp, with the image's compiler), against the headers of the image's own Node.js
-# (npm_config_nodedir: nothing is downloaded), on every core (JOBS).
+# binding aborts on it, as on 22 (std::bad_alloc when loaded; it loads on 20), so its install
+# compiles the binding from its sources (node-gyp, with the image's compiler), against the headers
+# of the image's own Node.js (npm_config_nodedir: nothing is downloaded), on every core (JOBS).
 FROM node:24.22.3-bookworm AS deps
 ENV npm_config_nodedir=/usr/local JOBS=max
 WORKDIR /app
