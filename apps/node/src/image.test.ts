@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Copy, DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { describe, expect, it } from 'vitest';
 import { workspaceRoot } from '@ledger-node/test-utils';
+import { LTS_NODE_MAJOR } from '@ledger-node/telemetry';
 
 const root = workspaceRoot();
 const dockerfile = DockerfileParser.parse(readFileSync(path.join(root, 'Dockerfile'), 'utf8'));
@@ -52,6 +53,20 @@ describe('the Dockerfile', () => {
       expect(pinned, `FROM ${from.getArgumentsContent()}`).toBe(true);
     }
     expect(froms.at(-1)!.getImageTag()).toMatch(/slim/);
+  });
+
+  it('builds and runs on one Node.js, the LTS that ledger-node is built for', () => {
+    const tags = froms.map((from) => `${from.getImageName()}:${from.getImageTag()}`);
+    const versions = new Set(tags.map((tag) => /^node:(\d+\.\d+\.\d+)-/.exec(tag)?.[1]));
+    expect([...versions], tags.join(', ')).toHaveLength(1);
+    expect([...versions][0], tags.join(', ')).toMatch(new RegExp(`^${LTS_NODE_MAJOR}\\.`));
+  });
+
+  it("compiles the RocksDB binding, where its prebuilt one cannot load, against the image's own Node.js headers: nothing downloaded", () => {
+    const env = stageCopiedTo(/^node_modules\/?$/)
+      .filter((instruction) => keyword(instruction) === 'ENV')
+      .map((instruction) => instruction.getArgumentsContent() ?? '');
+    expect(env.some((line) => /\bnpm_config_nodedir=\/usr\/local\b/.test(line))).toBe(true);
   });
 
   it("installs the dependencies from the manifests alone: every workspace's package.json, nothing of the sources", () => {

@@ -81,8 +81,8 @@ describe('the ledger-node command of a checkout', () => {
     await node.waitFor(/"msg":"all 4 services ready, /, 60_000);
     const entry = path.join(checkout.dir, 'dist/ledger-node.mjs');
     for (const [service, pid] of childPids(node)) {
-      const [, script, command, name] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      expect({ script, command, name }).toEqual({ script: entry, command: 'serve', name: service });
+      const [, youngGeneration, script, command, name] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect({ youngGeneration, script, command, name }).toEqual({ youngGeneration: '--max-semi-space-size=16', script: entry, command: 'serve', name: service });
     }
     for (const pid of [node.pid, ...childPids(node).values()]) {
       const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');

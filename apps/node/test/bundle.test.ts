@@ -170,10 +170,10 @@ describe('the bundle (npm run build)', () => {
       });
       for (const service of ['devnet', 'ledger-store', 'keystore', 'submission', 'sync', 'facade']) await node.waitFor(new RegExp(`${service}\\s+ready`), 45_000);
 
-      // Each child is `node <the bundle's entry> serve <service> …`: no loader flag, no source file.
+      // Each child is `node --max-semi-space-size=16 <the bundle's entry> serve <service> …`: no loader flag, no source file.
       for (const [service, pid] of childPids(node)) {
-        const [, script, command, name] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        expect({ script, command, name }).toEqual({ script: entry, command: 'serve', name: service });
+        const [, youngGeneration, script, command, name] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        expect({ youngGeneration, script, command, name }).toEqual({ youngGeneration: '--max-semi-space-size=16', script: entry, command: 'serve', name: service });
       }
 
       const call = rpcClient(rpcPort);

@@ -5,3 +5,4 @@ export * from './tracing';
 export * from './dependency-log';
 export * from './retry-log';
 export * from './http-server';
+export * from './runtime-support';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serviceNames } from '../services';
-import { serviceEnv } from './child';
+import { serviceEnv, serviceExecArgv } from './child';
 
 describe('serviceEnv', () => {
   const nodeEnv = {
@@ -26,5 +26,17 @@ describe('serviceEnv', () => {
     expect(serviceNames.filter((name) => serviceEnv(name, nodeEnv).LEDGER_NODE_PASSWORD !== undefined)).toEqual(['keystore']);
     expect(serviceEnv('facade', nodeEnv)).toEqual({ PATH: '/usr/bin', LOG_LEVEL: 'info' });
     expect(serviceEnv('keystore', nodeEnv)).toEqual({ PATH: '/usr/bin', LOG_LEVEL: 'info', LEDGER_NODE_PASSWORD: 'keystore passphrase' });
+  });
+});
+
+describe('serviceExecArgv', () => {
+  it("keeps the node's own Node.js flags and sizes the young generation as Node.js 20 did", () => {
+    expect(serviceExecArgv(['--import', 'tsx'], '')).toEqual(['--import', 'tsx', '--max-semi-space-size=16']);
+    expect(serviceExecArgv([], '--enable-source-maps')).toEqual(['--max-semi-space-size=16']);
+  });
+
+  it('leaves the size to the node when its flags or NODE_OPTIONS set one', () => {
+    expect(serviceExecArgv(['--max-semi-space-size=64'], '')).toEqual(['--max-semi-space-size=64']);
+    expect(serviceExecArgv([], '--enable-source-maps --max_semi_space_size=32')).toEqual([]);
   });
 });

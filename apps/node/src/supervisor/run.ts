@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { DEVNET_NETWORK_ID, devnetNetworkKeys } from '@ledger-node/chain';
 import { dataDir, FlagError, freeListenPort, originText, portRangeOf, storeTarget, TRUST_FLAGS, type ParsedFlags } from '@ledger-node/config';
-import { createLogger, resolveLogFormat, type LogFormat, type Logger, type LogLevel } from '@ledger-node/telemetry';
+import { createLogger, resolveLogFormat, runtimeEndOfLife, type LogFormat, type Logger, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
 import { Supervisor } from './supervisor';
 
@@ -62,6 +62,8 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   const logFormat = resolveLogFormat(flags.string('log_format') as LogFormat);
   let childFlags = flags.with({ data_dir: dir, log_format: logFormat });
   const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
+  const endOfLife = runtimeEndOfLife();
+  if (endOfLife !== undefined) logger.warn({ node: process.version }, endOfLife);
 
   if (flags.boolean('dev')) {
     for (const flag of ['endpoint', 'endpoint_file']) {
