@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianPackages } from './apt.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const started = Date.now();
@@ -63,6 +64,9 @@ const app = path.join(cache, `app-${hash.digest('hex').slice(0, 16)}`);
 const installed = path.join(app, '.installed');
 const runtimeEnv = { ...process.env, PATH: `${path.join(runtime, 'bin')}${path.delimiter}${process.env.PATH}`, NODE_OPTIONS: '' };
 if (!existsSync(installed)) {
+  // Where the RocksDB binding's prebuilt one cannot load, npm compiles it: with g++, make and Python 3.
+  const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+  if (!ensureDebianPackages('lts', ['g++', 'make', 'python3'], () => ['g++', 'make', 'python3'].every(onPath))) fail('no C++ tool chain to compile the RocksDB binding with');
   rmSync(app, { recursive: true, force: true });
   for (const file of manifests) cpSync(path.join(root, file), path.join(app, file));
   say(`npm ci --omit=dev in ${app}`);

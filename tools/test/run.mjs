@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianPackages } from './apt.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const outputDir = path.join(root, 'test-output');
@@ -36,25 +37,7 @@ function step(title, command, args, env = {}) {
 // The facade's status-page test drives Debian's chromium through playwright-core (which never downloads
 // a browser of its own); a fresh Debian/Ubuntu machine gets it from apt.
 const chromiumPath = '/usr/bin/chromium';
-function ensureChromium() {
-  if (existsSync(chromiumPath)) return true;
-  const aptGet = ['/usr/bin/apt-get', '/bin/apt-get'].find((candidate) => existsSync(candidate));
-  if (!aptGet) {
-    process.stdout.write(`\n== browser: ${chromiumPath} is missing and apt-get is not available: install Chromium at ${chromiumPath} to run the status-page test\n`);
-    return false;
-  }
-  const asRoot = process.getuid?.() === 0;
-  if (!asRoot && !existsSync('/usr/bin/sudo')) {
-    process.stdout.write(`\n== browser: ${chromiumPath} is missing; installing it needs root: run "apt-get install -y --no-install-recommends chromium" as root\n`);
-    return false;
-  }
-  process.stdout.write(`\n== browser: ${chromiumPath} is missing; installing Debian's chromium with apt-get\n`);
-  const apt = (args) => (asRoot ? step(`browser`, aptGet, args) : step('browser', '/usr/bin/sudo', ['-n', aptGet, ...args]));
-  process.env.DEBIAN_FRONTEND = 'noninteractive';
-  const installed = apt(['update']) && apt(['install', '-y', '--no-install-recommends', 'chromium']) && existsSync(chromiumPath);
-  if (!installed) process.stdout.write(`== browser: could not install chromium; ${chromiumPath} is still missing\n`);
-  return installed;
-}
+const ensureChromium = () => ensureDebianPackages('browser', ['chromium'], () => existsSync(chromiumPath));
 
 const failedSteps = [];
 rmSync(outputDir, { recursive: true, force: true });
