@@ -69,6 +69,14 @@ describe('the Dockerfile', () => {
     expect(env.some((line) => /\bnpm_config_nodedir=\/usr\/local\b/.test(line))).toBe(true);
   });
 
+  it('runs each service with the young generation the supervisor gives its services (--max-semi-space-size=16)', () => {
+    const env = instructions
+      .slice(instructions.indexOf(froms.at(-1)!))
+      .filter((instruction) => keyword(instruction) === 'ENV')
+      .map((instruction) => instruction.getArgumentsContent() ?? '');
+    expect(env.some((line) => /\bNODE_OPTIONS=--max-semi-space-size=16\b/.test(line))).toBe(true);
+  });
+
   it("installs the dependencies from the manifests alone: every workspace's package.json, nothing of the sources", () => {
     const copied = stageCopiedTo(/^node_modules\/?$/)
       .filter((instruction): instruction is Copy => instruction instanceof Copy)
