@@ -62,9 +62,6 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   const logFormat = resolveLogFormat(flags.string('log_format') as LogFormat);
   let childFlags = flags.with({ data_dir: dir, log_format: logFormat });
   const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
-  const endOfLife = runtimeEndOfLife();
-  if (endOfLife !== undefined) logger.warn({ node: process.version }, endOfLife);
-
   if (flags.boolean('dev')) {
     for (const flag of ['endpoint', 'endpoint_file']) {
       if (flags.given(flag)) throw new FlagError(`-dev and -${flag}${fromText(flags, flag)} exclude each other: -dev syncs from the embedded devnet`);
@@ -87,6 +84,9 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
     }
   }
 
+  // Once the flags are known good: a refused flag stays the one line the node prints.
+  const endOfLife = runtimeEndOfLife();
+  if (endOfLife !== undefined) logger.warn({ node: process.version }, endOfLife);
   const supervisor = new Supervisor(servicePlan(flags), childFlags.toArgs(), logger);
   return supervisor.run();
 }
