@@ -2,6 +2,23 @@ import type { KeyValue, KvOperation } from '../storage/kv';
 import { Keys, prefixRange, u32 } from '../storage/buckets';
 import { IndexDirection, type AccountTransactionEntry, type HistoryPosition } from '../backend/records';
 
+/**
+ * The key range of one history scan over keys that end in (ledger index, tx index), big-endian:
+ * inside [firstLedger, lastLedger], in order or reverse, strictly after `after` in the direction of
+ * travel, at most `limit` entries. `positionKey` encodes a position of the history scanned.
+ */
+export function historyKeyRange(
+  positionKey: (ledgerIndex: number, txIndex: number) => Buffer,
+  scan: { reverse?: boolean; limit?: number; firstLedger?: number; lastLedger?: number; after?: HistoryPosition },
+) {
+  const low = positionKey(scan.firstLedger ?? 0, 0);
+  const high = positionKey(scan.lastLedger ?? 0xffffffff, 0xffffffff);
+  const after = scan.after && positionKey(scan.after.ledgerIndex, scan.after.txIndex);
+  const bounds = scan.reverse
+    ? { gte: low, ...(after && Buffer.compare(after, high) <= 0 ? { lt: after } : { lte: high }), reverse: true }
+    : { ...(after && Buffer.compare(after, low) >= 0 ? { gt: after } : { gte: low }), lte: high };
+  return { ...bounds, limit: scan.limit };
+}
 
 /**
  * The transactions that touch each account: (account, ledger index, tx index) → direction (u8)
@@ -31,14 +48,8 @@ export class AccountTransactionRepository {
     accountId: Buffer,
     options: { reverse?: boolean; limit?: number; firstLedger?: number; lastLedger?: number; after?: HistoryPosition } = {},
   ): AsyncIterable<AccountTransactionEntry> {
-    const positionKey = (ledgerIndex: number, txIndex: number) => Keys.accountTransaction.encode({ accountId, ledgerIndex, txIndex });
-    const low = positionKey(options.firstLedger ?? 0, 0);
-    const high = positionKey(options.lastLedger ?? 0xffffffff, 0xffffffff);
-    const after = options.after && positionKey(options.after.ledgerIndex, options.after.txIndex);
-    const range = options.reverse
-      ? { gte: low, ...(after && Buffer.compare(after, high) <= 0 ? { lt: after } : { lte: high }), reverse: true }
-      : { ...(after && Buffer.compare(after, low) >= 0 ? { gt: after } : { gte: low }), lte: high };
-    for await (const [entryKey, value] of this.kv.entries({ ...range, limit: options.limit })) {
+    const range = historyKeyRange((ledgerIndex, txIndex) => Keys.accountTransaction.encode({ accountId, ledgerIndex, txIndex }), options);
+    for await (const [entryKey, value] of this.kv.entries(range)) {
       const { ledgerIndex, txIndex } = Keys.accountTransaction.decode(entryKey);
       yield {
         accountId,

@@ -2,6 +2,7 @@ import type { KeyValue, KvOperation } from '../storage/kv';
 import { Keys } from '../storage/buckets';
 import type { HistoryPosition, NftStateEntry } from '../backend/records';
 import type { AccountHistoryScan } from '../backend/backend';
+import { historyKeyRange } from './accounts';
 
 const BURNED = 1;
 
@@ -22,14 +23,8 @@ export class NftTransactionRepository {
 
   /** The token's positions in (ledger, tx index) order, or reverse, inside [firstLedger, lastLedger], strictly after `after` in the direction of travel. */
   async *entries(nftId: Buffer, scan: AccountHistoryScan = {}): AsyncIterable<HistoryPosition> {
-    const positionKey = (ledgerIndex: number, txIndex: number) => Keys.nftTransaction.encode({ nftId, ledgerIndex, txIndex });
-    const low = positionKey(scan.firstLedger ?? 0, 0);
-    const high = positionKey(scan.lastLedger ?? 0xffffffff, 0xffffffff);
-    const after = scan.after && positionKey(scan.after.ledgerIndex, scan.after.txIndex);
-    const range = scan.reverse
-      ? { gte: low, ...(after && Buffer.compare(after, high) <= 0 ? { lt: after } : { lte: high }), reverse: true }
-      : { ...(after && Buffer.compare(after, low) >= 0 ? { gt: after } : { gte: low }), lte: high };
-    for await (const [entryKey] of this.kv.entries({ ...range, limit: scan.limit })) {
+    const range = historyKeyRange((ledgerIndex, txIndex) => Keys.nftTransaction.encode({ nftId, ledgerIndex, txIndex }), scan);
+    for await (const [entryKey] of this.kv.entries(range)) {
       const { ledgerIndex, txIndex } = Keys.nftTransaction.decode(entryKey);
       yield { ledgerIndex, txIndex };
     }

@@ -28,14 +28,15 @@ import { placeOfRecord, transactionInput } from './records';
 const MARKER_LENGTH = 8;
 
 /** The store's history marker: the (ledger, TransactionIndex) position of the last transaction returned, big-endian. */
-function storeMarker(marker: AccountTxMarker): Buffer {
+export function storeMarker(marker: AccountTxMarker): Buffer {
   const bytes = Buffer.alloc(MARKER_LENGTH);
   bytes.writeUInt32BE(marker.ledger, 0);
   bytes.writeUInt32BE(marker.seq, 4);
   return bytes;
 }
 
-function rippledMarker(bytes: Buffer): AccountTxMarker | undefined {
+/** The rippled marker `{ledger, seq}` of a store's history marker; none when the page was the last. */
+export function rippledMarker(bytes: Buffer): AccountTxMarker | undefined {
   if (bytes.length !== MARKER_LENGTH) return undefined;
   return { ledger: bytes.readUInt32BE(0), seq: bytes.readUInt32BE(4) };
 }

@@ -8,6 +8,7 @@
  */
 import { accountTxEntry, readAccountTxMarker, readBoolean, readLedgerBound, RpcError, type AccountTxMarker, type JsonObject } from '@ledger-node/rippled-api';
 import type { RippledMethod } from '../method';
+import { rippledMarker, storeMarker } from './account-tx';
 import { resolveLedger } from './ledgers';
 import { checkClioLedgerFields, readNftId } from './nft-info';
 import { placeOfRecord, transactionInput } from './records';
@@ -16,7 +17,6 @@ import { placeOfRecord, transactionInput } from './records';
 const LIMIT_MIN = 1;
 const LIMIT_MAX = 100;
 const LIMIT_DEFAULT = 50;
-const MARKER_LENGTH = 8;
 
 function readNftHistoryLimit(params: JsonObject): number | undefined {
   const value = params.limit;
@@ -30,13 +30,6 @@ function readMarker(params: JsonObject): AccountTxMarker | undefined {
   if (params.marker === undefined) return undefined;
   if (typeof params.marker !== 'object' || params.marker === null || Array.isArray(params.marker)) throw new RpcError('invalidParams', 'invalidMarker');
   return readAccountTxMarker(params);
-}
-
-function storeMarker(marker: AccountTxMarker): Buffer {
-  const bytes = Buffer.alloc(MARKER_LENGTH);
-  bytes.writeUInt32BE(marker.ledger, 0);
-  bytes.writeUInt32BE(marker.seq, 4);
-  return bytes;
 }
 
 export const nftHistory: RippledMethod = async ({ params, apiVersion }, context) => {
@@ -84,7 +77,8 @@ export const nftHistory: RippledMethod = async ({ params, apiVersion }, context)
     }),
     validated: true,
   };
-  if (page.marker.length === MARKER_LENGTH) result.marker = { ledger: page.marker.readUInt32BE(0), seq: page.marker.readUInt32BE(4) };
+  const next = rippledMarker(page.marker);
+  if (next) result.marker = next;
   if (requestedLimit !== undefined) result.limit = requestedLimit;
   return result;
 };
