@@ -6,6 +6,7 @@
  * is a chunk of its own, loaded in this order.
  */
 import { setFlagsFromString } from 'node:v8';
+import { nodeOptionGiven } from './node-options';
 
 // Under a high allocation rate V8 lets the old generation grow to several times the live heap
 // before it collects; a service answering 50 concurrent JSON-RPC clients then sits at twice the
@@ -13,7 +14,7 @@ import { setFlagsFromString } from 'node:v8';
 // what it holds, at no measurable cost in throughput. A value given on the command line or in
 // NODE_OPTIONS wins.
 const heapGrowingFlag = '--heap-growing-percent';
-if (![...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((option) => option.replace(/_/g, '-').startsWith(heapGrowingFlag))) {
+if (!nodeOptionGiven(heapGrowingFlag)) {
   setFlagsFromString(`${heapGrowingFlag}=50`);
 }
 

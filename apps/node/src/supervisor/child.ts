@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { cliEntry } from '../cli-entry';
+import { nodeOptionGiven } from '../node-options';
 import type { ServiceName } from '../services';
 
 /** Secrets of one service only: the keystore's passphrase reaches no other service's environment. */
@@ -19,12 +20,11 @@ const isPostgresEnv = (key: string) => /^PG[A-Z_]+$/.test(key);
  * 4 000 sends grew the submission service by 153 MiB with the default, 58 MiB with 16 MiB ones (44
  * on Node.js 20). The Node.js options of the node (NODE_OPTIONS, its own flags) may set another size.
  */
-const YOUNG_GENERATION = '--max-semi-space-size=16';
+const YOUNG_GENERATION_FLAG = '--max-semi-space-size';
 
 /** The Node.js flags a service is started with: the node's own, and the young generation's size unless they set it. */
 export function serviceExecArgv(execArgv: readonly string[] = process.execArgv, nodeOptions: string = process.env.NODE_OPTIONS ?? ''): string[] {
-  const sized = [...execArgv, ...nodeOptions.split(/\s+/)].some((flag) => /^--max[-_]semi[-_]space[-_]size\b/.test(flag));
-  return sized ? [...execArgv] : [...execArgv, YOUNG_GENERATION];
+  return nodeOptionGiven(YOUNG_GENERATION_FLAG, execArgv, nodeOptions) ? [...execArgv] : [...execArgv, `${YOUNG_GENERATION_FLAG}=16`];
 }
 
 /** The environment a service is started with: the node's, without the secrets of other services. */
