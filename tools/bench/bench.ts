@@ -680,10 +680,10 @@ interface PostgresRun {
   /** PGPASSWORD, which the pg client reads itself. */
   env: NodeJS.ProcessEnv;
   peaks: Map<string, number>;
-  sync?: { seconds: number; transactions: number; tableBytes: number; databaseBytes: number };
+  sync?: { seconds: number; transactions: number } & DatabaseSizes;
   reads?: ReadLoads;
   /** The store's tables (their partitions, indexes and TOAST) and the whole database, in bytes. */
-  sizes(): Promise<{ tableBytes: number; databaseBytes: number }>;
+  sizes(): Promise<DatabaseSizes>;
   stop(): Promise<void>;
 }
 
@@ -712,16 +712,27 @@ async function startPostgresStore(scratch: string): Promise<PostgresRun> {
   }
 }
 
-async function databaseSizes(database: PostgresConnection): Promise<{ tableBytes: number; databaseBytes: number }> {
+/** The store's tables (each with its partitions, indexes and TOAST), their sum, and the whole database, in bytes. */
+interface DatabaseSizes {
+  tableBytes: number;
+  databaseBytes: number;
+  /** Each table (its partitions counted in it), largest first. */
+  tables: Record<string, number>;
+}
+
+async function databaseSizes(database: PostgresConnection): Promise<DatabaseSizes> {
   const client = new pg.Client(database);
   await client.connect();
   try {
-    const { rows } = await client.query<{ table_bytes: string; database_bytes: string }>(
-      `SELECT (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE c.relkind = 'r' AND n.nspname = current_schema()) AS table_bytes,
-        pg_database_size(current_database()) AS database_bytes`,
+    const { rows } = await client.query<{ name: string; bytes: string }>(
+      `SELECT coalesce(parent.relname, c.relname) AS name, sum(pg_total_relation_size(c.oid)) AS bytes
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class parent ON parent.oid = i.inhparent
+        WHERE c.relkind = 'r' AND n.nspname = current_schema() GROUP BY 1 ORDER BY 2 DESC, 1`,
     );
-    return { tableBytes: Number(rows[0]!.table_bytes), databaseBytes: Number(rows[0]!.database_bytes) };
+    const tables = Object.fromEntries(rows.map((row) => [row.name, Number(row.bytes)]));
+    const whole = await client.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes');
+    return { tableBytes: Object.values(tables).reduce((sum, bytes) => sum + bytes, 0), databaseBytes: Number(whole.rows[0]!.bytes), tables };
   } finally {
     await client.end();
   }
@@ -1045,6 +1056,8 @@ async function main(): Promise<void> {
       postgres.sync = { seconds: run.seconds, transactions: run.transactions, ...sizes };
       details.postgres_sync = { ledgers: lastLedger, ...postgres.sync };
       log(`postgres: tables ${(sizes.tableBytes / 1e6).toFixed(1)} MB, database ${(sizes.databaseBytes / 1e6).toFixed(1)} MB`);
+      const largest = Object.entries(sizes.tables).filter(([, bytes]) => bytes / run.transactions >= 1);
+      log(`postgres: bytes per transaction by table: ${largest.map(([name, bytes]) => `${name} ${formatBytesPerTx(bytes, run.transactions)}`).join(', ')}`);
     }
 
     let raw: Awaited<ReturnType<typeof rawRocksDbBaseline>> | undefined;

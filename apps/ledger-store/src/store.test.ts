@@ -13,7 +13,7 @@ import type { StateObjectVersion } from './repositories/stateObjects';
 import type { AccountHistoryScan, LedgerBackend } from './backend/backend';
 import { KvLedgerBackend } from './backend/kv-backend';
 import { describeTarget, PgLedgerBackend } from './backend/pg-backend';
-import type { StateWindow } from './backend/records';
+import { accountSides, sendersOf, type StateWindow } from './backend/records';
 import { LedgerStore, STORE_FORMAT_VERSION, type HistoryOptions } from './store';
 import type { LedgerRange } from './ledgers/ranges';
 import { accountTransactionCount, accountTransactions } from './accounts/history';
@@ -1342,12 +1342,13 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
   });
 });
 
-/** Each table of the PostgreSQL schema (pg/001_initial.sql to pg/004_nfts.sql). */
+/** Each table of the PostgreSQL schema (pg/001_initial.sql to pg/005_account_numbers.sql). */
 const PG_TABLES = [
   'account_creations',
-  'account_sent',
-  'account_sent_blocks',
-  'account_transactions',
+  'account_history',
+  'account_sent_by_block',
+  'account_sent_by_ledger',
+  'accounts',
   'ledger_evidence',
   'ledger_hashes',
   'ledger_transactions',
@@ -1359,11 +1360,19 @@ const PG_TABLES = [
   'staged_state',
   'state_versions',
   'store_meta',
+  'transaction_types',
   'transactions',
   'trust_lines',
   'validator_lists',
   'writer_epoch',
 ];
+
+/** The versions of the migration files, in order. */
+const migrationVersions = () =>
+  readdirSync(new URL('./backend/pg/', import.meta.url))
+    .filter((file) => file.endsWith('.sql'))
+    .sort()
+    .map((file) => Number(file.split('_')[0]));
 
 /** Every row of every table, in a stable order. */
 async function everyRow(sql: pg.Pool): Promise<Record<string, unknown[]>> {
@@ -1405,7 +1414,7 @@ describe('PgLedgerBackend', () => {
 
     const backend = await PgLedgerBackend.open(database);
     cleanups.push(() => backend.close());
-    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual(migrationVersions());
     const [readOld] = await backend.transactions([old.hash]);
     expect(readOld).toEqual({ hash: old.hash, ledgerIndex: 11119599, txIndex: old.txIndex, engineResult: old.engineResult, transactionType: old.transactionType, txBlob: old.txBlob, metaBlob: old.metaBlob });
 
@@ -1421,6 +1430,64 @@ describe('PgLedgerBackend', () => {
     const blobBytes = write.transactions.reduce((sum, tx) => sum + tx.txBlob.length + tx.metaBlob.length, 0);
     expect(rows[0]).toMatchObject({ plain: 0, records: write.transactions.length });
     expect(Number(rows[0]!.record_bytes)).toBeLessThan(blobBytes * 0.8);
+  });
+
+  it('migrates a database of schema 4: its account index and sent counts carried over to account numbers read as they were written, its hash lookups kept', async () => {
+    // A database as the release before pg/005_account_numbers.sql left it, holding the mainnet run's index rows.
+    const database = await postgres.createSchema();
+    const sql = sqlSession(database);
+    await sql.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const name of ['001_initial.sql', '002_evidence.sql', '003_compact_transactions.sql', '004_nfts.sql']) {
+      await sql.query(readFileSync(new URL(`./backend/pg/${name}`, import.meta.url), 'utf8'));
+      await sql.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(name.slice(0, 3)), name]);
+    }
+    await sql.query(`INSERT INTO store_meta (name, value) VALUES ('ledgers_per_partition', convert_to('1000000', 'UTF8'))`);
+    await sql.query(`SELECT ledger_partitions_cover(${MAINNET_RUN[0]}, ${MAINNET_RUN.at(-1)}, 1000000)`);
+    const reference = await LedgerStore.open(new KvLedgerBackend(memoryKeyValue(), 'the database in memory'));
+    cleanups.push(() => reference.close());
+    const writes = MAINNET_RUN.map((ledgerIndex) => mainnetLedgerWrite(ledgerIndex));
+    for (const write of writes) {
+      await reference.putLedger(write);
+      const entries = write.transactions.flatMap((tx) => accountSides(tx).map((side) => [side.accountId, tx.txIndex, side.direction, tx.transactionType] as const));
+      await sql.query(
+        `INSERT INTO account_transactions (account_id, ledger_index, tx_index, direction, transaction_type) SELECT account_id, $2, tx_index, direction, transaction_type
+          FROM unnest($1::bytea[], $3::bigint[], $4::smallint[], $5::text[]) AS rows (account_id, tx_index, direction, transaction_type)`,
+        [entries.map((entry) => entry[0]), write.ledgerIndex, entries.map((entry) => entry[1]), entries.map((entry) => entry[2]), entries.map((entry) => entry[3])],
+      );
+      const senders = sendersOf(write);
+      await sql.query('INSERT INTO account_sent (account_id, ledger_index, sent) SELECT * FROM unnest($1::bytea[], $2::bigint[], $3::bigint[])', [
+        senders.map((sender) => sender.accountId),
+        senders.map(() => write.ledgerIndex),
+        senders.map((sender) => sender.sent),
+      ]);
+      await sql.query(
+        `INSERT INTO account_sent_blocks (account_id, block, sent) SELECT account_id, $2, sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent)
+          ON CONFLICT (account_id, block) DO UPDATE SET sent = account_sent_blocks.sent + EXCLUDED.sent`,
+        [senders.map((sender) => sender.accountId), write.ledgerIndex >> 16, senders.map((sender) => sender.sent)],
+      );
+    }
+    const looked = writes[1]!.transactions[3]!;
+    await sql.query('INSERT INTO transactions (hash, ledger_index, tx_index) VALUES ($1, $2, $3)', [looked.hash, writes[1]!.ledgerIndex, looked.txIndex]);
+
+    const backend = await PgLedgerBackend.open(database);
+    cleanups.push(() => backend.close());
+    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual(migrationVersions());
+    const tables = (await sql.query<{ tablename: string }>(`SELECT relname AS tablename FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname LIKE 'account%' AND relkind IN ('r', 'p') AND NOT relispartition ORDER BY 1`)).rows;
+    expect(tables.map((table) => table.tablename)).toEqual(['account_creations', 'account_history', 'account_sent_by_block', 'account_sent_by_ledger', 'accounts']);
+    const accounts = [...new Map(writes.flatMap((write) => write.transactions.flatMap((tx) => accountSides(tx).map((side) => [side.accountId.toString('hex'), side.accountId] as const)))).values()];
+    expect(accounts.length).toBeGreaterThan(20);
+    const reads = (from: LedgerBackend) =>
+      Promise.all(
+        accounts.map(async (account) => [
+          await collect(from.accountTransactionEntries(account, {})),
+          await collect(from.accountTransactionEntries(account, { reverse: true, limit: 2 })),
+          await from.sentUpTo(account, MAINNET_RUN[2]!),
+          await from.sentUpTo(account, MAX_U32),
+        ]),
+      );
+    expect(await reads(backend)).toEqual(await reads(reference.backend));
+    const { rows } = await sql.query<{ ledger_index: string; tx_index: string }>('SELECT ledger_index, tx_index FROM transactions WHERE hash = $1', [looked.hash]);
+    expect(rows).toEqual([{ ledger_index: String(writes[1]!.ledgerIndex), tx_index: String(looked.txIndex) }]);
   });
 
   it('names its database by user, host, port and name, never by its password, in its location and its errors', async () => {
@@ -1449,10 +1516,10 @@ describe('PgLedgerBackend', () => {
     const blocker = await sql.connect();
     cleanups.push(() => blocker.release());
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE account_transactions IN EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE account_history IN EXCLUSIVE MODE');
     const inFlight = earlierStore.putLedger(mainnetLedgerWrite(11119600));
     await waitUntil(
-      async () => (await sql.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_transactions%'`)).rowCount === 1 || undefined,
+      async () => (await sql.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_history%'`)).rowCount === 1 || undefined,
       10_000,
       'the write to wait for the account index',
       20,
@@ -1489,7 +1556,7 @@ describe('PgLedgerBackend', () => {
     const blocker = await sql.connect();
     cleanups.push(() => blocker.release());
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE account_transactions IN EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE account_history IN EXCLUSIVE MODE');
     const write = syntheticLedgerWrite(11119600, { transactionCount: 2000 });
     // Its failure is awaited once the write is cut, and heard from now on.
     const cutWrite = failure(store.putLedger(write));
@@ -1497,7 +1564,7 @@ describe('PgLedgerBackend', () => {
       async () =>
         (
           await sql.query<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_transactions%'`,
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_history%'`,
           )
         ).rows[0]?.pid,
       10_000,

@@ -102,7 +102,11 @@ async function expectOnlyWholeLedgers(database: PostgresConnection): Promise<num
     const [{ count: records }] = (await sql.query<{ count: string }>('SELECT count(*) FROM transactions WHERE ledger_index = $1', [ledgerIndex])).rows;
     expect(Number(records)).toBe(expected.transactions.length);
     const lastTx = expected.transactions.at(-1)!;
-    const entries = await sql.query('SELECT 1 FROM account_transactions WHERE account_id = $1 AND ledger_index = $2 AND tx_index = $3', [lastTx.senderAccountId, ledgerIndex, lastTx.txIndex]);
+    const entries = await sql.query('SELECT 1 FROM account_history JOIN accounts USING (account_number) WHERE account_id = $1 AND position = ledger_position($2, $3)', [
+      lastTx.senderAccountId,
+      ledgerIndex,
+      lastTx.txIndex,
+    ]);
     expect(entries.rowCount).toBe(1);
   }
   const [{ orphans }] = (await sql.query<{ orphans: string }>('SELECT count(*) AS orphans FROM transactions WHERE ledger_index NOT IN (SELECT ledger_index FROM ledgers)')).rows;

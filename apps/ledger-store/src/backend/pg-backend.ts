@@ -53,6 +53,7 @@ const MIGRATIONS: readonly { version: number; file: URL }[] = [
   { version: 2, file: new URL('./pg/002_evidence.sql', import.meta.url) },
   { version: 3, file: new URL('./pg/003_compact_transactions.sql', import.meta.url) },
   { version: 4, file: new URL('./pg/004_nfts.sql', import.meta.url) },
+  { version: 5, file: new URL('./pg/005_account_numbers.sql', import.meta.url) },
 ];
 
 /**
@@ -67,9 +68,11 @@ const STORE_TABLES = [
   'ledger_hashes',
   'transactions',
   'ledger_transactions',
-  'account_transactions',
-  'account_sent',
-  'account_sent_blocks',
+  'accounts',
+  'transaction_types',
+  'account_history',
+  'account_sent_by_ledger',
+  'account_sent_by_block',
   'state_versions',
   'trust_lines',
   'account_creations',
@@ -125,6 +128,20 @@ const lookupRule = (key: string) => `
       WHERE object_key = ${key} AND ledger_index > $3 AND ledger_index <= $4 ORDER BY ledger_index LIMIT 1)
   ) AS candidates ORDER BY preference LIMIT 1`;
 
+/** The number of the account whose id the SQL `id` gives (no row: an account the index never named). */
+const accountNumber = (id: string) => `SELECT account_number FROM accounts WHERE account_id = ${id}`;
+
+/**
+ * The account index entries of account $1 from position ($2, $3) to ($4, $5), inclusive, in
+ * `order`, at most $6; each with its ledger and tx index taken back out of its position.
+ */
+const accountHistory = (order: string) => `
+  SELECT (position >> 32) + 2147483648 AS ledger_index, position & ${MAX_U32} AS tx_index, direction,
+    (SELECT name FROM transaction_types AS types WHERE types.type_number = entries.type_number) AS transaction_type
+  FROM account_history AS entries
+  WHERE account_number = (${accountNumber('$1')}) AND position >= ledger_position($2, $3) AND position <= ledger_position($4, $5)
+  ${order} LIMIT $6`;
+
 const SQL = {
   header: { name: 'header', text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index = $1' },
   headers: { name: 'headers', text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index = ANY($1::bigint[])' },
@@ -146,21 +163,11 @@ const SQL = {
       ) AS stored
       WHERE located.hash = ANY($1::bytea[])`,
   },
-  // Entries between two positions (inclusive), as row comparisons over the primary key's columns
-  // after the account; the ledger bounds alone let the planner skip partitions outside them, and the
-  // order by ledger reads the partitions one after another, stopping at the limit.
-  historyForward: {
-    name: 'history_forward',
-    text: `SELECT ledger_index, tx_index, direction, transaction_type FROM account_transactions
-      WHERE account_id = $1 AND ledger_index >= $2 AND ledger_index <= $4 AND (ledger_index, tx_index) >= ($2, $3) AND (ledger_index, tx_index) <= ($4, $5)
-      ORDER BY ledger_index, tx_index LIMIT $6`,
-  },
-  historyBackward: {
-    name: 'history_backward',
-    text: `SELECT ledger_index, tx_index, direction, transaction_type FROM account_transactions
-      WHERE account_id = $1 AND ledger_index >= $2 AND ledger_index <= $4 AND (ledger_index, tx_index) >= ($2, $3) AND (ledger_index, tx_index) <= ($4, $5)
-      ORDER BY ledger_index DESC, tx_index DESC LIMIT $6`,
-  },
+  // Entries between two positions (inclusive): the account's number, then one index range in its
+  // key; the position bounds let the planner skip partitions outside them, and the order by position
+  // reads the partitions one after another, stopping at the limit.
+  historyForward: { name: 'history_forward', text: accountHistory('ORDER BY position') },
+  historyBackward: { name: 'history_backward', text: accountHistory('ORDER BY position DESC') },
   nftHistoryForward: {
     name: 'nft_history_forward',
     text: `SELECT ledger_index, tx_index FROM nft_transactions
@@ -179,8 +186,9 @@ const SQL = {
   },
   sentUpTo: {
     name: 'sent_up_to',
-    text: `SELECT ((SELECT coalesce(sum(sent), 0) FROM account_sent_blocks WHERE account_id = $1 AND block < $2)
-      + (SELECT coalesce(sum(sent), 0) FROM account_sent WHERE account_id = $1 AND ledger_index >= $3 AND ledger_index <= $4))::bigint AS sent`,
+    text: `WITH account AS (${accountNumber('$1')})
+      SELECT ((SELECT coalesce(sum(sent), 0) FROM account_sent_by_block WHERE account_number = (SELECT account_number FROM account) AND block < $2)
+      + (SELECT coalesce(sum(sent), 0) FROM account_sent_by_ledger WHERE account_number = (SELECT account_number FROM account) AND ledger_index >= $3 AND ledger_index <= $4))::bigint AS sent`,
   },
   accountCreatedAtOrBelow: {
     name: 'account_created_at_or_below',
@@ -282,12 +290,25 @@ const SQL = {
     text: `INSERT INTO transactions (hash, ledger_index, tx_index) SELECT hash, $2, tx_index FROM unnest($1::bytea[], $3::bigint[]) AS rows (hash, tx_index)
       ON CONFLICT (hash) DO UPDATE SET ledger_index = EXCLUDED.ledger_index, tx_index = EXCLUDED.tx_index`,
   },
+  // The numbers of accounts and transaction types not numbered yet (before the rows that name them).
+  putAccounts: {
+    name: 'put_accounts',
+    text: `INSERT INTO accounts (account_id) SELECT DISTINCT asked.account_id FROM unnest($1::bytea[]) AS asked (account_id)
+      WHERE NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.account_id = asked.account_id) ORDER BY 1 ON CONFLICT (account_id) DO NOTHING`,
+  },
+  putTransactionTypes: {
+    name: 'put_transaction_types',
+    text: `INSERT INTO transaction_types (name) SELECT DISTINCT asked.name FROM unnest($1::text[]) AS asked (name)
+      WHERE asked.name <> '' AND NOT EXISTS (SELECT 1 FROM transaction_types AS types WHERE types.name = asked.name) ORDER BY 1 ON CONFLICT (name) DO NOTHING`,
+  },
   putAccountTransactions: {
     name: 'put_account_transactions',
-    text: `INSERT INTO account_transactions (account_id, ledger_index, tx_index, direction, transaction_type)
-      SELECT account_id, $2, tx_index, direction, nullif(transaction_type, '')
+    text: `INSERT INTO account_history (account_number, position, direction, type_number)
+      SELECT accounts.account_number, ledger_position($2, rows.tx_index), rows.direction, types.type_number
       FROM unnest($1::bytea[], $3::bigint[], $4::smallint[], $5::text[]) AS rows (account_id, tx_index, direction, transaction_type)
-      ON CONFLICT (account_id, ledger_index, tx_index) DO UPDATE SET direction = EXCLUDED.direction, transaction_type = EXCLUDED.transaction_type`,
+        JOIN accounts ON accounts.account_id = rows.account_id
+        LEFT JOIN transaction_types AS types ON types.name = rows.transaction_type
+      ON CONFLICT (account_number, position) DO UPDATE SET direction = EXCLUDED.direction, type_number = EXCLUDED.type_number`,
   },
   putNftTransactions: {
     name: 'put_nft_transactions',
@@ -302,13 +323,15 @@ const SQL = {
   },
   putSent: {
     name: 'put_sent',
-    text: `INSERT INTO account_sent (account_id, ledger_index, sent) SELECT account_id, $2, sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent)
-      ON CONFLICT (account_id, ledger_index) DO UPDATE SET sent = EXCLUDED.sent`,
+    text: `INSERT INTO account_sent_by_ledger (account_number, ledger_index, sent)
+      SELECT accounts.account_number, $2, rows.sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent) JOIN accounts ON accounts.account_id = rows.account_id
+      ON CONFLICT (account_number, ledger_index) DO UPDATE SET sent = EXCLUDED.sent`,
   },
   addSentToBlocks: {
     name: 'add_sent_to_blocks',
-    text: `INSERT INTO account_sent_blocks (account_id, block, sent) SELECT account_id, $2, sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent)
-      ON CONFLICT (account_id, block) DO UPDATE SET sent = account_sent_blocks.sent + EXCLUDED.sent`,
+    text: `INSERT INTO account_sent_by_block (account_number, block, sent)
+      SELECT accounts.account_number, $2, rows.sent FROM unnest($1::bytea[], $3::bigint[]) AS rows (account_id, sent) JOIN accounts ON accounts.account_id = rows.account_id
+      ON CONFLICT (account_number, block) DO UPDATE SET sent = account_sent_by_block.sent + EXCLUDED.sent`,
   },
   // Of the keys $1, those with a version at ledger $2; of the keys $3, those with one at the ledger before.
   versionsStoredAt: {
@@ -348,8 +371,9 @@ const SQL = {
   deleteLedgerTransactions: { name: 'delete_ledger_transactions', text: 'DELETE FROM ledger_transactions WHERE ledger_index = $1 AND tx_index = ANY($2::bigint[])' },
   deleteAccountTransactions: {
     name: 'delete_account_transactions',
-    text: `DELETE FROM account_transactions AS entries USING unnest($1::bytea[], $3::bigint[]) AS gone (account_id, tx_index)
-      WHERE entries.account_id = gone.account_id AND entries.ledger_index = $2 AND entries.tx_index = gone.tx_index`,
+    text: `DELETE FROM account_history AS entries USING unnest($1::bytea[], $3::bigint[]) AS gone (account_id, tx_index) JOIN accounts ON accounts.account_id = gone.account_id
+      WHERE entries.account_number = accounts.account_number AND entries.position = ledger_position($2, gone.tx_index)
+        AND entries.position >= ledger_position($2, 0) AND entries.position <= ledger_position($2, ${MAX_U32})`,
   },
   deleteNftTransactions: {
     name: 'delete_nft_transactions',
@@ -357,11 +381,15 @@ const SQL = {
       WHERE entries.nft_id = gone.nft_id AND entries.ledger_index = $2 AND entries.tx_index = gone.tx_index`,
   },
   deleteNftStates: { name: 'delete_nft_states', text: 'DELETE FROM nft_states WHERE nft_id = ANY($1::bytea[]) AND ledger_index = $2' },
-  deleteSent: { name: 'delete_sent', text: 'DELETE FROM account_sent WHERE account_id = ANY($1::bytea[]) AND ledger_index = $2' },
+  deleteSent: {
+    name: 'delete_sent',
+    text: 'DELETE FROM account_sent_by_ledger WHERE account_number IN (SELECT account_number FROM accounts WHERE account_id = ANY($1::bytea[])) AND ledger_index = $2',
+  },
   subtractSentFromBlocks: {
     name: 'subtract_sent_from_blocks',
-    text: `UPDATE account_sent_blocks AS blocks SET sent = greatest(0, blocks.sent - gone.sent) FROM unnest($1::bytea[], $3::bigint[]) AS gone (account_id, sent)
-      WHERE blocks.account_id = gone.account_id AND blocks.block = $2`,
+    text: `UPDATE account_sent_by_block AS blocks SET sent = greatest(0, blocks.sent - gone.sent)
+      FROM unnest($1::bytea[], $3::bigint[]) AS gone (account_id, sent) JOIN accounts ON accounts.account_id = gone.account_id
+      WHERE blocks.account_number = accounts.account_number AND blocks.block = $2`,
   },
   putStaged: {
     name: 'put_staged',
@@ -696,6 +724,7 @@ export class PgLedgerBackend implements LedgerBackend {
     return this.writeCovering(
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
+        putNumbers(pipeline, writes);
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
         const newVersions = writes.map((write, position) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
@@ -1094,6 +1123,14 @@ const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]
  * ledger, the before-images not stored at the one before. Send it first: the server runs a
  * pipeline's statements in the order sent, and answers it while the rest is written.
  */
+/** The numbers of the accounts and transaction types the writes' index rows name (pg/005_account_numbers.sql), sent before those rows. */
+function putNumbers(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
+  const transactions = writes.flatMap((write) => write.transactions);
+  if (transactions.length === 0) return;
+  pipeline.query(SQL.putAccounts, [transactions.flatMap((tx) => accountSides(tx).map((side) => side.accountId))]);
+  pipeline.query(SQL.putTransactionTypes, [transactions.map((tx) => tx.transactionType)]);
+}
+
 /** A ledger's header, transactions (with their records, in order), account and NFT index entries and sent counts. */
 function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly Buffer[]): void {
   const { ledgerIndex, transactions } = write;

@@ -7,8 +7,12 @@ import { LedgerStore } from '../store';
 import { accountSides, ZERO_COUNTERS } from './records';
 import { LEDGERS_PER_PARTITION, PgLedgerBackend } from './pg-backend';
 
-/** The tables partitioned by ledger range (pg/001_initial.sql, pg/002_evidence.sql). */
-const PARTITIONED = ['account_sent', 'account_transactions', 'ledger_evidence', 'ledger_transactions', 'ledgers', 'state_versions'];
+/** The tables partitioned by ledger range (pg/001_initial.sql, pg/002_evidence.sql, pg/005_account_numbers.sql). */
+const PARTITIONED = ['account_history', 'account_sent_by_ledger', 'ledger_evidence', 'ledger_transactions', 'ledgers', 'state_versions'];
+/** account_history's partitions are bounded by positions (ledger_position): the first of a run of ledgers, and of the next run. */
+const position = (ledgerIndex: number) => ((BigInt(ledgerIndex) - 2n ** 31n) << 32n).toString();
+const bounds = (table: string, first: number, end: number) =>
+  table === 'account_history' ? `FOR VALUES FROM ('${position(first)}') TO ('${position(end)}')` : `FOR VALUES FROM ('${first}') TO ('${end}')`;
 /** Ledgers per partition in these tests: a handful of ledgers spans several partitions. */
 const SMALL = 10;
 
@@ -45,20 +49,20 @@ function sqlSession(database: PostgresConnection): pg.Pool {
   return pool;
 }
 
-/** Every partition of the partitioned tables, as `table: FOR VALUES FROM (first) TO (end)`, in order. */
+/** Every partition of the partitioned tables, as `table: FOR VALUES FROM (first) TO (end)`, in order of their first ledgers (their names' suffixes). */
 async function partitions(sql: pg.Pool): Promise<string[]> {
   const { rows } = await sql.query<{ parent: string; bounds: string }>(
     `SELECT parent.relname AS parent, pg_get_expr(child.relpartbound, child.oid) AS bounds
       FROM pg_inherits JOIN pg_class AS parent ON parent.oid = inhparent JOIN pg_class AS child ON child.oid = inhrelid
       WHERE parent.relnamespace = current_schema()::regnamespace AND child.relkind = 'r'
-      ORDER BY parent.relname, (regexp_match(pg_get_expr(child.relpartbound, child.oid), '\\d+'))[1]::bigint`,
+      ORDER BY parent.relname, (regexp_match(child.relname, '\\d+$'))[1]::bigint`,
   );
   return rows.map((row) => `${row.parent}: ${row.bounds}`);
 }
 
 /** The partitions each table has for the runs of ledgers starting at `firsts`. */
 const partitionsFor = (...firsts: number[]) =>
-  PARTITIONED.flatMap((table) => firsts.map((first) => `${table}: FOR VALUES FROM ('${first}') TO ('${first + SMALL}')`));
+  PARTITIONED.flatMap((table) => firsts.map((first) => `${table}: ${bounds(table, first, first + SMALL)}`));
 
 const byIndex = (ledgerIndex: number): LedgerSelector => ({ selector: { $case: 'index', index: ledgerIndex } });
 const byHash = (write: LedgerWrite): LedgerSelector => ({ selector: { $case: 'hash', hash: write.ledgerHash } });
@@ -88,12 +92,12 @@ describe('PgLedgerBackend partitions by ledger range', () => {
         FROM pg_partitioned_table WHERE partrelid::regclass::text = ANY($1) ORDER BY 1`,
       [PARTITIONED],
     );
-    expect(rows).toEqual(PARTITIONED.map((name) => ({ name, strategy: 'r', key: 'RANGE (ledger_index)' })));
+    expect(rows).toEqual(PARTITIONED.map((name) => ({ name, strategy: 'r', key: name === 'account_history' ? 'RANGE ("position")' : 'RANGE (ledger_index)' })));
     expect(await partitions(sql)).toEqual([]);
 
     const store = await LedgerStore.open(backend);
     await store.putLedger(syntheticLedgerWrite(11119599));
-    expect(await partitions(sql)).toEqual(PARTITIONED.map((table) => `${table}: FOR VALUES FROM ('11000000') TO ('12000000')`));
+    expect(await partitions(sql)).toEqual(PARTITIONED.map((table) => `${table}: ${bounds(table, 11_000_000, 12_000_000)}`));
   });
 
   it('creates the partitions of a ledger and of the one before it (its before-images) in the write that first needs them, in every partitioned table', async () => {
@@ -169,6 +173,29 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     for (const ledgerIndex of [9, 19, 35, 60]) expect(await store.backend.sentUpTo(sender, ledgerIndex)).toBe(BigInt(sentUpTo(ledgerIndex)));
   });
 
+  it('keeps account history positions across the whole u32 range: ledger 0 first, ledger 2^32 - 1 last, in a partition bounded by MAXVALUE', async () => {
+    const database = await postgres.createSchema();
+    const store = await openStore(database);
+    const sql = sqlSession(database);
+    const last = 0xffffffff;
+    const writes = [0, 1, last - 1, last].map((ledgerIndex) => syntheticLedgerWrite(ledgerIndex, { transactionCount: 6 }));
+    for (const write of writes) await store.backend.addLedgers([write], { completeRanges: [] }, ZERO_COUNTERS);
+    const lastFirst = last - (last % SMALL);
+    expect((await partitions(sql)).filter((partition) => partition.startsWith('account_history'))).toEqual([
+      `account_history: ${bounds('account_history', 0, SMALL)}`,
+      `account_history: FOR VALUES FROM ('${position(lastFirst)}') TO (MAXVALUE)`,
+    ]);
+    const receiver = writes[0]!.transactions[0]!.affectedAccounts[1]!.accountId;
+    const history = historyOf(writes, receiver);
+    const positions = (entries: { ledgerIndex: number; txIndex: number }[]) => entries.map((entry) => `${entry.ledgerIndex}/${entry.txIndex}`);
+    expect(history.at(-1)?.startsWith(`${last}/`)).toBe(true);
+    expect(positions(await collect(store.backend.accountTransactionEntries(receiver, {})))).toEqual(history);
+    expect(positions(await collect(store.backend.accountTransactionEntries(receiver, { reverse: true, limit: 2 })))).toEqual([...history].reverse().slice(0, 2));
+    expect(positions(await collect(store.backend.accountTransactionEntries(receiver, { after: { ledgerIndex: 1, txIndex: 0xffffffff } })))).toEqual(
+      history.filter((entry) => Number(entry.split('/')[0]) > 1),
+    );
+  });
+
   it('leaves nothing of a write rolled back, not even the partition it created, and takes the ledger whole afterwards', async () => {
     const database = await postgres.createSchema();
     const backend = await openBackend(database);
@@ -186,9 +213,17 @@ describe('PgLedgerBackend partitions by ledger range', () => {
 
     expect(await partitions(sql)).toEqual(partitionsFor(0));
     expect((await sql.query(`SELECT tableoid::regclass::text AS partition, ledger_index FROM ledgers ORDER BY ledger_index`)).rows).toEqual(rowsBefore.rows);
-    for (const table of ['ledger_hashes', 'transactions', 'ledger_transactions', 'account_transactions', 'account_sent', 'account_sent_blocks']) {
-      const { rows } = await sql.query<{ ledger: string }>(table === 'account_sent_blocks' ? `SELECT max(sent)::text AS ledger FROM ${table}` : `SELECT max(ledger_index)::text AS ledger FROM ${table}`);
-      expect(rows[0]!.ledger, table).toBe(table === 'account_sent_blocks' ? '1' : '5');
+    const newest: Record<string, string> = {
+      ledger_hashes: 'max(ledger_index)',
+      transactions: 'max(ledger_index)',
+      ledger_transactions: 'max(ledger_index)',
+      account_history: 'max((position >> 32) + 2147483648)',
+      account_sent_by_ledger: 'max(ledger_index)',
+      account_sent_by_block: 'max(sent)',
+    };
+    for (const [table, newestLedger] of Object.entries(newest)) {
+      const { rows } = await sql.query<{ ledger: string }>(`SELECT ${newestLedger}::text AS ledger FROM ${table}`);
+      expect(rows[0]!.ledger, table).toBe(table === 'account_sent_by_block' ? '1' : '5');
     }
     expect(await backend.bookkeeping()).toEqual(bookkeeping);
     expect(await backend.header(42)).toBeUndefined();

@@ -172,8 +172,9 @@ export function syntheticLedgerWrite(ledgerIndex: number, options: { transaction
     parentHash: seeded('ledger', ledgerIndex - 1, variant).toString('hex').toUpperCase(),
     transactionHash: seeded('txs', ledgerIndex, variant).toString('hex').toUpperCase(),
     accountHash: seeded('state', ledgerIndex, variant).toString('hex').toUpperCase(),
-    parentCloseTime: 800_000_000 + ledgerIndex * 4 - 4,
-    closeTime: 800_000_000 + ledgerIndex * 4,
+    // Four seconds a ledger, wrapping past u32 (the last ledgers of the u32 range).
+    parentCloseTime: (800_000_000 + ledgerIndex * 4 - 4) % 2 ** 32,
+    closeTime: (800_000_000 + ledgerIndex * 4) % 2 ** 32,
     closeTimeResolution: 10,
     closeFlags: 0,
   };
