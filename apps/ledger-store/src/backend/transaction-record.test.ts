@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mainnetLedgerWrite } from '../../test/support/ledgerWrites';
-import { decodeTransactionRecord, encodeTransactionRecord } from './transaction-record';
+import { compressing, decodeTransactionRecord, encodeTransactionRecord } from './transaction-record';
 
 describe('transaction records', () => {
   it('keep a mainnet transaction deflated, and give its result, type, blob and metadata back as they were', async () => {
@@ -21,6 +21,16 @@ describe('transaction records', () => {
       stored += record.length;
     }
     expect(stored / plain).toBeLessThan(0.8);
+  });
+
+  it('are compressed four at a time however many are asked for at once, each waiting one holding no zlib stream, and each given back whole', async () => {
+    const transactions = mainnetLedgerWrite(11119599).transactions;
+    const asked = Array.from({ length: 200 }, (_, position) => transactions[position % transactions.length]!);
+    const records = Promise.all(asked.map(encodeTransactionRecord));
+    expect([compressing.activeCount, compressing.pendingCount]).toEqual([4, 196]);
+    const encoded = await records;
+    expect([compressing.activeCount, compressing.pendingCount]).toEqual([0, 0]);
+    expect(encoded.map((record) => decodeTransactionRecord(record, 'the test').txBlob)).toEqual(asked.map((tx) => Buffer.from(tx.txBlob)));
   });
 
   it('keep what deflating would not shrink as it is, and an empty metadata as empty', async () => {

@@ -8,10 +8,17 @@
  */
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRawSync } from 'node:zlib';
+import pLimit from 'p-limit';
 import { Internal } from '@ledger-node/errors';
 import type { StoredTransaction } from './records';
 
-const deflate = promisify(deflateRaw);
+const deflateNow = promisify(deflateRaw);
+/**
+ * Compressions under way at once: libuv's thread pool runs four, and each waiting one holds its
+ * own zlib stream (some 300 kB), so a batch of thousands started together took 900 MB.
+ */
+export const compressing = pLimit(4);
+const deflate = (plain: Buffer) => compressing(() => deflateNow(plain));
 
 /** The codec byte: the rest as it is, or deflated. */
 const STORED = 0;
@@ -30,7 +37,7 @@ function text(value: string, what: string): Buffer {
   return Buffer.concat([length, bytes]);
 }
 
-/** The record of a transaction (deflated on libuv's thread pool: a ledger's transactions in parallel, off the event loop). */
+/** The record of a transaction (deflated on libuv's thread pool: four at a time, off the event loop). */
 export async function encodeTransactionRecord(tx: { engineResult: string; transactionType: string; txBlob: Uint8Array; metaBlob: Uint8Array }): Promise<Buffer> {
   const txLength = Buffer.alloc(4);
   txLength.writeUInt32BE(tx.txBlob.length);
