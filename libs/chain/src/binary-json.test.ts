@@ -68,6 +68,10 @@ describe('BinaryJsonDecoder', () => {
       expect(decoded, name).toStrictEqual(expected);
       expect(JSON.stringify(decoded), name).toBe(JSON.stringify(expected));
       expect(JSON.stringify(xrpl.codec.decode(hex)), name).toBe(JSON.stringify(expected));
+      // The bytes themselves, as the store gives them (a Buffer, or a view inside a larger message), decode the same.
+      const framed = Buffer.concat([Buffer.from('FFFF', 'hex'), Buffer.from(hex, 'hex'), Buffer.from('FF', 'hex')]);
+      expect(JSON.stringify(xrpl.codec.decode(Buffer.from(hex, 'hex'))), name).toBe(JSON.stringify(expected));
+      expect(JSON.stringify(xrpl.codec.decode(new Uint8Array(framed.buffer, framed.byteOffset + 2, framed.length - 3))), name).toBe(JSON.stringify(expected));
     }
   });
 
@@ -127,6 +131,14 @@ describe('BinaryJsonDecoder', () => {
     expect(() => singlePass(xrpl).decode(Buffer.from(hex, 'hex'))).toThrow(UnreadableBinary);
     expectSameOutcome(() => xrpl.codec.decode(hex), () => codecOnly(xrpl).decode(hex));
     expect(xrpl.codec.decode(hex).Amount).toStrictEqual({ mpt_issuance_id: '000004C463C52827307480341125DA0577DEFC38405B0E3E', value: '100' });
+    expectSameOutcome(() => xrpl.codec.decode(Buffer.from(hex, 'hex')), () => codecOnly(xrpl).decode(hex));
+  });
+
+  it('refuses bytes it cannot decode as it refuses their hex, and no bytes at all', () => {
+    const truncated = xrpl.codec.encode({ TransactionType: 'AccountSet', Account: xrpl.genesis.address, Fee: '12', Sequence: 1 }).slice(0, 20);
+    expectSameOutcome(() => xrpl.codec.decode(Buffer.from(truncated, 'hex')), () => xrpl.codec.decode(truncated));
+    expect(() => xrpl.codec.decode(Buffer.alloc(0))).toThrow(expect.objectContaining({ kind: 'invalid_params', message: expect.stringContaining('binary input must be non-empty bytes') }));
+    expect(() => xrpl.codec.decode(42 as never)).toThrow(expect.objectContaining({ kind: 'invalid_params' }));
   });
 
   it('renders every UInt64 field as the codec does: base 10 for the amounts it names, 16 hex digits for the rest', () => {

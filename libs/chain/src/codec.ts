@@ -15,8 +15,11 @@ import { applyRippledForms, planRippledForms, showEmptyAccounts } from './ripple
 export interface ChainCodec {
   /** Uppercase hex of the canonical binary form; addresses in the profile alphabet. */
   encode(json: object): string;
-  /** JSON with every AccountID (fields, Amount/Issue issuers, path steps) in the profile alphabet. */
-  decode(hex: string): Record<string, any>;
+  /**
+   * JSON with every AccountID (fields, Amount/Issue issuers, path steps) in the profile alphabet,
+   * from hex or from the bytes themselves (read where they are: nothing converted to hex and back).
+   */
+  decode(binary: string | Uint8Array): Record<string, any>;
   /** 'STX\0' + the signing fields, the bytes a single signature covers. */
   encodeForSigning(json: object): string;
   /** 'SMT\0' + the signing fields + the signer's AccountID. */
@@ -167,6 +170,18 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
     return mapped ? mapper.mapObject(decoded, fromWire) : decoded;
   };
 
+  /** The single-pass decoder's JSON, else (a type it leaves to the codec, or bytes it cannot read) the codec's, which throws its own error for malformed input. */
+  const decodeBytes = (bytes: Buffer, hexOf: () => string): Record<string, unknown> => {
+    if (singlePass !== undefined) {
+      try {
+        return singlePass.decode(bytes);
+      } catch {
+        // Left to the codec.
+      }
+    }
+    return decodeWithCodec(hexOf());
+  };
+
   const prepare = (json: object): Record<string, unknown> => {
     if (!isRecord(json)) throw new InvalidParams('a transaction or ledger entry must be a JSON object');
     return mapped ? mapper.mapObject(json, toWire) : json;
@@ -178,19 +193,15 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
         const { json: encodable, rewrites } = planRippledForms(prepare(json), definitions);
         return applyRippledForms(encodeBinary(encodable, definitions).toUpperCase(), definitions, rewrites);
       }),
-    decode: (hex) =>
+    decode: (binary) =>
       asInvalidParams('decode', () => {
-        if (typeof hex !== 'string' || !/^(?:[0-9A-Fa-f]{2})+$/.test(hex)) {
-          throw new InvalidParams('binary input must be a non-empty even-length hex string');
+        if (typeof binary === 'string') {
+          if (!/^(?:[0-9A-Fa-f]{2})+$/.test(binary)) throw new InvalidParams('binary input must be a non-empty even-length hex string');
+          return decodeBytes(Buffer.from(binary, 'hex'), () => binary);
         }
-        if (singlePass === undefined) return decodeWithCodec(hex);
-        try {
-          return singlePass.decode(Buffer.from(hex, 'hex'));
-        } catch {
-          // Not rendered by the single-pass decoder (a type it leaves to the codec, or bytes it cannot
-          // read): the codec answers, or throws its own error for malformed input.
-          return decodeWithCodec(hex);
-        }
+        if (!(binary instanceof Uint8Array) || binary.length === 0) throw new InvalidParams('binary input must be non-empty bytes');
+        const bytes = Buffer.isBuffer(binary) ? binary : Buffer.from(binary.buffer, binary.byteOffset, binary.byteLength);
+        return decodeBytes(bytes, () => bytes.toString('hex'));
       }),
     encodeForSigning: (json) =>
       asInvalidParams('encode for signing', () => encodeBinaryForSigning(prepare(json), definitions).toUpperCase()),

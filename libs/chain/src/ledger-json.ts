@@ -88,7 +88,7 @@ export function stateEntryFromLedgerJson(entry: Record<string, any>, profile: Ch
  * renumbering decodes with the current table into placeholder names; it is decoded again with the
  * numbering of its time so its fields keep their own names (the bytes are the same either way).
  */
-export function decodeTransactionBlob(txBlob: string, profile: ChainProfile): Record<string, any> {
+export function decodeTransactionBlob(txBlob: string | Uint8Array, profile: ChainProfile): Record<string, any> {
   const decoded = profile.codec.decode(txBlob);
   const markers = profile.legacyMarkerFields ?? [];
   if (profile.legacyContractCodec === undefined || !markers.some((field) => containsField(decoded, field))) return decoded;

@@ -210,5 +210,5 @@ export function nftIndexOfDecoded(tx: Json, meta: Json, profile: Pick<ChainProfi
  */
 export function nftIndexOf(txBlob: Buffer, metaBlob: Buffer, transactionType: string, engineResult: string, profile: Pick<ChainProfile, 'codec'>): NftIndexData {
   if (!NFT_TRANSACTION_TYPES.has(transactionType) || engineResult !== 'tesSUCCESS') return NO_NFT_INDEX_DATA;
-  return nftIndexOfDecoded(profile.codec.decode(txBlob.toString('hex')), profile.codec.decode(metaBlob.toString('hex')), profile);
+  return nftIndexOfDecoded(profile.codec.decode(txBlob), profile.codec.decode(metaBlob), profile);
 }

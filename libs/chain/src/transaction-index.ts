@@ -178,8 +178,8 @@ type Json = Record<string, any>;
  */
 export function indexDecodedTransaction(txBlob: Buffer, metaBlob: Buffer, profile: ChainProfile, options: IndexOptions = {}): TransactionIndexData {
   const codec = profile.codec;
-  const tx = codec.decode(txBlob.toString('hex'));
-  const meta = codec.decode(metaBlob.toString('hex'));
+  const tx = codec.decode(txBlob);
+  const meta = codec.decode(metaBlob);
   const accountIdOf = (address: unknown): Buffer | undefined =>
     typeof address === 'string' && codec.isValidAddress(address) ? Buffer.from(codec.decodeAccountId(address)) : undefined;
   const issuerOf = (value: unknown): Buffer | undefined =>

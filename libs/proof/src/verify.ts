@@ -83,7 +83,7 @@ function pathProblem(proof: ParsedStateEntry['proof'], key: string, leaf: string
 /** The entry's LedgerEntryType, for the reader: the path proves its bytes whether or not the codec knows them. */
 function entryType(entry: ParsedStateEntry, profile: ChainProfile): string {
   try {
-    return String(profile.codec.decode(entry.blob.toString('hex')).LedgerEntryType ?? 'entry');
+    return String(profile.codec.decode(entry.blob).LedgerEntryType ?? 'entry');
   } catch {
     return 'entry';
   }

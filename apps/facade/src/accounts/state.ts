@@ -18,8 +18,8 @@ export async function accountState(address: string, accountId: Buffer, ledger: L
   if (!state.accountRootBlob) {
     throw new AccountNotFound(`account ${address} not found at ledger ${state.ledgerIndex}`, { ledger_index: state.ledgerIndex });
   }
-  const root = profile.codec.decode(state.accountRootBlob.toString('hex'));
-  const lines = state.trustLineBlobs.map((blob) => coinLine(profile.codec.decode(blob.toString('hex')), address));
+  const root = profile.codec.decode(state.accountRootBlob);
+  const lines = state.trustLineBlobs.map((blob) => coinLine(profile.codec.decode(blob), address));
   return {
     account: address,
     balance: String(root.Balance),

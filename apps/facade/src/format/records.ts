@@ -9,14 +9,14 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCas
  * default value.
  */
 export function transactionFields(record: TransactionRecord, profile: ChainProfile): Record<string, unknown> {
-  const fields = decodeTransactionBlob(hex(record.txBlob), profile);
+  const fields = decodeTransactionBlob(record.txBlob, profile);
   fields.Flags ??= 0;
   fields.Sequence ??= 0;
   return fields;
 }
 
 export function metadataFields(record: TransactionRecord, profile: ChainProfile): Record<string, unknown> {
-  return profile.codec.decode(hex(record.metaBlob));
+  return profile.codec.decode(record.metaBlob);
 }
 
 /** SPEC §2.5: the transaction's fields plus where it sits (rippled's `tx` answer without the metadata). */

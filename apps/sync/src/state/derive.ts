@@ -139,7 +139,7 @@ function transactionTypeOf(txBlob: Buffer, profile: ChainProfile): string {
     const name = profile.definitions.transactionType.from(String(txBlob.readUInt16BE(1)))?.name;
     if (name !== undefined) return name;
   }
-  return String(profile.codec.decode(txBlob.toString('hex')).TransactionType);
+  return String(profile.codec.decode(txBlob).TransactionType);
 }
 
 const byName = (fields: RawField[] | undefined): Fields | undefined => (fields ? new Map(fields.map((field) => [field.name, field])) : undefined);

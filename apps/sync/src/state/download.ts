@@ -229,7 +229,7 @@ export class StateDownloader {
     const ledgerEntryType = entryType === undefined ? '' : (definitions.ledgerEntryType.from(String(entryType))?.name ?? '');
     const ownerAccountIds: Buffer[] = [];
     if (entryType === this.trustLineType) {
-      const fields = this.options.profile.codec.decode(blob.toString('hex'));
+      const fields = this.options.profile.codec.decode(blob);
       for (const limit of [fields.LowLimit, fields.HighLimit]) {
         if (limit && typeof limit.issuer === 'string') ownerAccountIds.push(Buffer.from(this.options.profile.codec.decodeAccountId(limit.issuer)));
       }

@@ -18,7 +18,7 @@ export function isFlagLedger(ledgerIndex: number): boolean {
 
 /** The master keys a NegativeUNL object's binary form disables (rippled `Ledger::negativeUNL`). */
 export function readNegativeUnl(profile: ChainProfile, blob: Uint8Array): Set<string> {
-  const object = profile.codec.decode(Buffer.from(blob).toString('hex'));
+  const object = profile.codec.decode(blob);
   if (object.LedgerEntryType !== 'NegativeUNL') throw new Error(`the object is a ${String(object.LedgerEntryType)}, not the NegativeUNL`);
   const disabled = new Set<string>();
   const entries: unknown = object.DisabledValidators ?? [];

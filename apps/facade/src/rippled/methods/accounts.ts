@@ -43,11 +43,11 @@ export async function readAccountAt(params: JsonObject, context: MethodContext, 
   if (!state.accountRootBlob || state.accountRootBlob.length === 0) {
     throw new RpcError('actNotFound', undefined, { account, ...ledgerFields(ledger) });
   }
-  return { account, accountId, state, ledger, root: profile.codec.decode(hex(state.accountRootBlob)) };
+  return { account, accountId, state, ledger, root: profile.codec.decode(state.accountRootBlob) };
 }
 
 /** The account's trust lines at that ledger, decoded, in key order. */
 export function trustLinesOf(state: GetAccountStateResponse, profile: ChainProfile): JsonObject[] {
-  return state.trustLineBlobs.map((blob) => profile.codec.decode(hex(blob)));
+  return state.trustLineBlobs.map((blob) => profile.codec.decode(blob));
 }
 

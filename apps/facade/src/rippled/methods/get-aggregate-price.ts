@@ -11,7 +11,7 @@ import { currencyToBytes, keylet } from '@ledger-node/chain';
 import { affectedNodes, isJsonObject, missingField, RpcError, type JsonObject } from '@ledger-node/rippled-api';
 import type { RippledMethod } from '../method';
 import { addExact, AMOUNT_DIGITS, divideExact, exactText, multiplyExact, roundExact, squareRootExact, subtractExact, type ExactDecimal } from './decimal';
-import { hex, ledgerFields, resolveLedger } from './ledgers';
+import { ledgerFields, resolveLedger } from './ledgers';
 import { StateView } from './state';
 
 /** rippled: at most 200 oracles a request, trimming at most 25 %, history three transactions deep. */
@@ -124,7 +124,7 @@ export const getAggregatePrice: RippledMethod = async ({ params }, context) => {
       if (++history > MAX_HISTORY || typeof link.PreviousTxnID !== 'string') break;
       const previous = await context.queries.transaction(Buffer.from(link.PreviousTxnID, 'hex'));
       if (!previous) break;
-      const meta = codec.decode(hex(previous.metaBlob)) as Record<string, any>;
+      const meta = codec.decode(previous.metaBlob) as Record<string, any>;
       const affected = affectedNodes(meta).find(({ node }) => node.LedgerEntryType === 'Oracle');
       if (!affected) break;
       const { kind } = affected;

@@ -17,7 +17,7 @@ export function transactionInput(record: TransactionRecord, profile: ChainProfil
   const txBlob = hex(record.txBlob);
   const metaBlob = hex(record.metaBlob);
   let txJson: JsonObject | undefined;
-  const decodedTx = () => (txJson ??= decodeTransactionBlob(txBlob, profile));
+  const decodedTx = () => (txJson ??= decodeTransactionBlob(record.txBlob, profile));
   const decoded: TransactionInput = {
     hash: hex(record.hash),
     txBlob,
@@ -27,7 +27,7 @@ export function transactionInput(record: TransactionRecord, profile: ChainProfil
       return decodedTx();
     },
     get metaJson() {
-      const meta: JsonObject = profile.codec.decode(metaBlob);
+      const meta: JsonObject = profile.codec.decode(record.metaBlob);
       const delivered = deliveredAmountOf(decodedTx(), meta, placeOfRecord(record));
       if (delivered !== undefined) meta.delivered_amount = delivered;
       const issuanceId = mptIssuanceIdOf(decodedTx(), meta, profile);

@@ -28,7 +28,7 @@ export class StateView {
   }
 
   entryOf(key: string, blob: Buffer): StateEntry {
-    return { key, blob, json: this.profile.codec.decode(hex(blob)) };
+    return { key, blob, json: this.profile.codec.decode(blob) };
   }
 
   /** An entry as an answer prints it: its JSON in rippled's notation, with its `index`. */
