@@ -6,11 +6,11 @@
 # each workspace's package.json and nothing else of it, so this stage copies only those: a change
 # of the sources does not install the dependencies again (apps/node/src/image.test.ts checks the
 # list against the workspaces).
-# The Node.js is the LTS (24; libs/telemetry runtime-support.ts). The `rocksdb` package's prebuilt
-# binding aborts on it, as on 22 (std::bad_alloc when loaded; it loads on 20), so its install
-# compiles the binding from its sources (node-gyp, with the image's compiler), against the headers
-# of the image's own Node.js (npm_config_nodedir: nothing is downloaded), on every core (JOBS).
-FROM node:24.22.3-bookworm AS deps
+# The Node.js is the LTS (26; libs/telemetry runtime-support.ts). The `rocksdb` package's prebuilt
+# binding aborts on it, as on 22 and 24 (as it is loaded; it loads on 20), so its install compiles
+# the binding from its sources (node-gyp, with the image's compiler), against the headers of the
+# image's own Node.js (npm_config_nodedir: nothing is downloaded), on every core (JOBS).
+FROM node:26.12.1-bookworm AS deps
 ENV npm_config_nodedir=/usr/local JOBS=max
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -39,7 +39,7 @@ RUN npm ci --omit=dev && rm -rf node_modules/@ledger-node node_modules/.bin/ledg
 # (`docker build --build-arg COMMIT=$(git rev-parse HEAD) .`), else it is "unknown". The bundler
 # needs no install script (esbuild's binary is a package of its own): none runs, so the RocksDB
 # binding, which the deps stage compiles, is not compiled a second time here.
-FROM node:24.22.3-bookworm AS build
+FROM node:26.12.1-bookworm AS build
 ARG COMMIT=unknown
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
@@ -50,10 +50,10 @@ RUN npm ci --ignore-scripts && npm run build -- --commit "$COMMIT"
 
 # Run stage: the slim image, the bundle and the production dependencies, nothing else (no sources,
 # no TypeScript loader); not root.
-FROM node:24.22.3-bookworm-slim
+FROM node:26.12.1-bookworm-slim
 # The data directory is the volume /data unless -data_dir says otherwise (LEDGER_NODE_<FLAG> sets a flag).
-# Each service's young generation at Node.js 20's size, as the supervisor starts them: V8 on 24 sizes
-# it by the machine's memory, not the container's limit (docs/operating.md "Runtime").
+# Each service's young generation at Node.js 20's size, as the supervisor starts them: V8 from 24 on
+# sizes it by the machine's memory, not the container's limit (docs/operating.md "Runtime").
 ENV NODE_ENV=production LEDGER_NODE_DATA_DIR=/data NODE_OPTIONS=--max-semi-space-size=16
 WORKDIR /app
 COPY --from=deps /app/node_modules node_modules/

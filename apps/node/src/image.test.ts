@@ -36,7 +36,21 @@ const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'ut
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  engines: { node: string };
 };
+/**
+ * Whether `version` (`26.12.1`) is in `range`, package.json's `engines.node`: caret ranges
+ * (`^20.19.0`) joined by `||`, the one form it is written in; any other form fails the test.
+ */
+function inEngines(version: string, range: string): boolean {
+  const [major, minor, patch] = version.split('.').map(Number);
+  return range.split('||').some((alternative) => {
+    const caret = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(alternative.trim());
+    expect(caret, `engines.node alternative "${alternative.trim()}" is a caret range`).not.toBeNull();
+    const [floorMajor, floorMinor, floorPatch] = caret!.slice(1).map(Number);
+    return major === floorMajor && (minor! > floorMinor! || (minor === floorMinor && patch! >= floorPatch!));
+  });
+}
 const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8')
   .split('\n')
   .map((line) => line.trim())
@@ -60,6 +74,14 @@ describe('the Dockerfile', () => {
     const versions = new Set(tags.map((tag) => /^node:(\d+\.\d+\.\d+)-/.exec(tag)?.[1]));
     expect([...versions], tags.join(', ')).toHaveLength(1);
     expect([...versions][0], tags.join(', ')).toMatch(new RegExp(`^${LTS_NODE_MAJOR}\\.`));
+  });
+
+  it("builds on a Node.js that package.json's engines admits", () => {
+    const [version] = new Set(froms.map((from) => /^(\d+\.\d+\.\d+)-/.exec(from.getImageTag() ?? '')?.[1]));
+    expect(inEngines(version!, packageJson.engines.node), `${version} in ${packageJson.engines.node}`).toBe(true);
+    // The check itself: a line engines leaves out, and a release below a line's floor.
+    expect(inEngines('25.1.0', packageJson.engines.node)).toBe(false);
+    expect(inEngines('20.18.3', packageJson.engines.node)).toBe(false);
   });
 
   it("compiles the RocksDB binding, where its prebuilt one cannot load, against the image's own Node.js headers: nothing downloaded", () => {

@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
-import { setMaxListeners } from 'node:events';
+import { setMaxListeners, type EventEmitter } from 'node:events';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
 import {
@@ -135,7 +135,10 @@ function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStrea
   const controller = new AbortController();
   // One signal serves every call the handler makes: as many listeners as it has calls in flight.
   setMaxListeners(0, controller.signal);
-  call.on('cancelled', () => controller.abort());
+  // Either kind of call as the emitter both are: @types/node 26 types a stream's `on` by its event
+  // map, and the union of the two has no `on` a call can pick.
+  const events: EventEmitter = call;
+  events.on('cancelled', () => controller.abort());
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
   const [caller] = call.metadata.get(CALLER_KEY);

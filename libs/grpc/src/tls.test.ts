@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GetSyncStatusResponse, SyncServiceService } from '@ledger-node/contracts';
 import { createLogger } from '@ledger-node/telemetry';
 import { freePort, rejectionOf, serviceCertificate, tempDir, testAuthority, type CertificateFiles } from '@ledger-node/test-utils';
-import { createGrpcClient } from './client';
+import { parseGrpcAddress } from './address';
+import { checkHealth, createGrpcClient } from './client';
 import { HealthService } from './health';
 import { bindService, startGrpcServer } from './server';
-import { certificateNames, useTlsIdentity } from './tls';
+import { certificateNames, channelCredentials, useTlsIdentity } from './tls';
 
 const logger = createLogger('test', 'silent');
 const cleanups: (() => unknown)[] = [];
@@ -66,6 +67,25 @@ describe('gRPC over TCP', () => {
       anonymous.makeUnaryRequest(check.path, check.requestSerialize, check.responseDeserialize, { service: '' }, { deadline: Date.now() + 3_000 }, (error) => resolve(error?.code)),
     );
     expect(code).toBe(14); // UNAVAILABLE
+  });
+
+  it('checks the health of a server by its IP address, naming no service: no IP address goes out as the TLS server name', async () => {
+    const { dir, remove } = tempDir('tls-');
+    cleanups.push(remove);
+    const ca = testAuthority('deployment-ca');
+    useTlsIdentity(identity(serviceCertificate(ca, 'ledger-store', dir)));
+    const server = await startGrpcServer({ address: `127.0.0.1:${await freePort()}`, logger, services: [] });
+    cleanups.push(() => server.stop(100));
+    useTlsIdentity(identity(serviceCertificate(ca, 'facade', dir)));
+    // Node.js 26 refuses to start a handshake that would send an IP address as the server name (RFC 6066).
+    expect(await checkHealth(server.address, '', 3_000)).toBe('SERVING');
+    for (const address of ['127.0.0.1:50051', '[::1]:50051']) {
+      const serverName = channelCredentials(parseGrpcAddress(address), undefined).options['grpc.ssl_target_name_override'];
+      expect([address, serverName]).toEqual([address, expect.stringMatching(/^[a-z][a-z-]*$/)]);
+    }
+    // A host name goes out as itself, and a named service as that name.
+    expect(channelCredentials(parseGrpcAddress('ledger-store.ledger-node.svc:50051'), undefined).options).toEqual({});
+    expect(channelCredentials(parseGrpcAddress('127.0.0.1:50051'), 'sync').options).toMatchObject({ 'grpc.ssl_target_name_override': 'sync' });
   });
 
   it('reads a certificate\'s names from its CN and DNS names', () => {

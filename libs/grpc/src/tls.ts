@@ -10,6 +10,7 @@
  * service (`ledger-store`, `sync`, `keystore`, `submission`, `facade`), so a server can admit
  * only the services that should call it (the keystore: submission and facade).
  */
+import { isIP } from 'node:net';
 import type { PeerCertificate } from 'node:tls';
 import { ChannelCredentials, credentials, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { InvalidParams, Unauthorized } from '@ledger-node/errors';
@@ -31,6 +32,9 @@ export function useTlsIdentity(value: TlsIdentity | undefined): void {
   identity = value;
 }
 
+/** The TLS server name of a client that names no service, where its address is an IP address. */
+const UNNAMED_SERVER_NAME = 'ledger-node';
+
 const NEEDS_TLS = 'gRPC over TCP needs mutual TLS: give -grpc_tls_cert, -grpc_tls_key and -grpc_tls_ca (or use unix: addresses)';
 
 export function serverCredentials(address: GrpcAddress): ServerCredentials {
@@ -50,7 +54,12 @@ export function channelCredentials(address: GrpcAddress, service: string | undef
   if (!identity) throw new InvalidParams(`refusing to connect to ${address.target}: ${NEEDS_TLS}`);
   if (service === undefined) {
     // A caller that names no service (a health check by address) trusts any certificate of the CA.
-    return { credentials: credentials.createSsl(identity.ca, identity.key, identity.cert, { checkServerIdentity: () => undefined }), options: {} };
+    const unnamed = credentials.createSsl(identity.ca, identity.key, identity.cert, { checkServerIdentity: () => undefined });
+    // grpc-js sends the address's host as the TLS server name (SNI), which may hold a host name
+    // only (RFC 6066 §3): Node.js 26 refuses an IP address there (ERR_INVALID_ARG_VALUE, the
+    // handshake never starts; up to 24 a DEP0123 warning). Our servers hold one certificate and
+    // read no SNI, and this caller checks no name: a fixed one stands in.
+    return { credentials: unnamed, options: isIP(address.host) === 0 ? {} : { 'grpc.ssl_target_name_override': UNNAMED_SERVER_NAME } };
   }
   const options: ChannelOptions = { 'grpc.ssl_target_name_override': service, 'grpc.default_authority': service };
   return { credentials: credentials.createSsl(identity.ca, identity.key, identity.cert), options };

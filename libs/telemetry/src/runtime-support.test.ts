@@ -12,8 +12,14 @@ describe('runtimeEndOfLife', () => {
   });
 
   it('says nothing of a line still supported', () => {
+    expect(runtimeEndOfLife('v26.12.1', day('2026-11-29'))).toBeUndefined();
     expect(runtimeEndOfLife('v24.22.3', day('2026-11-29'))).toBeUndefined();
     expect(runtimeEndOfLife('v22.12.0', day('2026-11-29'))).toBeUndefined();
+  });
+
+  it('warns of Node.js 26, the LTS of today, once its support ends on 2029-04-30', () => {
+    expect(runtimeEndOfLife('v26.12.1', day('2029-04-29'))).toBeUndefined();
+    expect(runtimeEndOfLife('v26.12.1', day('2029-04-30'))).toMatch(/^Node\.js v26\.12\.1 is end of life since 2029-04-30/);
   });
 
   it('warns of the odd (never LTS) lines once their six months are over', () => {
@@ -22,7 +28,7 @@ describe('runtimeEndOfLife', () => {
   });
 
   it('takes a line newer than it knows, or a version it cannot read, as supported', () => {
-    expect(runtimeEndOfLife('v26.0.0', day('2030-01-01'))).toBeUndefined();
+    expect(runtimeEndOfLife('v28.0.0', day('2030-01-01'))).toBeUndefined();
     expect(runtimeEndOfLife('nightly', day('2030-01-01'))).toBeUndefined();
   });
 

@@ -1,12 +1,13 @@
 /**
- * Whether the Node.js running ledger-node still gets security fixes. Node.js 24 (LTS) is what the
- * container image runs and what ledger-node is built for; 22.12+ is supported too. Node.js 20.19+
- * still runs it (the floor of package.json's `engines`), deprecated: it is end of life since
- * 2026-04-30, and the supervisor says so when it starts (docs/operating.md "Runtime").
+ * Whether the Node.js running ledger-node still gets security fixes. Node.js 26 (the Active LTS) is
+ * what the container image runs and what ledger-node is built for; 24 (maintenance LTS) and 22.12+
+ * are supported too. Node.js 20.19+ still runs it (the floor of package.json's `engines`),
+ * deprecated: it is end of life since 2026-04-30, and the supervisor says so when it starts
+ * (docs/operating.md "Runtime").
  */
 
 /** The Node.js release ledger-node is built and shipped on (the container image's base). */
-export const LTS_NODE_MAJOR = 24;
+export const LTS_NODE_MAJOR = 26;
 
 /**
  * The day each release line of Node.js leaves support, from the Node.js release schedule
@@ -22,6 +23,7 @@ const END_OF_LIFE: Readonly<Record<number, string>> = {
   23: '2025-06-01',
   24: '2028-04-30',
   25: '2026-06-01',
+  26: '2029-04-30',
 };
 
 /**

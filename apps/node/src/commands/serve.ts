@@ -40,7 +40,8 @@ export async function serve(name: ServiceName, flags: ParsedFlags): Promise<numb
       timer.unref();
       running.stop().then(
         () => {
-          if (process.connected) process.disconnect();
+          // Only a process started with an IPC channel has disconnect (@types/node 26 says so).
+          if (process.connected) process.disconnect?.();
           resolve(0);
         },
         (error: unknown) => {
