@@ -1118,11 +1118,6 @@ function putTrustLines(pipeline: Pipeline, objects: readonly { key: Buffer; owne
 /** The changes whose before-image is written at the previous ledger (none at ledgers 0 and 1). */
 const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]) => changes.filter((change) => hasPreviousImage(ledgerIndex, change));
 
-/**
- * The versions putStateChanges will add that are not stored yet: the after-images not stored at the
- * ledger, the before-images not stored at the one before. Send it first: the server runs a
- * pipeline's statements in the order sent, and answers it while the rest is written.
- */
 /** The numbers of the accounts and transaction types the writes' index rows name (pg/005_account_numbers.sql), sent before those rows. */
 function putNumbers(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
   const transactions = writes.flatMap((write) => write.transactions);
@@ -1181,6 +1176,11 @@ function putEvidence(pipeline: Pipeline, ledgerIndex: number, evidence: LedgerEv
   if (manifests.length > 0) pipeline.query(SQL.putManifests, [manifests.map(({ key }) => key.masterKey), manifests.map(({ key }) => key.sequence), manifests.map((manifest) => manifest.manifest)]);
 }
 
+/**
+ * The versions putStateChanges will add that are not stored yet: the after-images not stored at the
+ * ledger, the before-images not stored at the one before. Send it first: the server runs a
+ * pipeline's statements in the order sent, and answers it while the rest is written.
+ */
 async function countNewVersions(pipeline: Pipeline, ledgerIndex: number, changes: readonly StateObjectChange[]): Promise<bigint> {
   if (changes.length === 0) return 0n;
   const before = withPrevious(ledgerIndex, changes);
