@@ -369,7 +369,7 @@ describe('a hostile upstream beside a sane one', () => {
           const connection = hostile.subscribedConnection()!;
           hostile.silence(true);
           silences++;
-          // Sync calls the endpoint stalled (no new validated ledger for 3 close intervals, at least 5 s) and moves on.
+          // Sync calls the endpoint stalled (no new validated ledger for 3 close intervals, at least 10 s) and moves on.
           await waitUntil(() => !connection.isOpen, 60_000, 'sync to leave the silent endpoint', 50);
           await waitUntil(async () => {
             const status = await syncStatusNow();

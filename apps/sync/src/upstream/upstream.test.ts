@@ -59,6 +59,24 @@ describe('Upstream facing a hostile stream', () => {
   });
 });
 
+describe('Upstream following a network that goes idle', () => {
+  it('waits at least twice an idle devnet\'s close (5 s) before calling it stalled, however fast the closes before were', async () => {
+    const server = await fakeServer();
+    const upstream = new Upstream({ endpoints: [server.url], logger: countingLogger(), onValidatedLedger: () => {} });
+    upstream.start();
+    stoppers.push(() => upstream.stop());
+    await waitUntil(() => upstream.connected || undefined, 5_000, 'subscribed');
+    // Before two ledgers: three of the XRP Ledger's 4 s closes.
+    expect(upstream.stallTimeoutMs()).toBe(12_000);
+    for (let ledgerIndex = 101; ledgerIndex <= 105; ledgerIndex++) {
+      server.stream(closed(ledgerIndex));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Closes 50 ms apart, then an idle close of 5 s (-idle_close_ms) a little late on a loaded machine: not a stall.
+    expect(upstream.stallTimeoutMs()).toBe(10_000);
+  });
+});
+
 describe('Upstream facing an endpoint that streams but never answers', () => {
   it('counts it stalled after three unanswered requests and moves on to the next endpoint', async () => {
     const mute = await fakeServer();

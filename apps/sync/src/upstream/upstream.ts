@@ -81,8 +81,12 @@ const ASSUMED_CLOSE_INTERVAL_MS = 4_000;
 const UNANSWERED_REQUESTS_STALL = 3;
 /** At most one log line per this interval about malformed upstream messages. */
 const MALFORMED_LOG_INTERVAL_MS = 10_000;
-/** A network that closes ledgers fast under load and slowly when idle is not "stalled" between the two. */
-const MIN_STALL_TIMEOUT_MS = 5_000;
+/**
+ * A network that closes ledgers fast under load and slowly when idle is not "stalled" between the
+ * two: an idle devnet closes every 5 s (-idle_close_ms), so its next ledger, a loaded machine's
+ * moment late, must not count as a stall after a run of one-second closes.
+ */
+const MIN_STALL_TIMEOUT_MS = 10_000;
 
 export class Upstream {
   private primary: UpstreamConnection | undefined;
