@@ -11,7 +11,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { StoreRole } from '@ledger-node/contracts';
-import { cliEntry, freePort, printFigures, startPostgres, startProcess, waitUntil, type PostgresConnection, type RunningPostgres, type StoreUnderTest } from '@ledger-node/test-utils';
+import { asSuperuser, cliEntry, freePort, printFigures, startPostgres, startProcess, waitUntil, type PostgresConnection, type RunningPostgres, type StoreUnderTest } from '@ledger-node/test-utils';
 import { clientsFor, scratchDir, serving, startDevnet, startLedgerStore, startSync } from './support/cluster';
 import { Supervised, stoppedAfterEach } from './support/supervised';
 
@@ -26,16 +26,6 @@ async function heldOn(database: PostgresConnection, first = 0): Promise<{ highes
   try {
     const { rows } = await client.query<{ highest: string | null; count: string }>('SELECT max(ledger_index) AS highest, count(*) FILTER (WHERE ledger_index >= $1) AS count FROM ledgers', [first]);
     return { highest: Number(rows[0]!.highest ?? 0), count: Number(rows[0]!.count) };
-  } finally {
-    await client.end();
-  }
-}
-
-async function asSuperuser<T>(connection: PostgresConnection, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(connection);
-  await client.connect();
-  try {
-    return await work(client);
   } finally {
     await client.end();
   }

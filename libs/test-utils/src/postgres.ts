@@ -506,7 +506,8 @@ export async function replicateLogically(primary: PostgresConnection, replica: P
   });
 }
 
-async function asSuperuser<T>(database: PostgresConnection, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a session of its own on `database` (a test server's superuser connection), ended after it. */
+export async function asSuperuser<T>(database: PostgresConnection, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client(database);
   await client.connect();
   try {
