@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeLedgerHeader, getProfile, hashLedgerHeader, indexTransactionOrPlaceholder, keylet } from '@ledger-node/chain';
@@ -1345,7 +1346,7 @@ describe.each(engines)('LedgerStore %s', (_name, createEngine) => {
 /** Each table of the PostgreSQL schema (pg/001_initial.sql to pg/005_account_numbers.sql). */
 const PG_TABLES = [
   'account_creations',
-  'account_history',
+  'account_ledger_entries',
   'account_sent_by_block',
   'account_sent_by_ledger',
   'accounts',
@@ -1360,8 +1361,9 @@ const PG_TABLES = [
   'staged_state',
   'state_versions',
   'store_meta',
+  'transaction_groups',
+  'transaction_hashes',
   'transaction_types',
-  'transactions',
   'trust_lines',
   'validator_lists',
   'writer_epoch',
@@ -1395,7 +1397,7 @@ describe('PgLedgerBackend', () => {
     expect(tables.map((table) => table.tablename)).toEqual(PG_TABLES);
   });
 
-  it('migrates a database of schema 2: the transactions it holds read as they were written, and those written from then on are kept as compressed records', async () => {
+  it('migrates a database of schema 2: the transactions it holds read as they were written, and those written from then on are kept in compressed groups', async () => {
     // A database as the release before pg/003_compact_transactions.sql left it, holding a transaction.
     const database = await postgres.createSchema();
     const sql = sqlSession(database);
@@ -1423,13 +1425,13 @@ describe('PgLedgerBackend', () => {
     await store.putLedger(write);
     const read = await backend.transactions(write.transactions.map((tx) => tx.hash));
     expect(read.map((tx) => [tx?.txBlob, tx?.metaBlob])).toEqual(write.transactions.map((tx) => [tx.txBlob, tx.metaBlob]));
-    const { rows } = await sql.query<{ plain: number; records: number; record_bytes: string; blob_bytes: string }>(
-      `SELECT count(*) FILTER (WHERE plain_tx_blob IS NOT NULL OR plain_meta_blob IS NOT NULL)::int AS plain, count(record)::int AS records, sum(octet_length(record)) AS record_bytes
-        FROM ledger_transactions WHERE ledger_index = 11119600`,
+    const { rows } = await sql.query<{ ungrouped: number; grouped: number; record_bytes: string }>(
+      `SELECT (SELECT count(*) FROM ledger_transactions WHERE ledger_index = 11119600)::int AS ungrouped, (sum(octet_length(hashes)) / 33)::int AS grouped,
+        sum(octet_length(record)) AS record_bytes FROM transaction_groups WHERE ledger_index = 11119600`,
     );
     const blobBytes = write.transactions.reduce((sum, tx) => sum + tx.txBlob.length + tx.metaBlob.length, 0);
-    expect(rows[0]).toMatchObject({ plain: 0, records: write.transactions.length });
-    expect(Number(rows[0]!.record_bytes)).toBeLessThan(blobBytes * 0.8);
+    expect(rows[0]).toMatchObject({ ungrouped: 0, grouped: write.transactions.length });
+    expect(Number(rows[0]!.record_bytes)).toBeLessThan(blobBytes * 0.6);
   });
 
   it('migrates a database of schema 4: its account index and sent counts carried over to account numbers read as they were written, its hash lookups kept', async () => {
@@ -1473,7 +1475,7 @@ describe('PgLedgerBackend', () => {
     cleanups.push(() => backend.close());
     expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual(migrationVersions());
     const tables = (await sql.query<{ tablename: string }>(`SELECT relname AS tablename FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relname LIKE 'account%' AND relkind IN ('r', 'p') AND NOT relispartition ORDER BY 1`)).rows;
-    expect(tables.map((table) => table.tablename)).toEqual(['account_creations', 'account_history', 'account_sent_by_block', 'account_sent_by_ledger', 'accounts']);
+    expect(tables.map((table) => table.tablename)).toEqual(['account_creations', 'account_ledger_entries', 'account_sent_by_block', 'account_sent_by_ledger', 'accounts']);
     const accounts = [...new Map(writes.flatMap((write) => write.transactions.flatMap((tx) => accountSides(tx).map((side) => [side.accountId.toString('hex'), side.accountId] as const)))).values()];
     expect(accounts.length).toBeGreaterThan(20);
     const reads = (from: LedgerBackend) =>
@@ -1486,8 +1488,98 @@ describe('PgLedgerBackend', () => {
         ]),
       );
     expect(await reads(backend)).toEqual(await reads(reference.backend));
-    const { rows } = await sql.query<{ ledger_index: string; tx_index: string }>('SELECT ledger_index, tx_index FROM transactions WHERE hash = $1', [looked.hash]);
-    expect(rows).toEqual([{ ledger_index: String(writes[1]!.ledgerIndex), tx_index: String(looked.txIndex) }]);
+    const { rows } = await sql.query<{ hash_prefix: string; position: string }>('SELECT hash_prefix, position FROM transaction_hashes');
+    expect(rows).toEqual([{ hash_prefix: String(looked.hash.readBigInt64BE(0)), position: String(((BigInt(writes[1]!.ledgerIndex) - 2n ** 31n) << 32n) + BigInt(looked.txIndex)) }]);
+  });
+
+  /** Counters that removing a test's ledgers leaves positive (the backend keeps what it is given). */
+  const counters = { ledgerCount: 100n, transactionCount: 10_000n, stateObjectVersionCount: 10_000n, evidenceLedgerCount: 100n };
+
+  it('migrates a database of schema 5: the transactions it holds, each a record of its own, read as they were written, by hash, by ledger and by place', async () => {
+    // A database as the release before pg/006_transaction_groups.sql left it, holding the mainnet run's transactions.
+    const database = await postgres.createSchema();
+    const sql = sqlSession(database);
+    await sql.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    for (const name of ['001_initial.sql', '002_evidence.sql', '003_compact_transactions.sql', '004_nfts.sql', '005_account_numbers.sql']) {
+      await sql.query(readFileSync(new URL(`./backend/pg/${name}`, import.meta.url), 'utf8'));
+      await sql.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [Number(name.slice(0, 3)), name]);
+    }
+    await sql.query(`INSERT INTO store_meta (name, value) VALUES ('ledgers_per_partition', convert_to('1000000', 'UTF8'))`);
+    await sql.query(`SELECT ledger_partitions_cover(${MAINNET_RUN[0]}, ${MAINNET_RUN.at(-1)}, 1000000)`);
+    const writes = MAINNET_RUN.map((ledgerIndex) => mainnetLedgerWrite(ledgerIndex));
+    // pg/003's record: a codec byte (1: deflated), result and type (u16 length each), the blob (u32 length), the metadata.
+    const recordOf = (tx: TransactionWrite) => {
+      const text = (value: string) => Buffer.concat([Buffer.of(0, value.length), Buffer.from(value)]);
+      const blobLength = Buffer.alloc(4);
+      blobLength.writeUInt32BE(tx.txBlob.length);
+      return Buffer.concat([Buffer.of(1), deflateRawSync(Buffer.concat([text(tx.engineResult), text(tx.transactionType), blobLength, tx.txBlob, tx.metaBlob]))]);
+    };
+    for (const write of writes) {
+      await sql.query(
+        `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, record) SELECT $1, tx_index, hash, record FROM unnest($2::bigint[], $3::bytea[], $4::bytea[]) AS rows (tx_index, hash, record)`,
+        [write.ledgerIndex, write.transactions.map((tx) => tx.txIndex), write.transactions.map((tx) => tx.hash), write.transactions.map(recordOf)],
+      );
+      await sql.query('INSERT INTO transactions (hash, ledger_index, tx_index) SELECT hash, $2, tx_index FROM unnest($1::bytea[], $3::bigint[]) AS rows (hash, tx_index)', [
+        write.transactions.map((tx) => tx.hash),
+        write.ledgerIndex,
+        write.transactions.map((tx) => tx.txIndex),
+      ]);
+    }
+
+    const backend = await PgLedgerBackend.open(database);
+    cleanups.push(() => backend.close());
+    expect((await sql.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((row) => row.version)).toEqual(migrationVersions());
+    const stored = (write: LedgerWrite) =>
+      write.transactions.map((tx) => ({ hash: tx.hash, ledgerIndex: write.ledgerIndex, txIndex: tx.txIndex, engineResult: tx.engineResult, transactionType: tx.transactionType, txBlob: tx.txBlob, metaBlob: tx.metaBlob }));
+    const byTxIndexOf = (write: LedgerWrite) => [...write.transactions].sort((a, b) => a.txIndex - b.txIndex);
+    for (const write of writes) {
+      expect(await backend.transactions(write.transactions.map((tx) => tx.hash))).toEqual(stored(write));
+      expect(await backend.ledgerTransactionHashes(write.ledgerIndex)).toEqual(byTxIndexOf(write).map((tx) => tx.hash));
+      expect(await backend.transactionHashAt(write.ledgerIndex, write.transactions[1]!.txIndex)).toEqual(write.transactions[1]!.hash);
+    }
+    expect(await backend.transactions([Buffer.alloc(32, 7)])).toEqual([undefined]);
+
+    // Removed and written again, a ledger is kept in groups, and reads the same.
+    const again = writes[1]!;
+    const header = { ledgerIndex: again.ledgerIndex, ledgerHash: again.ledgerHash, header: again.headerBlob, transactionCount: again.transactions.length };
+    await backend.removeLedger(again, header, { completeRanges: [] }, counters);
+    expect(await backend.transactions(again.transactions.map((tx) => tx.hash))).toEqual(again.transactions.map(() => undefined));
+    await backend.addLedgers([again], { completeRanges: [] }, counters);
+    const { rows } = await sql.query<{ ungrouped: number; grouped: number }>(
+      'SELECT (SELECT count(*) FROM ledger_transactions WHERE ledger_index = $1)::int AS ungrouped, (SELECT sum(octet_length(hashes)) / 33 FROM transaction_groups WHERE ledger_index = $1)::int AS grouped',
+      [again.ledgerIndex],
+    );
+    expect(rows[0]).toEqual({ ungrouped: 0, grouped: again.transactions.length });
+    expect(await backend.transactions([writes[0]!.transactions[0]!.hash, ...again.transactions.map((tx) => tx.hash)])).toEqual([stored(writes[0]!)[0], ...stored(again)]);
+    expect(await backend.ledgerTransactionHashes(again.ledgerIndex)).toEqual(byTxIndexOf(again).map((tx) => tx.hash));
+  });
+
+  it('finds a transaction by its whole hash where another starts with the same 8 bytes, and a hash stored in two ledgers in the later one until it is removed', async () => {
+    const backend = await PgLedgerBackend.open(await postgres.createSchema());
+    cleanups.push(() => backend.close());
+    const [first, second] = [syntheticLedgerWrite(11119599, { transactionCount: 40 }), syntheticLedgerWrite(11119600, { transactionCount: 3 })];
+    // The second ledger's first transaction shares its first 8 bytes with one of the first ledger, its third is one of the first's.
+    second.transactions[0]!.hash = Buffer.concat([first.transactions[35]!.hash.subarray(0, 8), Buffer.alloc(24, 0xab)]);
+    second.transactions[2]!.hash = first.transactions[3]!.hash;
+    await backend.addLedgers([first, second], { completeRanges: [] }, counters);
+    const place = (tx: { ledgerIndex: number; txIndex: number; hash: Buffer } | undefined) => tx && `${tx.ledgerIndex}/${tx.txIndex}/${tx.hash.toString('hex').slice(0, 20)}`;
+    const asked = [first.transactions[35]!.hash, second.transactions[0]!.hash, first.transactions[3]!.hash, Buffer.concat([first.transactions[35]!.hash.subarray(0, 8), Buffer.alloc(24)])];
+    expect((await backend.transactions(asked)).map(place)).toEqual([
+      `11119599/${first.transactions[35]!.txIndex}/${asked[0]!.toString('hex').slice(0, 20)}`,
+      `11119600/${second.transactions[0]!.txIndex}/${asked[1]!.toString('hex').slice(0, 20)}`,
+      `11119600/${second.transactions[2]!.txIndex}/${asked[2]!.toString('hex').slice(0, 20)}`,
+      undefined,
+    ]);
+    expect((await backend.transactions([asked[0]!]))[0]?.txBlob).toEqual(first.transactions[35]!.txBlob);
+    expect((await backend.transactions([asked[1]!]))[0]?.txBlob).toEqual(second.transactions[0]!.txBlob);
+    const stored = await backend.header(11119600);
+    await backend.removeLedger(second, stored!, { completeRanges: [] }, counters);
+    expect((await backend.transactions(asked)).map(place)).toEqual([
+      `11119599/${first.transactions[35]!.txIndex}/${asked[0]!.toString('hex').slice(0, 20)}`,
+      undefined,
+      `11119599/${first.transactions[3]!.txIndex}/${asked[2]!.toString('hex').slice(0, 20)}`,
+      undefined,
+    ]);
   });
 
   it('names its database by user, host, port and name, never by its password, in its location and its errors', async () => {
@@ -1516,10 +1608,10 @@ describe('PgLedgerBackend', () => {
     const blocker = await sql.connect();
     cleanups.push(() => blocker.release());
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE account_history IN EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE account_ledger_entries IN EXCLUSIVE MODE');
     const inFlight = earlierStore.putLedger(mainnetLedgerWrite(11119600));
     await waitUntil(
-      async () => (await sql.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_history%'`)).rowCount === 1 || undefined,
+      async () => (await sql.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_ledger_entries%'`)).rowCount === 1 || undefined,
       10_000,
       'the write to wait for the account index',
       20,
@@ -1556,7 +1648,7 @@ describe('PgLedgerBackend', () => {
     const blocker = await sql.connect();
     cleanups.push(() => blocker.release());
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE account_history IN EXCLUSIVE MODE');
+    await blocker.query('LOCK TABLE account_ledger_entries IN EXCLUSIVE MODE');
     const write = syntheticLedgerWrite(11119600, { transactionCount: 2000 });
     // Its failure is awaited once the write is cut, and heard from now on.
     const cutWrite = failure(store.putLedger(write));
@@ -1564,7 +1656,7 @@ describe('PgLedgerBackend', () => {
       async () =>
         (
           await sql.query<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_history%'`,
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO account_ledger_entries%'`,
           )
         ).rows[0]?.pid,
       10_000,
@@ -1572,7 +1664,7 @@ describe('PgLedgerBackend', () => {
       20,
     );
     const written = (await sql.query<{ name: string }>(`SELECT relation::regclass::text AS name FROM pg_locks WHERE pid = $1 AND mode = 'RowExclusiveLock' AND granted`, [writer])).rows;
-    expect(written.map((lock) => lock.name)).toEqual(expect.arrayContaining(['ledgers', 'transactions', 'ledger_transactions']));
+    expect(written.map((lock) => lock.name)).toEqual(expect.arrayContaining(['ledgers', 'transaction_hashes', 'transaction_groups']));
     await sql.query('SELECT pg_terminate_backend($1)', [writer]);
     await blocker.query('ROLLBACK');
 

@@ -97,19 +97,29 @@ async function expectOnlyWholeLedgers(database: PostgresConnection): Promise<num
     const [header] = (await sql.query<{ ledger_hash: Buffer; transaction_count: string }>('SELECT ledger_hash, transaction_count FROM ledgers WHERE ledger_index = $1', [ledgerIndex])).rows;
     expect(header.ledger_hash.equals(expected.ledgerHash)).toBe(true);
     expect(Number(header.transaction_count)).toBe(expected.transactions.length);
-    const hashes = (await sql.query<{ hash: Buffer }>('SELECT hash FROM ledger_transactions WHERE ledger_index = $1 ORDER BY tx_index', [ledgerIndex])).rows;
-    expect(hashes.map((row) => row.hash.toString('hex'))).toEqual(expected.transactions.map((tx) => tx.hash.toString('hex')));
-    const [{ count: records }] = (await sql.query<{ count: string }>('SELECT count(*) FROM transactions WHERE ledger_index = $1', [ledgerIndex])).rows;
-    expect(Number(records)).toBe(expected.transactions.length);
+    // Each group's hashes: per transaction its offset from the group's first tx index (a byte) and its hash.
+    const groups = (await sql.query<{ hashes: Buffer }>('SELECT hashes FROM transaction_groups WHERE ledger_index = $1 ORDER BY first_tx_index', [ledgerIndex])).rows;
+    const hashes = groups.flatMap((group) => Array.from({ length: group.hashes.length / 33 }, (_, entry) => group.hashes.subarray(entry * 33 + 1, entry * 33 + 33).toString('hex')));
+    expect(hashes).toEqual(expected.transactions.map((tx) => tx.hash.toString('hex')));
+    const [{ count: lookups }] = (
+      await sql.query<{ count: string }>('SELECT count(*) FROM transaction_hashes WHERE position BETWEEN ledger_position($1, 0) AND ledger_position($1, 4294967295)', [ledgerIndex])
+    ).rows;
+    expect(Number(lookups)).toBe(expected.transactions.length);
     const lastTx = expected.transactions.at(-1)!;
-    const entries = await sql.query('SELECT 1 FROM account_history JOIN accounts USING (account_number) WHERE account_id = $1 AND position = ledger_position($2, $3)', [
-      lastTx.senderAccountId,
-      ledgerIndex,
-      lastTx.txIndex,
-    ]);
-    expect(entries.rowCount).toBe(1);
+    // The sender's row of the ledger names the transaction (7 bytes an entry, its tx index first).
+    const entries = await sql.query<{ entries: Buffer }>(
+      'SELECT entries FROM account_ledger_entries JOIN accounts USING (account_number) WHERE account_id = $1 AND ledger_index = $2',
+      [lastTx.senderAccountId, ledgerIndex],
+    );
+    const txIndexes = Array.from({ length: entries.rows[0]!.entries.length / 7 }, (_, entry) => entries.rows[0]!.entries.readUInt32BE(entry * 7));
+    expect(txIndexes).toContain(lastTx.txIndex);
   }
-  const [{ orphans }] = (await sql.query<{ orphans: string }>('SELECT count(*) AS orphans FROM transactions WHERE ledger_index NOT IN (SELECT ledger_index FROM ledgers)')).rows;
+  const [{ orphans }] = (
+    await sql.query<{ orphans: string }>(
+      `SELECT (SELECT count(*) FROM transaction_hashes WHERE (position >> 32) + 2147483648 NOT IN (SELECT ledger_index FROM ledgers))
+        + (SELECT count(*) FROM transaction_groups WHERE ledger_index NOT IN (SELECT ledger_index FROM ledgers)) AS orphans`,
+    )
+  ).rows;
   expect(Number(orphans)).toBe(0);
   const backend = await PgLedgerBackend.open(database, undefined, { readOnly: true });
   try {

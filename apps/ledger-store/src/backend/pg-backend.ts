@@ -16,7 +16,14 @@ import { blockOf, firstLedgerOfBlock } from '../repositories/accounts';
 import { StateMetaRepository } from '../repositories/stateObjects';
 import { StoreMetaRepository } from '../repositories/storeMeta';
 import { decodeEvidenceRecord, encodeEvidenceRecord, evidenceOf, evidenceRows } from '../repositories/evidence';
-import { decodeTransactionRecord, encodeTransactionRecord, type TransactionRecordFields } from './transaction-record';
+import {
+  decodeTransactionGroup,
+  decodeTransactionRecord,
+  encodeTransactionGroups,
+  groupHashes,
+  type TransactionGroupRow,
+  type TransactionRecordFields,
+} from './transaction-record';
 import type { AccountHistoryScan, Bookkeeping, LedgerBackend, RangesAfter } from './backend';
 import {
   type ChainIdentity,
@@ -33,7 +40,7 @@ import {
   sendersOf,
   type AccountTransactionEntry,
   type HistoryPosition,
-  type IndexDirection,
+  IndexDirection,
   type KeyedObject,
   type NftStateEntry,
   type StateDownloadRecord,
@@ -54,6 +61,7 @@ const MIGRATIONS: readonly { version: number; file: URL }[] = [
   { version: 3, file: new URL('./pg/003_compact_transactions.sql', import.meta.url) },
   { version: 4, file: new URL('./pg/004_nfts.sql', import.meta.url) },
   { version: 5, file: new URL('./pg/005_account_numbers.sql', import.meta.url) },
+  { version: 6, file: new URL('./pg/006_transaction_groups.sql', import.meta.url) },
 ];
 
 /**
@@ -66,11 +74,12 @@ export const LEDGERS_PER_PARTITION = 1_000_000;
 const STORE_TABLES = [
   'ledgers',
   'ledger_hashes',
-  'transactions',
+  'transaction_hashes',
+  'transaction_groups',
   'ledger_transactions',
   'accounts',
   'transaction_types',
-  'account_history',
+  'account_ledger_entries',
   'account_sent_by_ledger',
   'account_sent_by_block',
   'state_versions',
@@ -91,6 +100,8 @@ const PARTITION_SIZE_RECORD = 'ledgers_per_partition';
 const WRITER_HOST_RECORD = 'writer_host';
 
 const MAX_U32 = 0xffffffff;
+/** Bytes of one entry of an account index row: tx index (u32), direction (u8), type number (u16). */
+const ACCOUNT_ENTRY_BYTES = 7;
 /** Account index entries read per query while a history scan runs (the scan stops when its caller does). */
 const HISTORY_PAGE = 500;
 /** NFT states read per query while a read looks for the newest proven one. */
@@ -131,16 +142,14 @@ const lookupRule = (key: string) => `
 /** The number of the account whose id the SQL `id` gives (no row: an account the index never named). */
 const accountNumber = (id: string) => `SELECT account_number FROM accounts WHERE account_id = ${id}`;
 
-/**
- * The account index entries of account $1 from position ($2, $3) to ($4, $5), inclusive, in
- * `order`, at most $6; each with its ledger and tx index taken back out of its position.
- */
-const accountHistory = (order: string) => `
-  SELECT (position >> 32) + 2147483648 AS ledger_index, position & ${MAX_U32} AS tx_index, direction,
-    (SELECT name FROM transaction_types AS types WHERE types.type_number = entries.type_number) AS transaction_type
-  FROM account_history AS entries
-  WHERE account_number = (${accountNumber('$1')}) AND position >= ledger_position($2, $3) AND position <= ledger_position($4, $5)
-  ${order} LIMIT $6`;
+/** The account index rows of account $1 in ledgers $2 to $3, inclusive, in ledger `order`, at most $4. */
+const accountLedgers = (order: string) => `
+  SELECT ledger_index, entries FROM account_ledger_entries
+  WHERE account_number = (${accountNumber('$1')}) AND ledger_index >= $2 AND ledger_index <= $3
+  ORDER BY ledger_index ${order} LIMIT $4`;
+
+/** The condition that picks the group of ledger `ledger` holding tx index `txIndex` (the one with the greatest first tx index at or below it). */
+const GROUP_AT = (ledger: string, txIndex: string) => `ledger_index = ${ledger} AND first_tx_index <= ${txIndex} ORDER BY first_tx_index DESC LIMIT 1`;
 
 const SQL = {
   header: { name: 'header', text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index = $1' },
@@ -150,24 +159,42 @@ const SQL = {
     text: 'SELECT ledger_index, header, ledger_hash, transaction_count FROM ledgers WHERE ledger_index >= $1 AND ledger_index <= $2 ORDER BY ledger_index LIMIT $3',
   },
   ledgerIndexOfHash: { name: 'ledger_index_of_hash', text: 'SELECT ledger_index FROM ledger_hashes WHERE ledger_hash = $1' },
-  ledgerTransactionHashes: { name: 'ledger_transaction_hashes', text: 'SELECT hash FROM ledger_transactions WHERE ledger_index = $1 ORDER BY tx_index' },
-  transactionHashAt: { name: 'transaction_hash_at', text: 'SELECT hash FROM ledger_transactions WHERE ledger_index = $1 AND tx_index = $2' },
-  // Each hash's record through its lookup row: one index probe each, in the one partition the row
-  // names (LIMIT keeps the lookup per row, so that no plan scans every partition to hash-join them).
-  transactions: {
-    name: 'transactions',
-    text: `SELECT located.hash, located.ledger_index, located.tx_index, stored.engine_result, stored.transaction_type, stored.record, stored.plain_tx_blob, stored.plain_meta_blob
-      FROM transactions AS located CROSS JOIN LATERAL (
-        SELECT engine_result, transaction_type, record, plain_tx_blob, plain_meta_blob FROM ledger_transactions
-        WHERE ledger_index = located.ledger_index AND tx_index = located.tx_index LIMIT 1
-      ) AS stored
-      WHERE located.hash = ANY($1::bytea[])`,
+  ledgerGroupHashes: { name: 'ledger_group_hashes', text: 'SELECT first_tx_index, hashes FROM transaction_groups WHERE ledger_index = $1 ORDER BY first_tx_index' },
+  groupHashes: { name: 'group_hashes', text: `SELECT first_tx_index, hashes FROM transaction_groups WHERE ${GROUP_AT('$1', '$2')}` },
+  // The groups that hold a transaction whose hash starts as one of $1 does, each once: per position
+  // one index probe in the one partition it names (LIMIT keeps the lookup per position, so that no
+  // plan scans every partition to hash-join them), then each group's row.
+  transactionGroups: {
+    name: 'transaction_groups',
+    text: `WITH located AS (SELECT DISTINCT position FROM transaction_hashes WHERE hash_prefix = ANY($1::bigint[])),
+      groups AS (
+        SELECT DISTINCT found.ledger_index, found.first_tx_index FROM located CROSS JOIN LATERAL (
+          SELECT ledger_index, first_tx_index FROM transaction_groups
+          WHERE ${GROUP_AT('(located.position >> 32) + 2147483648', 'located.position & 4294967295')}
+        ) AS found
+      )
+      SELECT groups.ledger_index, groups.first_tx_index, stored.hashes, stored.record FROM groups CROSS JOIN LATERAL (
+        SELECT hashes, record FROM transaction_groups WHERE ledger_index = groups.ledger_index AND first_tx_index = groups.first_tx_index LIMIT 1
+      ) AS stored`,
   },
-  // Entries between two positions (inclusive): the account's number, then one index range in its
-  // key; the position bounds let the planner skip partitions outside them, and the order by position
+  // Rows written before pg/006_transaction_groups.sql: read where no group holds what was asked.
+  ungroupedHashes: { name: 'ungrouped_hashes', text: 'SELECT hash FROM ledger_transactions WHERE ledger_index = $1 ORDER BY tx_index' },
+  ungroupedHashAt: { name: 'ungrouped_hash_at', text: 'SELECT hash FROM ledger_transactions WHERE ledger_index = $1 AND tx_index = $2' },
+  ungroupedTransactions: {
+    name: 'ungrouped_transactions',
+    text: `SELECT stored.hash, stored.ledger_index, stored.tx_index, stored.engine_result, stored.transaction_type, stored.record, stored.plain_tx_blob, stored.plain_meta_blob
+      FROM (SELECT DISTINCT position FROM transaction_hashes WHERE hash_prefix = ANY($1::bigint[])) AS located CROSS JOIN LATERAL (
+        SELECT hash, ledger_index, tx_index, engine_result, transaction_type, record, plain_tx_blob, plain_meta_blob FROM ledger_transactions
+        WHERE ledger_index = (located.position >> 32) + 2147483648 AND tx_index = located.position & 4294967295 LIMIT 1
+      ) AS stored
+      WHERE stored.hash = ANY($2::bytea[])`,
+  },
+  // An account's rows between two ledgers (inclusive): the account's number, then one index range in
+  // its key; the ledger bounds let the planner skip partitions outside them, and the order by ledger
   // reads the partitions one after another, stopping at the limit.
-  historyForward: { name: 'history_forward', text: accountHistory('ORDER BY position') },
-  historyBackward: { name: 'history_backward', text: accountHistory('ORDER BY position DESC') },
+  accountLedgersForward: { name: 'account_ledgers_forward', text: accountLedgers('') },
+  accountLedgersBackward: { name: 'account_ledgers_backward', text: accountLedgers('DESC') },
+  transactionTypes: { name: 'transaction_types', text: 'SELECT type_number, name FROM transaction_types' },
   nftHistoryForward: {
     name: 'nft_history_forward',
     text: `SELECT ledger_index, tx_index FROM nft_transactions
@@ -277,18 +304,16 @@ const SQL = {
     name: 'put_ledger_hash',
     text: 'INSERT INTO ledger_hashes (ledger_hash, ledger_index) VALUES ($1, $2) ON CONFLICT (ledger_hash) DO UPDATE SET ledger_index = EXCLUDED.ledger_index',
   },
-  putLedgerTransactions: {
-    name: 'put_ledger_transactions',
-    text: `INSERT INTO ledger_transactions (ledger_index, tx_index, hash, record)
-      SELECT $1, tx_index, hash, record FROM unnest($2::bigint[], $3::bytea[], $4::bytea[]) AS rows (tx_index, hash, record)
-      ON CONFLICT (ledger_index, tx_index) DO UPDATE SET hash = EXCLUDED.hash, record = EXCLUDED.record,
-        engine_result = NULL, transaction_type = NULL, plain_tx_blob = NULL, plain_meta_blob = NULL`,
+  putTransactionGroups: {
+    name: 'put_transaction_groups',
+    text: `INSERT INTO transaction_groups (ledger_index, first_tx_index, hashes, record)
+      SELECT $1, first_tx_index, hashes, record FROM unnest($2::bigint[], $3::bytea[], $4::bytea[]) AS rows (first_tx_index, hashes, record)
+      ON CONFLICT (ledger_index, first_tx_index) DO UPDATE SET hashes = EXCLUDED.hashes, record = EXCLUDED.record`,
   },
-  // A hash stored again (in another ledger) points at the later record, as the key-value layout overwrites.
-  putTransactions: {
-    name: 'put_transactions',
-    text: `INSERT INTO transactions (hash, ledger_index, tx_index) SELECT hash, $2, tx_index FROM unnest($1::bytea[], $3::bigint[]) AS rows (hash, tx_index)
-      ON CONFLICT (hash) DO UPDATE SET ledger_index = EXCLUDED.ledger_index, tx_index = EXCLUDED.tx_index`,
+  putTransactionHashes: {
+    name: 'put_transaction_hashes',
+    text: `INSERT INTO transaction_hashes (hash_prefix, position) SELECT hash_prefix, ledger_position($2, tx_index) FROM unnest($1::bigint[], $3::bigint[]) AS rows (hash_prefix, tx_index)
+      ON CONFLICT (hash_prefix, position) DO NOTHING`,
   },
   // The numbers of accounts and transaction types not numbered yet (before the rows that name them).
   putAccounts: {
@@ -303,12 +328,13 @@ const SQL = {
   },
   putAccountTransactions: {
     name: 'put_account_transactions',
-    text: `INSERT INTO account_history (account_number, position, direction, type_number)
-      SELECT accounts.account_number, ledger_position($2, rows.tx_index), rows.direction, types.type_number
+    text: `INSERT INTO account_ledger_entries (account_number, ledger_index, entries)
+      SELECT accounts.account_number, $2, string_agg(account_entry(rows.tx_index, rows.direction, types.type_number), ''::bytea ORDER BY rows.tx_index)
       FROM unnest($1::bytea[], $3::bigint[], $4::smallint[], $5::text[]) AS rows (account_id, tx_index, direction, transaction_type)
         JOIN accounts ON accounts.account_id = rows.account_id
         LEFT JOIN transaction_types AS types ON types.name = rows.transaction_type
-      ON CONFLICT (account_number, position) DO UPDATE SET direction = EXCLUDED.direction, type_number = EXCLUDED.type_number`,
+      GROUP BY accounts.account_number
+      ON CONFLICT (account_number, ledger_index) DO UPDATE SET entries = EXCLUDED.entries`,
   },
   putNftTransactions: {
     name: 'put_nft_transactions',
@@ -366,14 +392,18 @@ const SQL = {
   deleteLedger: { name: 'delete_ledger', text: 'DELETE FROM ledgers WHERE ledger_index = $1' },
   deleteLedgerEvidence: { name: 'delete_ledger_evidence', text: 'DELETE FROM ledger_evidence WHERE ledger_index = $1' },
   deleteLedgerHash: { name: 'delete_ledger_hash', text: 'DELETE FROM ledger_hashes WHERE ledger_hash = $1 AND ledger_index = $2' },
-  // A transaction record belongs to the ledger that holds it (the same hash in another ledger is another record).
-  deleteTransactions: { name: 'delete_transactions', text: 'DELETE FROM transactions WHERE hash = ANY($1::bytea[]) AND ledger_index = $2' },
-  deleteLedgerTransactions: { name: 'delete_ledger_transactions', text: 'DELETE FROM ledger_transactions WHERE ledger_index = $1 AND tx_index = ANY($2::bigint[])' },
+  // A hash lookup belongs to the ledger that holds its transaction (the same hash in another ledger is another row).
+  deleteTransactionHashes: {
+    name: 'delete_transaction_hashes',
+    text: `DELETE FROM transaction_hashes AS located USING unnest($1::bigint[], $3::bigint[]) AS gone (hash_prefix, tx_index)
+      WHERE located.hash_prefix = gone.hash_prefix AND located.position = ledger_position($2, gone.tx_index)`,
+  },
+  deleteTransactionGroups: { name: 'delete_transaction_groups', text: 'DELETE FROM transaction_groups WHERE ledger_index = $1' },
+  deleteLedgerTransactions: { name: 'delete_ledger_transactions', text: 'DELETE FROM ledger_transactions WHERE ledger_index = $1' },
   deleteAccountTransactions: {
     name: 'delete_account_transactions',
-    text: `DELETE FROM account_history AS entries USING unnest($1::bytea[], $3::bigint[]) AS gone (account_id, tx_index) JOIN accounts ON accounts.account_id = gone.account_id
-      WHERE entries.account_number = accounts.account_number AND entries.position = ledger_position($2, gone.tx_index)
-        AND entries.position >= ledger_position($2, 0) AND entries.position <= ledger_position($2, ${MAX_U32})`,
+    text: `DELETE FROM account_ledger_entries AS entries USING accounts
+      WHERE accounts.account_id = ANY($1::bytea[]) AND entries.account_number = accounts.account_number AND entries.ledger_index = $2`,
   },
   deleteNftTransactions: {
     name: 'delete_nft_transactions',
@@ -417,7 +447,18 @@ interface HeaderRow {
   transaction_count: string;
 }
 
-interface TransactionRow {
+interface GroupHashesRow {
+  first_tx_index: string;
+  hashes: Buffer;
+}
+
+interface GroupRow extends GroupHashesRow {
+  ledger_index: string;
+  record: Buffer;
+}
+
+/** A row of ledger_transactions (written before pg/006_transaction_groups.sql). */
+interface UngroupedRow {
   hash: Buffer;
   ledger_index: string;
   tx_index: string;
@@ -431,7 +472,7 @@ interface TransactionRow {
 }
 
 /** A row's result, type, blob and metadata: from its record, or (written before pg/003_compact_transactions.sql) its columns. */
-function recordOf(row: TransactionRow, location: string): TransactionRecordFields {
+function recordOf(row: UngroupedRow, location: string): TransactionRecordFields {
   if (row.record !== null) return decodeTransactionRecord(row.record, `transaction ${row.hash.toString('hex').toUpperCase()} in ${location}`);
   const { engine_result: engineResult, transaction_type: transactionType, plain_tx_blob: txBlob, plain_meta_blob: metaBlob } = row;
   if (engineResult === null || transactionType === null || txBlob === null || metaBlob === null) {
@@ -525,6 +566,9 @@ export class PgLedgerBackend implements LedgerBackend {
   private writerEpoch: string | undefined;
   /** First ledgers of the partitions this process has written or created (each table has them all). */
   private readonly knownPartitions = new Set<number>();
+
+  /** Transaction type names by number (transaction_types), as far as this process has read them. */
+  private readonly typeNames = new Map<number, string>();
 
   /** The host the previous writer wrote through (store_meta `writer_host`) when this one fenced, if another than this one's. */
   private movedFrom: string | undefined;
@@ -720,7 +764,7 @@ export class PgLedgerBackend implements LedgerBackend {
 
   async addLedgers(writes: readonly LedgerWrite[], after: RangesAfter & { stateRanges?: LedgerRange[] }, counters: StoreCounters): Promise<StoreCounters> {
     // Compressed before the transaction opens: its connection is not held meanwhile.
-    const records = await Promise.all(writes.map((write) => Promise.all(write.transactions.map(encodeTransactionRecord))));
+    const groups = await Promise.all(writes.map((write) => encodeTransactionGroups(write.transactions)));
     return this.writeCovering(
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
@@ -728,10 +772,11 @@ export class PgLedgerBackend implements LedgerBackend {
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
         const newVersions = writes.map((write, position) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
-          putLedgerRows(pipeline, write, records[position]!);
+          putLedgerRows(pipeline, write, groups[position]!);
           putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
           return counted;
         });
+        addSentToBlocks(pipeline, writes);
         // The bookkeeping needs the counts, sent first and answered while the rows above are written.
         let next = counters;
         for (const [position, write] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
@@ -752,10 +797,14 @@ export class PgLedgerBackend implements LedgerBackend {
       const evidenceRemoved = pipeline.query(SQL.deleteLedgerEvidence, [stored.ledgerIndex]);
       pipeline.query(SQL.deleteLedgerHash, [stored.ledgerHash, stored.ledgerIndex]);
       if (write.transactions.length > 0) {
-        pipeline.query(SQL.deleteTransactions, [write.transactions.map((tx) => tx.hash), ledgerIndex]);
-        pipeline.query(SQL.deleteLedgerTransactions, [ledgerIndex, write.transactions.map((tx) => tx.txIndex)]);
-        const entries = write.transactions.flatMap((tx) => accountSides(tx).map((side) => ({ accountId: side.accountId, txIndex: tx.txIndex })));
-        pipeline.query(SQL.deleteAccountTransactions, [entries.map((entry) => entry.accountId), ledgerIndex, entries.map((entry) => entry.txIndex)]);
+        pipeline.query(SQL.deleteTransactionHashes, [write.transactions.map((tx) => hashPrefix(tx.hash)), ledgerIndex, write.transactions.map((tx) => tx.txIndex)]);
+        pipeline.query(SQL.deleteTransactionGroups, [ledgerIndex]);
+        pipeline.query(SQL.deleteLedgerTransactions, [ledgerIndex]);
+        const accounts = lastPerKey(
+          write.transactions.flatMap((tx) => accountSides(tx).map((side) => side.accountId)),
+          (accountId) => accountId,
+        );
+        pipeline.query(SQL.deleteAccountTransactions, [accounts, ledgerIndex]);
         const nftEntries = nftTransactionsOf(write);
         if (nftEntries.length > 0) pipeline.query(SQL.deleteNftTransactions, [nftEntries.map((entry) => entry.nftId), ledgerIndex, nftEntries.map((entry) => entry.txIndex)]);
         const nftStates = nftStatesOf(write);
@@ -845,12 +894,20 @@ export class PgLedgerBackend implements LedgerBackend {
   }
 
   async ledgerTransactionHashes(ledgerIndex: number): Promise<Buffer[]> {
-    return (await this.read<{ hash: Buffer }>(SQL.ledgerTransactionHashes, [ledgerIndex])).map((row) => row.hash);
+    const groups = await this.read<GroupHashesRow>(SQL.ledgerGroupHashes, [ledgerIndex]);
+    if (groups.length === 0) return (await this.read<{ hash: Buffer }>(SQL.ungroupedHashes, [ledgerIndex])).map((row) => row.hash);
+    return groups.flatMap((group) => this.hashesOf(ledgerIndex, group).map((entry) => entry.hash));
   }
 
   async transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined> {
-    const [row] = await this.read<{ hash: Buffer }>(SQL.transactionHashAt, [ledgerIndex, txIndex]);
+    const [group] = await this.read<GroupHashesRow>(SQL.groupHashes, [ledgerIndex, txIndex]);
+    if (group) return this.hashesOf(ledgerIndex, group).find((entry) => entry.txIndex === txIndex)?.hash;
+    const [row] = await this.read<{ hash: Buffer }>(SQL.ungroupedHashAt, [ledgerIndex, txIndex]);
     return row?.hash;
+  }
+
+  private hashesOf(ledgerIndex: number, group: GroupHashesRow): { txIndex: number; hash: Buffer }[] {
+    return groupHashes(Number(group.first_tx_index), group.hashes, `ledger ${ledgerIndex} at tx ${group.first_tx_index} in ${this.location}`);
   }
 
   async ledgerEvidence(ledgerIndex: number): Promise<LedgerEvidence | undefined> {
@@ -870,37 +927,89 @@ export class PgLedgerBackend implements LedgerBackend {
 
   async transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
     if (hashes.length === 0) return [];
-    const rows = await this.read<TransactionRow>(SQL.transactions, [hashes]);
-    const byHash = new Map(
-      rows.map((row) => [
-        row.hash.toString('hex'),
-        {
-          hash: row.hash,
-          ledgerIndex: Number(row.ledger_index),
-          txIndex: Number(row.tx_index),
-          ...recordOf(row, this.location),
-        },
-      ]),
-    );
-    return hashes.map((hash) => byHash.get(hash.toString('hex')));
+    const asked = new Set(hashes.map((hash) => hash.toString('hex')));
+    const prefixes = [...new Set(hashes.map(hashPrefix))];
+    const found = new Map<string, StoredTransaction>();
+    // A hash stored in two ledgers is read from the later one, as the key-value layout overwrites.
+    const keep = (tx: StoredTransaction) => {
+      const key = tx.hash.toString('hex');
+      const kept = found.get(key);
+      if (kept === undefined || comparePositions(kept, tx) < 0) found.set(key, tx);
+    };
+    for (const group of await this.read<GroupRow>(SQL.transactionGroups, [prefixes])) {
+      const ledgerIndex = Number(group.ledger_index);
+      const entries = this.hashesOf(ledgerIndex, group);
+      // Its prefix matched; its whole hash may not (another transaction's hash starts the same).
+      if (!entries.some((entry) => asked.has(entry.hash.toString('hex')))) continue;
+      const where = `ledger ${ledgerIndex} at tx ${group.first_tx_index} in ${this.location}`;
+      const records = decodeTransactionGroup(group.record, entries.length, where);
+      entries.forEach((entry, position) => {
+        if (asked.has(entry.hash.toString('hex'))) keep({ hash: Buffer.from(entry.hash), ledgerIndex, txIndex: entry.txIndex, ...records[position]! });
+      });
+    }
+    const missing = hashes.filter((hash) => !found.has(hash.toString('hex')));
+    if (missing.length > 0) {
+      for (const row of await this.read<UngroupedRow>(SQL.ungroupedTransactions, [[...new Set(missing.map(hashPrefix))], missing])) {
+        keep({ hash: row.hash, ledgerIndex: Number(row.ledger_index), txIndex: Number(row.tx_index), ...recordOf(row, this.location) });
+      }
+    }
+    return hashes.map((hash) => found.get(hash.toString('hex')));
   }
 
   async *accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry> {
-    const rows = this.positionScan<{ ledger_index: string; tx_index: string; direction: number; transaction_type: string | null }>(
-      SQL.historyForward,
-      SQL.historyBackward,
-      accountId,
-      scan,
-    );
-    for await (const row of rows) {
-      yield {
+    const { low, high } = scanBounds(scan);
+    if (comparePositions(low, high) > 0) return;
+    let [fromLedger, toLedger] = [low.ledgerIndex, high.ledgerIndex];
+    let remaining = scan.limit ?? Number.POSITIVE_INFINITY;
+    // Page by page of rows (a ledger each), each page continuing after the last ledger read.
+    while (remaining > 0) {
+      const pageSize = Math.min(remaining, HISTORY_PAGE);
+      const rows = await this.read<{ ledger_index: string; entries: Buffer }>(scan.reverse ? SQL.accountLedgersBackward : SQL.accountLedgersForward, [
         accountId,
-        ledgerIndex: Number(row.ledger_index),
-        txIndex: Number(row.tx_index),
-        direction: row.direction as IndexDirection,
-        transactionType: row.transaction_type ?? undefined,
-      };
+        fromLedger,
+        toLedger,
+        pageSize,
+      ]);
+      for (const row of rows) {
+        const ledgerIndex = Number(row.ledger_index);
+        const entries = await this.accountEntries(ledgerIndex, row.entries);
+        for (const entry of scan.reverse ? entries.reverse() : entries) {
+          const position = { ledgerIndex, txIndex: entry.txIndex };
+          if (comparePositions(position, low) < 0 || comparePositions(position, high) > 0) continue;
+          yield { accountId, ledgerIndex, ...entry };
+          if (--remaining === 0) return;
+        }
+      }
+      if (rows.length < pageSize) return;
+      const last = Number(rows.at(-1)!.ledger_index);
+      if (scan.reverse ? last === 0 : last === MAX_U32) return;
+      if (scan.reverse) toLedger = last - 1;
+      else fromLedger = last + 1;
     }
+  }
+
+  /** An account index row's entries in tx index order (account_entry in pg/006_transaction_groups.sql), each type by name. */
+  private async accountEntries(ledgerIndex: number, packed: Buffer): Promise<Omit<AccountTransactionEntry, 'accountId' | 'ledgerIndex'>[]> {
+    const entries: Omit<AccountTransactionEntry, 'accountId' | 'ledgerIndex'>[] = [];
+    for (let offset = 0; offset + ACCOUNT_ENTRY_BYTES <= packed.length; offset += ACCOUNT_ENTRY_BYTES) {
+      const direction = packed[offset + 4];
+      if (direction !== IndexDirection.in && direction !== IndexDirection.out) {
+        throw new Internal(`the account index of ledger ${ledgerIndex} in ${this.location} cannot be read: direction ${direction} is neither in (1) nor out (2)`);
+      }
+      const typeNumber = packed.readUInt16BE(offset + 5);
+      entries.push({ txIndex: packed.readUInt32BE(offset), direction, transactionType: typeNumber === 0 ? undefined : await this.typeName(typeNumber) });
+    }
+    return entries;
+  }
+
+  /** A transaction type's name by its number, read again when a number is new to this process (another writer's). */
+  private async typeName(typeNumber: number): Promise<string> {
+    if (!this.typeNames.has(typeNumber)) {
+      for (const row of await this.read<{ type_number: number; name: string }>(SQL.transactionTypes, [])) this.typeNames.set(row.type_number, row.name);
+    }
+    const name = this.typeNames.get(typeNumber);
+    if (name === undefined) throw new Internal(`the account index in ${this.location} names transaction type ${typeNumber}, which transaction_types does not`);
+    return name;
   }
 
   async *nftTransactionEntries(nftId: Buffer, scan: AccountHistoryScan): AsyncIterable<HistoryPosition> {
@@ -934,15 +1043,8 @@ export class PgLedgerBackend implements LedgerBackend {
     key: Buffer,
     scan: AccountHistoryScan,
   ): AsyncIterable<Row> {
-    let low: HistoryPosition = { ledgerIndex: scan.firstLedger ?? 0, txIndex: 0 };
-    let high: HistoryPosition = { ledgerIndex: scan.lastLedger ?? MAX_U32, txIndex: MAX_U32 };
-    // Strictly after `after` in the direction of travel is at or beyond the position next to it.
-    if (scan.after) {
-      const next = scan.reverse ? positionBefore(scan.after) : positionAfter(scan.after);
-      if (!next) return;
-      if (scan.reverse && comparePositions(next, high) < 0) high = next;
-      if (!scan.reverse && comparePositions(next, low) > 0) low = next;
-    }
+    let { low, high } = scanBounds(scan);
+    if (comparePositions(low, high) > 0) return;
     let remaining = scan.limit ?? Number.POSITIVE_INFINITY;
     while (remaining > 0) {
       const pageSize = Math.min(remaining, HISTORY_PAGE);
@@ -1126,21 +1228,23 @@ function putNumbers(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
   pipeline.query(SQL.putTransactionTypes, [transactions.map((tx) => tx.transactionType)]);
 }
 
-/** A ledger's header, transactions (with their records, in order), account and NFT index entries and sent counts. */
-function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly Buffer[]): void {
+/** The first 8 bytes of a transaction hash as a bigint, its key in transaction_hashes (pg/006_transaction_groups.sql's transaction_hash_prefix). */
+const hashPrefix = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOffset, 8).readBigInt64BE(0).toString();
+
+/** A ledger's header, transactions (in groups), account and NFT index entries and sent counts. */
+function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly TransactionGroupRow[]): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
   pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
   if (write.evidence) putEvidence(pipeline, ledgerIndex, write.evidence);
   if (transactions.length === 0) return;
-  pipeline.query(SQL.putLedgerTransactions, [
+  pipeline.query(SQL.putTransactionGroups, [
     ledgerIndex,
-    transactions.map((tx) => tx.txIndex),
-    transactions.map((tx) => tx.hash),
-    records,
+    groups.map((group) => group.firstTxIndex),
+    groups.map((group) => group.hashes),
+    groups.map((group) => group.record),
   ]);
-  const located = lastPerKey(transactions, (tx) => tx.hash);
-  pipeline.query(SQL.putTransactions, [located.map((tx) => tx.hash), ledgerIndex, located.map((tx) => tx.txIndex)]);
+  pipeline.query(SQL.putTransactionHashes, [transactions.map((tx) => hashPrefix(tx.hash)), ledgerIndex, transactions.map((tx) => tx.txIndex)]);
   const entries = transactions.flatMap((tx) => accountSides(tx).map((side) => ({ ...side, txIndex: tx.txIndex, transactionType: tx.transactionType })));
   pipeline.query(SQL.putAccountTransactions, [
     entries.map((entry) => entry.accountId),
@@ -1162,10 +1266,31 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, records: readonly
     ]);
   }
   const senders = sendersOf(write);
-  const senderIds = senders.map((sender) => sender.accountId);
-  const sentCounts = senders.map((sender) => sender.sent);
-  pipeline.query(SQL.putSent, [senderIds, ledgerIndex, sentCounts]);
-  pipeline.query(SQL.addSentToBlocks, [senderIds, blockOf(ledgerIndex), sentCounts]);
+  pipeline.query(SQL.putSent, [senders.map((sender) => sender.accountId), ledgerIndex, senders.map((sender) => sender.sent)]);
+}
+
+/**
+ * The writes' sent counts added to their blocks: one row update per account and block for the whole
+ * batch, where one per ledger left each row's earlier versions behind (64 dead rows an account in a
+ * batch of 64 ledgers) until a vacuum.
+ */
+function addSentToBlocks(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
+  const blocks = new Map<number, Map<string, { accountId: Buffer; sent: number }>>();
+  for (const write of writes) {
+    let block = blocks.get(blockOf(write.ledgerIndex));
+    if (!block) blocks.set(blockOf(write.ledgerIndex), (block = new Map()));
+    for (const sender of sendersOf(write)) {
+      const key = sender.accountId.toString('hex');
+      const sum = block.get(key);
+      if (sum) sum.sent += sender.sent;
+      else block.set(key, { ...sender });
+    }
+  }
+  for (const [block, sums] of blocks) {
+    if (sums.size === 0) continue;
+    const senders = [...sums.values()];
+    pipeline.query(SQL.addSentToBlocks, [senders.map((sender) => sender.accountId), block, senders.map((sender) => sender.sent)]);
+  }
 }
 
 /** A ledger's evidence record, and the lists and manifests it names unless stored. */
@@ -1230,6 +1355,20 @@ class Pipeline {
 }
 
 /** The position right after `position` in (ledger, tx index) order; undefined after the last one. */
+/** The first and last positions a scan may yield, inclusive (low after high: none). */
+function scanBounds(scan: AccountHistoryScan): { low: HistoryPosition; high: HistoryPosition } {
+  let low: HistoryPosition = { ledgerIndex: scan.firstLedger ?? 0, txIndex: 0 };
+  let high: HistoryPosition = { ledgerIndex: scan.lastLedger ?? MAX_U32, txIndex: MAX_U32 };
+  // Strictly after `after` in the direction of travel is at or beyond the position next to it.
+  if (scan.after) {
+    const next = scan.reverse ? positionBefore(scan.after) : positionAfter(scan.after);
+    if (!next) return { low: { ledgerIndex: 1, txIndex: 0 }, high: { ledgerIndex: 0, txIndex: 0 } };
+    if (scan.reverse && comparePositions(next, high) < 0) high = next;
+    if (!scan.reverse && comparePositions(next, low) > 0) low = next;
+  }
+  return { low, high };
+}
+
 function positionAfter(position: HistoryPosition): HistoryPosition | undefined {
   if (position.txIndex < MAX_U32) return { ledgerIndex: position.ledgerIndex, txIndex: position.txIndex + 1 };
   return position.ledgerIndex < MAX_U32 ? { ledgerIndex: position.ledgerIndex + 1, txIndex: 0 } : undefined;

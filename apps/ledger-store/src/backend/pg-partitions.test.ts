@@ -7,12 +7,9 @@ import { LedgerStore } from '../store';
 import { accountSides, ZERO_COUNTERS } from './records';
 import { LEDGERS_PER_PARTITION, PgLedgerBackend } from './pg-backend';
 
-/** The tables partitioned by ledger range (pg/001_initial.sql, pg/002_evidence.sql, pg/005_account_numbers.sql). */
-const PARTITIONED = ['account_history', 'account_sent_by_ledger', 'ledger_evidence', 'ledger_transactions', 'ledgers', 'state_versions'];
-/** account_history's partitions are bounded by positions (ledger_position): the first of a run of ledgers, and of the next run. */
-const position = (ledgerIndex: number) => ((BigInt(ledgerIndex) - 2n ** 31n) << 32n).toString();
-const bounds = (table: string, first: number, end: number) =>
-  table === 'account_history' ? `FOR VALUES FROM ('${position(first)}') TO ('${position(end)}')` : `FOR VALUES FROM ('${first}') TO ('${end}')`;
+/** The tables partitioned by ledger range (pg/001_initial.sql, pg/002_evidence.sql, pg/005_account_numbers.sql, pg/006_transaction_groups.sql). */
+const PARTITIONED = ['account_ledger_entries', 'account_sent_by_ledger', 'ledger_evidence', 'ledger_transactions', 'ledgers', 'state_versions', 'transaction_groups'];
+const bounds = (first: number, end: number) => `FOR VALUES FROM ('${first}') TO ('${end}')`;
 /** Ledgers per partition in these tests: a handful of ledgers spans several partitions. */
 const SMALL = 10;
 
@@ -62,7 +59,7 @@ async function partitions(sql: pg.Pool): Promise<string[]> {
 
 /** The partitions each table has for the runs of ledgers starting at `firsts`. */
 const partitionsFor = (...firsts: number[]) =>
-  PARTITIONED.flatMap((table) => firsts.map((first) => `${table}: ${bounds(table, first, first + SMALL)}`));
+  PARTITIONED.flatMap((table) => firsts.map((first) => `${table}: ${bounds(first, first + SMALL)}`));
 
 const byIndex = (ledgerIndex: number): LedgerSelector => ({ selector: { $case: 'index', index: ledgerIndex } });
 const byHash = (write: LedgerWrite): LedgerSelector => ({ selector: { $case: 'hash', hash: write.ledgerHash } });
@@ -92,12 +89,12 @@ describe('PgLedgerBackend partitions by ledger range', () => {
         FROM pg_partitioned_table WHERE partrelid::regclass::text = ANY($1) ORDER BY 1`,
       [PARTITIONED],
     );
-    expect(rows).toEqual(PARTITIONED.map((name) => ({ name, strategy: 'r', key: name === 'account_history' ? 'RANGE ("position")' : 'RANGE (ledger_index)' })));
+    expect(rows).toEqual(PARTITIONED.map((name) => ({ name, strategy: 'r', key: 'RANGE (ledger_index)' })));
     expect(await partitions(sql)).toEqual([]);
 
     const store = await LedgerStore.open(backend);
     await store.putLedger(syntheticLedgerWrite(11119599));
-    expect(await partitions(sql)).toEqual(PARTITIONED.map((table) => `${table}: ${bounds(table, 11_000_000, 12_000_000)}`));
+    expect(await partitions(sql)).toEqual(PARTITIONED.map((table) => `${table}: ${bounds(11_000_000, 12_000_000)}`));
   });
 
   it('creates the partitions of a ledger and of the one before it (its before-images) in the write that first needs them, in every partitioned table', async () => {
@@ -173,7 +170,7 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     for (const ledgerIndex of [9, 19, 35, 60]) expect(await store.backend.sentUpTo(sender, ledgerIndex)).toBe(BigInt(sentUpTo(ledgerIndex)));
   });
 
-  it('keeps account history positions across the whole u32 range: ledger 0 first, ledger 2^32 - 1 last, in a partition bounded by MAXVALUE', async () => {
+  it('keeps account history across the whole u32 range: ledger 0 first, ledger 2^32 - 1 last', async () => {
     const database = await postgres.createSchema();
     const store = await openStore(database);
     const sql = sqlSession(database);
@@ -181,9 +178,9 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     const writes = [0, 1, last - 1, last].map((ledgerIndex) => syntheticLedgerWrite(ledgerIndex, { transactionCount: 6 }));
     for (const write of writes) await store.backend.addLedgers([write], { completeRanges: [] }, ZERO_COUNTERS);
     const lastFirst = last - (last % SMALL);
-    expect((await partitions(sql)).filter((partition) => partition.startsWith('account_history'))).toEqual([
-      `account_history: ${bounds('account_history', 0, SMALL)}`,
-      `account_history: FOR VALUES FROM ('${position(lastFirst)}') TO (MAXVALUE)`,
+    expect((await partitions(sql)).filter((partition) => partition.startsWith('account_ledger_entries'))).toEqual([
+      `account_ledger_entries: ${bounds(0, SMALL)}`,
+      `account_ledger_entries: ${bounds(lastFirst, lastFirst + SMALL)}`,
     ]);
     const receiver = writes[0]!.transactions[0]!.affectedAccounts[1]!.accountId;
     const history = historyOf(writes, receiver);
@@ -194,6 +191,53 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     expect(positions(await collect(store.backend.accountTransactionEntries(receiver, { after: { ledgerIndex: 1, txIndex: 0xffffffff } })))).toEqual(
       history.filter((entry) => Number(entry.split('/')[0]) > 1),
     );
+  });
+
+  it("keeps an account's entries of a ledger in one row, and scans them from any position in either direction, a page cut anywhere", async () => {
+    const database = await postgres.createSchema();
+    const store = await openStore(database);
+    const sql = sqlSession(database);
+    const writes = [5, 6, 9, 12].map((ledgerIndex) => syntheticLedgerWrite(ledgerIndex, { transactionCount: 12 }));
+    for (const write of writes) await store.putLedger(write);
+    const receiver = writes[0]!.transactions[0]!.affectedAccounts[1]!.accountId;
+    const history = historyOf(writes, receiver);
+    const { rows } = await sql.query<{ rows: number }>('SELECT count(*)::int AS rows FROM account_ledger_entries JOIN accounts USING (account_number) WHERE account_id = $1', [receiver]);
+    expect(rows[0]!.rows).toBe(writes.length);
+    expect(history.length).toBeGreaterThan(writes.length * 2);
+    const positions = (entries: { ledgerIndex: number; txIndex: number }[]) => entries.map((entry) => `${entry.ledgerIndex}/${entry.txIndex}`);
+    const at = (position: string) => ({ ledgerIndex: Number(position.split('/')[0]), txIndex: Number(position.split('/')[1]) });
+    for (const [index, after] of history.entries()) {
+      for (const limit of [1, 2, 5]) {
+        expect(positions(await collect(store.backend.accountTransactionEntries(receiver, { after: at(after), limit })))).toEqual(history.slice(index + 1, index + 1 + limit));
+        expect(positions(await collect(store.backend.accountTransactionEntries(receiver, { after: at(after), limit, reverse: true })))).toEqual(
+          history.slice(0, index).reverse().slice(0, limit),
+        );
+      }
+    }
+    expect(positions(await collect(store.backend.accountTransactionEntries(receiver, { firstLedger: 6, lastLedger: 9 })))).toEqual(
+      history.filter((position) => [6, 9].includes(at(position).ledgerIndex)),
+    );
+  });
+
+  it('keeps each group of transactions in one page of its partition, inline (toast_tuple_target), each full group filling it', async () => {
+    const database = await postgres.createSchema();
+    const store = await openStore(database);
+    const sql = sqlSession(database);
+    const write = syntheticLedgerWrite(25, { transactionCount: 300 });
+    await store.putLedger(write);
+    const { rows } = await sql.query<{ options: string[]; toast_bytes: string; pages: number; groups: number; smallest: number; largest: number }>(
+      `SELECT partition.reloptions AS options, pg_relation_size(partition.reltoastrelid)::text AS toast_bytes, (SELECT count(DISTINCT (ctid::text::point)[0])::int FROM transaction_groups) AS pages,
+        (SELECT count(*)::int FROM transaction_groups) AS groups,
+        (SELECT min(pg_column_size(transaction_groups.*))::int FROM transaction_groups WHERE first_tx_index > 0 AND first_tx_index < (SELECT max(first_tx_index) FROM transaction_groups)) AS smallest,
+        (SELECT max(pg_column_size(transaction_groups.*))::int FROM transaction_groups) AS largest
+        FROM pg_class AS partition WHERE partition.relname = 'transaction_groups_20'`,
+    );
+    expect(rows[0]).toMatchObject({ options: ['toast_tuple_target=8160'], toast_bytes: '0' });
+    expect(rows[0]!.groups).toBeGreaterThan(3);
+    expect(rows[0]!.pages).toBe(rows[0]!.groups);
+    expect(rows[0]!.largest).toBeLessThanOrEqual(8160);
+    expect(rows[0]!.smallest).toBeGreaterThan(8160 - 400);
+    expect((await store.getTransactions(write.transactions.map((tx) => tx.hash))).map((tx) => tx.hash)).toEqual(write.transactions.map((tx) => tx.hash));
   });
 
   it('leaves nothing of a write rolled back, not even the partition it created, and takes the ledger whole afterwards', async () => {
@@ -215,9 +259,9 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     expect((await sql.query(`SELECT tableoid::regclass::text AS partition, ledger_index FROM ledgers ORDER BY ledger_index`)).rows).toEqual(rowsBefore.rows);
     const newest: Record<string, string> = {
       ledger_hashes: 'max(ledger_index)',
-      transactions: 'max(ledger_index)',
-      ledger_transactions: 'max(ledger_index)',
-      account_history: 'max((position >> 32) + 2147483648)',
+      transaction_hashes: 'max((position >> 32) + 2147483648)',
+      transaction_groups: 'max(ledger_index)',
+      account_ledger_entries: 'max(ledger_index)',
       account_sent_by_ledger: 'max(ledger_index)',
       account_sent_by_block: 'max(sent)',
     };
@@ -269,11 +313,13 @@ describe('PgLedgerBackend partitions by ledger range', () => {
     const sentUpTo = kept.flatMap((write) => write.transactions).filter((tx) => tx.senderAccountId.equals(sender)).length;
     expect(await store.backend.sentUpTo(sender, 20)).toBe(BigInt(sentUpTo));
     // Its partition stays, empty of it: the partitions of 0 and 20 hold the rest.
-    const { rows } = await sql.query<{ partition: string; ledgers: string }>(`SELECT tableoid::regclass::text AS partition, count(*)::text AS ledgers FROM ledger_transactions GROUP BY 1 ORDER BY 1`);
+    const { rows } = await sql.query<{ partition: string; ledgers: string }>(
+      `SELECT tableoid::regclass::text AS partition, string_agg(ledger_index::text, ' ' ORDER BY ledger_index) AS ledgers FROM transaction_groups GROUP BY 1 ORDER BY 1`,
+    );
     expect(rows).toEqual([
-      { partition: 'ledger_transactions_0', ledgers: '10' },
-      { partition: 'ledger_transactions_10', ledgers: '5' },
-      { partition: 'ledger_transactions_20', ledgers: '5' },
+      { partition: 'transaction_groups_0', ledgers: '8 9' },
+      { partition: 'transaction_groups_10', ledgers: '11' },
+      { partition: 'transaction_groups_20', ledgers: '20' },
     ]);
 
     // Stored again, it reads as before.
