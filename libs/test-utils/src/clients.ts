@@ -29,14 +29,30 @@ export async function connectUpstream(url: string) {
   };
 }
 
+/**
+ * A request that went out on a kept-alive socket the server was closing as idle (its keep-alive
+ * timeout, 5 s), before this process saw the close: fetch's reuse margin is a timer of this process,
+ * late when a loaded machine or a test's own work holds its event loop. A server closes a socket as
+ * idle only with no request in flight on it, so the request was never read and goes out again.
+ */
+function closedWhileIdle(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  return cause?.code === 'UND_ERR_SOCKET' && cause.message === 'other side closed';
+}
+
 /** JSON-RPC over HTTP to the facade. */
 export function rpcClient(port: number) {
   let nextId = 1;
   return async function call(method: string, params: unknown[] = []): Promise<Record<string, any>> {
-    const response = await fetch(`http://127.0.0.1:${port}/v1/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', method, params, id: nextId++ }),
+    const send = () =>
+      fetch(`http://127.0.0.1:${port}/v1/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', method, params, id: nextId++ }),
+      });
+    const response = await send().catch((error: unknown) => {
+      if (closedWhileIdle(error)) return send();
+      throw error;
     });
     return (await response.json()) as Record<string, any>;
   };
