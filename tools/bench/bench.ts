@@ -28,7 +28,7 @@ import { freePort, freePortBlock, type PostgresConnection, type RunningProcess, 
 import type { UpstreamClient } from '@ledger-node/upstream';
 import { fetchedLedgerOf } from '../../apps/sync/src/verify/verified-fetch';
 import { devnetClient } from './devnet-client';
-import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
+import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, comparisonVerdict, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadOptions, type LoadResult } from './http-load';
 import { measureLiveFollow, type LiveFollowResult } from './live-follow';
 import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
@@ -1279,7 +1279,7 @@ async function main(): Promise<void> {
       const reads = postgres.reads;
       const pgSync = postgres.sync;
       comparisons.push(
-        { name: 'sync_tx_per_s', unit: 'tx/s', rocksdb: syncTxPerSecond, postgres: pgSync.transactions / pgSync.seconds },
+        { name: 'sync_tx_per_s', unit: 'tx/s', rocksdb: syncTxPerSecond, postgres: pgSync.transactions / pgSync.seconds, goal: { atLeast: 0.5 } },
         { name: 'sync_ledgers_per_s', unit: 'ledgers/s', rocksdb: syncLedgersPerSecond, postgres: lastLedger / pgSync.seconds },
         { name: 'rpc_get_tx_rps', unit: 'req/s', rocksdb: getTx.requestsPerSecond, postgres: reads.getTx.requestsPerSecond },
         { name: 'rpc_get_tx_p50_ms', unit: 'ms', rocksdb: getTx.p50Ms, postgres: reads.getTx.p50Ms },
@@ -1297,6 +1297,7 @@ async function main(): Promise<void> {
           unit: 'B',
           rocksdb: bytesPerTx,
           postgres: pgSync.tableBytes / pgSync.transactions,
+          goal: { atMost: 1.5 },
           note: `PostgreSQL: its tables with their indexes and TOAST; the whole database ${formatBytesPerTx(pgSync.databaseBytes, pgSync.transactions)}`,
         },
         { name: 'rss_mb.ledger-store', unit: 'MiB', rocksdb: peaks.get('ledger-store'), postgres: postgres.peaks.get('ledger-store') },
@@ -1314,7 +1315,7 @@ async function main(): Promise<void> {
     durationSeconds: (Date.now() - runStartedAt) / 1000,
     settings: { ...settings, json: undefined },
     figures,
-    ...(comparisons.length > 0 ? { storeComparison: comparisons } : {}),
+    ...(comparisons.length > 0 ? { storeComparison: comparisons.map((comparison) => ({ ...comparison, verdict: comparisonVerdict(comparison) })) } : {}),
     ...(syncStages ? { syncStages } : {}),
     ...(mainnetSync?.run ? { syncStagesMainnet: mainnetSync.run.stages } : {}),
     ...(moreReadsProfiles ? { readProfiles: moreReadsProfiles } : {}),

@@ -114,15 +114,36 @@ export interface StoreComparison {
   unit: string;
   rocksdb: number | undefined;
   postgres: number | undefined;
+  /** The bound PostgreSQL ÷ RocksDB is judged against; none: reported only. */
+  goal?: { atLeast: number } | { atMost: number };
   note?: string;
 }
 
-const comparisonColumns = ['figure', 'rocksdb', 'postgres', 'postgres ÷ rocksdb', 'note'] as const;
+const comparisonColumns = ['figure', 'rocksdb', 'postgres', 'postgres ÷ rocksdb', 'goal', 'result', 'note'] as const;
+
+/** How a comparison's ratio is judged: its goal's text and the verdict. */
+export function comparisonVerdict(comparison: StoreComparison): { goal: string; result: Verdict } {
+  const ratio = ratioOf(comparison.postgres, comparison.rocksdb);
+  const { goal } = comparison;
+  if (!goal) return { goal: 'reported', result: ratio === undefined ? 'missing' : 'reported' };
+  const text = 'atLeast' in goal ? `ratio ≥ ${goal.atLeast.toFixed(2)}` : `ratio ≤ ${goal.atMost.toFixed(2)}`;
+  if (ratio === undefined) return { goal: text, result: 'missing' };
+  return { goal: text, result: ('atLeast' in goal ? atLeast(ratio, goal.atLeast) : atMost(ratio, goal.atMost)) ? 'pass' : 'short' };
+}
 
 function comparisonCells(comparisons: readonly StoreComparison[]): string[][] {
   return comparisons.map((comparison) => {
     const ratio = ratioOf(comparison.postgres, comparison.rocksdb);
-    return [comparison.name, formatValue(comparison.rocksdb, comparison.unit), formatValue(comparison.postgres, comparison.unit), ratio === undefined ? '—' : ratio.toFixed(2), comparison.note ?? ''];
+    const { goal, result } = comparisonVerdict(comparison);
+    return [
+      comparison.name,
+      formatValue(comparison.rocksdb, comparison.unit),
+      formatValue(comparison.postgres, comparison.unit),
+      ratio === undefined ? '—' : ratio.toFixed(2),
+      goal,
+      result,
+      comparison.note ?? '',
+    ];
   });
 }
 
