@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build [-- --outdir DIR] [-- --sourcemap]`: the CLI and every service bundled into JavaScript in DIR
+// `npm run build [-- [--outdir DIR] [--sourcemap]]`: the CLI and every service bundled into JavaScript in DIR
 // (default dist/), which the container image runs with plain `node`, no TypeScript loader:
 //   ledger-node.mjs   the entry (apps/node/src/launch.ts), executable;
 //   chunks/           the code it imports dynamically: the CLI, each service, shared code;
