@@ -12,7 +12,6 @@
  * postgres`, a second fresh node on a PostgreSQL server the run starts syncs the same history and
  * answers the same JSON-RPC loads, each figure printed beside RocksDB's.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -976,18 +975,6 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
   }
 }
 
-/**
- * The node as `npm start` and the container image run it: the bundle of `npm run build`, with
- * source maps so that the CPU profiles name the sources (request-profile.ts), rather than the
- * sources through tsx's loader (about 55 MiB more resident in each process). Every process the
- * bench starts runs it (libs/test-utils cliEntry reads LEDGER_NODE_TEST_CLI). Built inside the
- * workspace, as dist/ is: the bundle imports the npm packages from its node_modules.
- */
-function bundle(outdir: string): string {
-  execFileSync(process.execPath, [path.join(root, 'tools/build/build.mjs'), '--outdir', outdir, '--sourcemap'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  return path.join(outdir, 'ledger-node.mjs');
-}
-
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-bench-'));
   const details: Record<string, unknown> = {};
@@ -1000,7 +987,6 @@ async function main(): Promise<void> {
   let mainnetSync: MainnetSync | undefined;
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
-    process.env.LEDGER_NODE_TEST_CLI = bundle(path.join(root, 'node_modules/.cache/ledger-node/bench-bundle'));
     if (settings.only === 'rocksdb-packages') {
       const packages = await rocksdbPackagesStage(scratch);
       details.rocksdb_packages = packages;
