@@ -769,14 +769,18 @@ export class PgLedgerBackend implements LedgerBackend {
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
         putNumbers(pipeline, writes);
+        const senders = writes.map(sendersOf);
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
         const newVersions = writes.map((write, position) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
-          putLedgerRows(pipeline, write, groups[position]!);
+          putLedgerRows(pipeline, write, groups[position]!, senders[position]!);
           putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
           return counted;
         });
-        addSentToBlocks(pipeline, writes);
+        addSentToBlocks(
+          pipeline,
+          writes.map((write, position) => ({ ledgerIndex: write.ledgerIndex, senders: senders[position]! })),
+        );
         // The bookkeeping needs the counts, sent first and answered while the rows above are written.
         let next = counters;
         for (const [position, write] of writes.entries()) next = countersAfterAdding(next, write, await newVersions[position]!);
@@ -800,10 +804,8 @@ export class PgLedgerBackend implements LedgerBackend {
         pipeline.query(SQL.deleteTransactionHashes, [write.transactions.map((tx) => hashPrefix(tx.hash)), ledgerIndex, write.transactions.map((tx) => tx.txIndex)]);
         pipeline.query(SQL.deleteTransactionGroups, [ledgerIndex]);
         pipeline.query(SQL.deleteLedgerTransactions, [ledgerIndex]);
-        const accounts = lastPerKey(
-          write.transactions.flatMap((tx) => accountSides(tx).map((side) => side.accountId)),
-          (accountId) => accountId,
-        );
+        // Each account's row of the ledger, however many of its transactions name the account (ANY).
+        const accounts = write.transactions.flatMap((tx) => accountSides(tx).map((side) => side.accountId));
         pipeline.query(SQL.deleteAccountTransactions, [accounts, ledgerIndex]);
         const nftEntries = nftTransactionsOf(write);
         if (nftEntries.length > 0) pipeline.query(SQL.deleteNftTransactions, [nftEntries.map((entry) => entry.nftId), ledgerIndex, nftEntries.map((entry) => entry.txIndex)]);
@@ -957,8 +959,9 @@ export class PgLedgerBackend implements LedgerBackend {
   }
 
   async *accountTransactionEntries(accountId: Buffer, scan: AccountHistoryScan): AsyncIterable<AccountTransactionEntry> {
-    const { low, high } = scanBounds(scan);
-    if (comparePositions(low, high) > 0) return;
+    const bounds = scanBounds(scan);
+    if (!bounds) return;
+    const { low, high } = bounds;
     let [fromLedger, toLedger] = [low.ledgerIndex, high.ledgerIndex];
     let remaining = scan.limit ?? Number.POSITIVE_INFINITY;
     // Page by page of rows (a ledger each), each page continuing after the last ledger read.
@@ -1043,8 +1046,9 @@ export class PgLedgerBackend implements LedgerBackend {
     key: Buffer,
     scan: AccountHistoryScan,
   ): AsyncIterable<Row> {
-    let { low, high } = scanBounds(scan);
-    if (comparePositions(low, high) > 0) return;
+    const bounds = scanBounds(scan);
+    if (!bounds) return;
+    let { low, high } = bounds;
     let remaining = scan.limit ?? Number.POSITIVE_INFINITY;
     while (remaining > 0) {
       const pageSize = Math.min(remaining, HISTORY_PAGE);
@@ -1228,11 +1232,14 @@ function putNumbers(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
   pipeline.query(SQL.putTransactionTypes, [transactions.map((tx) => tx.transactionType)]);
 }
 
+/** Transactions an account sent in a ledger (sendersOf). */
+type Sender = ReturnType<typeof sendersOf>[number];
+
 /** The first 8 bytes of a transaction hash as a bigint, its key in transaction_hashes (pg/006_transaction_groups.sql's transaction_hash_prefix). */
 const hashPrefix = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOffset, 8).readBigInt64BE(0).toString();
 
 /** A ledger's header, transactions (in groups), account and NFT index entries and sent counts. */
-function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly TransactionGroupRow[]): void {
+function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly TransactionGroupRow[], senders: readonly Sender[]): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
   pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
@@ -1265,7 +1272,6 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly 
       nftStates.map((state) => state.uri),
     ]);
   }
-  const senders = sendersOf(write);
   pipeline.query(SQL.putSent, [senders.map((sender) => sender.accountId), ledgerIndex, senders.map((sender) => sender.sent)]);
 }
 
@@ -1274,12 +1280,12 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly 
  * batch, where one per ledger left each row's earlier versions behind (64 dead rows an account in a
  * batch of 64 ledgers) until a vacuum.
  */
-function addSentToBlocks(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
-  const blocks = new Map<number, Map<string, { accountId: Buffer; sent: number }>>();
-  for (const write of writes) {
-    let block = blocks.get(blockOf(write.ledgerIndex));
-    if (!block) blocks.set(blockOf(write.ledgerIndex), (block = new Map()));
-    for (const sender of sendersOf(write)) {
+function addSentToBlocks(pipeline: Pipeline, ledgers: readonly { ledgerIndex: number; senders: readonly Sender[] }[]): void {
+  const blocks = new Map<number, Map<string, Sender>>();
+  for (const { ledgerIndex, senders } of ledgers) {
+    let block = blocks.get(blockOf(ledgerIndex));
+    if (!block) blocks.set(blockOf(ledgerIndex), (block = new Map()));
+    for (const sender of senders) {
       const key = sender.accountId.toString('hex');
       const sum = block.get(key);
       if (sum) sum.sent += sender.sent;
@@ -1355,18 +1361,18 @@ class Pipeline {
 }
 
 /** The position right after `position` in (ledger, tx index) order; undefined after the last one. */
-/** The first and last positions a scan may yield, inclusive (low after high: none). */
-function scanBounds(scan: AccountHistoryScan): { low: HistoryPosition; high: HistoryPosition } {
+/** The first and last positions a scan may yield, inclusive; undefined when it can yield none. */
+function scanBounds(scan: AccountHistoryScan): { low: HistoryPosition; high: HistoryPosition } | undefined {
   let low: HistoryPosition = { ledgerIndex: scan.firstLedger ?? 0, txIndex: 0 };
   let high: HistoryPosition = { ledgerIndex: scan.lastLedger ?? MAX_U32, txIndex: MAX_U32 };
   // Strictly after `after` in the direction of travel is at or beyond the position next to it.
   if (scan.after) {
     const next = scan.reverse ? positionBefore(scan.after) : positionAfter(scan.after);
-    if (!next) return { low: { ledgerIndex: 1, txIndex: 0 }, high: { ledgerIndex: 0, txIndex: 0 } };
+    if (!next) return undefined;
     if (scan.reverse && comparePositions(next, high) < 0) high = next;
     if (!scan.reverse && comparePositions(next, low) > 0) low = next;
   }
-  return { low, high };
+  return comparePositions(low, high) > 0 ? undefined : { low, high };
 }
 
 function positionAfter(position: HistoryPosition): HistoryPosition | undefined {

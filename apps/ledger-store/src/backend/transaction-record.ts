@@ -93,7 +93,7 @@ export async function encodeTransactionGroups(transactions: readonly GroupedTran
     return deflated.length < joined.length ? Buffer.concat([Buffer.of(DEFLATED), deflated]) : Buffer.concat([Buffer.of(STORED), joined]);
   };
   const groups: TransactionGroupRow[] = [];
-  // Row bytes a transaction took in the group before (a first guess: half its plain bytes).
+  // Row bytes a transaction took in the group before (none yet: the first guess is 16 transactions).
   let perTransaction: number | undefined;
   for (let start = 0; start < sorted.length; ) {
     const firstTxIndex = sorted[start]!.txIndex;
@@ -106,13 +106,17 @@ export async function encodeTransactionGroups(transactions: readonly GroupedTran
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       const record = await recordOf(start, guess);
       const bytes = record.length + guess * HASH_ENTRY_BYTES;
-      if (bytes <= GROUP_ROW_BYTES || guess === 1) fits = { count: guess, record };
-      else fails = guess;
+      if (bytes <= GROUP_ROW_BYTES) fits = { count: guess, record };
+      else if (guess === 1) {
+        // One transaction larger than a page: a group of its own (PostgreSQL moves its row to TOAST).
+        fits = { count: 1, record };
+        break;
+      } else fails = guess;
       const low = fits?.count ?? 0;
       if (low + 1 >= fails) break;
       guess = Math.min(fails - 1, Math.max(low + 1, Math.floor((GROUP_ROW_BYTES * guess) / bytes)));
     }
-    // Out of tries between the bounds: the largest count that fit (at least one transaction).
+    // Out of tries with no count found to fit: one transaction.
     fits ??= { count: 1, record: await recordOf(start, 1) };
     perTransaction = (fits.record.length + fits.count * HASH_ENTRY_BYTES) / fits.count;
     const members = sorted.slice(start, start + fits.count);
