@@ -768,12 +768,14 @@ export class PgLedgerBackend implements LedgerBackend {
     return this.writeCovering(
       writes.map((write) => write.ledgerIndex),
       async (pipeline) => {
-        putNumbers(pipeline, writes);
+        // Each ledger's account index entries and senders, worked out once for every statement that needs them.
+        const entries = writes.map(accountEntriesOf);
         const senders = writes.map(sendersOf);
+        putNumbers(pipeline, writes, entries.flat());
         // Statements run in order in one transaction: each ledger's version count sees the rows of those before it.
         const newVersions = writes.map((write, position) => {
           const counted = countNewVersions(pipeline, write.ledgerIndex, write.stateChanges);
-          putLedgerRows(pipeline, write, groups[position]!, senders[position]!);
+          putLedgerRows(pipeline, write, { groups: groups[position]!, entries: entries[position]!, senders: senders[position]! });
           putStateChanges(pipeline, write.ledgerIndex, write.stateChanges);
           return counted;
         });
@@ -805,7 +807,7 @@ export class PgLedgerBackend implements LedgerBackend {
         pipeline.query(SQL.deleteTransactionGroups, [ledgerIndex]);
         pipeline.query(SQL.deleteLedgerTransactions, [ledgerIndex]);
         // Each account's row of the ledger, however many of its transactions name the account (ANY).
-        const accounts = write.transactions.flatMap((tx) => accountSides(tx).map((side) => side.accountId));
+        const accounts = accountEntriesOf(write).map((entry) => entry.accountId);
         pipeline.query(SQL.deleteAccountTransactions, [accounts, ledgerIndex]);
         const nftEntries = nftTransactionsOf(write);
         if (nftEntries.length > 0) pipeline.query(SQL.deleteNftTransactions, [nftEntries.map((entry) => entry.nftId), ledgerIndex, nftEntries.map((entry) => entry.txIndex)]);
@@ -1225,12 +1227,17 @@ function putTrustLines(pipeline: Pipeline, objects: readonly { key: Buffer; owne
 const withPrevious = (ledgerIndex: number, changes: readonly StateObjectChange[]) => changes.filter((change) => hasPreviousImage(ledgerIndex, change));
 
 /** The numbers of the accounts and transaction types the writes' index rows name (pg/005_account_numbers.sql), sent before those rows. */
-function putNumbers(pipeline: Pipeline, writes: readonly LedgerWrite[]): void {
+function putNumbers(pipeline: Pipeline, writes: readonly LedgerWrite[], entries: readonly AccountEntry[]): void {
   const transactions = writes.flatMap((write) => write.transactions);
   if (transactions.length === 0) return;
-  pipeline.query(SQL.putAccounts, [transactions.flatMap((tx) => accountSides(tx).map((side) => side.accountId))]);
+  pipeline.query(SQL.putAccounts, [entries.map((entry) => entry.accountId)]);
   pipeline.query(SQL.putTransactionTypes, [transactions.map((tx) => tx.transactionType)]);
 }
+
+/** A ledger's account index entries: each side of each transaction, with its place and type. */
+const accountEntriesOf = (write: LedgerWrite) =>
+  write.transactions.flatMap((tx) => accountSides(tx).map((side) => ({ ...side, txIndex: tx.txIndex, transactionType: tx.transactionType })));
+type AccountEntry = ReturnType<typeof accountEntriesOf>[number];
 
 /** Transactions an account sent in a ledger (sendersOf). */
 type Sender = ReturnType<typeof sendersOf>[number];
@@ -1239,7 +1246,11 @@ type Sender = ReturnType<typeof sendersOf>[number];
 const hashPrefix = (hash: Uint8Array): string => Buffer.from(hash.buffer, hash.byteOffset, 8).readBigInt64BE(0).toString();
 
 /** A ledger's header, transactions (in groups), account and NFT index entries and sent counts. */
-function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly TransactionGroupRow[], senders: readonly Sender[]): void {
+function putLedgerRows(
+  pipeline: Pipeline,
+  write: LedgerWrite,
+  { groups, entries, senders }: { groups: readonly TransactionGroupRow[]; entries: readonly AccountEntry[]; senders: readonly Sender[] },
+): void {
   const { ledgerIndex, transactions } = write;
   pipeline.query(SQL.putLedger, [ledgerIndex, write.ledgerHash, write.headerBlob, transactions.length]);
   pipeline.query(SQL.putLedgerHash, [write.ledgerHash, ledgerIndex]);
@@ -1252,7 +1263,6 @@ function putLedgerRows(pipeline: Pipeline, write: LedgerWrite, groups: readonly 
     groups.map((group) => group.record),
   ]);
   pipeline.query(SQL.putTransactionHashes, [transactions.map((tx) => hashPrefix(tx.hash)), ledgerIndex, transactions.map((tx) => tx.txIndex)]);
-  const entries = transactions.flatMap((tx) => accountSides(tx).map((side) => ({ ...side, txIndex: tx.txIndex, transactionType: tx.transactionType })));
   pipeline.query(SQL.putAccountTransactions, [
     entries.map((entry) => entry.accountId),
     ledgerIndex,
