@@ -12,6 +12,7 @@
  * postgres`, a second fresh node on a PostgreSQL server the run starts syncs the same history and
  * answers the same JSON-RPC loads, each figure printed beside RocksDB's.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,7 +32,7 @@ import { devnetClient } from './devnet-client';
 import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, comparisonVerdict, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadOptions, type LoadResult } from './http-load';
 import { measureLiveFollow, type LiveFollowResult } from './live-follow';
-import { peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
+import { crashesOf, peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
 import { layerMarkdownTable, layerTextTable, profileLayers, summarize, type CpuProfile, type LayerRow } from './request-profile';
 import { compareRocksDbPackages, rocksDbPackageFigures, type RocksDbPackagesResult } from './rocksdb-packages';
 import { ledgersFetched, parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
@@ -225,6 +226,8 @@ async function stopNode(run: NodeRun, peaks: Map<string, number>): Promise<void>
   servicePeaks(run.process, peaks);
   run.close();
   await stop(run.process);
+  const crashes = crashesOf(run.process);
+  if (crashes !== undefined) throw new Error(`the node's figures are void: ${crashes}`);
 }
 
 const covers = (status: GetStatusResponse, first: number, last: number) =>
@@ -975,6 +978,18 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
   }
 }
 
+/**
+ * The node as `npm start` and the container image run it: the bundle of `npm run build`, with
+ * source maps so that the CPU profiles name the sources (request-profile.ts), rather than the
+ * sources through tsx's loader (about 55 MiB more resident in each process). Every process the
+ * bench starts runs it (libs/test-utils cliEntry reads LEDGER_NODE_TEST_CLI). Built inside the
+ * workspace, as dist/ is: the bundle imports the npm packages from its node_modules.
+ */
+function bundle(outdir: string): string {
+  execFileSync(process.execPath, [path.join(root, 'tools/build/build.mjs'), '--outdir', outdir, '--sourcemap'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  return path.join(outdir, 'ledger-node.mjs');
+}
+
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-bench-'));
   const details: Record<string, unknown> = {};
@@ -987,6 +1002,7 @@ async function main(): Promise<void> {
   let mainnetSync: MainnetSync | undefined;
   try {
     log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
+    process.env.LEDGER_NODE_TEST_CLI = bundle(path.join(root, 'node_modules/.cache/ledger-node/bench-bundle'));
     if (settings.only === 'rocksdb-packages') {
       const packages = await rocksdbPackagesStage(scratch);
       details.rocksdb_packages = packages;

@@ -4,11 +4,42 @@
  * groups of their own, so their pids are read from its status lines and stopped one by one too.
  */
 import { readFileSync } from 'node:fs';
-import { childPids, cliEntry, startProcess, type RunningProcess } from '@ledger-node/test-utils';
+import { alive, childPids, cliEntry, startProcess, supervisorStatus, type RunningProcess } from '@ledger-node/test-utils';
 
 const started = new Set<RunningProcess>();
-/** Service name → pids seen in supervisor status lines (a restarted service has several). */
-const servicePids = new Map<number, string>();
+
+/**
+ * The services of each supervisor the run started, by pid, read from its status lines (a restarted
+ * service has several pids), so that a supervisor's stop also stops what it left running, and only that.
+ */
+export class SupervisedServices {
+  private readonly pids = new Map<RunningProcess, Set<number>>();
+
+  constructor(private readonly kill: (pid: number) => void) {}
+
+  /** The pids of the supervisor's services, by name, from its status lines so far. */
+  of(supervisor: RunningProcess): Map<string, number> {
+    const pids = childPids(supervisor, ['starting', 'restarted']);
+    const known = this.pids.get(supervisor) ?? new Set<number>();
+    for (const pid of pids.values()) known.add(pid);
+    this.pids.set(supervisor, known);
+    return pids;
+  }
+
+  /** Kills each service of `supervisor` seen so far: its own, never another supervisor's. */
+  killLeftOver(supervisor: RunningProcess): void {
+    for (const pid of this.pids.get(supervisor) ?? []) this.kill(pid);
+    this.pids.delete(supervisor);
+  }
+
+  killAll(): void {
+    for (const supervisor of [...this.pids.keys()]) this.killLeftOver(supervisor);
+  }
+}
+
+const services = new SupervisedServices((pid) => {
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+});
 
 export function start(args: string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
   const running = startProcess(args, { env });
@@ -24,39 +55,27 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): RunningPr
 export async function stop(running: RunningProcess, graceMs = 15_000): Promise<void> {
   await running.stop('SIGTERM', graceMs);
   started.delete(running);
-  killLeftOverServices();
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
-
-/** A service still running after its supervisor stopped is killed by its pid. */
-function killLeftOverServices(): void {
-  for (const pid of servicePids.keys()) {
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
-    servicePids.delete(pid);
-  }
+  services.killLeftOver(running);
 }
 
 /** Stops everything this run started; for `finally` and for the hard timeout. */
 export async function stopEverything(): Promise<void> {
   await Promise.allSettled([...started].map((running) => running.stop('SIGKILL', 2_000)));
   started.clear();
-  killLeftOverServices();
+  services.killAll();
 }
 
-/** The pids of the supervisor's services, by name, from its status lines so far. */
-export function servicesOf(node: RunningProcess): Map<string, number> {
-  const pids = childPids(node, ['starting', 'restarted']);
-  for (const [service, pid] of pids) servicePids.set(pid, service);
-  return pids;
+/** The pids of a node's services, by name, from its supervisor's status lines so far. */
+export const servicesOf = (node: RunningProcess): Map<string, number> => services.of(node);
+
+/**
+ * Why a node's figures cannot be trusted, if they cannot: a service that crashed and was restarted
+ * while it was measured (its supervisor's `crashed` status lines).
+ */
+export function crashesOf(node: RunningProcess): string | undefined {
+  const crashes = supervisorStatus(node).filter((status) => status.state === 'crashed');
+  if (crashes.length === 0) return undefined;
+  return `${crashes.length} service crash${crashes.length === 1 ? '' : 'es'} while it was measured: ${crashes.map((status) => status.msg.replace(/\s+/g, ' ')).join('; ')}`;
 }
 
 /** Peak resident set (VmHWM) of a running process in MiB; undefined once it is gone. */

@@ -1,7 +1,15 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { layerOf, layerTextTable, profileLayers, summarize, type CpuProfile } from './request-profile';
+import { layerOf, layerTextTable, profileLayers, sourceUrl, summarize, type CpuProfile } from './request-profile';
 
-const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url }, children });
+const frame = (id: number, functionName: string, url: string, children: number[] = [], lineNumber = 0, columnNumber = 0) => ({
+  id,
+  callFrame: { functionName, url, lineNumber, columnNumber },
+  children,
+});
 
 /**
  * root ─┬ (idle)
@@ -63,5 +71,36 @@ describe('request profile', () => {
     expect(rows[2]).toMatchObject({ microsPerRequest: 60 });
     expect(rows[2]!.share).toBeCloseTo(0.6);
     expect(layerTextTable(rows)).toContain('30.0 %');
+  });
+
+  it("charges a bundle's frame to the source its source map names for the frame's line and column, and a file without a map to itself", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'request-profile-'));
+    try {
+      const chunk = path.join(dir, 'chunks', 'chunk-A.mjs');
+      const chunkUrl = pathToFileURL(chunk).href;
+      // Line 0 from column 0: apps/facade/src/jsonrpc/dispatcher.ts; line 1 from column 0: libs/grpc/src/client.ts, from column 10: koa.
+      const map = { version: 3, sources: ['../../../work/apps/facade/src/jsonrpc/dispatcher.ts', '../../../work/libs/grpc/src/client.ts', '../../../work/node_modules/koa/lib/application.js'], names: [], mappings: 'AAAA;ACAA,UCAA' };
+      mkdirSync(path.dirname(chunk));
+      writeFileSync(chunk, '');
+      writeFileSync(`${chunk}.map`, JSON.stringify(map));
+      const at = (lineNumber: number, columnNumber: number) => sourceUrl({ functionName: 'f', url: chunkUrl, lineNumber, columnNumber });
+      expect(layerOf(at(0, 4))).toBe('facade jsonrpc/dispatcher');
+      expect(layerOf(at(1, 2))).toBe('libs grpc');
+      expect(layerOf(at(1, 12))).toBe('koa');
+      const plain = pathToFileURL(path.join(dir, 'plain.mjs')).href;
+      expect(sourceUrl({ functionName: 'f', url: plain, lineNumber: 3, columnNumber: 1 })).toBe(plain);
+      expect(sourceUrl({ functionName: 'f', url: 'node:_http_server', lineNumber: 3, columnNumber: 1 })).toBe('node:_http_server');
+
+      const bundled: CpuProfile = {
+        nodes: [frame(1, '(root)', '', [2]), frame(2, 'handle', chunkUrl, [3], 1, 12), frame(3, 'call', chunkUrl, [], 0, 4)],
+        samples: [2, 3, 3],
+        timeDeltas: [100, 100, 100],
+        startTime: 0,
+        endTime: 300,
+      };
+      expect(profileLayers(bundled, 1).map((row) => row.layer)).toEqual(['facade jsonrpc/dispatcher', 'koa']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

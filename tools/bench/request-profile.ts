@@ -9,12 +9,21 @@
  * its module (`node buffer`).
  * Frames without a source (JSON.stringify, a socket's writev) are charged to the frame that called
  * them, which is what asked for the work. The idle share says whether the process was the bound.
+ * A frame of a bundle (`npm run build -- --sourcemap`, which the bench runs) is charged to the
+ * source its source map names for the frame's position.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatValue, renderMarkdownTable, renderTextTable } from './figures';
 
 interface CallFrame {
   functionName: string;
   url: string;
+  /** Zero-based, as V8 reports them. */
+  lineNumber: number;
+  columnNumber: number;
 }
 
 interface ProfileNode {
@@ -66,6 +75,23 @@ export function layerOf(url: string): string | undefined {
   return 'other';
 }
 
+/** Each bundled file's source map (`<file>.map` beside it), undefined for a file without one. */
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** Where a frame's code came from: for a frame of a file with a source map, the source it names there; else the frame's own url. */
+export function sourceUrl(frame: CallFrame): string {
+  if (!frame.url.startsWith('file://')) return frame.url;
+  const file = fileURLToPath(frame.url);
+  if (!sourceMaps.has(file)) {
+    const mapFile = `${file}.map`;
+    sourceMaps.set(file, existsSync(mapFile) ? new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload) : undefined);
+  }
+  const entry = sourceMaps.get(file)?.findEntry(frame.lineNumber, frame.columnNumber);
+  if (!entry || !('originalSource' in entry) || !entry.originalSource) return frame.url;
+  const source = entry.originalSource;
+  return source.startsWith('file://') ? source : `file://${path.resolve(path.dirname(file), source)}`;
+}
+
 const SPECIAL: Readonly<Record<string, string>> = { '(idle)': 'idle', '(garbage collector)': 'GC', '(program)': 'V8 (program)', '(root)': 'V8 (program)' };
 
 /**
@@ -83,7 +109,7 @@ export function profileLayers(profile: CpuProfile, requests: number): LayerRow[]
     const node = byId.get(id)!;
     const special = SPECIAL[node.callFrame.functionName];
     const parent = parentOf.get(id);
-    const layer = special ?? layerOf(node.callFrame.url) ?? (parent === undefined ? 'V8 (program)' : chargeOf(parent));
+    const layer = special ?? layerOf(sourceUrl(node.callFrame)) ?? (parent === undefined ? 'V8 (program)' : chargeOf(parent));
     layerOfNode.set(id, layer);
     return layer;
   };

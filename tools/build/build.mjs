@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run build [-- --outdir DIR]`: the CLI and every service bundled into JavaScript in DIR
+// `npm run build [-- [--outdir DIR] [--sourcemap]]`: the CLI and every service bundled into JavaScript in DIR
 // (default dist/), which the container image runs with plain `node`, no TypeScript loader:
 //   ledger-node.mjs   the entry (apps/node/src/launch.ts), executable;
 //   chunks/           the code it imports dynamically: the CLI, each service, shared code;
-//   meta.json         esbuild's metafile: which source went into which output, and how imported.
+//   meta.json         esbuild's metafile: which source went into which output, and how imported;
+//   *.mjs.map         with --sourcemap (the bench's CPU profiles): where each line came from.
 // The version (package.json) and the git commit are written into the bundle (libs/telemetry's
 // build-info.ts), so that the image answers `ledger-node version` without package.json or git:
 // the commit is `--commit SHA` when given (the image's build has no .git: `docker build
@@ -21,7 +22,9 @@ import * as esbuild from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const entryName = 'ledger-node';
 
-const { values } = parseArgs({ options: { outdir: { type: 'string', default: path.join(root, 'dist') }, commit: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { outdir: { type: 'string', default: path.join(root, 'dist') }, commit: { type: 'string' }, sourcemap: { type: 'boolean', default: false } },
+});
 const outdir = path.resolve(values.outdir);
 
 const commitPattern = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -131,6 +134,8 @@ try {
     outExtension: { '.js': '.mjs' },
     plugins: [workspaceOnly],
     metafile: true,
+    // The sources' paths only (no copy of their text): what tools/bench/request-profile.ts maps frames to.
+    ...(values.sourcemap ? { sourcemap: 'linked', sourcesContent: false } : {}),
     logLevel: 'warning',
     // libs/telemetry/src/build-info.ts reads this instead of package.json and git.
     define: { __LEDGER_NODE_VERSION__: JSON.stringify(build.version), __LEDGER_NODE_COMMIT__: JSON.stringify(build.commit) },
