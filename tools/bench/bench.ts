@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,7 +32,7 @@ import { devnetClient } from './devnet-client';
 import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, comparisonVerdict, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadOptions, type LoadResult } from './http-load';
 import { measureLiveFollow, type LiveFollowResult } from './live-follow';
-import { crashesOf, peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
+import { crashesOf, measuredNode, peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
 import { layerMarkdownTable, layerTextTable, profileLayers, summarize, type CpuProfile, type LayerRow } from './request-profile';
 import { compareRocksDbPackages, rocksDbPackageFigures, type RocksDbPackagesResult } from './rocksdb-packages';
 import { ledgersFetched, parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
@@ -236,7 +236,7 @@ const covers = (status: GetStatusResponse, first: number, last: number) =>
 // ---------------------------------------------------------------- stages
 
 async function koaEchoBaseline(): Promise<LoadResult> {
-  const echo = start([path.join(root, 'tools/bench/servers/koa-echo.mjs'), String(await freePort())]);
+  const echo = start([benchServer('koa-echo.mjs'), String(await freePort())]);
   try {
     const port = (await echo.waitFor(/koa echo listening on (\d+)/))[1];
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'jt_blockNumber', params: [] });
@@ -979,16 +979,34 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
 }
 
 /**
- * The node as `npm start` and the container image run it: the bundle of `npm run build`, with
- * source maps so that the CPU profiles name the sources (request-profile.ts), rather than the
- * sources through tsx's loader (about 55 MiB more resident in each process). Every process the
- * bench starts runs it (libs/test-utils cliEntry reads LEDGER_NODE_TEST_CLI). Built inside the
- * workspace, as dist/ is: the bundle imports the npm packages from its node_modules.
+ * The node as the container image runs it: the bundle of `npm run build`, with source maps so that
+ * the CPU profiles name the sources (request-profile.ts), rather than the sources through tsx's
+ * loader (about 55 MiB more resident in each process), on the image's Node.js unless `--runtime
+ * current` (run.mjs). Every process the bench starts runs it (libs/test-utils cliEntry reads
+ * LEDGER_NODE_TEST_CLI). Built beside the npm packages it imports: the image runtime's production
+ * dependencies, or the workspace's node_modules.
  */
-function bundle(outdir: string): string {
+function bundle(): string {
+  const outdir = measuredApp ? path.join(measuredApp, 'bench-bundle') : path.join(root, 'node_modules/.cache/ledger-node/bench-bundle');
   execFileSync(process.execPath, [path.join(root, 'tools/build/build.mjs'), '--outdir', outdir, '--sourcemap'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   return path.join(outdir, 'ledger-node.mjs');
 }
+
+/** The image runtime's production dependencies (run.mjs), when the node is measured on that runtime. */
+const measuredApp = process.env.LEDGER_NODE_BENCH_APP || undefined;
+
+/** A server of tools/bench/servers, placed where the packages it imports resolve for the measured Node.js. */
+function benchServer(name: string): string {
+  const source = path.join(root, 'tools/bench/servers', name);
+  if (!measuredApp) return source;
+  const copy = path.join(measuredApp, 'bench-servers', name);
+  mkdirSync(path.dirname(copy), { recursive: true });
+  copyFileSync(source, copy);
+  return copy;
+}
+
+/** The measured Node.js's version (`v26.12.1`). */
+const measuredNodeVersion = execFileSync(measuredNode, ['--version'], { encoding: 'utf8' }).trim();
 
 async function main(): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-bench-'));
@@ -1001,8 +1019,8 @@ async function main(): Promise<void> {
   let moreReadsProfiles: ReadProfiles | undefined;
   let mainnetSync: MainnetSync | undefined;
   try {
-    log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; scratch ${scratch}`);
-    process.env.LEDGER_NODE_TEST_CLI = bundle(path.join(root, 'node_modules/.cache/ledger-node/bench-bundle'));
+    log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, the node and its baselines on Node ${measuredNodeVersion}${measuredApp ? " (the image's)" : ''}; scratch ${scratch}`);
+    process.env.LEDGER_NODE_TEST_CLI = bundle();
     if (settings.only === 'rocksdb-packages') {
       const packages = await rocksdbPackagesStage(scratch);
       details.rocksdb_packages = packages;
@@ -1140,7 +1158,7 @@ async function main(): Promise<void> {
 
     // ---- tracing on: the same jt_getTransactionByHash load with spans exported to a local sink
     log('otel_overhead: node restarted with OTEL_TRACES_EXPORTER=otlp to a local sink');
-    const sink = start([path.join(root, 'tools/bench/servers/otlp-sink.mjs'), String(await freePort())]);
+    const sink = start([benchServer('otlp-sink.mjs'), String(await freePort())]);
     const sinkPort = (await sink.waitFor(/otlp sink listening on (\d+)/))[1];
     const tracedNode = await startNode(syncDir, devnetUrl, {
       OTEL_TRACES_EXPORTER: 'otlp',
@@ -1326,7 +1344,7 @@ async function main(): Promise<void> {
   }
 
   const report = {
-    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, platform: `${os.platform()} ${os.release()}`, memoryMb: Math.round(os.totalmem() / 2 ** 20) },
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version, measuredNode: measuredNodeVersion, platform: `${os.platform()} ${os.release()}`, memoryMb: Math.round(os.totalmem() / 2 ** 20) },
     startedAt: new Date(runStartedAt).toISOString(),
     durationSeconds: (Date.now() - runStartedAt) / 1000,
     settings: { ...settings, json: undefined },
@@ -1350,7 +1368,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
     process.stdout.write(
-      `\n${textTable(figures)}${comparedStores.text}${stages.text}${mainnetStages.text}${readProfiles.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; ${report.durationSeconds.toFixed(0)} s\n`,
+      `\n${textTable(figures)}${comparedStores.text}${stages.text}${mainnetStages.text}${readProfiles.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node} (the node on ${report.machine.measuredNode}); ${report.durationSeconds.toFixed(0)} s\n`,
     );
   }
 }

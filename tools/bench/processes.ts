@@ -41,8 +41,12 @@ const services = new SupervisedServices((pid) => {
   if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
 
-export function start(args: string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
-  const running = startProcess(args, { env });
+/** The Node.js the measured processes run on: the image's (run.mjs `--runtime image`), or this one. */
+export const measuredNode = process.env.LEDGER_NODE_BENCH_NODE || process.execPath;
+
+/** Starts `node <args>`, on the measured Node.js unless `execPath` says another. */
+export function start(args: string[], env: NodeJS.ProcessEnv = {}, execPath = measuredNode): RunningProcess {
+  const running = startProcess(args, { env, execPath });
   started.add(running);
   return running;
 }

@@ -64,6 +64,21 @@ describe('request profile', () => {
     expect(rows[0]!.layer).toBe('idle');
   });
 
+  it("takes a frame named after an Object method (a class's `constructor`) for an ordinary frame, not a V8 pseudo-frame", () => {
+    const rows = profileLayers(
+      {
+        nodes: [frame(1, '(root)', '', [2]), frame(2, 'constructor', '', [3]), frame(3, 'toString', 'file:///w/node_modules/koa/lib/context.js')],
+        samples: [2, 3],
+        timeDeltas: [100, 100],
+        startTime: 0,
+        endTime: 200,
+      },
+      1,
+    );
+    expect(rows.map((row) => row.layer).sort()).toEqual(['V8 (program)', 'koa']);
+    expect(layerTextTable(summarize(rows))).toContain('koa');
+  });
+
   it('summarizes: small layers together, the busy total, idle last', () => {
     const rows = summarize(profileLayers(profile, 10), 0.15);
     expect(rows.map((row) => row.layer)).toEqual(['facade jsonrpc/dispatcher', 'other layers (3)', 'busy in all', 'idle']);

@@ -92,7 +92,13 @@ export function sourceUrl(frame: CallFrame): string {
   return source.startsWith('file://') ? source : `file://${path.resolve(path.dirname(file), source)}`;
 }
 
-const SPECIAL: Readonly<Record<string, string>> = { '(idle)': 'idle', '(garbage collector)': 'GC', '(program)': 'V8 (program)', '(root)': 'V8 (program)' };
+/** V8's pseudo-frames by name (a Map: a frame named `constructor` or `toString` is no special one). */
+const SPECIAL: ReadonlyMap<string, string> = new Map([
+  ['(idle)', 'idle'],
+  ['(garbage collector)', 'GC'],
+  ['(program)', 'V8 (program)'],
+  ['(root)', 'V8 (program)'],
+]);
 
 /**
  * The layers of one profile, largest first. `requests` answered during it gives the per-request
@@ -107,7 +113,7 @@ export function profileLayers(profile: CpuProfile, requests: number): LayerRow[]
     const known = layerOfNode.get(id);
     if (known !== undefined) return known;
     const node = byId.get(id)!;
-    const special = SPECIAL[node.callFrame.functionName];
+    const special = SPECIAL.get(node.callFrame.functionName);
     const parent = parentOf.get(id);
     const layer = special ?? layerOf(sourceUrl(node.callFrame)) ?? (parent === undefined ? 'V8 (program)' : chargeOf(parent));
     layerOfNode.set(id, layer);

@@ -29,9 +29,12 @@ export function cliEntry(): string {
   return process.env.LEDGER_NODE_TEST_CLI || path.join(workspaceRoot(), 'apps/node/bin/ledger-node-sources.js');
 }
 
-/** Starts `node <args>` in its own process group; every started process is tracked for `stopAll`. */
-export function startProcess(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): RunningProcess {
-  const child = spawn(process.execPath, args, {
+/**
+ * Starts `node <args>` in its own process group (`execPath`: another Node.js than this one's);
+ * every started process is tracked for `stopAll`.
+ */
+export function startProcess(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; execPath?: string } = {}): RunningProcess {
+  const child = spawn(options.execPath ?? process.execPath, args, {
     cwd: options.cwd ?? workspaceRoot(),
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
