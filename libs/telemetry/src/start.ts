@@ -12,6 +12,7 @@
  * instrumentations (their per-request work doubled the cost of a cached JSON-RPC read).
  */
 import { register } from 'node:module';
+import { spansRecorded } from './tracing';
 
 /** The modules the instrumentations below patch; only these go through the import hook. */
 const instrumentedModules = ['@grpc/grpc-js'];
@@ -50,6 +51,7 @@ export async function startTelemetry(service: string): Promise<Telemetry> {
     ],
   });
   sdk.start();
+  spansRecorded();
   return {
     shutdown: () => sdk.shutdown(),
   };

@@ -1,10 +1,21 @@
 /**
  * Spans through the OpenTelemetry API only. Without a started SDK (OTEL_* unset) the API is a
- * no-op: no span is recorded and these helpers cost a context lookup.
+ * no-op: no span is recorded, and these helpers run their task at once with a span that records
+ * nothing, making no span and no context of their own.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { context, INVALID_SPAN_CONTEXT, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('ledger-node');
+
+/** Whether this process started the SDK (start.ts). */
+let recording = false;
+/** What a task gets for its span while nothing is recorded: every call on it does nothing. */
+const notRecorded = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** Called once the SDK has started: from then on the helpers below make spans. */
+export function spansRecorded(): void {
+  recording = true;
+}
 
 /** Trace and span id of the span active in this async context, when one is recorded. */
 export function activeTraceIds(): { trace_id: string; span_id: string } | undefined {
@@ -20,7 +31,8 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
  * Runs `task` inside a new span (child of the active one) that ends when it settles; a throw
  * marks the span as an error with the error's name only, never its message (it may quote input).
  */
-export async function inSpan<T>(name: string, attributes: Attributes, task: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+export function inSpan<T>(name: string, attributes: Attributes, task: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+  if (!recording) return task(notRecorded);
   return tracer.startActiveSpan(name, { kind, attributes }, (span) => runToEnd(span, task));
 }
 
@@ -29,12 +41,13 @@ export async function inSpan<T>(name: string, attributes: Attributes, task: (spa
  * caller sent in the request's headers (W3C `traceparent`/`tracestate`, or what OTEL_PROPAGATORS
  * names), so a trace begun in front of the node (a proxy, a client) continues through it.
  */
-export async function inServerSpan<T>(
+export function inServerSpan<T>(
   name: string,
   headers: Record<string, string | string[] | undefined>,
   attributes: Attributes,
   task: (span: Span) => Promise<T>,
 ): Promise<T> {
+  if (!recording) return task(notRecorded);
   const parent = propagation.extract(ROOT_CONTEXT, headers);
   return tracer.startActiveSpan(name, { kind: SpanKind.SERVER, attributes }, parent, (span) => runToEnd(span, task));
 }
@@ -63,7 +76,8 @@ export function currentTraceContext(): TraceContext {
  * the next service) and linked to every other caller's span (OpenTelemetry's model for batches:
  * each of those traces names the batch that served it).
  */
-export async function inBatchSpan<T>(name: string, attributes: Attributes, callers: readonly TraceContext[], task: (span: Span) => Promise<T>): Promise<T> {
+export function inBatchSpan<T>(name: string, attributes: Attributes, callers: readonly TraceContext[], task: (span: Span) => Promise<T>): Promise<T> {
+  if (!recording) return task(notRecorded);
   const links: Link[] = [];
   for (const caller of callers.slice(1)) {
     const spanContext = trace.getSpanContext(caller);

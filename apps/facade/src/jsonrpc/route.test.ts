@@ -76,6 +76,28 @@ describe('POST /v1/jsonrpc', () => {
     expect(await response.json()).toMatchObject({ error: { message: 'Content-Type must be application/json' }, status: 'error' });
   });
 
+  it('takes a JSON body by every spelling of its type, and refuses a JSON type without a body', async () => {
+    const call = '{"jsonrpc":"2.0","method":"test_ping","params":[],"id":1}';
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8', 'Application/JSON', 'application/json;charset=utf-8']) {
+      const response = await post(call, type);
+      expect([type, response.status, await response.json()]).toEqual([type, 200, { id: 1, jsonrpc: '2.0', result: 'pong', status: 'success' }]);
+    }
+    // No Content-Length and no chunked body (written by hand: Node's client would add a length).
+    const { connect } = await import('node:net');
+    const { port } = new URL(url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.end('POST /v1/jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      socket.once('end', () => resolve(text));
+      socket.once('error', reject);
+    });
+    const status = Number(answer.split(' ')[1]);
+    expect(status).toBe(415);
+  });
+
   it('refuses a body over the size limit with 413', async () => {
     const response = await post(JSON.stringify({ jsonrpc: '2.0', method: 'test_ping', params: ['x'.repeat(2000)], id: 1 }));
     expect(response.status).toBe(413);

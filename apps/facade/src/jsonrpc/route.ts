@@ -13,6 +13,21 @@ export const JSON_RPC_PATH = '/v1/jsonrpc';
 export const jsonRpcErrorBody: ErrorBodyOf = (ctx, status, message) =>
   ctx.path === JSON_RPC_PATH ? errorResponse(null, { code: status >= 500 ? RpcCode.internal : RpcCode.invalidRequest, message }) : restErrorBody(ctx, status, message);
 
+/** The answer's type, set as it is: `ctx.type =` looks the name up in the MIME table on every answer. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Whether the request has a JSON body, as Koa's `ctx.is('application/json')` says, without parsing
+ * the header for the types clients send (`application/json`, with or without the UTF-8 charset).
+ * A request with neither a length nor a chunked body has no body (type-is's hasBody).
+ */
+function hasJsonBody(ctx: Koa.Context): boolean {
+  const headers = ctx.req.headers;
+  const type = headers['content-type'];
+  if (type === 'application/json' || type === JSON_CONTENT_TYPE) return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+  return Boolean(ctx.is('application/json'));
+}
+
 /**
  * `POST /v1/jsonrpc`: JSON bodies only (415 otherwise), bounded in size (413), answered per
  * JSON-RPC 2.0 with HTTP 200 for every call result, error or not; 204 when only notifications came.
@@ -42,7 +57,7 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
       ctx.body = errorResponse(null, { code: RpcCode.invalidRequest, message: `method ${ctx.method} not allowed: use POST` });
       return;
     }
-    if (!ctx.is('application/json')) {
+    if (!hasJsonBody(ctx)) {
       ctx.status = 415;
       ctx.body = errorResponse(null, { code: RpcCode.invalidRequest, message: 'Content-Type must be application/json' });
       return;
@@ -56,6 +71,6 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
     }
     ctx.status = 200;
     ctx.body = response;
-    ctx.type = 'application/json';
+    ctx.set('Content-Type', JSON_CONTENT_TYPE);
   };
 }
