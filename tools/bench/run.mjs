@@ -14,7 +14,8 @@ if (runtime !== 'image' && runtime !== 'current') {
 }
 if (runtime === 'image') {
   try {
-    const { node, app } = imageRuntime('bench', (line) => process.stdout.write(`[bench runtime] ${line}\n`));
+    // On stderr: with --json, stdout holds the report alone.
+    const { node, app } = imageRuntime('bench', (line) => process.stderr.write(`[bench runtime] ${line}\n`));
     process.env.LEDGER_NODE_BENCH_NODE = node;
     process.env.LEDGER_NODE_BENCH_APP = app;
   } catch (error) {

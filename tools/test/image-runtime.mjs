@@ -67,7 +67,8 @@ export function imageRuntime(title, say) {
     say(`npm ci --omit=dev in ${app}`);
     const install = spawnSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
       cwd: app,
-      stdio: 'inherit',
+      // npm's output on stderr: the bench's stdout may be its JSON report alone.
+      stdio: ['ignore', process.stderr, 'inherit'],
       env: { ...env, npm_config_nodedir: runtime, JOBS: 'max' },
     });
     if (install.status !== 0) throw new Error(`npm ci --omit=dev under Node.js ${version} (exit ${install.status ?? install.signal})`);
