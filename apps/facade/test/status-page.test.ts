@@ -131,7 +131,7 @@ describe('the status page in Chromium', () => {
     await page.waitForSelector('#latest-ledgers tr[data-ledger-index]');
     // A node a few ledgers behind on a loaded machine says so ("catching up"); the page refreshes
     // itself, and shows "following live" once the node is level again.
-    await page.waitForFunction(`document.querySelector('#live-state')?.textContent === 'following live'`, null, { timeout: 30_000 });
+    await expect.poll(() => page.textContent('#live-state'), { timeout: 30_000, interval: 250 }).toBe('following live');
     await page.screenshot({ path: path.join(screenshotDir, 'status-page-overview.png'), fullPage: true });
     // One synchronous read of the DOM: the page refreshes itself every few seconds.
     const shown = await page.$eval('body', (body) => ({
