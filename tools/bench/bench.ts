@@ -32,7 +32,7 @@ import { devnetClient } from './devnet-client';
 import { atLeast, atMost, comparisonMarkdownTable, comparisonTextTable, comparisonVerdict, markdownTable, ratioOf, textTable, type Figure, type StoreComparison } from './figures';
 import { runLoad, type LoadOptions, type LoadResult } from './http-load';
 import { measureLiveFollow, type LiveFollowResult } from './live-follow';
-import { crashesOf, measuredNode, peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
+import { crashesOf, measuredApp, measuredNode, peakRssMb, servicesOf, start, startCli, stop, stopEverything } from './processes';
 import { layerMarkdownTable, layerTextTable, profileLayers, summarize, type CpuProfile, type LayerRow } from './request-profile';
 import { compareRocksDbPackages, rocksDbPackageFigures, type RocksDbPackagesResult } from './rocksdb-packages';
 import { ledgersFetched, parseMetrics, stageMarkdownTable, stageRows, stageTextTable, type MetricsSample, type StageRow } from './stages';
@@ -991,9 +991,6 @@ function bundle(): string {
   execFileSync(process.execPath, [path.join(root, 'tools/build/build.mjs'), '--outdir', outdir, '--sourcemap'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   return path.join(outdir, 'ledger-node.mjs');
 }
-
-/** The image runtime's production dependencies (run.mjs), when the node is measured on that runtime. */
-const measuredApp = process.env.LEDGER_NODE_BENCH_APP || undefined;
 
 /** A server of tools/bench/servers, placed where the packages it imports resolve for the measured Node.js. */
 function benchServer(name: string): string {

@@ -43,10 +43,12 @@ const services = new SupervisedServices((pid) => {
 
 /** The Node.js the measured processes run on: the image's (run.mjs `--runtime image`), or this one. */
 export const measuredNode = process.env.LEDGER_NODE_BENCH_NODE || process.execPath;
+/** The image runtime's production dependencies (run.mjs), when the processes run on that runtime. */
+export const measuredApp = process.env.LEDGER_NODE_BENCH_APP || undefined;
 
-/** Starts `node <args>`, on the measured Node.js unless `execPath` says another. */
-export function start(args: string[], env: NodeJS.ProcessEnv = {}, execPath = measuredNode): RunningProcess {
-  const running = startProcess(args, { env, execPath });
+/** Starts `node <args>` on the measured Node.js. */
+export function start(args: string[], env: NodeJS.ProcessEnv = {}): RunningProcess {
+  const running = startProcess(args, { env, execPath: measuredNode });
   started.add(running);
   return running;
 }
