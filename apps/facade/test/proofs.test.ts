@@ -44,7 +44,8 @@ describe('transaction proofs served by a node following a devnet that plays a re
       ],
       { env: { LEDGER_NODE_DEVNET_HISTORY: PREBUILT } },
     );
-    publisher = (await node.waitFor(/validator list publisher (ED[0-9A-F]{64}) at /, 60_000))[1]!;
+    // The devnet builds its history first: seconds on an idle machine, minutes beside the other tests.
+    publisher = (await node.waitFor(/validator list publisher (ED[0-9A-F]{64}) at /, 180_000, { quietMs: 60_000 }))[1]!;
     anchor = Number((await node.waitFor(/anchored at validated ledger (\d+)/, 60_000))[1]);
     await node.waitFor(/facade\s+ready/, 60_000);
     call = rpcClient(rpcPort);
@@ -56,7 +57,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
       'four ledgers followed above the anchor, and the backfill down to ledger 2',
       100,
     );
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stopAll();

@@ -270,7 +270,9 @@ describe('the status page in Chromium', () => {
     let node: ReturnType<typeof startProcess> | undefined;
     let backfillPage: Page | undefined;
     try {
-      const upstream = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 120_000))[1]!;
+      // Building the history takes about 20 s on an idle machine and minutes beside the other tests:
+      // the wait lasts while the devnet says how far it is.
+      const upstream = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 360_000, { quietMs: 60_000 }))[1]!;
       const apiPort = await freePort();
       node = startProcess([
         cliEntry(), '-endpoint', upstream, '-validators', devnetValidatorsFile(dir), '-data_dir', path.join(dir, 'node'),
@@ -322,7 +324,7 @@ describe('the status page in Chromium', () => {
       await devnet.stop('SIGTERM', 5_000);
       remove();
     }
-  }, 180_000);
+  }, 480_000);
 
   it('ran without a script error or a refused resource', () => {
     expect(pageProblems).toEqual([]);

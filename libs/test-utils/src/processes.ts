@@ -9,8 +9,12 @@ export interface RunningProcess {
   readonly pid: number;
   /** Everything the process printed so far (stdout and stderr interleaved). */
   output(): string;
-  /** Resolves when the output matches, rejects when the process exits first or time runs out. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /**
+   * Resolves when the output matches, rejects when the process exits first or time runs out, or
+   * (with `quietMs`) once it has printed nothing for that long: a long wait on a process that says
+   * how far it is (a history build) fails as soon as it stalls, not at the end of the long wait.
+   */
+  waitFor(pattern: RegExp, timeoutMs?: number, options?: { quietMs?: number }): Promise<RegExpMatchArray>;
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>;
   /** Sends a signal to the process group and waits for the exit, escalating to SIGKILL. */
@@ -41,9 +45,11 @@ export function startProcess(args: string[], options: { env?: NodeJS.ProcessEnv;
     detached: true,
   });
   let buffer = '';
+  let lastOutputAtMs = Date.now();
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
     buffer += chunk.toString();
+    lastOutputAtMs = Date.now();
     for (const wake of waiters) wake();
   };
   child.stdout?.on('data', onData);
@@ -64,21 +70,25 @@ export function startProcess(args: string[], options: { env?: NodeJS.ProcessEnv;
     pid: child.pid ?? -1,
     output: () => buffer,
     exited,
-    waitFor(pattern, timeoutMs = 30_000) {
+    waitFor(pattern, timeoutMs = 30_000, { quietMs } = {}) {
       return new Promise((resolve, reject) => {
+        const fail = (why: string) => finish(() => reject(new Error(`${why} ${pattern}; output:\n${buffer.slice(-4000)}`)));
         const check = () => {
           const match = buffer.match(pattern);
           if (match) return finish(() => resolve(match));
-          if (hasExited || child.exitCode !== null || child.signalCode !== null) {
-            return finish(() => reject(new Error(`process exited before ${pattern}; output:\n${buffer.slice(-4000)}`)));
-          }
+          if (hasExited || child.exitCode !== null || child.signalCode !== null) return fail('process exited before');
         };
-        const timer = setTimeout(
-          () => finish(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${buffer.slice(-4000)}`))),
-          timeoutMs,
-        );
+        const timer = setTimeout(() => fail('timed out waiting for'), timeoutMs);
+        const waitedFromMs = Date.now();
+        const quietTimer =
+          quietMs === undefined
+            ? undefined
+            : setInterval(() => {
+                if (Date.now() - Math.max(lastOutputAtMs, waitedFromMs) >= quietMs) fail(`printed nothing for ${quietMs} ms while waiting for`);
+              }, Math.min(1_000, quietMs));
         const finish = (settle: () => void) => {
           clearTimeout(timer);
+          clearInterval(quietTimer);
           waiters.delete(check);
           settle();
         };

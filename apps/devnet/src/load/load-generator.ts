@@ -4,10 +4,12 @@
  * payments between them at a steady rate through the chain's submit path — the same engine call a
  * WebSocket `submit` makes — and logs a summary every few seconds.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ChainProfile } from '@ledger-node/chain';
 import type { Logger } from '@ledger-node/telemetry';
 import type { HistoryPlan } from '../config';
 import type { ClosedLedger } from '../engine/types';
+import { HistoryProgress } from './history-progress';
 import { historyShape, type HistoryShape } from './history-shape';
 import { LoadAccounts, type LoadAccount, type WritableSource } from './load-accounts';
 import { MainnetHistory } from './mainnet-history';
@@ -88,10 +90,14 @@ export class LoadGenerator {
     }
     const closeNow = async () => void this.source.writer.acceptLedger();
     const built: ClosedLedger[] = [];
+    const progress = new HistoryProgress(this.options.logger, plan.ledgers);
     if (await this.setUp(closeNow)) {
-      for (let count = 0; count < plan.ledgers && !this.stopped; count++) {
+      while (built.length < plan.ledgers && !this.stopped) {
         for (let submitted = 0; submitted < plan.transactionsPerLedger; submitted++) this.submitRandomPayment();
         built.push(this.source.writer.acceptLedger());
+        progress.built(built.length);
+        // Lets signals in between ledgers: a build takes minutes on a loaded machine.
+        await yieldToEventLoop();
       }
     }
     const shape = historyShape(built);

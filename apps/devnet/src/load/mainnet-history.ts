@@ -11,6 +11,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '@ledger-node/telemetry';
 import { AccountSetFlag, TrustSetFlag } from '../engine/protocol';
 import type { ClosedLedger, JsonObject, SubmitResult } from '../engine/types';
+import { HistoryProgress } from './history-progress';
 import { historyShape, type HistoryShape } from './history-shape';
 import { LoadAccounts, type LoadAccount, type WritableSource } from './load-accounts';
 import { ACTION_WEIGHTS, BRIDGES, drawDomain, drawMemos, GATEWAYS, ledgerSizes, type ActionKind } from './mainnet-shape';
@@ -92,9 +93,11 @@ export class MainnetHistory {
     this.issueOpeningBalances();
     this.close();
     const built: ClosedLedger[] = [];
+    const progress = new HistoryProgress(logger, ledgers);
     for (const size of ledgerSizes(ledgers, meanTransactionsPerLedger, this.draws)) {
       this.fillLedger(size);
       built.push(this.close());
+      progress.built(built.length);
       // Lets signals in between ledgers: a build takes minutes.
       await yieldToEventLoop();
     }
