@@ -27,7 +27,6 @@ export {
   transactionTreeProof,
   stateTreeRoot,
   StateTree,
-  variableLengthPrefix,
   type ProofPath,
 } from './shamap';
 export { RIPPLE_EPOCH_OFFSET, closeTimeHuman, rippleTimeToIso, unixMsToRippleTime } from './time';

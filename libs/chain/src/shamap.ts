@@ -1,5 +1,5 @@
 import { InvalidParams } from '@ledger-node/errors';
-import { HashPrefix, sha512Half, ZERO_HASH } from './hash';
+import { gatherInto, HashPrefix, sha512Half, sha512HalfGathered, ZERO_HASH } from './hash';
 import { hash256Bytes, toBytes, toHex } from './hex';
 
 /**
@@ -49,10 +49,18 @@ function nodeHash(node: TreeNode | undefined): Buffer {
   if (node.kind === 'leaf') return node.hash;
   if (node.cachedHash === undefined) {
     // rippled SHAMapInnerNode::updateHash: a node with no branches hashes to zero.
-    node.cachedHash =
-      node.leafCount === 0 ? ZERO_BYTES : sha512Half(HashPrefix.innerNode, ...node.children.map(nodeHash));
+    node.cachedHash = node.leafCount === 0 ? ZERO_BYTES : innerNodeHash(node.children.map(nodeHash));
   }
   return node.cachedHash;
+}
+
+/** SHA512Half('MIN\0' + the 16 child hashes), its input written in place. */
+function innerNodeHash(childHashes: readonly Buffer[]): Buffer {
+  const length = HashPrefix.innerNode.length + BRANCHES * 32;
+  const input = gatherInto(length);
+  let offset = HashPrefix.innerNode.copy(input, 0);
+  for (const childHash of childHashes) offset += childHash.copy(input, offset);
+  return sha512HalfGathered(length);
 }
 
 function withChild(inner: InnerNode, branch: number, child: TreeNode | undefined): InnerNode {
@@ -141,23 +149,54 @@ function stateLeaf(key: Buffer, blob: Uint8Array): LeafNode {
   return { kind: 'leaf', key, payload, hash: stateLeafHash(key, payload) };
 }
 
-/** rippled Serializer::addVL length prefix (1, 2 or 3 bytes). */
-export function variableLengthPrefix(length: number): Buffer {
-  if (length <= 192) return Buffer.from([length]);
-  if (length <= 12480) {
-    const rest = length - 193;
-    return Buffer.from([193 + (rest >> 8), rest & 0xff]);
-  }
-  if (length <= 918744) {
-    const rest = length - 12481;
-    return Buffer.from([241 + (rest >> 16), (rest >> 8) & 0xff, rest & 0xff]);
-  }
+/** Bytes of rippled Serializer::addVL's length prefix for `length` (1, 2 or 3). */
+function variableLengthPrefixLength(length: number): number {
+  if (length <= 192) return 1;
+  if (length <= 12480) return 2;
+  if (length <= 918744) return 3;
   throw new InvalidParams(`a variable-length field holds at most 918744 bytes, got ${length}`);
 }
 
-/** The hash of a transaction tree's leaf: rippled SHAMapTxPlusMetaLeafNode, SHA512Half('SND\0' + VL(tx) + VL(meta) + txid), hashed in parts. */
+/** Writes rippled Serializer::addVL's length prefix for `length` at `offset`; returns the offset after it. */
+function writeVariableLengthPrefix(length: number, into: Buffer, offset: number): number {
+  switch (variableLengthPrefixLength(length)) {
+    case 1:
+      return into.writeUInt8(length, offset);
+    case 2: {
+      const rest = length - 193;
+      into[offset] = 193 + (rest >> 8);
+      into[offset + 1] = rest & 0xff;
+      return offset + 2;
+    }
+    default: {
+      const rest = length - 12481;
+      into[offset] = 241 + (rest >> 16);
+      into[offset + 1] = (rest >> 8) & 0xff;
+      into[offset + 2] = rest & 0xff;
+      return offset + 3;
+    }
+  }
+}
+
+/** rippled Serializer::addVL length prefix (1, 2 or 3 bytes). */
+export function variableLengthPrefix(length: number): Buffer {
+  const prefix = Buffer.alloc(variableLengthPrefixLength(length));
+  writeVariableLengthPrefix(length, prefix, 0);
+  return prefix;
+}
+
+/** The hash of a transaction tree's leaf: rippled SHAMapTxPlusMetaLeafNode, SHA512Half('SND\0' + VL(tx) + VL(meta) + txid), its input written in place. */
 export function transactionLeafHash(txHash: Uint8Array, txBlob: Uint8Array, metaBlob: Uint8Array): Buffer {
-  return sha512Half(HashPrefix.txNode, variableLengthPrefix(txBlob.length), txBlob, variableLengthPrefix(metaBlob.length), metaBlob, txHash);
+  const length =
+    HashPrefix.txNode.length + variableLengthPrefixLength(txBlob.length) + txBlob.length + variableLengthPrefixLength(metaBlob.length) + metaBlob.length + txHash.length;
+  const input = gatherInto(length);
+  let offset = HashPrefix.txNode.copy(input, 0);
+  offset = writeVariableLengthPrefix(txBlob.length, input, offset);
+  input.set(txBlob, offset);
+  offset = writeVariableLengthPrefix(metaBlob.length, input, offset + txBlob.length);
+  input.set(metaBlob, offset);
+  input.set(txHash, offset + metaBlob.length);
+  return sha512HalfGathered(length);
 }
 
 function transactionLeaf(txHash: Buffer, txBlob: Uint8Array, metaBlob: Uint8Array): LeafNode {
