@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,44 @@ describe("an HTTP request's call scope", () => {
       expect(seen[1]!.signal.aborted).toBe(true);
       expect(seen[0]!.signal.aborted).toBe(false);
       expect(seen[0]!.caller).toBe(identity.caller);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('on a keep-alive connection, cancels the requests still at work when it closes, and none it answered before', async () => {
+    const seen: { path: string; signal: AbortSignal }[] = [];
+    const app = new Koa();
+    app.use(requestScope(() => identity));
+    app.use(async (ctx) => {
+      const scope = currentCallScope()!;
+      seen.push({ path: ctx.path, signal: scope.signal });
+      if (ctx.path === '/slow') await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
+      ctx.body = 'ok';
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port, path, agent });
+      outgoing.on('error', () => {});
+      const answered = new Promise<void>((resolve) => outgoing.on('response', (response) => response.resume().on('end', resolve)));
+      outgoing.end();
+      return answered;
+    };
+    try {
+      await get('/fast-1');
+      await get('/fast-2');
+      void get('/slow');
+      while (seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      agent.destroy();
+      await new Promise((resolve) => seen[2]!.signal.addEventListener('abort', resolve));
+      expect(seen.map(({ path, signal }) => [path, signal.aborted])).toEqual([
+        ['/fast-1', false],
+        ['/fast-2', false],
+        ['/slow', true],
+      ]);
     } finally {
       server.close();
     }

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { Socket } from 'node:net';
 import type Koa from 'koa';
 import { withCallScope, type CallScope } from '@ledger-node/grpc';
 import type { CallerIdentity, CallerOf } from './caller';
@@ -36,17 +37,37 @@ export class RequestScope implements CallScope {
   }
 }
 
+/** The scopes of each connection's requests still at work, cancelled when the connection closes. */
+const atWork = new WeakMap<Socket, Set<RequestScope>>();
+
+function scopesOf(socket: Socket): Set<RequestScope> {
+  let scopes = atWork.get(socket);
+  if (scopes === undefined) {
+    const created = new Set<RequestScope>();
+    // One listener per connection, not one per request: keep-alive connections carry thousands.
+    socket.once('close', () => {
+      for (const scope of created) scope.cancel();
+    });
+    atWork.set(socket, created);
+    scopes = created;
+  }
+  return scopes;
+}
+
 /**
  * Runs each HTTP request's work in a call scope (libs/grpc call-scope.ts): every gRPC call made
- * for it is cancelled, on every hop, when the client goes away before its answer, and carries the
- * caller's name (caller.ts), by which the keystore shares signing fairly.
+ * for it is cancelled, on every hop, when the client goes away (its connection closes) before the
+ * work is done, and carries the caller's name (caller.ts), by which the keystore shares signing fairly.
  */
 export function requestScope(callerOf: CallerOf): Koa.Middleware {
   return (ctx, next) => {
     const scope = new RequestScope(callerOf(ctx.req));
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) scope.cancel();
+    const scopes = scopesOf(ctx.req.socket);
+    scopes.add(scope);
+    const done = () => void scopes.delete(scope);
+    return withCallScope(scope, next).then(done, (error: unknown) => {
+      done();
+      throw error;
     });
-    return withCallScope(scope, next);
   };
 }

@@ -6,11 +6,13 @@
  * spans and the gRPC client spans hang below it. Mounted after the probes, which are not traced.
  */
 import type Koa from 'koa';
-import { inServerSpan, SpanStatusCode } from '@ledger-node/telemetry';
+import { inServerSpan, recordingSpans, SpanStatusCode } from '@ledger-node/telemetry';
 
 export function requestSpans(fixedRoutes: readonly string[] = []): Koa.Middleware {
-  return (ctx, next) =>
-    inServerSpan(ctx.method, ctx.headers, { 'http.request.method': ctx.method }, async (span) => {
+  return (ctx, next) => {
+    // With tracing off, the request goes on without a span's bookkeeping.
+    if (!recordingSpans()) return next();
+    return inServerSpan(ctx.method, ctx.headers, { 'http.request.method': ctx.method }, async (span) => {
       try {
         await next();
       } finally {
@@ -24,4 +26,5 @@ export function requestSpans(fixedRoutes: readonly string[] = []): Koa.Middlewar
         if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       }
     });
+  };
 }

@@ -17,6 +17,11 @@ export function spansRecorded(): void {
   recording = true;
 }
 
+/** Whether spans are recorded (spansRecorded was called): a caller may skip what only a span needs. */
+export function recordingSpans(): boolean {
+  return recording;
+}
+
 /** Trace and span id of the span active in this async context, when one is recorded. */
 export function activeTraceIds(): { trace_id: string; span_id: string } | undefined {
   const span = trace.getSpan(context.active());

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { restErrorBody, type ErrorBodyOf } from '../error-bodies';
+import { answerJson, JSON_CONTENT_TYPE } from '../json-answer';
 import type { CallerContext, Dispatcher } from './dispatcher';
 import { errorResponse, RpcCode } from './protocol';
 
@@ -12,9 +13,6 @@ export const JSON_RPC_PATH = '/v1/jsonrpc';
  */
 export const jsonRpcErrorBody: ErrorBodyOf = (ctx, status, message) =>
   ctx.path === JSON_RPC_PATH ? errorResponse(null, { code: status >= 500 ? RpcCode.internal : RpcCode.invalidRequest, message }) : restErrorBody(ctx, status, message);
-
-/** The answer's type, set as it is: `ctx.type =` looks the name up in the MIME table on every answer. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Whether the request has a JSON body, as Koa's `ctx.is('application/json')` says, without parsing
@@ -69,8 +67,6 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
       ctx.status = 204;
       return;
     }
-    ctx.status = 200;
-    ctx.body = response;
-    ctx.set('Content-Type', JSON_CONTENT_TYPE);
+    answerJson(ctx, 200, response);
   };
 }

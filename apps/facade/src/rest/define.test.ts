@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conflict, NotFound, OutOfRange, Unavailable } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
 import type { MethodContext } from '../jsonrpc/method';
+import { RenderedJson } from '../queries/rendered-json';
 import { defineRoute, mountRoutes, noParams, restErrors } from './define';
 
 /** A route that throws the error its query names, answered through its resource's error map. */
@@ -28,12 +29,28 @@ const failing = defineRoute({
     throw new Error('a bug');
   },
 });
+/** A route that answers its query's word, as a value or as JSON already rendered. */
+const echoing = defineRoute({
+  method: 'get',
+  path: '/echo',
+  operationId: 'echo',
+  tag: { name: 'echoes', description: 'routes that answer' },
+  summary: 'answers',
+  params: noParams,
+  query: z.object({ word: z.string(), rendered: z.enum(['yes', 'no']) }),
+  response: z.object({ word: z.string() }),
+  errors: {},
+  example: { query: { word: 'hello', rendered: 'no' }, response: { word: 'hello' } },
+  async handler({ query }) {
+    return query.rendered === 'yes' ? RenderedJson.of({ word: query.word }) : { word: query.word };
+  },
+});
 let server: Server;
 let url: string;
 
 beforeAll(async () => {
   const app = new Koa();
-  const router = mountRoutes([failing], {} as MethodContext, 1024);
+  const router = mountRoutes([failing, echoing], {} as MethodContext, 1024);
   app.use(restErrors(createLogger('test', 'silent'))).use(router.routes());
   server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,6 +62,15 @@ async function answer(path: string) {
   const response = await fetch(`${url}${path}`);
   return { status: response.status, body: (await response.json()) as { error: { code: string; message: string } } };
 }
+
+describe('REST answers', () => {
+  it.each(['no', 'yes'])('are JSON with the UTF-8 charset, whether rendered already (%s) or not', async (rendered) => {
+    const response = await fetch(`${url}/echo?word=h%C3%A9&rendered=${rendered}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({ word: 'hé' });
+  });
+});
 
 describe("REST errors by the route's resource map", () => {
   it.each([

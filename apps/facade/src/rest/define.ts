@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { z } from 'zod';
 import { InvalidParams, isLedgerNodeError, type ErrorKind } from '@ledger-node/errors';
 import { counter, histogram, type Logger } from '@ledger-node/telemetry';
+import { answerJson } from '../json-answer';
 import type { MethodContext } from '../jsonrpc/method';
 import { RenderedJson } from '../queries/rendered-json';
 
@@ -163,8 +164,7 @@ export function mountRoutes(routes: readonly RestRoute[], context: MethodContext
       const query = parseInput(route.query, ctx.query, 'query');
       const body = route.body ? parseInput(route.body, (ctx.request as { body?: unknown }).body, 'body') : undefined;
       const answer = await route.handler({ params, query, body }, context);
-      if (answer instanceof RenderedJson) ctx.type = 'application/json';
-      ctx.body = answer instanceof RenderedJson ? answer.json : answer;
+      answerJson(ctx, 200, answer instanceof RenderedJson ? answer.json : answer);
     });
   }
   return router;

@@ -13,6 +13,7 @@ import { rpcErrors, type RpcErrorToken } from '@ledger-node/rippled-api';
 import { inServerSpan, type Logger } from '@ledger-node/telemetry';
 import type { CallerOf } from '../caller';
 import { jsonErrorBodies, type ErrorBodyOf } from '../error-bodies';
+import { answerJson } from '../json-answer';
 import { requestScope } from '../request-scope';
 import { requestSpans } from '../request-spans';
 import { messageText, StreamConnection } from '../streams/connection';
@@ -79,9 +80,7 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
     }
     const { command, fields, apiVersion, request } = parsed.call;
     const outcome = await runner.run(command, fields, apiVersion, 'http');
-    ctx.status = 200;
-    ctx.type = 'application/json';
-    ctx.body = httpAnswer(request, outcome);
+    answerJson(ctx, 200, httpAnswer(request, outcome));
   };
 }
 
