@@ -7,6 +7,25 @@ import { RequestScope, requestScope } from './request-scope';
 
 const identity = { caller: 'ip:203.0.113.7', address: '203.0.113.7' };
 
+/**
+ * A Koa app behind requestScope that records each request's path, caller and signal; `/slow` works
+ * until its signal is aborted.
+ */
+async function scopedServer() {
+  const seen: { path: string; caller?: string; signal: AbortSignal }[] = [];
+  const app = new Koa();
+  app.use(requestScope(() => identity));
+  app.use(async (ctx) => {
+    const scope = currentCallScope()!;
+    seen.push({ path: ctx.path, caller: scope.caller, signal: scope.signal });
+    if (ctx.path === '/slow') await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
+    ctx.body = 'ok';
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { server, port: (server.address() as AddressInfo).port, seen };
+}
+
 describe("an HTTP request's call scope", () => {
   it('makes its signal on first use, aborted then if the client went away before', () => {
     const early = new RequestScope(identity);
@@ -23,18 +42,7 @@ describe("an HTTP request's call scope", () => {
   });
 
   it('cancels the work of a request whose client goes away, and not that of an answered one', async () => {
-    const seen: { caller?: string; signal: AbortSignal }[] = [];
-    const app = new Koa();
-    app.use(requestScope(() => identity));
-    app.use(async (ctx) => {
-      const scope = currentCallScope()!;
-      seen.push({ caller: scope.caller, signal: scope.signal });
-      if (ctx.path === '/slow') await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
-      ctx.body = 'ok';
-    });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const { port } = server.address() as AddressInfo;
+    const { server, port, seen } = await scopedServer();
     try {
       await fetch(`http://127.0.0.1:${port}/fast`);
       const gone = httpRequest({ host: '127.0.0.1', port, path: '/slow' });
@@ -52,18 +60,7 @@ describe("an HTTP request's call scope", () => {
   });
 
   it('on a keep-alive connection, cancels the requests still at work when it closes, and none it answered before', async () => {
-    const seen: { path: string; signal: AbortSignal }[] = [];
-    const app = new Koa();
-    app.use(requestScope(() => identity));
-    app.use(async (ctx) => {
-      const scope = currentCallScope()!;
-      seen.push({ path: ctx.path, signal: scope.signal });
-      if (ctx.path === '/slow') await new Promise((resolve) => scope.signal.addEventListener('abort', resolve));
-      ctx.body = 'ok';
-    });
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const { port } = server.address() as AddressInfo;
+    const { server, port, seen } = await scopedServer();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const get = (path: string) => {
       const outgoing = httpRequest({ host: '127.0.0.1', port, path, agent });
