@@ -44,6 +44,16 @@ describe('transactionTreeRoot', () => {
     expect(transactionTreeRoot([...items].reverse())).toBe(fixture.ledger.transaction_hash);
   });
 
+  it('keeps one leaf for a transaction given twice, the last given', () => {
+    const [, fixture] = ledgersWithTransactions.find(([name]) => name.endsWith('11119603.json'))!;
+    const items = fixture.ledger.transactions!.map((tx) => transactionFromLedgerJson(tx, xrpl));
+    const first = items[0]!;
+    const otherMeta = { ...first, metaBlob: first.metaBlob.slice(0, -2) + (first.metaBlob.endsWith('00') ? '01' : '00') };
+    expect(transactionTreeRoot([...items, first])).toBe(fixture.ledger.transaction_hash);
+    expect(transactionTreeRoot([otherMeta, ...items])).toBe(fixture.ledger.transaction_hash);
+    expect(transactionTreeRoot([...items, otherMeta])).not.toBe(fixture.ledger.transaction_hash);
+  });
+
   it('changes when one metadata byte changes', () => {
     const [, fixture] = ledgersWithTransactions.find(([name]) => name.endsWith('7501326.json'))!;
     const items = fixture.ledger.transactions!.map((tx) => transactionFromLedgerJson(tx, xrpl));

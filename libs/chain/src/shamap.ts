@@ -207,14 +207,25 @@ function transactionLeaf(txHash: Buffer, txBlob: Uint8Array, metaBlob: Uint8Arra
 type TransactionItem = { hash: string | Buffer; txBlob: string | Uint8Array; metaBlob: string | Uint8Array };
 
 function transactionTree(items: readonly TransactionItem[]): InnerNode {
-  let root = EMPTY_ROOT;
+  // A key given twice keeps its last leaf, as inserting it again would.
+  const leaves = new Map<string, LeafNode>();
   for (const item of items) {
     const key = typeof item.hash === 'string' ? hash256Bytes(item.hash, 'hash') : item.hash;
     if (key.length !== 32) throw new InvalidParams('hash must be 32 bytes', 'hash');
-    const leaf = transactionLeaf(key, toBytes(item.txBlob, 'txBlob'), toBytes(item.metaBlob, 'metaBlob'));
-    root = insert(root, leaf, 0);
+    leaves.set(key.toString('latin1'), transactionLeaf(key, toBytes(item.txBlob, 'txBlob'), toBytes(item.metaBlob, 'metaBlob')));
   }
-  return root;
+  return treeOf([...leaves.values()], 0);
+}
+
+/**
+ * The inner node at `depth` over leaves of distinct keys that share their first `depth` nibbles,
+ * built at once: a tree's shape depends on its keys alone, so it is the one inserting them one by
+ * one makes, without copying a path per key.
+ */
+function treeOf(leaves: readonly LeafNode[], depth: number): InnerNode {
+  const branches = new Array<LeafNode[] | undefined>(BRANCHES).fill(undefined);
+  for (const leaf of leaves) (branches[nibble(leaf.key, depth)] ??= []).push(leaf);
+  return makeInner(branches.map((below) => (below === undefined ? undefined : below.length === 1 ? below[0] : treeOf(below, depth + 1))));
 }
 
 /** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes (64 hex, or 32 bytes). */

@@ -7,8 +7,8 @@
  * A validated header hash covers all of these, so a ledger that passes is the one the network validated.
  */
 import { HashPrefix, sha512Half } from './hash';
-import { decodeLedgerHeader, hashLedgerHeader, LEDGER_HEADER_LENGTH, type LedgerHeader } from './header';
-import { decodeHex } from './hex';
+import { decodeLedgerHeader, LEDGER_HEADER_LENGTH, type LedgerHeader } from './header';
+import { decodeHex, toHex } from './hex';
 import { transactionTreeRoot } from './shamap';
 
 /** A ledger as the upstream served it (binary `ledger` answer), not yet trusted. */
@@ -89,7 +89,9 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
       message: `asked for ledger ${ledgerIndex}, got the header of ledger ${header.ledgerIndex}`,
     });
   }
-  const recomputedHash = hashLedgerHeader(header);
+  // The header bytes are its fields in hashing order: they hash as they came.
+  const ledgerHash = sha512Half(HashPrefix.ledgerMaster, headerBlob);
+  const recomputedHash = toHex(ledgerHash);
   for (const claimed of [fetched.ledgerHash, expectedHash]) {
     if (claimed !== undefined && claimed.toUpperCase() !== recomputedHash) {
       return fail({
@@ -111,8 +113,9 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
       return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction that is not hex` });
     }
     const hashBytes = sha512Half(HashPrefix.transactionId, txBlob);
-    const hash = hashBytes.toString('hex').toUpperCase();
-    if (tx.hash !== undefined && tx.hash.toUpperCase() !== hash) {
+    // Compared as bytes: 64 characters that are not all hex digits decode to fewer bytes, and fail.
+    if (tx.hash !== undefined && (tx.hash.length !== 64 || !Buffer.from(tx.hash, 'hex').equals(hashBytes))) {
+      const hash = toHex(hashBytes);
       return fail({
         reason: 'transaction_hash_mismatch',
         ledgerIndex,
@@ -122,10 +125,12 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
       });
     }
     // Inserting a key twice keeps one leaf, so a copy (with any metadata) would leave the root unchanged.
-    if (seen.has(hash)) {
+    const key = hashBytes.toString('latin1');
+    if (seen.has(key)) {
+      const hash = toHex(hashBytes);
       return fail({ reason: 'duplicate_transaction', ledgerIndex, actual: hash, message: `ledger ${ledgerIndex} lists transaction ${hash} more than once` });
     }
-    seen.add(hash);
+    seen.add(key);
     transactions.push({ hash: hashBytes, txBlob, metaBlob });
   }
   const treeRoot = transactionTreeRoot(transactions);
@@ -138,7 +143,7 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
       message: `the transactions of ledger ${ledgerIndex} hash to the tree root ${treeRoot}, not the header's transaction_hash ${header.transactionHash}`,
     });
   }
-  return { ok: true, ledger: { ledgerIndex, ledgerHash: Buffer.from(recomputedHash, 'hex'), header, headerBlob, transactions } };
+  return { ok: true, ledger: { ledgerIndex, ledgerHash, header, headerBlob, transactions } };
 }
 
 /** A stored ledger as far as linking needs it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkExtendsTip, checkIsParentOf, type FetchedLedger, getProfile, linkOf, type VerifiedLedger, verifyLedger } from '@ledger-node/chain';
+import { checkExtendsTip, checkIsParentOf, type FetchedLedger, getProfile, hashTransaction, linkOf, type VerifiedLedger, verifyLedger } from '@ledger-node/chain';
 import { recordedFetchedLedger, recordedLedgerFile, recordedRun } from '../../test/support/recorded-ledgers';
 
 function verified(fetched: FetchedLedger): VerifiedLedger {
@@ -69,6 +69,19 @@ describe('verifyLedger', () => {
     const fetched = recordedFetchedLedger(11119599);
     const transactions = fetched.transactions.map((tx, index) => (index === 0 ? { ...tx, hash: '0'.repeat(64) } : tx));
     expect(verifyLedger({ ...fetched, transactions })).toMatchObject({ ok: false, failure: { reason: 'transaction_hash_mismatch' } });
+  });
+
+  it('takes a served transaction hash in either case, and only as exactly its 64 hex digits', () => {
+    const fetched = recordedFetchedLedger(11119599);
+    const served = (hash: (real: string) => string) => ({
+      ...fetched,
+      transactions: fetched.transactions.map((tx, index) => (index === 0 ? { ...tx, hash: hash(hashTransaction(tx.txBlobHex)) } : tx)),
+    });
+    expect(verifyLedger(served((real) => real.toLowerCase())).ok).toBe(true);
+    expect(verifyLedger(served((real) => real.toUpperCase())).ok).toBe(true);
+    for (const forged of [(real: string) => `${real}00`, (real: string) => `${real}zz`, (real: string) => `${real.slice(0, 62)}zz`, (real: string) => real.slice(0, 62)]) {
+      expect(verifyLedger(served(forged))).toMatchObject({ ok: false, failure: { reason: 'transaction_hash_mismatch' } });
+    }
   });
 
   it('rejects a ledger listing a transaction twice, with forged metadata on the extra copy or as an exact copy', () => {
