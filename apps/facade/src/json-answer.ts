@@ -4,12 +4,12 @@ import type Koa from 'koa';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Answers JSON already rendered (or a value Koa renders) with `status`, without Koa's MIME
- * lookups: `ctx.type =` looks the name up on every answer, and a body set before its type has
- * text/plain looked up as well.
+ * Answers 200 with JSON already rendered (or a value Koa renders), without Koa's MIME lookups:
+ * `ctx.type =` looks the name up on every answer, and a body set before its type has text/plain
+ * looked up as well.
  */
-export function answerJson(ctx: Koa.Context, status: number, body: unknown): void {
-  ctx.status = status;
+export function answerJson(ctx: Koa.Context, body: unknown): void {
+  ctx.status = 200;
   ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = body;
 }

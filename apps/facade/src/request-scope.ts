@@ -64,10 +64,6 @@ export function requestScope(callerOf: CallerOf): Koa.Middleware {
     const scope = new RequestScope(callerOf(ctx.req));
     const scopes = scopesOf(ctx.req.socket);
     scopes.add(scope);
-    const done = () => void scopes.delete(scope);
-    return withCallScope(scope, next).then(done, (error: unknown) => {
-      done();
-      throw error;
-    });
+    return withCallScope(scope, next).finally(() => scopes.delete(scope));
   };
 }

@@ -67,6 +67,6 @@ export function jsonRpcRoute(dispatcher: Dispatcher, maxBodyBytes: number, calle
       ctx.status = 204;
       return;
     }
-    answerJson(ctx, 200, response);
+    answerJson(ctx, response);
   };
 }

@@ -164,7 +164,7 @@ export function mountRoutes(routes: readonly RestRoute[], context: MethodContext
       const query = parseInput(route.query, ctx.query, 'query');
       const body = route.body ? parseInput(route.body, (ctx.request as { body?: unknown }).body, 'body') : undefined;
       const answer = await route.handler({ params, query, body }, context);
-      answerJson(ctx, 200, answer instanceof RenderedJson ? answer.json : answer);
+      answerJson(ctx, answer instanceof RenderedJson ? answer.json : answer);
     });
   }
   return router;

@@ -80,7 +80,7 @@ function httpRoute(runner: CommandRunner, maxBodyBytes: number): Koa.Middleware 
     }
     const { command, fields, apiVersion, request } = parsed.call;
     const outcome = await runner.run(command, fields, apiVersion, 'http');
-    answerJson(ctx, 200, httpAnswer(request, outcome));
+    answerJson(ctx, httpAnswer(request, outcome));
   };
 }
 
