@@ -51,12 +51,13 @@ function option(name: string, fallback: number): number {
 /**
  * `--only rpc`: only what the JSON-RPC and tracing figures need (history, sync, the RPC loads, tracing).
  * `--only rocksdb-packages`: only `rocksdb` 5.2.1 beside `@nxtedition/rocksdb` (rocksdb-packages.ts), a few seconds.
+ * `--only follow`: only the live-follow latency (live-follow.ts), about a minute.
  */
-function onlyOption(): 'rpc' | 'rocksdb-packages' | undefined {
+function onlyOption(): 'rpc' | 'rocksdb-packages' | 'follow' | undefined {
   const position = argv.indexOf('--only');
   if (position < 0) return undefined;
   const only = argv[position + 1];
-  if (only !== 'rpc' && only !== 'rocksdb-packages') throw new Error('--only takes rpc or rocksdb-packages');
+  if (only !== 'rpc' && only !== 'rocksdb-packages' && only !== 'follow') throw new Error('--only takes rpc, rocksdb-packages or follow');
   return only;
 }
 
@@ -973,6 +974,19 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
   }
 }
 
+function liveFollowFigures(liveFollow: LiveFollowResult | undefined): Figure[] {
+  return [
+    {
+      name: 'live_follow_p99_ms',
+      value: liveFollow?.p99Ms,
+      unit: 'ms',
+      note: liveFollow && `validated at the devnet → served by jt_getBlockByNumber, ${liveFollow.answered} of ${liveFollow.validated} ledgers; p50 ${liveFollow.p50Ms.toFixed(0)} ms`,
+      goal: { text: '≤ 100 ms', met: liveFollow !== undefined && liveFollow.answered === liveFollow.validated && atMost(liveFollow.p99Ms, 100) },
+    },
+    { name: 'live_follow_p50_ms', value: liveFollow?.p50Ms, unit: 'ms' },
+  ];
+}
+
 /**
  * The node as the container image runs it: the bundle of `npm run build`, with source maps so that
  * the CPU profiles name the sources (request-profile.ts), rather than the sources through tsx's
@@ -1018,6 +1032,14 @@ async function main(): Promise<void> {
       details.rocksdb_packages = packages;
       figures.push(...rocksDbPackageFigures(packages));
       // A stage alone: printed, and bench/results (the full run's) left as it is.
+      process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
+      return;
+    }
+    if (settings.only === 'follow') {
+      log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
+      const liveFollow = await liveFollowRun(scratch, peaks);
+      details.live_follow = liveFollow;
+      figures.push(...liveFollowFigures(liveFollow));
       process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
       return;
     }
@@ -1234,14 +1256,7 @@ async function main(): Promise<void> {
         ratio: ratioOf(verification?.verify, verification?.sha512),
         goal: { text: 'ratio ≥ 0.80', met: atLeast(ratioOf(verification?.verify, verification?.sha512), 0.8) },
       },
-      {
-        name: 'live_follow_p99_ms',
-        value: liveFollow?.p99Ms,
-        unit: 'ms',
-        note: liveFollow && `validated at the devnet → served by jt_getBlockByNumber, ${liveFollow.answered} of ${liveFollow.validated} ledgers; p50 ${liveFollow.p50Ms.toFixed(0)} ms`,
-        goal: { text: '≤ 100 ms', met: liveFollow !== undefined && liveFollow.answered === liveFollow.validated && atMost(liveFollow.p99Ms, 100) },
-      },
-      { name: 'live_follow_p50_ms', value: liveFollow?.p50Ms, unit: 'ms' },
+      ...liveFollowFigures(liveFollow),
       {
         name: 'rpc_get_tx_rps',
         value: getTx.requestsPerSecond,

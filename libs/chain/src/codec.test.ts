@@ -1,4 +1,5 @@
-import { decode as decodeWithStockTable } from 'ripple-binary-codec';
+import { decode as decodeWithStockTable, encode as encodeWithStockTable } from 'ripple-binary-codec';
+import { classicAddressToXAddress } from 'ripple-address-codec';
 import { describe, expect, it } from 'vitest';
 import { hashes } from 'xrpl';
 import { hashTransaction } from './hash';
@@ -71,6 +72,27 @@ describe('XRPL codec on the recorded ledgers', () => {
 
   it('rejects non-hex binary input as InvalidParams', () => {
     expect(() => xrpl.codec.decode('12zz')).toThrow(expect.objectContaining({ kind: 'invalid_params' }));
+  });
+
+  it('encodes an X-address as its classic address and tag, as ripple-binary-codec does', () => {
+    const [, fixture] = xrplLedgers.find(([name]) => name.endsWith('7501326.json'))!;
+    const { hash: _hash, metaData: _meta, ...fields } = fixture.ledger.transactions![0]!;
+    const tagged = { ...fields, Account: classicAddressToXAddress(fields.Account, 77, false) };
+    expect(tagged.Account).toMatch(/^X/);
+    expect(xrpl.codec.encode(tagged)).toBe(encodeWithStockTable({ ...fields, SourceTag: 77 }).toUpperCase());
+    expect(xrpl.codec.encode(tagged)).toBe(xrpl.codec.encode({ ...fields, SourceTag: 77 }));
+  });
+
+  it('gives the same bytes for addresses as text or as AccountID hex, and keeps stack traces on after a failed encode', () => {
+    const [, fixture] = xrplLedgers.find(([name]) => name.endsWith('11119600.json'))!;
+    const { hash: _hash, metaData: _meta, ...fields } = fixture.ledger.transactions![0]!;
+    const hex = Buffer.from(xrpl.codec.decodeAccountId(fields.Account)).toString('hex').toUpperCase();
+    expect(xrpl.codec.encode({ ...fields, Account: hex })).toBe(xrpl.codec.encode(fields));
+    expect(xrpl.codec.encode(fields)).toBe(encodeWithStockTable(fields).toUpperCase());
+    const limit = Error.stackTraceLimit;
+    expect(() => xrpl.codec.encode({ ...fields, Fee: 'twelve' })).toThrow(expect.objectContaining({ kind: 'invalid_params' }));
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(limit).toBeGreaterThan(0);
   });
 });
 

@@ -39,6 +39,8 @@ interface WireConverter {
 }
 
 const ACCOUNT_ID_HEX = /^[0-9A-Fa-f]{40}$/;
+/** Addresses whose AccountID hex a codec remembers (forgotten all at once past this). */
+const REMEMBERED_ADDRESSES = 4096;
 
 /** Rebuilds a value with its AccountIDs and currency codes converted, guided by the field types of the definitions table. */
 class WireMapper {
@@ -107,6 +109,22 @@ function describe(error: unknown): string {
   return error.message;
 }
 
+/**
+ * Runs one of ripple-binary-codec's encoders without stack traces: it asks of every string value
+ * whether it is an X-address by decoding it and catching the error, so an encode throws and
+ * catches an error for each field, and capturing their stacks was half its time. Its own errors
+ * reach asInvalidParams (outside) stackless; the InvalidParams made there has its stack.
+ */
+function withoutStacks<T>(run: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return run();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** Binary-codec failures are caller input errors: rethrow them as InvalidParams with the cause kept. */
 function asInvalidParams<T>(action: string, run: () => T): T {
   try {
@@ -134,9 +152,12 @@ export interface ChainCodecOptions {
 }
 
 /**
- * A codec for one chain. ripple-binary-codec speaks XRPL-alphabet addresses only, so on the way in
- * addresses become 40-hex AccountIDs (which it accepts as-is) and on the way out its `r…` text is
- * rewritten digit by digit into the chain's alphabet (base58 checksums do not depend on the alphabet).
+ * A codec for one chain. On the way in, addresses become 40-hex AccountIDs, which ripple-binary-codec
+ * accepts as they are: it speaks XRPL-alphabet addresses only, and decodes (and checksums) each
+ * address twice, once asking whether it is an X-address; the hex is decoded once and remembered.
+ * On the XRPL a value that is not a classic address (an X-address) is left to the codec. On the way
+ * out its `r…` text is rewritten digit by digit into the chain's alphabet (base58 checksums do not
+ * depend on the alphabet).
  * Decoding first tries the single-pass decoder (binary-json.ts), which renders the same JSON with
  * addresses directly in the chain's alphabet, and leaves to the codec whatever it does not render.
  */
@@ -149,14 +170,24 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
   const sameAlphabet = options.alphabet === XRPL_ALPHABET;
   const singlePass = options.singlePassDecode === false ? undefined : new BinaryJsonDecoder(definitions, addresses, longCodes);
 
-  // The codec's own form (XRPL addresses, three-character codes) needs no mapping on the XRPL.
+  // The codec's own output (XRPL addresses, three-character codes) needs no mapping on the XRPL.
   const mapped = !sameAlphabet || longCodes;
+  const accountIdHex = new Map<string, string>();
   const toWire: WireConverter = {
     address: (address, fieldName) => {
       if (address === '' || ACCOUNT_ID_HEX.test(address)) return address;
-      const accountId = addresses.tryDecodeAccountId(address);
-      if (accountId === null) throw new InvalidParams(`${fieldName} '${address}' is not a valid address`, fieldName);
-      return Buffer.from(accountId).toString('hex').toUpperCase();
+      let hex = accountIdHex.get(address);
+      if (hex === undefined) {
+        const accountId = addresses.tryDecodeAccountId(address);
+        if (accountId === null) {
+          if (sameAlphabet) return address;
+          throw new InvalidParams(`${fieldName} '${address}' is not a valid address`, fieldName);
+        }
+        hex = Buffer.from(accountId).toString('hex').toUpperCase();
+        if (accountIdHex.size >= REMEMBERED_ADDRESSES) accountIdHex.clear();
+        accountIdHex.set(address, hex);
+      }
+      return hex;
     },
     currency: (code) => (longCodes ? (longCurrencyHex(code) ?? code) : code),
   };
@@ -184,14 +215,14 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
 
   const prepare = (json: object): Record<string, unknown> => {
     if (!isRecord(json)) throw new InvalidParams('a transaction or ledger entry must be a JSON object');
-    return mapped ? mapper.mapObject(json, toWire) : json;
+    return mapper.mapObject(json, toWire);
   };
 
   return {
     encode: (json) =>
       asInvalidParams('encode', () => {
         const { json: encodable, rewrites } = planRippledForms(prepare(json), definitions);
-        return applyRippledForms(encodeBinary(encodable, definitions).toUpperCase(), definitions, rewrites);
+        return applyRippledForms(withoutStacks(() => encodeBinary(encodable, definitions)).toUpperCase(), definitions, rewrites);
       }),
     decode: (binary) =>
       asInvalidParams('decode', () => {
@@ -204,10 +235,10 @@ export function createChainCodec(options: ChainCodecOptions): ChainCodec {
         return decodeBytes(bytes, () => bytes.toString('hex'));
       }),
     encodeForSigning: (json) =>
-      asInvalidParams('encode for signing', () => encodeBinaryForSigning(prepare(json), definitions).toUpperCase()),
+      asInvalidParams('encode for signing', () => withoutStacks(() => encodeBinaryForSigning(prepare(json), definitions)).toUpperCase()),
     encodeForMultisigning: (json, signer) =>
       asInvalidParams('encode for multisigning', () =>
-        encodeBinaryForMultisigning(prepare(json), sameAlphabet ? signer : toWire.address(signer, 'signer'), definitions).toUpperCase(),
+        withoutStacks(() => encodeBinaryForMultisigning(prepare(json), sameAlphabet ? signer : toWire.address(signer, 'signer'), definitions)).toUpperCase(),
       ),
     isValidAddress: (address) => addresses.isValidAddress(address),
     encodeAccountId: (accountId) => addresses.encodeAccountId(accountId),

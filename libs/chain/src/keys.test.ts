@@ -1,3 +1,5 @@
+import { randomBytes, verify as cryptoVerify } from 'node:crypto';
+import * as keypairs from 'ripple-keypairs';
 import { describe, expect, it } from 'vitest';
 import { Wallet } from 'xrpl';
 import { chainIds, getProfile } from './profiles';
@@ -23,6 +25,8 @@ describe('ChainKeys', () => {
           expect(publicKey.startsWith('ED')).toBe(algorithm === 'ed25519');
           const signature = profile.keys.sign(message, privateKey);
           expect(profile.keys.verify(message, signature, publicKey)).toBe(true);
+          expect(profile.keys.signer(privateKey)(message)).toBe(signature);
+          expect(() => profile.keys.signer(privateKey)('not hex')).toThrow(expect.objectContaining({ kind: 'invalid_params' }));
 
           const flipped = signature.slice(0, 20) + (signature[20] === '0' ? '1' : '0') + signature.slice(21);
           expect(profile.keys.verify(message, flipped, publicKey)).toBe(false);
@@ -45,6 +49,65 @@ describe('ChainKeys', () => {
       });
     });
   }
+
+  it('signs with Ed25519 the bytes ripple-keypairs signs, and each verifies the other', () => {
+    const keys = getProfile('xrpl').keys;
+    for (let round = 0; round < 40; round++) {
+      const { publicKey, privateKey } = keys.deriveKeypair(keys.generateSeed({ algorithm: 'ed25519', entropy: randomBytes(16) }));
+      const signed = randomBytes(round * 7).toString('hex').toUpperCase();
+      const signature = keys.sign(signed, privateKey);
+      expect(signature).toBe(keypairs.sign(signed, privateKey).toUpperCase());
+      expect(keys.verify(signed, signature, publicKey)).toBe(true);
+      expect(keys.verify(signed.toLowerCase(), signature.toLowerCase(), publicKey.toLowerCase())).toBe(true);
+      expect(keypairs.verify(signed, signature, publicKey)).toBe(true);
+      expect(keys.verify(signed + '00', signature, publicKey)).toBe(false);
+      expect(keys.verify(signed, signature.slice(0, -2), publicKey)).toBe(false);
+    }
+  });
+
+  it('refuses an Ed25519 signature whose S is not below the group order, as ripple-keypairs does', () => {
+    const keys = getProfile('xrpl').keys;
+    const { publicKey, privateKey } = keys.deriveKeypair(keys.generateSeed({ algorithm: 'ed25519', entropy: new Uint8Array(16).fill(3) }));
+    const signature = Buffer.from(keys.sign(message, privateKey), 'hex');
+    // S + L: the same S modulo the group order, a second encoding RFC 8032 forbids.
+    const order = 2n ** 252n + 27742317777372353535851937790883648493n;
+    const s = BigInt(`0x${Buffer.from(signature.subarray(32)).reverse().toString('hex')}`) + order;
+    const malleated = Buffer.concat([signature.subarray(0, 32), Buffer.from(s.toString(16).padStart(64, '0'), 'hex').reverse()]).toString('hex');
+    expect(keypairs.verify(message, malleated, publicKey)).toBe(false);
+    expect(keys.verify(message, malleated, publicKey)).toBe(false);
+  });
+
+  it('verifies secp256k1 signatures as ripple-keypairs does: SHA-512Half, canonical DER, low S only', () => {
+    const keys = getProfile('xrpl').keys;
+    const order = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    for (let round = 0; round < 40; round++) {
+      const { publicKey, privateKey } = keys.deriveKeypair(keys.generateSeed({ entropy: randomBytes(16) }));
+      const signed = randomBytes(round * 7).toString('hex').toUpperCase();
+      const signature = keys.sign(signed, privateKey);
+      expect(keys.verify(signed, signature, publicKey)).toBe(true);
+      expect(keys.verify(signed.toLowerCase(), signature.toLowerCase(), publicKey.toLowerCase())).toBe(true);
+      expect(keys.verify(signed + '00', signature, publicKey)).toBe(false);
+      expect(keys.verify(signed, `${signature}00`, publicKey)).toBe(false);
+      // The same signature with S turned to n - S: valid ECDSA, which OpenSSL alone accepts, but not canonical.
+      const der = Buffer.from(signature, 'hex');
+      const rLength = der[3]!;
+      const s = BigInt(`0x${der.subarray(6 + rLength).toString('hex')}`);
+      let highS = (order - s).toString(16);
+      highS = (highS.length % 2 ? '0' : '') + highS;
+      if (Number.parseInt(highS.slice(0, 2), 16) >= 0x80) highS = `00${highS}`;
+      const r = der.subarray(4, 4 + rLength).toString('hex');
+      const body = `02${rLength.toString(16).padStart(2, '0')}${r}02${(highS.length / 2).toString(16).padStart(2, '0')}${highS}`;
+      const malleated = `30${(body.length / 2).toString(16).padStart(2, '0')}${body}`;
+      const spki = Buffer.concat([Buffer.from('3036301006072a8648ce3d020106052b8104000a032200', 'hex'), Buffer.from(publicKey, 'hex')]);
+      expect(cryptoVerify('sha512', Buffer.from(signed, 'hex'), { key: spki, format: 'der', type: 'spki' }, Buffer.from(malleated, 'hex'))).toBe(true);
+      expect(keypairs.verify(signed, malleated, publicKey)).toBe(false);
+      expect(keys.verify(signed, malleated, publicKey)).toBe(false);
+    }
+    const { publicKey } = keys.deriveKeypair(keys.generateSeed({ entropy: new Uint8Array(16).fill(5) }));
+    const notOnTheCurve = `02${'FF'.repeat(32)}`;
+    expect(keys.verify(message, keys.sign(message, keys.deriveKeypair(keys.generateSeed({ entropy: new Uint8Array(16).fill(5) })).privateKey), notOnTheCurve)).toBe(false);
+    expect(keys.verify(message, '3006020101020101', publicKey)).toBe(false);
+  });
 
   it('reads a Jingtum seed as the XRPL seed with the same digits: same keys, addresses in each alphabet', () => {
     const xrpl = getProfile('xrpl');

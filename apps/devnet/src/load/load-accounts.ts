@@ -12,7 +12,8 @@ export type WritableSource = LedgerSource & { writer: LedgerWriter };
 export interface LoadAccount {
   address: string;
   publicKey: string;
-  privateKey: string;
+  /** Signs with the account's key, read once. */
+  sign(messageHex: string): string;
   nextSequence: number;
 }
 
@@ -38,8 +39,8 @@ export class LoadAccounts {
   }
 
   fromSecret(secret: string): LoadAccount {
-    const keypair = this.profile.keys.deriveKeypair(secret);
-    return { address: this.profile.keys.deriveAddress(keypair.publicKey), ...keypair, nextSequence: 0 };
+    const { publicKey, privateKey } = this.profile.keys.deriveKeypair(secret);
+    return { address: this.profile.keys.deriveAddress(publicKey), publicKey, sign: this.profile.keys.signer(privateKey), nextSequence: 0 };
   }
 
   /** Signs with the account's key and submits; keeps the account's next sequence in step with the chain. */
@@ -51,8 +52,8 @@ export class LoadAccounts {
       Sequence: account.nextSequence,
       SigningPubKey: account.publicKey,
     };
-    const { codec, keys } = this.profile;
-    const signature = keys.sign(codec.encodeForSigning(unsigned), account.privateKey);
+    const { codec } = this.profile;
+    const signature = account.sign(codec.encodeForSigning(unsigned));
     const result = this.source.writer.submit(codec.encode({ ...unsigned, TxnSignature: signature }));
     if (result.applied || result.queued) {
       account.nextSequence += 1;

@@ -103,6 +103,7 @@ export class LiveFollower {
   private async follow(announcement: ValidatedLedgerAnnouncement, contest: boolean): Promise<void> {
     const { chain, logger, profile, failures, health, stateProver } = this.options;
     const { ledgerIndex, ledgerHash } = announcement;
+    const startedAt = performance.now();
     let ledger;
     let notFound = false;
     try {
@@ -133,6 +134,7 @@ export class LiveFollower {
       throw error;
     }
     this.highestVerified = Math.max(this.highestVerified, ledgerIndex);
+    const fetchedAt = performance.now();
     // A self-consistent forgery verifies, even one naming the stored tip as its parent (a fork at the
     // tip): the hash itself must be proven the network's, for an anchor and for the next ledger alike.
     const proof = await this.options.anchorProof.prove(ledgerIndex, ledgerHash, ledger.header.parentHash, this.abort.signal);
@@ -152,6 +154,9 @@ export class LiveFollower {
       return;
     }
     this.unprovenInARow = 0;
+    const provenAt = performance.now();
+    let writeStartedAt = provenAt;
+    let indexedAt = provenAt;
     if (contest) await this.removeContested(ledgerIndex, ledgerHash);
     let tip = chain.tip;
     /** The stored parent is the one this proven ledger names. */
@@ -174,12 +179,20 @@ export class LiveFollower {
     }
     // The validations that proved it are kept with it (the evidence a transaction's proof carries).
     await stateProver.provenWrite(ledger, async (stateChanges) => {
-      await chain.write([{ write: { ...timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), evidence: proof.evidence }, link: linkOf(ledger) }]);
+      writeStartedAt = performance.now();
+      const write = { ...timedStage('index', () => ledgerWriteOf(ledger, profile, health, stateChanges)), evidence: proof.evidence };
+      indexedAt = performance.now();
+      await chain.write([{ write, link: linkOf(ledger) }]);
       this.options.ingest.stored('live', 1);
     });
     if (linkedBelow) health.linkedDownTo(ledgerIndex);
     // One line per ledger at debug; at info, the chain's arrival is summarised every few seconds (sync-summary.ts).
-    logger.debug({ ledgerIndex, ledgerHash, txCount: ledger.transactions.length }, `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`);
+    const storedAt = performance.now();
+    const ms = (from: number, to: number) => Math.round((to - from) * 10) / 10;
+    logger.debug(
+      { ledgerIndex, ledgerHash, txCount: ledger.transactions.length, fetchMs: ms(startedAt, fetchedAt), proofMs: ms(fetchedAt, provenAt), stateMs: ms(provenAt, writeStartedAt), indexMs: ms(writeStartedAt, indexedAt), writeMs: ms(indexedAt, storedAt) },
+      `stored validated ledger ${ledgerIndex} (${ledger.transactions.length} transactions)`,
+    );
     if (tip === undefined || ledgerIndex > tip + 1) {
       logger.info(
         { ledgerIndex, previousTip: tip, proof: proof.text },

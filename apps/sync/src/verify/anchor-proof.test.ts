@@ -137,6 +137,23 @@ describe('AnchorProof with a published list', () => {
     expect(refused.sort()).toEqual(['validation_bad_signature', 'validation_malformed', 'validation_untrusted']);
   });
 
+  it("checks a trusted validator's validation of a newer ledger as it comes; a second hash at that index waits until it would count", async () => {
+    const refused: string[] = [];
+    const anchor = proof({ refused });
+    const forged = (index: number, ledgerIndex: number, ledgerHash: string) =>
+      profile.codec.encode({ ...profile.codec.decode(network.validation(index, ledgerIndex, ledgerHash).data), Cookie: '0000000000000001' });
+    anchor.onValidation({ data: forged(0, 500, hash) });
+    expect(refused).toEqual(['validation_bad_signature']);
+    anchor.onValidation(network.validation(1, 501, hash));
+    anchor.onValidation({ data: forged(1, 501, otherHash) });
+    expect(refused).toEqual(['validation_bad_signature']);
+    for (const index of [0, 2, 3]) anchor.onValidation(network.validation(index, 501, otherHash));
+    expect(await anchor.prove(501, otherHash, parentHash, never())).toBeUndefined();
+    expect(refused).toEqual(['validation_bad_signature', 'validation_bad_signature']);
+    for (const index of [0, 2, 3]) anchor.onValidation(network.validation(index, 501, hash));
+    expect((await anchor.prove(501, hash, parentHash, never()))?.text).toBe('validated by 4 of 5 trusted validators (quorum 4)');
+  });
+
   it('-validators signing keys prove as before, with the file\'s quorum', async () => {
     const signer = profile.keys.deriveKeypair(profile.keys.generateSeed({ entropy: new Uint8Array(16).fill(9) }));
     const anchor = proof({ lists: network.lists({ validators: { keys: [signer.publicKey], quorum: 1 } }) });

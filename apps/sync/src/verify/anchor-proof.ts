@@ -17,7 +17,7 @@
 import { encodeNodePublicKey, listDocumentParts, nodePublicKeyHex, verifyValidation, type ChainProfile } from '@ledger-node/chain';
 import type { LedgerEvidence } from '@ledger-node/contracts';
 import type { Logger } from '@ledger-node/telemetry';
-import { sleep } from '@ledger-node/upstream';
+import { WakeablePause } from '@ledger-node/upstream';
 import type { ValidatorLists } from '../trust/validator-lists';
 
 /** The negative UNL a ledger is proven with: the master keys its parent's NegativeUNL object disables. */
@@ -77,6 +77,10 @@ export class AnchorProof {
   /** Ledger hash → its validations by signing key, for the newest ledger indexes seen. */
   private readonly validations = new Map<string, { ledgerIndex: number; bySigningKey: Map<string, ReceivedValidation> }>();
   private readonly manifestAskedAt = new Map<string, number>();
+  /** Woken as a validation is kept: a proof waiting for its quorum looks again. */
+  private readonly arrival = new WakeablePause();
+  /** The newest ledger index a validation was checked at on arrival, by signing key. */
+  private readonly checkedOnArrival = new Map<string, number>();
   private saidUntrusted = false;
   /** How the newest anchor was proven, or why none could be: for the status. */
   state = '';
@@ -133,10 +137,19 @@ export class AnchorProof {
     }
     const hash = ledgerHash.toUpperCase();
     const entry = this.validations.get(hash) ?? { ledgerIndex, bySigningKey: new Map() };
-    if (!entry.bySigningKey.has(key) && entry.bySigningKey.size < MAX_VALIDATIONS_PER_LEDGER) {
-      entry.bySigningKey.set(key, { ledgerIndex, full: typeof flags === 'number' && (flags & 1) !== 0, blobHex: message.data, verified: false });
-    }
     this.validations.set(hash, entry);
+    if (!entry.bySigningKey.has(key) && entry.bySigningKey.size < MAX_VALIDATIONS_PER_LEDGER) {
+      const validation: ReceivedValidation = { ledgerIndex, full: typeof flags === 'number' && (flags & 1) !== 0, blobHex: message.data, verified: false };
+      entry.bySigningKey.set(key, validation);
+      // A trusted validator's first validation of a newer ledger is checked as it comes, while the
+      // ledger itself is still being fetched, rather than when the ledger waits on its proof.
+      // Any other (a second hash at one index: a fork or a forgery) waits until it would count.
+      if (validation.full && ledgerIndex > (this.checkedOnArrival.get(key) ?? 0) && this.trust.trustedMasterOf(key) !== undefined) {
+        this.checkedOnArrival.set(key, ledgerIndex);
+        this.checkSignature(entry, key, validation, hash);
+      }
+      this.arrival.wake();
+    }
     if (this.validations.size > KEPT_LEDGERS) {
       const oldest = [...this.validations].sort(([, a], [, b]) => a.ledgerIndex - b.ledgerIndex)[0]![0];
       this.validations.delete(oldest);
@@ -184,22 +197,25 @@ export class AnchorProof {
     for (const [signingKey, validation] of entry.bySigningKey) {
       const master = this.trust.trustedMasterOf(signingKey);
       if (master === undefined || disabled.has(master) || !validation.full || validation.ledgerIndex !== ledgerIndex || masters.has(master)) continue;
-      if (!validation.verified) {
-        try {
-          const checked = verifyValidation(this.options.profile, validation.blobHex);
-          validation.verified = checked.ledgerHash === ledgerHash && checked.publicKey === signingKey;
-        } catch {
-          validation.verified = false;
-        }
-        if (!validation.verified) {
-          entry.bySigningKey.delete(signingKey);
-          this.options.onRefused('validation_bad_signature');
-          continue;
-        }
-      }
+      if (!validation.verified && !this.checkSignature(entry, signingKey, validation, ledgerHash)) continue;
       masters.set(master, validation.blobHex);
     }
     return masters;
+  }
+
+  /** Whether a validation's signature is its signing key's over this ledger hash; one that is not is dropped and counted. */
+  private checkSignature(entry: { bySigningKey: Map<string, ReceivedValidation> }, signingKey: string, validation: ReceivedValidation, ledgerHash: string): boolean {
+    try {
+      const checked = verifyValidation(this.options.profile, validation.blobHex);
+      validation.verified = checked.ledgerHash === ledgerHash && checked.publicKey === signingKey;
+    } catch {
+      validation.verified = false;
+    }
+    if (!validation.verified) {
+      entry.bySigningKey.delete(signingKey);
+      this.options.onRefused('validation_bad_signature');
+    }
+    return validation.verified;
   }
 
   /** The most trusted validators that validated any one later ledger (signatures unchecked: a reason to stop waiting, never a proof). */
@@ -260,7 +276,8 @@ export class AnchorProof {
         this.told(`ledger ${ledgerIndex} ${hash} not proven: ${why}`, Number.isFinite(quorum) ? 'validations' : 'lists');
         return undefined;
       }
-      await sleep(100, signal).catch(() => undefined);
+      // Looked at again as each validation comes (and every 100 ms, for the lists and the deadline).
+      await this.arrival.wait(100);
     }
     return undefined;
   }
