@@ -19,7 +19,8 @@ const asfDefaultRipple = 8;
 const ISSUED_CURRENCY = 'USD';
 const TRUST_LIMIT = '1000000000';
 const ISSUED_FUNDING = '1000000';
-const TICK_MS = 100;
+/** Payments are submitted this often, a few at a time: a longer tick would hold the devnet's answers back while it submits a batch. */
+const TICK_MS = 10;
 
 export interface LoadGeneratorOptions {
   transactionsPerSecond: number;

@@ -106,19 +106,28 @@ export function readManifest(input: string | Uint8Array): Manifest {
   };
 }
 
+/** The identities of the manifests read lately, by their bytes: every followed ledger's evidence names the same few. */
+const identities = new Map<string, { masterKey: string; sequence: number }>();
+const KEPT_IDENTITIES = 1024;
+
 /**
  * Whose manifest it is and its sequence, read without checking its signatures: for a manifest
  * already verified (readManifest) when it was taken, to key it by. InvalidManifest when it does not decode.
  */
 export function manifestIdentity(bytes: Uint8Array): { masterKey: string; sequence: number } {
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').toUpperCase();
+  const known = identities.get(hex);
+  if (known) return { ...known };
   let fields: Record<string, unknown>;
   try {
-    fields = decodeBinary(Buffer.from(bytes).toString('hex').toUpperCase()) as Record<string, unknown>;
+    fields = decodeBinary(hex) as Record<string, unknown>;
   } catch (error) {
     throw new InvalidManifest(`the manifest does not decode: ${(error as Error).message}`);
   }
   const { PublicKey: masterKey, Sequence: sequence } = fields;
   if (typeof masterKey !== 'string' || !isPublicKeyHex(masterKey) || typeof sequence !== 'number') throw new InvalidManifest('the manifest has no master public key or sequence');
+  if (identities.size >= KEPT_IDENTITIES) identities.clear();
+  identities.set(hex, { masterKey, sequence });
   return { masterKey, sequence };
 }
 
