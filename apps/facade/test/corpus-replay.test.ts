@@ -92,6 +92,18 @@ const replays: Replay[] = [
 const v1Ledger = recordedLedgers(['xrpl/ledgers/mainnet/7501326.json'])[0]!;
 replays.push({ ...replayOf('mainnet 7501326 recorded in the API v2 shape', xrpl, [v1Ledger], (ledger) => asApiV2(ledger.document)), oracle: false });
 
+/** Transactions of one replay checked at once (each asks the node four questions). */
+const TRANSACTIONS_AT_ONCE = 8;
+
+/** Runs `check` on every item, at most `atOnce` at a time. */
+async function inTurns<T>(items: readonly T[], atOnce: number, check: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await check(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, worker));
+}
+
 /** rippled's answers recorded in the corpus against the node's, counted for the figure. */
 const oracle = new Tally();
 
@@ -199,7 +211,13 @@ describe.concurrent('the replays', () => {
       // Soft expectations: one run reports every transaction that differs, not only the first.
       it('serves every transaction as recorded: jt_getTransactionByHash, jt_getTransactionReceipt, the full block and REST', { timeout: 120_000 }, async ({ expect }) => {
         const transactions = [...replay.ledgers.flatMap((ledger) => ledger.transactions), ...replay.carried];
-        for (const tx of transactions) {
+        // Each full block is asked for once, by the first of its transactions to need it.
+        const blocks = new Map<number, Promise<Json>>();
+        const fullBlock = (ledgerIndex: number) => {
+          if (!blocks.has(ledgerIndex)) blocks.set(ledgerIndex, call('jt_getBlockByNumber', [String(ledgerIndex), true]).then((answer) => answer.result));
+          return blocks.get(ledgerIndex)!;
+        };
+        await inTurns(transactions, TRANSACTIONS_AT_ONCE, async (tx) => {
           const profile = replay.profile;
           const fields = expectedFields(tx, profile);
           const meta = expectedMeta(tx, profile);
@@ -217,7 +235,7 @@ describe.concurrent('the replays', () => {
             expect.soft(canonical(receipt.delivered_amount, profile, 'Amount')).toEqual(canonical(recordedDelivered, profile, 'Amount'));
           }
 
-          const block = (await call('jt_getBlockByNumber', [String(byHash.ledger_index), true])).result;
+          const block = await fullBlock(byHash.ledger_index);
           const inBlock = block.ledger.transactions.find((member: Json) => member.hash === tx.hash);
           expect.soft(canonical(inBlock, profile), `${tx.origin} in its block`).toEqual(fields);
           expect.soft(canonical(inBlock.metaData, profile), `${tx.origin} metadata in its block`).toEqual(meta);
@@ -225,7 +243,7 @@ describe.concurrent('the replays', () => {
           const rest = (await (await fetch(`${apiBase}/transactions/${tx.hash}`)).json()) as Json;
           expect.soft(canonical(rest.transaction.tx, profile), `${tx.origin} REST`).toEqual(fields);
           expect.soft(canonical(rest.transaction.meta, profile), `${tx.origin} REST metadata`).toEqual(meta);
-        }
+        });
       });
 
       // Token X of the recordings: sold (a buy offer accepted, NFTokenAcceptOffer-21C60F25), then burned by its buyer (NFTokenBurn-0804FB2E).

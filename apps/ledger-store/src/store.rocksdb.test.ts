@@ -1,0 +1,3 @@
+import { storeSpecification } from './store.spec';
+
+storeSpecification('RocksDB');
