@@ -68,7 +68,12 @@ function send(port: number, method: string, urlPath: string, body?: string, head
         response.on('error', reject);
       },
     );
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed as idle just as this request went out on it (the
+      // race Node's documentation names for request.reusedSocket): the server never read it, so it is sent again.
+      if (outgoing.reusedSocket && error.code === 'ECONNRESET') send(port, method, urlPath, body, headers, localAddress).then(resolve, reject);
+      else reject(error);
+    });
     outgoing.end(bytes);
   });
 }

@@ -103,7 +103,7 @@ export class AnchorProof {
   /**
    * A validation from the stream: kept when a trusted validator may have made it (its signing key
    * is one, or its master key is and the manifest naming this key is asked for). Its signature is
-   * checked when it is counted.
+   * checked as it comes when it is a trusted validator's first of a newer ledger, else when it is counted.
    */
   onValidation(message: { data: string; master_key?: string }): void {
     if (!this.trust.configured) return;
