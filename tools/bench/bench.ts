@@ -954,6 +954,7 @@ function mainnetStageSection(mainnet: MainnetSync | undefined): { text: string; 
  * `followLoad` payments a second, and a fresh node following it once it has caught up.
  */
 async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promise<LiveFollowResult & { shares: Awaited<ReturnType<typeof storeShares>> }> {
+  log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
   const devnet = startCli(['devnet', '-port', '0', '-close_ms', String(settings.followCloseMs), '-load', String(settings.followLoad), '-load_accounts', '20', '-log_level', 'info']);
   try {
     const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 60_000))[1]!;
@@ -964,6 +965,7 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
     try {
       await untilExited(node, waitUntil(async () => (await rpc(node.rpcUrl, 'jt_syncing')) === false, 120_000, 'the following node caught up'));
       measured = await measureLiveFollow(devnetUrl, node.rpcUrl, settings.followSeconds);
+      log(`live follow: ${measured.answered} of ${measured.validated} ledgers served, p50 ${measured.p50Ms.toFixed(0)} ms, p99 ${measured.p99Ms.toFixed(0)} ms, max ${measured.maxMs.toFixed(0)} ms`);
     } finally {
       await stopNode(node, peaks);
     }
@@ -972,6 +974,11 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
   } finally {
     await stop(devnet);
   }
+}
+
+/** A stage run alone (`--only rocksdb-packages`, `--only follow`): printed, and bench/results (the full run's) left as it is. */
+function printStageAlone(figures: Figure[], details: Record<string, unknown>): void {
+  process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
 }
 
 function liveFollowFigures(liveFollow: LiveFollowResult | undefined): Figure[] {
@@ -1031,16 +1038,14 @@ async function main(): Promise<void> {
       const packages = await rocksdbPackagesStage(scratch);
       details.rocksdb_packages = packages;
       figures.push(...rocksDbPackageFigures(packages));
-      // A stage alone: printed, and bench/results (the full run's) left as it is.
-      process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
+      printStageAlone(figures, details);
       return;
     }
     if (settings.only === 'follow') {
-      log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
       const liveFollow = await liveFollowRun(scratch, peaks);
       details.live_follow = liveFollow;
       figures.push(...liveFollowFigures(liveFollow));
-      process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
+      printStageAlone(figures, details);
       return;
     }
 
@@ -1156,10 +1161,8 @@ async function main(): Promise<void> {
 
     let liveFollow: Awaited<ReturnType<typeof liveFollowRun>> | undefined;
     if (!settings.only) {
-      log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
       liveFollow = await liveFollowRun(scratch, peaks);
       details.live_follow = liveFollow;
-      log(`live follow: ${liveFollow.answered} of ${liveFollow.validated} ledgers served, p50 ${liveFollow.p50Ms.toFixed(0)} ms, p99 ${liveFollow.p99Ms.toFixed(0)} ms, max ${liveFollow.maxMs.toFixed(0)} ms`);
     }
 
     // ---- the same JSON-RPC loads on the PostgreSQL node, restarted on its synced store

@@ -48,11 +48,10 @@ const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501dd
 const KEPT_PUBLIC_KEYS = 1024;
 const publicKeys = new Map<string, KeyObject>();
 
-/** The key object of an Ed25519 key without its ED prefix, or a compressed secp256k1 key, as hex. */
-function publicKeyObject(publicKeyHex: string): KeyObject {
+/** The key object of an Ed25519 key (uppercase hex with its ED prefix) or a compressed secp256k1 key (02/03…). */
+function publicKeyObject(publicKeyHex: string, ed25519: boolean): KeyObject {
   let key = publicKeys.get(publicKeyHex);
   if (key === undefined) {
-    const ed25519 = ED25519_KEY.test(publicKeyHex);
     const der = ed25519
       ? Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(publicKeyHex.slice(2), 'hex')])
       : Buffer.concat([SECP256K1_SPKI_PREFIX, Buffer.from(publicKeyHex, 'hex')]);
@@ -79,10 +78,11 @@ function derSignatureS(signature: Buffer): bigint | undefined {
 
 /** Whether a signature of the message checks out under the key (hex, either case; an Ed25519 key with its ED prefix). */
 function verifyWithKeyObject(messageHex: string, signatureHex: string, publicKeyHex: string): boolean {
-  const key = publicKeyObject(publicKeyHex.toUpperCase());
+  const ed25519 = ED25519_KEY.test(publicKeyHex);
+  const key = publicKeyObject(publicKeyHex.toUpperCase(), ed25519);
   const message = Buffer.from(messageHex, 'hex');
   const signature = Buffer.from(signatureHex, 'hex');
-  if (ED25519_KEY.test(publicKeyHex)) return signature.length === 64 && verifyWithOpenSsl(null, message, key, signature);
+  if (ed25519) return signature.length === 64 && verifyWithOpenSsl(null, message, key, signature);
   const s = derSignatureS(signature);
   return s !== undefined && s <= SECP256K1_HALF_ORDER && verifyWithOpenSsl('sha512', message, key, signature);
 }
