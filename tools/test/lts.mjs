@@ -2,10 +2,10 @@
 // `npm run test:lts`, and a step of CI after `npm test`: the bundle on the Node.js the container
 // image runs (the LTS, made ready by image-runtime.mjs), whatever Node.js runs this script. It
 // builds the bundle beside that runtime's production dependencies, and under that Node.js runs
-// `--version`, then `-dev -rpc` until the node answers jt_blockNumber with a stored ledger, then
-// stops it (SIGTERM, exit 0).
+// `--version`, then `-dev -rpc` until its services are ready (each having written V8's compile
+// cache) and the node answers jt_blockNumber with a stored ledger, then stops it (SIGTERM, exit 0).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,9 +49,15 @@ const freePort = () =>
   });
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ledger-node-lts-'));
+// V8's compile cache (apps/node/src/compile-cache.ts), in a folder of this run's own.
+const compileCacheDir = path.join(dataDir, 'compile-cache');
 const rpcPort = await freePort();
 // Its own process group: whatever is left of it when the smoke fails is killed at once.
-const child = spawn(node, [entry, '-dev', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dataDir], { env: runtimeEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const child = spawn(node, [entry, '-dev', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', path.join(dataDir, 'node')], {
+  env: { ...runtimeEnv, NODE_COMPILE_CACHE: compileCacheDir },
+  stdio: ['ignore', 'pipe', 'pipe'],
+  detached: true,
+});
 let output = '';
 child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
 child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
@@ -67,6 +73,10 @@ async function smoke() {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   say('all services ready');
+  // Each service wrote what it compiled at its start into the compile cache.
+  const cached = readdirSync(compileCacheDir, { recursive: true }).length;
+  if (cached === 0) throw new Error(`the services left nothing in the compile cache ${compileCacheDir}`);
+  say(`compile cache: ${cached} entries`);
   // The LTS is no end-of-life runtime: the supervisor's warning of one is not there.
   if (/end of life/.test(output)) throw new Error('the supervisor warned of an end-of-life runtime');
   for (;;) {

@@ -1,12 +1,16 @@
 /**
  * The CLI's start-up, the same from the sources (bin/ledger-node-sources.js, through tsx) and from the
- * bundle (`npm run build`, whose entry point this is): V8's heap growth, then OpenTelemetry, then
- * the CLI. Everything after the first line is imported dynamically so that @grpc/grpc-js is
+ * bundle (`npm run build`, whose entry point this is): V8's compile cache and heap growth, then
+ * OpenTelemetry, then the CLI. Everything after the first line is imported dynamically so that @grpc/grpc-js is
  * first imported once its instrumentation hook is registered; in the bundle each dynamic import
  * is a chunk of its own, loaded in this order.
  */
 import { setFlagsFromString } from 'node:v8';
+import { enableCompileCache } from './compile-cache';
 import { nodeOptionGiven } from './node-options';
+
+// Before any module of the node's own or of node_modules is loaded (compile-cache.ts).
+enableCompileCache();
 
 // Under a high allocation rate V8 lets the old generation grow to several times the live heap
 // before it collects; a service answering 50 concurrent JSON-RPC clients then sits at twice the

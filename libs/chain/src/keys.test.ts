@@ -50,6 +50,25 @@ describe('ChainKeys', () => {
     });
   }
 
+  it('derives from every seed the key pair ripple-keypairs derives, secp256k1 and Ed25519', () => {
+    const keys = getProfile('xrpl').keys;
+    for (let round = 0; round < 60; round++) {
+      for (const algorithm of ['secp256k1', 'ed25519'] as const) {
+        const seed = keys.generateSeed({ algorithm, entropy: randomBytes(16) });
+        const expected = keypairs.deriveKeypair(seed);
+        expect(keys.deriveKeypair(seed), seed).toEqual({ publicKey: expected.publicKey.toUpperCase(), privateKey: expected.privateKey.toUpperCase() });
+      }
+    }
+    // The XRP Ledger's genesis account (rippled's documentation) and entropy at the ends of its range.
+    expect(keys.deriveKeypair('snoPBrXtMeMyMHUVTgbuqAfg1SUTb').publicKey).toBe('0330E7FC9D56BB25D6893BA3F317AE5BCF33B3291BD63DB32654A313222F7FD020');
+    for (const fill of [0x00, 0xff]) {
+      for (const algorithm of ['secp256k1', 'ed25519'] as const) {
+        const seed = keys.generateSeed({ algorithm, entropy: new Uint8Array(16).fill(fill) });
+        expect(keys.deriveKeypair(seed).privateKey).toBe(keypairs.deriveKeypair(seed).privateKey.toUpperCase());
+      }
+    }
+  });
+
   it('signs with Ed25519 the bytes ripple-keypairs signs, and each verifies the other', () => {
     const keys = getProfile('xrpl').keys;
     for (let round = 0; round < 40; round++) {

@@ -1,7 +1,8 @@
-import { createPrivateKey, createPublicKey, sign as signWithOpenSsl, verify as verifyWithOpenSsl, type KeyObject } from 'node:crypto';
+import { createECDH, createPrivateKey, createPublicKey, sign as signWithOpenSsl, verify as verifyWithOpenSsl, type KeyObject } from 'node:crypto';
 import { InvalidParams } from '@ledger-node/errors';
 import * as keypairs from 'ripple-keypairs';
 import { AddressCodec, Base58Check, XRPL_ALPHABET } from './base58';
+import { sha512Half } from './hash';
 
 export type KeyAlgorithm = 'secp256k1' | 'ed25519';
 
@@ -42,8 +43,9 @@ const SECP256K1_PUBLIC_KEY = /^0[23][0-9A-F]{64}$/i;
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 const SECP256K1_SPKI_PREFIX = Buffer.from('3036301006072a8648ce3d020106052b8104000a032200', 'hex');
-/** Half the order of secp256k1's group: a canonical S is at most this. */
-const SECP256K1_HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+/** The order of secp256k1's group, and half of it: a canonical S is at most the half. */
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const SECP256K1_HALF_ORDER = SECP256K1_ORDER >> 1n;
 /** Public keys a process keeps as key objects (forgotten all at once past this); private keys are never kept. */
 const KEPT_PUBLIC_KEYS = 1024;
 const publicKeys = new Map<string, KeyObject>();
@@ -65,6 +67,48 @@ function publicKeyObject(publicKeyHex: string, ed25519: boolean): KeyObject {
 function ed25519Signer(privateKeyHex: string): (messageHex: string) => string {
   const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, Buffer.from(privateKeyHex.slice(2), 'hex')]), format: 'der', type: 'pkcs8' });
   return (messageHex) => signWithOpenSsl(null, Buffer.from(requireHex(messageHex, 'message'), 'hex'), key).toString('hex').toUpperCase();
+}
+
+/** An unsigned 32-bit big-endian integer's bytes. */
+function uint32(value: number): Buffer {
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(value);
+  return bytes;
+}
+
+/** The compressed public key (33 bytes) of a secp256k1 private key. */
+function secp256k1PublicKey(privateKey: bigint): Buffer {
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(Buffer.from(privateKey.toString(16).padStart(64, '0'), 'hex'));
+  return ecdh.getPublicKey(null, 'compressed') as Buffer;
+}
+
+/** The first SHA-512Half of `prefix` and a 32-bit counter (from 0) that is a valid secp256k1 private key. */
+function secp256k1Scalar(...prefix: Uint8Array[]): bigint {
+  for (let sequence = 0; ; sequence++) {
+    const scalar = BigInt(`0x${sha512Half(...prefix, uint32(sequence)).toString('hex')}`);
+    if (scalar > 0n && scalar < SECP256K1_ORDER) return scalar;
+  }
+}
+
+/**
+ * A seed's key pair as rippled derives it, the curve arithmetic in OpenSSL (ripple-keypairs does it
+ * in JavaScript and then signs and verifies a test message, some 20 ms a key pair here, which every
+ * devnet and test paid for its validators' keys at start):
+ * - Ed25519: the private key is SHA-512Half of the seed's 16 bytes;
+ * - secp256k1: a root key from the seed, then the key of account 0, root + SHA-512Half(root's
+ *   public key ‖ 0 ‖ n) modulo the group order (each hash the first of n = 0, 1, … below the order).
+ * Tests hold it to ripple-keypairs' answer for random seeds of both kinds.
+ */
+function keypairOfSeed(entropy: Uint8Array, type: 'ed25519' | 'secp256k1'): { publicKey: string; privateKey: string } {
+  if (type === 'ed25519') {
+    const privateKey = sha512Half(entropy);
+    const der = createPublicKey(createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, privateKey]), format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
+    return { privateKey: `ED${privateKey.toString('hex').toUpperCase()}`, publicKey: `ED${der.subarray(ED25519_SPKI_PREFIX.length).toString('hex').toUpperCase()}` };
+  }
+  const root = secp256k1Scalar(entropy);
+  const privateKey = (root + secp256k1Scalar(secp256k1PublicKey(root), uint32(0))) % SECP256K1_ORDER;
+  return { privateKey: `00${privateKey.toString(16).padStart(64, '0').toUpperCase()}`, publicKey: secp256k1PublicKey(privateKey).toString('hex').toUpperCase() };
 }
 
 /** The S of a DER ECDSA signature (30 len 02 rlen r 02 slen s, nothing after), or undefined when it is not one. */
@@ -122,13 +166,13 @@ export function createChainKeys(alphabet: string): ChainKeys {
     },
     deriveKeypair(seed) {
       const xrplSeed = seedToXrpl(seed);
-      let keypair: { publicKey: string; privateKey: string };
+      let decoded: ReturnType<typeof keypairs.decodeSeed>;
       try {
-        keypair = keypairs.deriveKeypair(xrplSeed);
+        decoded = keypairs.decodeSeed(xrplSeed);
       } catch (error) {
         throw new InvalidParams(`cannot derive a key pair from the seed: ${error instanceof Error ? error.message : String(error)}`, 'seed');
       }
-      return { publicKey: keypair.publicKey.toUpperCase(), privateKey: keypair.privateKey.toUpperCase() };
+      return keypairOfSeed(decoded.bytes, decoded.type === 'ed25519' ? 'ed25519' : 'secp256k1');
     },
     deriveAddress(publicKey) {
       const xrplAddress = keypairs.deriveAddress(requireHex(publicKey, 'publicKey'));

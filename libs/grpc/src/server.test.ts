@@ -1,10 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { credentials, makeGenericClientConstructor, type Client as RawClient, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, NotImplemented, type LedgerNodeError } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
 import { rejectionOf, tempDir, waitUntil } from '@ledger-node/test-utils';
 import { checkHealth, createGrpcClient } from './client';
+import { HealthService, ServingStatus } from './health';
 import { withCallScope } from './call-scope';
 import { bindService, startGrpcServer, type GrpcServer } from './server';
 
@@ -164,6 +166,49 @@ describe('startGrpcServer + createGrpcClient', () => {
     server.health.set('ledgernode.sync.v1.SyncService', 'NOT_SERVING');
     expect(await checkHealth(server.address, 'ledgernode.sync.v1.SyncService')).toBe('NOT_SERVING');
     await expect(checkHealth(server.address, 'no.such.Service')).rejects.toMatchObject({ kind: 'not_found' });
+  });
+
+  it("streams a service's health state and each change (Watch), and lists every state (List)", async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const server = await serveSync(`unix:${dir}/w.sock`);
+    const HealthClient = makeGenericClientConstructor(HealthService, 'Health');
+    const client = new HealthClient(server.address, credentials.createInsecure()) as unknown as RawClient & {
+      watch(request: { service: string }): ClientReadableStream<{ status: number }>;
+      list(request: object, callback: (error: ServiceError | null, statuses?: Map<string, number>) => void): void;
+    };
+    cleanups.push(() => client.close());
+
+    const sync = 'ledgernode.sync.v1.SyncService';
+    const watched: number[] = [];
+    const unknown: number[] = [];
+    const watch = client.watch({ service: sync });
+    watch.on('data', ({ status }) => watched.push(status));
+    watch.on('error', () => undefined);
+    const watchUnknown = client.watch({ service: 'not.yet.Service' });
+    watchUnknown.on('data', ({ status }) => unknown.push(status));
+    watchUnknown.on('error', () => undefined);
+    await waitUntil(() => watched.length === 1 && unknown.length === 1, 3_000, 'the first state of each watch');
+    expect(watched).toEqual([ServingStatus.SERVING]);
+    expect(unknown).toEqual([ServingStatus.SERVICE_UNKNOWN]);
+
+    server.health.set(sync, 'NOT_SERVING');
+    server.health.set('not.yet.Service', 'SERVING');
+    await waitUntil(() => watched.length === 2 && unknown.length === 2, 3_000, 'each change');
+    expect(watched).toEqual([ServingStatus.SERVING, ServingStatus.NOT_SERVING]);
+    expect(unknown).toEqual([ServingStatus.SERVICE_UNKNOWN, ServingStatus.SERVING]);
+
+    // A cancelled watch hears no more.
+    watch.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.health.set(sync, 'SERVING');
+    await waitUntil(() => unknown.length === 2, 1_000, 'the other watch untouched');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(watched).toHaveLength(2);
+
+    const statuses = await new Promise<Map<string, number>>((resolve, reject) => client.list({}, (error, answer) => (error ? reject(error) : resolve(answer!))));
+    expect(Object.fromEntries(statuses)).toEqual({ '': ServingStatus.SERVING, [sync]: ServingStatus.SERVING, 'not.yet.Service': ServingStatus.SERVING });
+    watchUnknown.cancel();
   });
 
   it('never removes a file at its socket path that is not a socket', async () => {

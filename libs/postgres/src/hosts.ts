@@ -6,7 +6,7 @@
  * 'read-write': not in recovery, and its sessions not read-only); a reader to any host the URL's
  * target_session_attrs admits.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 
 /** libpq's target_session_attrs values: which host of the list a session may use. */
@@ -24,6 +24,14 @@ export interface DatabaseHosts {
   hosts: readonly DatabaseHost[];
   /** The URL's target_session_attrs (libpq's default: any). Writers ask for 'read-write' whatever it says. */
   sessionAttrs: SessionAttrs;
+}
+
+/**
+ * node-postgres, loaded by the first process that connects: a node on RocksDB never loads it (some
+ * 25 modules each of its services would compile at start for nothing).
+ */
+export async function loadPg(): Promise<typeof pg> {
+  return (await import('pg')).default;
 }
 
 const URL_SHAPE = /^(postgres(?:ql)?):\/\/(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(\?[^#]*)?$/;
@@ -135,10 +143,11 @@ export interface FoundHost {
  * application_name) to every host's.
  */
 export async function findHost(hosts: readonly DatabaseHost[], wanted: SessionAttrs, session: pg.ClientConfig = {}): Promise<FoundHost> {
+  const { Client } = await loadPg();
   const reasons: { host: string; reason: string }[] = [];
   let fallback: FoundHost | undefined;
   for (const host of hosts) {
-    const client = new pg.Client({ ...host.config, ...session });
+    const client = new Client({ ...host.config, ...session });
     // A connection that breaks before the caller listens is heard by the query that fails.
     client.on('error', () => undefined);
     try {

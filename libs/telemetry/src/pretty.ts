@@ -9,8 +9,12 @@
  * an expected condition). Control characters of logged text are escaped: a message quoting what a
  * client sent cannot move the cursor or recolour the terminal.
  */
-import pinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import type { DestinationStream } from 'pino';
+import type PinoPretty from 'pino-pretty';
+
+/** pino-pretty, loaded by the first pretty logger: a service logging JSON never compiles its 30 modules. */
+const loadPinoPretty = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 
 /** The fields every line has, shown in the line's head (time, level, service) or not at all. */
 const HEAD_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'service', 'msg', 'err']);
@@ -67,7 +71,7 @@ export function prettyMessage(log: Record<string, unknown>, messageKey = 'msg'):
 
 /** The stream a pretty logger writes to: `destination` (stdout by default), synchronously, as pino's own. */
 export function prettyStream(destination?: DestinationStream | NodeJS.WritableStream): DestinationStream {
-  return pinoPretty({
+  return loadPinoPretty()({
     sync: true,
     destination: destination ?? 1,
     translateTime: 'SYS:HH:MM:ss.l',

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { describeDatabase, type DatabaseHost } from '@ledger-node/postgres';
+import type pg from 'pg';
+import { describeDatabase, loadPg, type DatabaseHost } from '@ledger-node/postgres';
 import { StateChangeKind, type LedgerEvidence, type LedgerWrite, type StateObject, type StateObjectChange } from '@ledger-node/contracts';
 import { Internal, isLedgerNodeError, Unavailable } from '@ledger-node/errors';
 import type { KeyValue, KvOperation } from '../storage/kv';
@@ -640,17 +640,18 @@ export class PgLedgerBackend implements LedgerBackend {
     const config: pg.PoolConfig = { ...(typeof connection === 'string' ? { connectionString: connection } : connection), pipeline: true };
     // The server itself refuses a reader's writes: each of its sessions starts read-only.
     if (options.readOnly) config.options = [config.options, '-c default_transaction_read_only=on'].filter(Boolean).join(' ');
+    const { Client, Pool } = await loadPg();
     const route: Route = { config: typeof connection === 'string' ? {} : connection, name: options.host, find: options.readOnly ? options.findHost : undefined };
     // Each new session connects to the route's host as it is then (a reader's moves after a failure).
     if (route.find !== undefined) {
-      config.Client = class extends pg.Client {
+      config.Client = class extends Client {
         constructor(settings: pg.ClientConfig) {
           // The pool keeps the password as a property a spread does not copy.
           super({ ...settings, password: settings.password, host: route.config.host, port: route.config.port });
         }
       } as unknown as pg.PoolConfig['Client'];
     }
-    const pool = new pg.Pool(config);
+    const pool = new Pool(config);
     // An idle connection that breaks (the server restarted, an administrator ended it) leaves the
     // pool by itself and the next query opens another; unheard, its error would end the process.
     pool.on('error', () => undefined);

@@ -1,4 +1,5 @@
 import type { ParsedFlags } from '@ledger-node/config';
+import { flushCompileCache } from '../compile-cache';
 import { loadService, type ServiceName } from '../services';
 
 /** Longest a service may take to stop before the process exits anyway. */
@@ -26,6 +27,7 @@ export async function serve(name: ServiceName, flags: ParsedFlags): Promise<numb
 
   const service = await loadService(name);
   const running = await service.start(flags);
+  flushCompileCache();
   if (!stopRequested && process.connected) process.send?.({ type: 'ready', service: name, address: running.address ?? running.url });
 
   return new Promise<number>((resolve) => {
