@@ -1,7 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import forge from 'node-forge';
+import type forge from 'node-forge';
+import { lazyPackage } from './lazy';
+
+const forgeLibrary = lazyPackage<typeof forge>('node-forge');
 
 /** PEM files of one certificate: its own, its key, and the CA that signed it. */
 export interface CertificateFiles {
@@ -21,11 +24,11 @@ let serial = 1;
 function keyPair(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey; privatePem: string } {
   // Node makes the key (fast); forge only builds and signs the certificates.
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-  return { publicKey: forge.pki.publicKeyFromPem(publicKey), privateKey: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey, privatePem: privateKey };
+  return { publicKey: forgeLibrary().pki.publicKeyFromPem(publicKey), privateKey: forgeLibrary().pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey, privatePem: privateKey };
 }
 
 function certificate(commonName: string, publicKey: forge.pki.PublicKey, issuer: { cert?: forge.pki.Certificate; key: forge.pki.rsa.PrivateKey }, extensions: object[]): forge.pki.Certificate {
-  const cert = forge.pki.createCertificate();
+  const cert = forgeLibrary().pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = (serial++).toString(16).padStart(2, '0');
   cert.validity.notBefore = new Date(Date.now() - 60_000);
@@ -33,7 +36,7 @@ function certificate(commonName: string, publicKey: forge.pki.PublicKey, issuer:
   cert.setSubject([{ name: 'commonName', value: commonName }]);
   cert.setIssuer(issuer.cert ? issuer.cert.subject.attributes : [{ name: 'commonName', value: commonName }]);
   cert.setExtensions(extensions);
-  cert.sign(issuer.key, forge.md.sha256.create());
+  cert.sign(issuer.key, forgeLibrary().md.sha256.create());
   return cert;
 }
 
@@ -41,7 +44,7 @@ function certificate(commonName: string, publicKey: forge.pki.PublicKey, issuer:
 export function testAuthority(name: string): Authority {
   const keys = keyPair();
   const cert = certificate(name, keys.publicKey, { key: keys.privateKey }, [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]);
-  return { cert, key: keys.privateKey, pem: forge.pki.certificateToPem(cert) };
+  return { cert, key: keys.privateKey, pem: forgeLibrary().pki.certificateToPem(cert) };
 }
 
 /**
@@ -58,7 +61,7 @@ export function serviceCertificate(authority: Authority, service: string, dir: s
   ]);
   const prefix = path.join(dir, `${service}-${authority.cert.subject.getField('CN').value as string}`);
   const files = { cert: `${prefix}.crt`, key: `${prefix}.key`, ca: `${prefix}.ca.crt` };
-  writeFileSync(files.cert, forge.pki.certificateToPem(cert));
+  writeFileSync(files.cert, forgeLibrary().pki.certificateToPem(cert));
   writeFileSync(files.key, keys.privatePem, { mode: 0o600 });
   writeFileSync(files.ca, authority.pem);
   return files;

@@ -6,9 +6,12 @@
  * cert-manager's from its CRDs) list each kind's fields, and the TypeScript compiler reads them.
  */
 import path from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
 import { workspaceRoot } from './fixtures';
 import type { KubeObject } from './kubernetes';
+import { lazyPackage } from './lazy';
+
+const typescript = lazyPackage<typeof ts>('typescript');
 
 /** The module that declares a kind's interface, and the interface's name. */
 function declarationOf(object: KubeObject): { module: string; name: string } {
@@ -18,6 +21,7 @@ function declarationOf(object: KubeObject): { module: string; name: string } {
 
 /** A program whose one source file names the interface of each kind in `objects`, in order. */
 function rootTypes(objects: readonly KubeObject[]): { checker: ts.TypeChecker; types: ts.Type[] } {
+  const ts = typescript();
   const root = path.join(workspaceRoot(), '__kubernetes_kinds__.ts');
   const kinds = objects.map(declarationOf);
   const source = [
@@ -40,6 +44,7 @@ function rootTypes(objects: readonly KubeObject[]): { checker: ts.TypeChecker; t
 
 /** Every field of `value` its declared `type` does not have, by path. */
 function unknownFields(checker: ts.TypeChecker, value: unknown, type: ts.Type, at: string, found: string[]): void {
+  const ts = typescript();
   if (value === null || typeof value !== 'object' || type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return;
   const declared = checker.getNonNullableType(type);
   if (Array.isArray(value)) {
