@@ -12,9 +12,12 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  *   file (isolate off: a test reads process-wide state, such as the metrics registry, from its own
  *   start).
  * - LEDGER_NODE_TEST_TIER=e2e: `test/**` tests, which start real processes; LEDGER_NODE_TEST_WORKERS
- *   files at a time (default 2). Each file already has its own ports and data directories; each
- *   worker also gets a port range of its own (worker-ports.ts), so that two files never pick the same
- *   free port at the same moment.
+ *   files at a time (default 2: the tier keeps two cores busy, and a third file at once only slows
+ *   the others past their time limits). Each file already has its own ports and data directories;
+ *   each worker also gets a port range of its own (worker-ports.ts), so that two files never pick
+ *   the same free port at the same moment. A worker keeps the modules it loaded from file to file
+ *   too (test-utils and the libraries it imports: some seconds of CPU a file when each file loaded
+ *   its own).
  *
  * LEDGER_NODE_TEST_PROJECTS (comma-separated project names) limits the run. A project's own
  * `vitest run --config ../../tools/test/vitest.config.ts` (its `test` target) runs it alone.
@@ -42,7 +45,7 @@ const projects: TestProjectInlineConfiguration[] = projectDirs
       root: dir,
       include: [tier === 'unit' ? 'src/**/*.test.ts' : 'test/**/*.test.ts'],
       setupFiles: tier === 'e2e' ? [path.join(import.meta.dirname, 'worker-ports.ts')] : [],
-      isolate: tier === 'e2e',
+      isolate: false,
     },
   }));
 // tools/ is no Nx project: its tests (the bench's pure parts) run with the unit tier.
