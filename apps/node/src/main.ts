@@ -1,25 +1,21 @@
+/**
+ * The CLI: flags, then the command. Each command's module is imported when that command runs, so
+ * that a process loads what its command needs (`--version` no gRPC, a service no account command,
+ * the supervisor no service), and gRPC only where a command uses it.
+ */
 import { allFlags, checkSecretFiles, FlagError, helpWidth, parseFlags, readTlsFiles } from '@ledger-node/config';
-import { useTlsIdentity } from '@ledger-node/grpc';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { setLogFormat, type LogFormat } from '@ledger-node/telemetry';
-import { runAccountCommand } from './commands/account';
-import { exportHelp, runExportCommand } from './commands/export';
 import { commandHelpText, helpText } from './commands/help';
 import { versionText } from './commands/version';
-import { importHelp, runImportCommand } from './commands/import';
-import { serve } from './commands/serve';
-import { runProbe } from './commands/probe';
-import { runVerifyProof, verifyProofHelp } from './commands/verify-proof';
-import { runVerifyState } from './commands/verify-state';
-import { runSupervisor } from './supervisor/run';
 import { isServiceName, serviceNames } from './services';
 
 const program = 'ledger-node';
 /** The commands with a help page of their own (`ledger-node export --help`, `ledger-node help import`). */
-const commandHelp = new Map([
-  ['export', exportHelp],
-  ['import', importHelp],
-  ['verify-proof', verifyProofHelp],
+const commandHelp = new Map<string, () => Promise<string>>([
+  ['export', async () => (await import('./commands/export')).exportHelp],
+  ['import', async () => (await import('./commands/import')).importHelp],
+  ['verify-proof', async () => (await import('./commands/verify-proof')).verifyProofHelp],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -34,7 +30,8 @@ async function main(argv: string[]): Promise<number> {
     // `ledger-node export --help`, `ledger-node help import`: the command's own page.
     const topics = positionals[0] === 'help' ? positionals.slice(1) : positionals;
     const width = helpWidth();
-    const own = topics[0] === undefined ? undefined : (commandHelp.get(topics[0]) ?? commandHelpText(topics, flags, width));
+    const ownPage = topics[0] === undefined ? undefined : commandHelp.get(topics[0]);
+    const own = topics[0] === undefined ? undefined : ownPage !== undefined ? await ownPage() : commandHelpText(topics, flags, width);
     process.stdout.write(own ?? helpText(flags, width));
     return 0;
   }
@@ -43,34 +40,35 @@ async function main(argv: string[]): Promise<number> {
   setLogFormat(flags.string('log_format') as LogFormat);
   // Secret files are refused before anything starts: too open to others, or a token too short.
   checkSecretFiles(flags);
-  // Every gRPC server and client of this process over TCP uses this one identity.
-  useTlsIdentity(readTlsFiles(flags));
+  // Every gRPC server and client of this process over TCP uses this one identity (none: unix sockets only).
+  const tls = readTlsFiles(flags);
+  if (tls !== undefined) (await import('@ledger-node/grpc')).useTlsIdentity(tls);
   switch (command) {
     case undefined:
-      return runSupervisor(flags);
+      return (await import('./supervisor/run')).runSupervisor(flags);
     case 'serve': {
       const [service, ...extra] = rest;
       if (!service || !isServiceName(service)) {
         throw new FlagError(`serve needs a service name: ${serviceNames.join(', ')}`);
       }
       rejectExtra(extra);
-      return serve(service, flags);
+      return (await import('./commands/serve')).serve(service, flags);
     }
     case 'devnet':
       rejectExtra(rest);
-      return serve('devnet', flags);
+      return (await import('./commands/serve')).serve('devnet', flags);
     case 'account':
-      return runAccountCommand(rest, flags);
+      return (await import('./commands/account')).runAccountCommand(rest, flags);
     case 'verify-state':
-      return runVerifyState(rest, flags);
+      return (await import('./commands/verify-state')).runVerifyState(rest, flags);
     case 'verify-proof':
-      return runVerifyProof(rest, flags);
+      return (await import('./commands/verify-proof')).runVerifyProof(rest, flags);
     case 'probe':
-      return runProbe(rest, flags);
+      return (await import('./commands/probe')).runProbe(rest, flags);
     case 'export':
-      return runExportCommand(rest, flags);
+      return (await import('./commands/export')).runExportCommand(rest, flags);
     case 'import':
-      return runImportCommand(rest, flags);
+      return (await import('./commands/import')).runImportCommand(rest, flags);
     default:
       throw new FlagError(`unknown command "${command}" (see --help)`);
   }

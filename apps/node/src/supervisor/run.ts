@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { DEVNET_NETWORK_ID, devnetNetworkKeys } from '@ledger-node/chain';
 import { dataDir, FlagError, freeListenPort, originText, portRangeOf, storeTarget, TRUST_FLAGS, type ParsedFlags } from '@ledger-node/config';
 import { createLogger, resolveLogFormat, runtimeEndOfLife, type LogFormat, type Logger, type LogLevel } from '@ledger-node/telemetry';
 import type { ServiceName } from '../services';
@@ -63,6 +62,8 @@ export async function runSupervisor(flags: ParsedFlags): Promise<number> {
   let childFlags = flags.with({ data_dir: dir, log_format: logFormat });
   const logger = createLogger('ledger-node', supervisorLogLevel(flags.string('log_level') as LogLevel), { format: logFormat });
   if (flags.boolean('dev')) {
+    // The chain library only for -dev: a supervisor of a node on a network never loads its codecs.
+    const { DEVNET_NETWORK_ID, devnetNetworkKeys } = await import('@ledger-node/chain');
     for (const flag of ['endpoint', 'endpoint_file']) {
       if (flags.given(flag)) throw new FlagError(`-dev and -${flag}${fromText(flags, flag)} exclude each other: -dev syncs from the embedded devnet`);
     }
