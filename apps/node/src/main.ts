@@ -30,8 +30,7 @@ async function main(argv: string[]): Promise<number> {
     // `ledger-node export --help`, `ledger-node help import`: the command's own page.
     const topics = positionals[0] === 'help' ? positionals.slice(1) : positionals;
     const width = helpWidth();
-    const ownPage = topics[0] === undefined ? undefined : commandHelp.get(topics[0]);
-    const own = topics[0] === undefined ? undefined : ownPage !== undefined ? await ownPage() : commandHelpText(topics, flags, width);
+    const own = topics[0] === undefined ? undefined : ((await commandHelp.get(topics[0])?.()) ?? commandHelpText(topics, flags, width));
     process.stdout.write(own ?? helpText(flags, width));
     return 0;
   }

@@ -16,11 +16,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type pg from 'pg';
-import { lazyPackage } from './lazy';
+import { loadPg } from '@ledger-node/postgres';
 import { freePort } from './ports';
 import { tempDir } from './processes';
-
-const postgresClient = (): typeof pg.Client => lazyPackage<typeof pg>('pg')().Client;
 
 /** Where a test connects: the loopback address, the server's port, its superuser and one database. */
 export interface PostgresConnection {
@@ -393,7 +391,7 @@ async function startOnce(binaries: ServerBinaries, port: number, options: Postgr
   /** Runs `statement` for a new name (test_1, test_2…: plain identifiers) as the superuser, and answers the name. */
   const createNamed = async (statement: (name: string) => string) => {
     const name = `test_${++created}`;
-    const admin = new (postgresClient())(connection);
+    const admin = new (await loadPg()).Client(connection);
     await admin.connect();
     try {
       await admin.query(statement(name));
@@ -453,7 +451,7 @@ async function stopServer(server: ChildProcess): Promise<void> {
  * still open with an error their pool would raise in the test.
  */
 async function sessionsClosed(connection: PostgresConnection): Promise<void> {
-  const admin = new (postgresClient())(connection);
+  const admin = new (await loadPg()).Client(connection);
   await admin.connect();
   try {
     const deadline = Date.now() + SESSIONS_CLOSE_MS;
@@ -511,7 +509,7 @@ export async function replicateLogically(primary: PostgresConnection, replica: P
 
 /** Runs `work` on a session of its own on `database` (a test server's superuser connection), ended after it. */
 export async function asSuperuser<T>(database: PostgresConnection, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new (postgresClient())(database);
+  const client = new (await loadPg()).Client(database);
   await client.connect();
   try {
     return await work(client);
