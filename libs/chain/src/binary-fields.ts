@@ -4,45 +4,62 @@
  * fields exactly as serialized, so this reader hands out raw bytes: no address or amount is
  * rendered as text only to be parsed or encoded back.
  */
-import { ARRAY_END_MARKER, BinaryCursor, OBJECT_END_MARKER, readFieldValue, UnreadableBinary } from './binary-reader';
+import { ARRAY_END_MARKER, BinaryCursor, fieldKinds, OBJECT_END_MARKER, readFieldValue, skipFieldValue, UnreadableBinary, type FieldKind, type FieldKinds } from './binary-reader';
 import type { XrplDefinitionsBase } from 'ripple-binary-codec';
 
-/** Called for each field; `path` names the enclosing objects and array members, outermost first. */
+/**
+ * Called for each field. `path` names the enclosing objects and array members, outermost first; it
+ * is the walk's own array, valid only during the call. A field's value is `bytes[start, end)`
+ * (without its length prefix): read in place, or copied out with `subarray`.
+ */
 export interface FieldVisitor {
-  field?(path: readonly string[], name: string, typeName: string, value: Buffer): void;
+  field?(path: readonly string[], kind: FieldKind, bytes: Buffer, start: number, end: number): void;
   enter?(path: readonly string[], name: string): void;
   leave?(path: readonly string[], name: string): void;
 }
 
-function walkFields(cursor: BinaryCursor, definitions: XrplDefinitionsBase, path: string[], visitor: FieldVisitor, endMarker: string | undefined): void {
+// rippled type codes of the nested types, and the field codes of their end markers.
+const ST_OBJECT = 14;
+const ST_ARRAY = 15;
+const OBJECT_END = (ST_OBJECT << 16) | 1;
+const ARRAY_END = (ST_ARRAY << 16) | 1;
+
+function walkFields(cursor: BinaryCursor, kinds: FieldKinds, path: string[], visitor: FieldVisitor, insideObject: boolean): void {
   while (!cursor.done) {
-    const kind = cursor.fieldHeader(definitions);
-    if (kind.name === endMarker) return;
-    if (kind.typeName === 'STObject') {
+    const ordinal = cursor.fieldOrdinal();
+    if (ordinal === OBJECT_END && insideObject) return;
+    const kind = kinds.of(ordinal);
+    const typeCode = ordinal >> 16;
+    if (typeCode === ST_OBJECT) {
       visitor.enter?.(path, kind.name);
-      walkFields(cursor, definitions, [...path, kind.name], visitor, OBJECT_END_MARKER);
+      path.push(kind.name);
+      walkFields(cursor, kinds, path, visitor, true);
+      path.pop();
       visitor.leave?.(path, kind.name);
-    } else if (kind.typeName === 'STArray') {
-      const arrayPath = [...path, kind.name];
+    } else if (typeCode === ST_ARRAY) {
       visitor.enter?.(path, kind.name);
-      for (;;) {
-        const member = cursor.fieldHeader(definitions);
-        if (member.name === ARRAY_END_MARKER) break;
-        visitor.enter?.(arrayPath, member.name);
-        walkFields(cursor, definitions, [...arrayPath, member.name], visitor, OBJECT_END_MARKER);
-        visitor.leave?.(arrayPath, member.name);
+      path.push(kind.name);
+      for (let member = cursor.fieldOrdinal(); member !== ARRAY_END; member = cursor.fieldOrdinal()) {
+        const { name } = kinds.of(member);
+        visitor.enter?.(path, name);
+        path.push(name);
+        walkFields(cursor, kinds, path, visitor, true);
+        path.pop();
+        visitor.leave?.(path, name);
       }
+      path.pop();
       visitor.leave?.(path, kind.name);
     } else {
-      visitor.field?.(path, kind.name, kind.typeName, readFieldValue(cursor, kind));
+      const start = skipFieldValue(cursor, kind);
+      visitor.field?.(path, kind, cursor.bytes, start, cursor.offset);
     }
   }
-  if (endMarker !== undefined) throw new UnreadableBinary(`missing ${endMarker}`);
+  if (insideObject) throw new UnreadableBinary(`missing ${OBJECT_END_MARKER}`);
 }
 
 /** Visits every field of a serialized object (a transaction or its metadata), depth first, in order. */
 export function visitFields(blob: Buffer, definitions: XrplDefinitionsBase, visitor: FieldVisitor): void {
-  walkFields(new BinaryCursor(blob), definitions, [], visitor, undefined);
+  walkFields(new BinaryCursor(blob), fieldKinds(definitions), [], visitor, false);
 }
 
 /** The issuer AccountID of an issued-currency Amount; undefined for native and MPT amounts. */

@@ -45,24 +45,42 @@ const FIXED_WIDTHS: Record<string, number> = {
   Currency: 20,
 };
 
-const kindTables = new WeakMap<XrplDefinitionsBase, Map<number, FieldKind>>();
+/** The fields of one definitions table by field code, each looked up once. */
+export interface FieldKinds {
+  /** The field a field code names; UnreadableBinary for a code the table lacks. */
+  of(ordinal: number): FieldKind;
+}
+
+const kindTables = new WeakMap<XrplDefinitionsBase, FieldKinds>();
+
+/** The field kinds of a definitions table (one per table, kept while the table is). */
+export function fieldKinds(definitions: XrplDefinitionsBase): FieldKinds {
+  let kinds = kindTables.get(definitions);
+  if (!kinds) {
+    // By type code, then field code: two dense arrays, indexed faster than a map of the whole code.
+    const table: (FieldKind | undefined)[][] = [];
+    kinds = {
+      of(ordinal) {
+        const byType = (table[ordinal >> 16] ??= []);
+        let kind = byType[ordinal & 0xffff];
+        if (!kind) {
+          const field = definitions.field.fromString(String(ordinal));
+          kind = field
+            ? { name: field.name, ordinal, typeName: field.type.name, variableLength: field.isVariableLengthEncoded }
+            : unknownFieldKind(definitions, ordinal);
+          byType[ordinal & 0xffff] = kind;
+        }
+        return kind;
+      },
+    };
+    kindTables.set(definitions, kinds);
+  }
+  return kinds;
+}
 
 /** The field a field code names in a definitions table; UnreadableBinary for a code the table lacks. */
 export function fieldKind(definitions: XrplDefinitionsBase, ordinal: number): FieldKind {
-  let table = kindTables.get(definitions);
-  if (!table) {
-    table = new Map();
-    kindTables.set(definitions, table);
-  }
-  let kind = table.get(ordinal);
-  if (!kind) {
-    const field = definitions.field.fromString(String(ordinal));
-    kind = field
-      ? { name: field.name, ordinal, typeName: field.type.name, variableLength: field.isVariableLengthEncoded }
-      : unknownFieldKind(definitions, ordinal);
-    table.set(ordinal, kind);
-  }
-  return kind;
+  return fieldKinds(definitions).of(ordinal);
 }
 
 /** Types whose values carry a length prefix (rippled STBlob, STAccount, STVector256). */
@@ -95,6 +113,12 @@ export class BinaryCursor {
     const slice = this.bytes.subarray(this.offset, this.offset + length);
     this.offset += length;
     return slice;
+  }
+
+  /** Moves past `length` bytes. */
+  skip(length: number): void {
+    if (this.offset + length > this.bytes.length) throw new UnreadableBinary('unexpected end of data');
+    this.offset += length;
   }
 
   peek(): number {
@@ -144,40 +168,54 @@ const ISSUE_KIND: FieldKind = { name: 'Issue', ordinal: 0, typeName: 'Issue', va
 
 /** The bytes of one value (without its length prefix) of any type but STObject and STArray. */
 export function readFieldValue(cursor: BinaryCursor, kind: FieldKind): Buffer {
-  if (kind.variableLength) return cursor.take(cursor.variableLength());
-  const fixed = FIXED_WIDTHS[kind.typeName];
-  if (fixed !== undefined) return cursor.take(fixed);
+  const start = skipFieldValue(cursor, kind);
+  return cursor.bytes.subarray(start, cursor.offset);
+}
+
+/** Moves past one value of any type but STObject and STArray; answers where the value (without its length prefix) starts. */
+export function skipFieldValue(cursor: BinaryCursor, kind: FieldKind): number {
+  if (kind.variableLength) {
+    const length = cursor.variableLength();
+    cursor.skip(length);
+    return cursor.offset - length;
+  }
   const start = cursor.offset;
+  const fixed = FIXED_WIDTHS[kind.typeName];
+  if (fixed !== undefined) {
+    cursor.skip(fixed);
+    return start;
+  }
   switch (kind.typeName) {
     case 'Amount': {
       // Issued amount: 8-byte value, currency, issuer; MPT amount: flag byte, value, issuance id; native: 8 bytes.
       const lead = cursor.peek();
-      return cursor.take(lead & 0x80 ? 48 : lead & 0x20 ? 33 : 8);
+      cursor.skip(lead & 0x80 ? 48 : lead & 0x20 ? 33 : 8);
+      break;
     }
     case 'Issue': {
       // Native: an all-zero currency alone; MPT: the issuer, the no-account marker, a sequence; else currency and issuer.
       const currency = cursor.take(20);
       if (currency.every((byte) => byte === 0)) break;
-      if (cursor.take(20).equals(NO_ACCOUNT_ISSUER)) cursor.take(4);
+      if (cursor.take(20).equals(NO_ACCOUNT_ISSUER)) cursor.skip(4);
       break;
     }
     case 'PathSet':
       // Path steps: a type byte naming which of account, currency and issuer follow; 0xFF separates paths, 0x00 ends.
       for (let stepType = cursor.byte(); stepType !== 0x00; stepType = cursor.byte()) {
         if (stepType === 0xff) continue;
-        if (stepType & 0x01) cursor.take(20);
-        if (stepType & 0x10) cursor.take(20);
-        if (stepType & 0x20) cursor.take(20);
+        if (stepType & 0x01) cursor.skip(20);
+        if (stepType & 0x10) cursor.skip(20);
+        if (stepType & 0x20) cursor.skip(20);
       }
       break;
     case 'XChainBridge':
       for (let part = 0; part < 2; part++) {
-        cursor.take(cursor.variableLength());
-        readFieldValue(cursor, ISSUE_KIND);
+        cursor.skip(cursor.variableLength());
+        skipFieldValue(cursor, ISSUE_KIND);
       }
       break;
     default:
       throw new UnreadableBinary(`field ${kind.name} has type ${kind.typeName}, which this reader does not know`);
   }
-  return cursor.bytes.subarray(start, cursor.offset);
+  return start;
 }

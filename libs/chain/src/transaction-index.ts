@@ -36,16 +36,16 @@ export class MalformedTransaction extends Error {
 
 const ZERO_ACCOUNT_ID = Buffer.alloc(20);
 
-/** Accounts in first-seen order, each once, as 40-hex keys. */
+/** Accounts in first-seen order, each once (a transaction names a handful: a scan beats a keyed set). */
 class AccountSet {
-  private readonly seen = new Map<string, Buffer>();
+  private readonly accounts: Buffer[] = [];
   add(accountId: Buffer | undefined): void {
     if (accountId === undefined || accountId.length !== 20) return;
-    const key = accountId.toString('hex');
-    if (!this.seen.has(key)) this.seen.set(key, Buffer.from(accountId));
+    for (const known of this.accounts) if (known.equals(accountId)) return;
+    this.accounts.push(accountId);
   }
   values(): Buffer[] {
-    return [...this.seen.values()];
+    return this.accounts;
   }
 }
 
@@ -68,14 +68,14 @@ function readTransactionFields(txBlob: Buffer, profile: ChainProfile): Transacti
   let sender: Buffer | undefined;
   const named = new AccountSet();
   visitFields(txBlob, profile.definitions, {
-    field(path, name, typeName, value) {
+    field(path, { name, typeName }, bytes, start, end) {
       // Only the transaction's own fields: nested Signers and Memos do not name affected parties.
       if (path.length > 0) return;
-      if (name === 'TransactionType') transactionType = value.readUInt16BE(0);
-      else if (name === 'Account') sender = value;
-      else if (typeName === 'AccountID') named.add(value);
-      else if (typeName === 'Amount') named.add(amountIssuer(value));
-      else if (typeName === 'Issue') named.add(issueIssuer(value));
+      if (name === 'TransactionType') transactionType = bytes.readUInt16BE(start);
+      else if (name === 'Account') sender = bytes.subarray(start, end);
+      else if (typeName === 'AccountID') named.add(bytes.subarray(start, end));
+      else if (typeName === 'Amount') named.add(amountIssuer(bytes.subarray(start, end)));
+      else if (typeName === 'Issue') named.add(issueIssuer(bytes.subarray(start, end)));
     },
   });
   if (transactionType === undefined) throw new MalformedTransaction('the transaction has no TransactionType');
@@ -103,17 +103,17 @@ function readMetadataFields(metaBlob: Buffer, profile: ChainProfile): MetadataFi
         nodeLimitIssuers = [];
       }
     },
-    field(path, name, _typeName, value) {
+    field(path, { name }, bytes, start, end) {
       if (path.length === 0) {
-        if (name === 'TransactionIndex') txIndex = value.readUInt32BE(0);
-        else if (name === 'TransactionResult') result = value.readUInt8(0);
+        if (name === 'TransactionIndex') txIndex = bytes.readUInt32BE(start);
+        else if (name === 'TransactionResult') result = bytes[start]!;
         return;
       }
       if (path[0] !== 'AffectedNodes') return;
-      if (path.length === 2 && name === 'LedgerEntryType') nodeEntryType = value.readUInt16BE(0);
-      else if (name === 'Account') nodeAccounts.push(value);
+      if (path.length === 2 && name === 'LedgerEntryType') nodeEntryType = bytes.readUInt16BE(start);
+      else if (name === 'Account') nodeAccounts.push(bytes.subarray(start, end));
       else if (name === 'HighLimit' || name === 'LowLimit') {
-        const issuer = amountIssuer(value);
+        const issuer = amountIssuer(bytes.subarray(start, end));
         if (issuer) nodeLimitIssuers.push(issuer);
       }
     },
@@ -145,7 +145,7 @@ export function indexTransaction(txBlob: Buffer, metaBlob: Buffer, profile: Chai
   const engineResult = definitions.transactionResult.from(String(meta.result))?.name ?? `Unknown(${meta.result})`;
   return {
     txIndex: meta.txIndex,
-    senderAccountId: Buffer.from(tx.sender),
+    senderAccountId: tx.sender,
     affectedAccounts: affectedAccountsOf(tx.sender, [...tx.named, ...meta.touched]),
     transactionType,
     engineResult,
@@ -158,14 +158,12 @@ export interface IndexOptions {
   withoutNfts?: boolean;
 }
 
-function affectedAccountsOf(sender: Buffer, others: Buffer[]): AffectedAccountEntry[] {
-  const affected: AffectedAccountEntry[] = [{ accountId: Buffer.from(sender), direction: Direction.OUT }];
-  const seen = new Set([sender.toString('hex')]);
-  for (const account of others) {
-    const key = account.toString('hex');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    affected.push({ accountId: Buffer.from(account), direction: Direction.IN });
+/** The sender (OUT), then every other account once (IN); the ids are views of the transaction's bytes. */
+function affectedAccountsOf(sender: Buffer, others: readonly Buffer[]): AffectedAccountEntry[] {
+  const affected: AffectedAccountEntry[] = [{ accountId: sender, direction: Direction.OUT }];
+  next: for (const account of others) {
+    for (const known of affected) if (known.accountId.equals(account)) continue next;
+    affected.push({ accountId: account, direction: Direction.IN });
   }
   return affected;
 }
@@ -244,8 +242,8 @@ export function indexTransactionOrPlaceholder(txBlob: Buffer, metaBlob: Buffer, 
     let txIndex = UNINDEXED_POSITION_BASE + position;
     try {
       visitFields(metaBlob, profile.definitions, {
-        field(path, name, _typeName, value) {
-          if (path.length === 0 && name === 'TransactionIndex' && value.length === 4) txIndex = value.readUInt32BE(0);
+        field(path, { name }, bytes, start, end) {
+          if (path.length === 0 && name === 'TransactionIndex' && end - start === 4) txIndex = bytes.readUInt32BE(start);
         },
       });
     } catch {
