@@ -50,14 +50,15 @@ function option(name: string, fallback: number): number {
 
 /**
  * `--only rpc`: only what the JSON-RPC and tracing figures need (history, sync, the RPC loads, tracing).
+ * `--only sync`: only the sync figures against raw RocksDB, with where sync's time goes (a minute or two).
  * `--only rocksdb-packages`: only `rocksdb` 5.2.1 beside `@nxtedition/rocksdb` (rocksdb-packages.ts), a few seconds.
  * `--only follow`: only the live-follow latency (live-follow.ts), about a minute.
  */
-function onlyOption(): 'rpc' | 'rocksdb-packages' | 'follow' | undefined {
+function onlyOption(): 'rpc' | 'sync' | 'rocksdb-packages' | 'follow' | undefined {
   const position = argv.indexOf('--only');
   if (position < 0) return undefined;
   const only = argv[position + 1];
-  if (only !== 'rpc' && only !== 'rocksdb-packages' && only !== 'follow') throw new Error('--only takes rpc, rocksdb-packages or follow');
+  if (only !== 'rpc' && only !== 'sync' && only !== 'rocksdb-packages' && only !== 'follow') throw new Error('--only takes rpc, sync, rocksdb-packages or follow');
   return only;
 }
 
@@ -505,7 +506,7 @@ async function syncFreshNode(
   devnetUrl: string,
   lastLedger: number,
   peaks: Map<string, number>,
-  store: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  store: { args?: string[]; env?: NodeJS.ProcessEnv; profile?: boolean } = {},
   timeoutMs = 300_000,
 ) {
   const nodeStartedAt = performance.now();
@@ -513,6 +514,7 @@ async function syncFreshNode(
   let startedAt: number | undefined;
   // The services' histograms and event-loop time when sync's first fetch was answered, to subtract from those at the end.
   let atStart: { sync: MetricsSample; store: MetricsSample } | undefined;
+  let profiled: ReturnType<typeof startProfiles> | undefined;
   const synced = await untilExited(
     node,
     waitUntil(
@@ -523,6 +525,7 @@ async function syncFreshNode(
           if (sync === undefined || ledgersFetched(sync) === 0) return undefined;
           startedAt = performance.now();
           atStart = { sync, store: await node.metrics('ledger-store') };
+          if (store.profile) profiled = startProfiles(node, ['sync', 'ledger-store']);
         }
         const status = await node.storeStatus();
         return covers(status, 1, lastLedger) ? status : undefined;
@@ -539,12 +542,13 @@ async function syncFreshNode(
   });
   const seconds = (performance.now() - startedAt!) / 1000;
   const atEnd = { sync: await node.metrics('sync'), store: await node.metrics('ledger-store') };
+  const profiles = await profiled?.(lastLedger);
   const startSeconds = (startedAt! - nodeStartedAt) / 1000;
   const transactions = Number(synced.transactionCount);
   log(`sync: ${transactions} transactions in ${lastLedger} ledgers in ${seconds.toFixed(2)} s from sync's first fetch (${startSeconds.toFixed(1)} s from the node's start to it)`);
   await stopNode(node, peaks);
   const stages = stageRows({ sync: { before: atStart?.sync, after: atEnd.sync }, store: { before: atStart?.store, after: atEnd.store }, wallSeconds: seconds });
-  return { seconds, startSeconds, transactions, stages };
+  return { seconds, startSeconds, transactions, stages, profiles };
 }
 
 /** `waiting`'s answer, or the node's last output when it exits first (a service that cannot start stops it). */
@@ -564,17 +568,12 @@ type ReadLoads = Awaited<ReturnType<typeof readLoads>>;
 const rippledCall = (method: string, params: Record<string, unknown>) => JSON.stringify({ method, params: [params] });
 
 /** A service of the node whose CPU a read's profile covers. */
-type ProfiledService = 'facade' | 'ledger-store';
+type ProfiledService = 'facade' | 'ledger-store' | 'sync';
 
-/** Per read, per service: where its requests' time went (request-profile.ts). */
 type ReadProfiles = Record<string, Partial<Record<ProfiledService, LayerRow[]>>>;
 
-/**
- * Where one read's time goes: a shorter pass of the same requests after the measured one (so that
- * profiling never slows a figure), with the named services' CPU profiled over it, charged to layers
- * per answered request.
- */
-async function profileRead(node: NodeRun, load: LoadOptions, services: readonly ProfiledService[]): Promise<Partial<Record<ProfiledService, LayerRow[]>>> {
+/** CPU profiles of the named services of a node (cpu-profile-hook.cjs): started now, and stopped and read by the function answered. */
+function startProfiles(node: NodeRun, services: readonly ProfiledService[]): (units: number) => Promise<Partial<Record<ProfiledService, LayerRow[]>>> {
   const pids = servicesOf(node.process);
   const targets = services.map((service) => {
     const pid = pids.get(service);
@@ -583,20 +582,32 @@ async function profileRead(node: NodeRun, load: LoadOptions, services: readonly 
   });
   const earlier = new Set(readdirSync(node.profiles));
   for (const { pid } of targets) process.kill(pid, 'SIGUSR2');
+  return async (units) => {
+    for (const { pid } of targets) process.kill(pid, 'SIGUSR2');
+    const layers: Partial<Record<ProfiledService, LayerRow[]>> = {};
+    for (const { service, pid } of targets) {
+      const file = await waitUntil(
+        () => readdirSync(node.profiles).find((name) => name.startsWith(`${pid}-`) && name.endsWith('.cpuprofile') && !earlier.has(name)),
+        30_000,
+        `the ${service} CPU profile`,
+      );
+      const profile = JSON.parse(readFileSync(path.join(node.profiles, file), 'utf8')) as CpuProfile;
+      rmSync(path.join(node.profiles, file));
+      layers[service] = summarize(profileLayers(profile, units));
+    }
+    return layers;
+  };
+}
+
+/**
+ * Where one read's time goes: a shorter pass of the same requests after the measured one (so that
+ * profiling never slows a figure), with the named services' CPU profiled over it, charged to layers
+ * per answered request.
+ */
+async function profileRead(node: NodeRun, load: LoadOptions, services: readonly ProfiledService[]): Promise<Partial<Record<ProfiledService, LayerRow[]>>> {
+  const profiled = startProfiles(node, services);
   const pass = await runLoad({ ...load, durationMs: settings.profileSeconds * 1000, warmupMs: 0 });
-  for (const { pid } of targets) process.kill(pid, 'SIGUSR2');
-  const layers: Partial<Record<ProfiledService, LayerRow[]>> = {};
-  for (const { service, pid } of targets) {
-    const file = await waitUntil(
-      () => readdirSync(node.profiles).find((name) => name.startsWith(`${pid}-`) && name.endsWith('.cpuprofile') && !earlier.has(name)),
-      30_000,
-      `the ${service} CPU profile`,
-    );
-    const profile = JSON.parse(readFileSync(path.join(node.profiles, file), 'utf8')) as CpuProfile;
-    rmSync(path.join(node.profiles, file));
-    layers[service] = summarize(profileLayers(profile, pass.requests));
-  }
-  return layers;
+  return profiled(pass.requests);
 }
 
 /** The read profiles as text or markdown sections, one table per read and service. */
@@ -994,6 +1005,43 @@ function liveFollowFigures(liveFollow: LiveFollowResult | undefined): Figure[] {
   ];
 }
 
+/** Sync's rates against raw RocksDB writing the same keys, in the same run. */
+function syncFigures(txPerSecond: number, ledgersPerSecond: number, raw: { transactions: number; ledgers: number } | undefined): Figure[] {
+  const txRatio = ratioOf(txPerSecond, raw?.transactions);
+  const ledgerRatio = ratioOf(ledgersPerSecond, raw?.ledgers);
+  return [
+    {
+      name: 'sync_tx_per_s',
+      value: txPerSecond,
+      unit: 'tx/s',
+      baselineName: 'rocksdb_raw_tx_per_s',
+      baseline: raw?.transactions,
+      ratio: txRatio,
+      goal: { text: 'ratio ≥ 0.30 and ≥ 25 000 tx/s', met: atLeast(txRatio, 0.3) && txPerSecond >= 25_000 },
+    },
+    {
+      name: 'sync_ledgers_per_s',
+      value: ledgersPerSecond,
+      unit: 'ledgers/s',
+      baselineName: 'rocksdb_raw_ledgers_per_s',
+      baseline: raw?.ledgers,
+      ratio: ledgerRatio,
+      goal: { text: 'ratio ≥ 0.30', met: atLeast(ledgerRatio, 0.3) },
+    },
+  ];
+}
+
+/** The profiled sync's layers as text or markdown sections, one table per service (µs of CPU per ledger). */
+function syncProfileSections(profiles: Partial<Record<ProfiledService, LayerRow[]>> | undefined, ledgers: number): { text: string; markdown: string } {
+  const sections = Object.entries(profiles ?? {});
+  if (sections.length === 0) return { text: '', markdown: '' };
+  const lead = `Where sync's CPU goes (a second fresh node's sync of the same ${ledgers} ledgers, its services' CPU profiled; µs of CPU per ledger):`;
+  return {
+    text: `\n\n${lead}${sections.map(([service, rows]) => `\n\n${service}\n${layerTextTable(rows!, 'ledger')}`).join('')}`,
+    markdown: `\n\n${lead}${sections.map(([service, rows]) => `\n\n**${service}**\n\n${layerMarkdownTable(rows!, 'ledger')}`).join('')}`,
+  };
+}
+
 /**
  * The node as the container image runs it: the bundle of `npm run build`, with source maps so that
  * the CPU profiles name the sources (request-profile.ts), rather than the sources through tsx's
@@ -1029,6 +1077,7 @@ async function main(): Promise<void> {
   const comparisons: StoreComparison[] = [];
   let postgres: PostgresRun | undefined;
   let syncStages: StageRow[] | undefined;
+  let syncProfiles: Partial<Record<ProfiledService, LayerRow[]>> | undefined;
   let moreReadsProfiles: ReadProfiles | undefined;
   let mainnetSync: MainnetSync | undefined;
   try {
@@ -1048,11 +1097,6 @@ async function main(): Promise<void> {
       printStageAlone(figures, details);
       return;
     }
-
-    log(`koa_echo_rps: bare Koa + @koa/bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
-    const koa = await koaEchoBaseline();
-    log(loadSummary('koa echo', koa));
-    details.koa_echo = koa;
 
     const historyPlan = `${settings.ledgers}x${settings.transactionsPerLedger}`;
     log(`devnet: building ${settings.ledgers} ledgers of ${settings.transactionsPerLedger} signed payments (LEDGER_NODE_DEVNET_HISTORY=${historyPlan})`);
@@ -1080,6 +1124,12 @@ async function main(): Promise<void> {
     log(`sync: a fresh node backfilling ledgers 1-${lastLedger} (verification on)`);
     const { seconds: syncSeconds, transactions: syncedTransactions, stages: stageTable } = await syncFreshNode(syncDir, devnetUrl, lastLedger, peaks);
     syncStages = stageTable;
+    // The same sync again with sync's and the ledger-store's CPU profiled (so that profiling never slows the figure).
+    const profiledDir = path.join(scratch, 'node-profiled');
+    mkdirSync(profiledDir);
+    log('sync: the same sync again on a second fresh node, its sync and ledger-store CPU profiled');
+    syncProfiles = (await syncFreshNode(profiledDir, devnetUrl, lastLedger, new Map(), { profile: true })).profiles;
+    rmSync(profiledDir, { recursive: true, force: true });
     const storePath = path.join(syncDir, 'node.db');
     const storeBytes = directorySize(storePath);
     details.sync = { ledgers: lastLedger, transactions: syncedTransactions, storeBytes, seconds: syncSeconds };
@@ -1114,12 +1164,25 @@ async function main(): Promise<void> {
     }
 
     let raw: Awaited<ReturnType<typeof rawRocksDbBaseline>> | undefined;
-    if (!settings.only) {
+    if (!settings.only || settings.only === 'sync') {
       log('rocksdb_raw_tx_per_s: the store\'s key/value bytes written straight into a fresh RocksDB');
       raw = await rawRocksDbBaseline(storePath, scratch, lastLedger);
       details.rocksdb_raw = { ...raw, keysPerSecond: raw.keys / raw.seconds };
       log(`raw: ${raw.keys} keys (${(raw.bytes / 1e6).toFixed(1)} MB) in ${raw.seconds.toFixed(2)} s`);
     }
+
+    if (settings.only === 'sync') {
+      figures.push(...syncFigures(syncedTransactions / syncSeconds, lastLedger / syncSeconds, raw && { transactions: syncedTransactions / raw.seconds, ledgers: lastLedger / raw.seconds }));
+      printStageAlone(figures, { ...details, syncStages, syncProfiles });
+      process.stdout.write(`\n${stageTextTable(syncStages)}${syncProfileSections(syncProfiles, lastLedger).text}\n`);
+      return;
+    }
+
+    // The HTTP stack's own rate, with the history devnets idle.
+    log(`koa_echo_rps: bare Koa + @koa/bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
+    const koa = await koaEchoBaseline();
+    log(loadSummary('koa echo', koa));
+    details.koa_echo = koa;
 
     let packages: RocksDbPackagesResult | undefined;
     if (!settings.only) {
@@ -1206,32 +1269,12 @@ async function main(): Promise<void> {
     // ---- figures
     const syncTxPerSecond = syncedTransactions / syncSeconds;
     const syncLedgersPerSecond = lastLedger / syncSeconds;
-    const rawTxPerSecond = raw && syncedTransactions / raw.seconds;
-    const rawLedgersPerSecond = raw && lastLedger / raw.seconds;
-    const syncRatio = ratioOf(syncTxPerSecond, rawTxPerSecond);
     const upstreamTxPerSecond = upstream && upstream.transactions / upstream.seconds;
     const upstreamLedgersPerSecond = upstream && upstream.ledgers / upstream.seconds;
     const bytesPerTx = storeBytes / syncedTransactions;
     const otelOverhead = (getTx.requestsPerSecond - traced.requestsPerSecond) / getTx.requestsPerSecond;
     figures.push(
-      {
-        name: 'sync_tx_per_s',
-        value: syncTxPerSecond,
-        unit: 'tx/s',
-        baselineName: 'rocksdb_raw_tx_per_s',
-        baseline: rawTxPerSecond,
-        ratio: syncRatio,
-        goal: { text: 'ratio ≥ 0.30 and ≥ 25 000 tx/s', met: atLeast(syncRatio, 0.3) && syncTxPerSecond >= 25_000 },
-      },
-      {
-        name: 'sync_ledgers_per_s',
-        value: syncLedgersPerSecond,
-        unit: 'ledgers/s',
-        baselineName: 'rocksdb_raw_ledgers_per_s',
-        baseline: rawLedgersPerSecond,
-        ratio: ratioOf(syncLedgersPerSecond, rawLedgersPerSecond),
-        goal: { text: 'ratio ≥ 0.30', met: atLeast(ratioOf(syncLedgersPerSecond, rawLedgersPerSecond), 0.3) },
-      },
+      ...syncFigures(syncTxPerSecond, syncLedgersPerSecond, raw && { transactions: syncedTransactions / raw.seconds, ledgers: lastLedger / raw.seconds }),
       {
         name: 'sync_tx_per_s',
         value: syncTxPerSecond,
@@ -1361,6 +1404,7 @@ async function main(): Promise<void> {
     figures,
     ...(comparisons.length > 0 ? { storeComparison: comparisons.map((comparison) => ({ ...comparison, verdict: comparisonVerdict(comparison) })) } : {}),
     ...(syncStages ? { syncStages } : {}),
+    ...(syncProfiles ? { syncProfiles } : {}),
     ...(mainnetSync?.run ? { syncStagesMainnet: mainnetSync.run.stages } : {}),
     ...(moreReadsProfiles ? { readProfiles: moreReadsProfiles } : {}),
     details,
@@ -1371,14 +1415,15 @@ async function main(): Promise<void> {
     ? { text: `\n\nWhere sync's time goes (the services' own histograms, over sync's wall time):\n\n${stageTextTable(syncStages)}`, markdown: `\n\n${stageMarkdownTable(syncStages)}` }
     : { text: '', markdown: '' };
   const mainnetStages = mainnetStageSection(mainnetSync);
+  const syncCpu = syncProfileSections(syncProfiles, Number((details.sync as { ledgers?: number } | undefined)?.ledgers ?? 0));
   const readProfiles = profileSections(moreReadsProfiles);
-  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}${stages.markdown}${mainnetStages.markdown}${readProfiles.markdown}\n`);
+  writeFileSync(path.join(resultsDir, 'latest.md'), `${markdownTable(figures)}${comparedStores.markdown}${stages.markdown}${syncCpu.markdown}${mainnetStages.markdown}${readProfiles.markdown}\n`);
   if (settings.json) {
     writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } else {
     process.stdout.write(
-      `\n${textTable(figures)}${comparedStores.text}${stages.text}${mainnetStages.text}${readProfiles.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node} (the node on ${report.machine.measuredNode}); ${report.durationSeconds.toFixed(0)} s\n`,
+      `\n${textTable(figures)}${comparedStores.text}${stages.text}${syncCpu.text}${mainnetStages.text}${readProfiles.text}\n\n${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node} (the node on ${report.machine.measuredNode}); ${report.durationSeconds.toFixed(0)} s\n`,
     );
   }
 }

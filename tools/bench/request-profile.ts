@@ -143,8 +143,9 @@ export function summarize(rows: readonly LayerRow[], minimumShare = 0.01): Layer
 
 const sum = (rows: readonly LayerRow[], field: 'share' | 'microsPerRequest') => rows.reduce((total, row) => total + (Number.isNaN(row[field]) ? 0 : row[field]), 0);
 
-const HEADER = ['layer', 'share of wall', 'µs per request'];
+/** `per` names what the profile's `requests` counted (a request, a ledger). */
+const header = (per: string) => ['layer', 'share of wall', `µs per ${per}`];
 const cells = (row: LayerRow) => [row.layer, formatValue(row.share, '%'), formatValue(row.microsPerRequest, 'µs')];
 
-export const layerTextTable = (rows: readonly LayerRow[]) => renderTextTable(HEADER, rows.map(cells));
-export const layerMarkdownTable = (rows: readonly LayerRow[]) => renderMarkdownTable(HEADER, rows.map(cells));
+export const layerTextTable = (rows: readonly LayerRow[], per = 'request') => renderTextTable(header(per), rows.map(cells));
+export const layerMarkdownTable = (rows: readonly LayerRow[], per = 'request') => renderMarkdownTable(header(per), rows.map(cells));
