@@ -84,6 +84,8 @@ export {
   NftState,
   PutLedgersRequest,
   PutLedgersResponse,
+  PutLedgersStreamRequest,
+  PutLedgersStreamResponse,
   PutStateChangesRequest,
   PutStateChangesResponse,
   PutStateObjectsRequest,

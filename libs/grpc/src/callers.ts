@@ -21,6 +21,7 @@ const STORE_READERS: readonly ServiceIdentity[] = ['sync', 'facade', 'submission
 export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> = {
   // Nothing but sync puts data into the verified store.
   putLedgers: ['sync'],
+  putLedgersStream: ['sync'],
   putStateObjects: ['sync'],
   putStateChanges: ['sync'],
   deleteLedger: ['sync'],

@@ -1,4 +1,4 @@
-import { Client as GrpcClient, Metadata, status, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
+import { Client as GrpcClient, Metadata, status, type ClientDuplexStream, type ClientReadableStream, type ServiceError } from '@grpc/grpc-js';
 import { isLedgerNodeError, type LedgerNodeError } from '@ledger-node/errors';
 import { parseGrpcAddress } from './address';
 import { CALLER_KEY, currentCallScope, throwIfCancelled } from './call-scope';
@@ -10,7 +10,7 @@ import { clientWindowOptions } from './flow-control';
 
 /** The services whose certificates name them: a client of one checks the server's certificate does. */
 const SERVICE_NAMES = new Set(['ledger-store', 'sync', 'keystore', 'submission']);
-import type { AnyService, CallOptions, Client } from './types';
+import type { AnyService, CallOptions, Client, DuplexCall } from './types';
 
 export interface ClientOptions<S extends AnyService> {
   /** Deadline of each call unless the call gives its own. */
@@ -86,6 +86,17 @@ export function createGrpcClient<S extends AnyService>(
     close: () => channel.close(),
   };
   for (const [methodName, method] of Object.entries(definition)) {
+    if (method.requestStream && method.responseStream) {
+      client[methodName] = (call?: CallOptions) => {
+        const { signal, deadline } = callLimits(call, Number.POSITIVE_INFINITY);
+        return duplexOf(
+          channel.makeBidiStreamRequest(method.path, method.requestSerialize, method.responseDeserialize, metadataFor(call), Number.isFinite(deadline) ? { deadline } : {}),
+          failure,
+          signal,
+        );
+      };
+      continue;
+    }
     if (method.responseStream) {
       client[methodName] = (request: unknown, call?: CallOptions) => {
         // A stream lives as long as its reader wants it: only a deadline it or its caller gives bounds it.
@@ -170,6 +181,17 @@ async function* streamOf<T>(
   } finally {
     stream.cancel();
   }
+}
+
+function duplexOf<Req, Res>(stream: ClientDuplexStream<Req, Res>, failure: (error: ServiceError) => LedgerNodeError, signal?: AbortSignal): DuplexCall<Req, Res> {
+  // A request written after the stream failed is an error event of its own: the answers carry the failure.
+  stream.on('error', () => undefined);
+  return {
+    send: (request) => void stream.write(request),
+    end: () => void stream.end(),
+    cancel: () => stream.cancel(),
+    responses: streamOf(stream, failure, signal),
+  };
 }
 
 /** Asks a server's grpc.health.v1 service for the state of `service` ('' = the server as a whole). */

@@ -114,6 +114,12 @@ describe('startGrpcServer + createGrpcClient', () => {
           async *watchRanges() {
             throw new NotImplemented('this');
           },
+          async *putLedgersStream(requests) {
+            for await (const request of requests) {
+              if (request.ledgers.length === 0) throw new InvalidParams('an empty batch', 'ledgers');
+              yield { storedCount: request.ledgers.length, completeRanges: [{ first: 1, last: request.ledgers[0]!.ledgerIndex }] };
+            }
+          },
         }),
       ],
     });
@@ -140,6 +146,20 @@ describe('startGrpcServer + createGrpcClient', () => {
       })(),
     ).rejects.toMatchObject({ kind: 'invalid_params', message: 'stream ended badly' });
     expect(received).toEqual([1]);
+
+    // A bidirectional stream: each request answered in order, the handler's end ending it, and its error failing it.
+    const write = (ledgerIndex: number) => ({ ledgerIndex, ledgerHash: Buffer.alloc(32), headerBlob: Buffer.alloc(0), transactions: [], stateChanges: [], stateChangesComplete: false });
+    const answersOf = async (batches: number[][], end: boolean) => {
+      const call = client.putLedgersStream();
+      for (const batch of batches) call.send({ ledgers: batch.map(write) });
+      if (end) call.end();
+      const answers: number[] = [];
+      for await (const answer of call.responses) answers.push(answer.completeRanges[0]!.last);
+      return answers;
+    };
+    await expect(answersOf([[5], [7, 8]], true)).resolves.toEqual([5, 7]);
+    const failing = answersOf([[3], [], [4]], false);
+    await expect(failing).rejects.toMatchObject({ kind: 'invalid_params', message: 'an empty batch' });
   });
 
   it('retries an idempotent read until a restarting server is back, and fails fast otherwise', async () => {

@@ -7,6 +7,7 @@ import {
   status,
   type Metadata,
   type sendUnaryData,
+  type ServerDuplexStream,
   type ServerUnaryCall,
   type ServerWritableStream,
   type StatusObject,
@@ -131,7 +132,9 @@ function checkAuth(metadata: Metadata, token: string | undefined): void {
  * The handler's view of its call, and the scope its own gRPC calls inherit (call-scope.ts): the
  * caller's cancellation and deadline reach every hop behind this one.
  */
-function contextOf(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext & CallScope {
+type ServerCall = ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>;
+
+function contextOf(call: ServerCall): CallContext & CallScope {
   const controller = new AbortController();
   // One signal serves every call the handler makes: as many listeners as it has calls in flight.
   setMaxListeners(0, controller.signal);
@@ -169,22 +172,28 @@ function implement(binding: ServiceBinding, options: GrpcServerOptions): Untyped
       }
     };
     const admittedNames = binding.admit?.(methodName);
-    const admitted = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>) => {
+    const admitted = (call: ServerCall) => {
       const auth = call.getAuthContext();
       checkPeerIdentity(auth.sslPeerCertificate, auth.transportSecurityType === 'ssl', admittedNames, `${binding.name.split('.').at(-1)}.${method.path.split('/')[2] ?? methodName}`);
       checkAuth(call.metadata, options.authToken);
     };
     const observe = (startedAt: bigint, code: number) =>
       grpcLatency.server.observe({ grpc_service: binding.name, grpc_method: method.path.split('/')[2] ?? methodName, grpc_code: statusName(code) }, Number(process.hrtime.bigint() - startedAt) / 1e9);
+    if (method.requestStream && !method.responseStream) throw new Error(`${binding.name}: ${methodName} streams requests only, which no service of this node serves`);
     if (method.responseStream) {
-      implementation[methodName] = (call: ServerWritableStream<unknown, unknown>) => {
+      // A server stream's handler gets its one request; a bidirectional stream's, the requests as the call reads them
+      // (an iterator that leaves the call open when the handler stops reading: its answers and status still go out).
+      const input = method.requestStream
+        ? (call: ServerDuplexStream<unknown, unknown>) => call.iterator({ destroyOnReturn: false })
+        : (call: ServerWritableStream<unknown, unknown>) => call.request;
+      implementation[methodName] = (call: ServerWritableStream<unknown, unknown> | ServerDuplexStream<unknown, unknown>) => {
         const startedAt = process.hrtime.bigint();
         void (async () => {
           try {
             admitted(call);
             const context = contextOf(call);
             await withCallScope(context, async () => {
-              const stream = handler(call.request, context) as AsyncIterable<unknown>;
+              const stream = handler(input(call as ServerWritableStream<unknown, unknown> & ServerDuplexStream<unknown, unknown>), context) as AsyncIterable<unknown>;
               for await (const message of stream) {
                 if (call.cancelled) break;
                 call.write(message);

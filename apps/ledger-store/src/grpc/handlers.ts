@@ -6,7 +6,11 @@ import type { RangesEvent } from '../ledgers/events';
 import type { LedgerStore, StoreRole as Role } from '../store';
 import { accountTransactionCount, accountTransactions } from '../accounts/history';
 import { nftAt, nftTransactions } from '../nfts/reads';
+import { inOrder } from './in-order';
 import { accountState, listedLedger, listStateObjects, stateObjects, type AccountState } from '../state/reads';
+
+/** PutLedgersStream holds at most this many batches: the one written and the next, checked (ledgerstore.proto). */
+const BATCHES_HELD = 2;
 
 /** GetAccountStates answers at most this many reads per call (ledgerstore.proto). */
 const MAX_ACCOUNT_STATES_PER_CALL = 1000;
@@ -95,6 +99,13 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
     async putLedgers(request) {
       const storedCount = await timedWrite('ledger', () => store.putLedgers(request.ledgers), request.ledgers.length);
       return { storedCount, completeRanges: [...store.ranges] };
+    },
+    putLedgersStream(requests) {
+      // Each batch is checked as it is read, while the batch before is written (ledgerstore.proto).
+      return inOrder(requests, BATCHES_HELD, stopping, (request) => {
+        const write = store.checkLedgers(request.ledgers);
+        return async () => ({ storedCount: await timedWrite('ledger', write, request.ledgers.length), completeRanges: [...store.ranges] });
+      });
     },
     async getLedger(request) {
       return { ledger: await store.getLedger(request.ledger, request.txDetail) };

@@ -193,6 +193,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
     return this.writer.putLedgers(writes, pathOf);
   }
 
+  /** putLedgers in two steps: the writes checked now, stored by the function answered (writer.ts). */
+  checkLedgers(writes: readonly (LedgerWrite | undefined)[]): () => Promise<number> {
+    return this.writer.checkLedgers(writes);
+  }
+
   /** Stores an import's ledgers that nothing proves yet, kept from every read until a proven ledger settles them (unproven.ts). */
   putUnprovenLedgers(writes: readonly LedgerWrite[]): Promise<number> {
     return this.writer.putLedgers(writes, undefined, { unproven: true });

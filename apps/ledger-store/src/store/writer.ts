@@ -44,6 +44,14 @@ export class LedgerWriter {
    * (identical ones already stored are not). `pathOf` names a write in errors.
    */
   async putLedgers(writes: readonly (LedgerWrite | undefined)[], pathOf = (position: number) => `ledgers[${position}]`, options: { unproven?: boolean } = {}): Promise<number> {
+    return this.checkLedgers(writes, pathOf, options)();
+  }
+
+  /**
+   * putLedgers in two steps: the writes are checked now, and stored by the function answered, when
+   * it is called (a stream checks its next batch while the one before is written).
+   */
+  checkLedgers(writes: readonly (LedgerWrite | undefined)[], pathOf = (position: number) => `ledgers[${position}]`, options: { unproven?: boolean } = {}): () => Promise<number> {
     this.requireWriter();
     const valid: LedgerWrite[] = [];
     let refusal: unknown;
@@ -56,11 +64,13 @@ export class LedgerWriter {
         break;
       }
     }
-    const { stored, conflict } =
-      valid.length === 0 ? { stored: 0, conflict: undefined } : await this.queue.write(() => (options.unproven ? this.writeUnproven(valid) : this.writeValidated(valid)));
-    const failure = conflict ?? refusal;
-    if (failure) throw failure;
-    return stored;
+    return async () => {
+      const { stored, conflict } =
+        valid.length === 0 ? { stored: 0, conflict: undefined } : await this.queue.write(() => (options.unproven ? this.writeUnproven(valid) : this.writeValidated(valid)));
+      const failure = conflict ?? refusal;
+      if (failure) throw failure;
+      return stored;
+    };
   }
 
   /**

@@ -36,6 +36,8 @@ export interface BackfillOptions extends LedgerPipeline {
 const BATCH_MAX_LEDGERS = 64;
 const BATCH_MAX_TRANSACTIONS = 4_000;
 const BATCH_MAX_WAIT_MS = 250;
+/** Batches sent to the store and not yet answered: one written while the next crosses (PutLedgersStream holds two). */
+const WRITES_IN_FLIGHT = 2;
 
 /** True when the promise settles (either way) within `ms`. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -194,21 +196,25 @@ export class Backfill {
     let batch: Written[] = [];
     let batchTransactions = 0;
     let batchStartedAtMs = Date.now();
-    // One write in flight while the next batch is verified; its failure surfaces at the next flush.
-    let writing: Promise<void> = Promise.resolve();
+    // Batches go to the store in order on one stream (StoredChain.write inOrder), two at once: one
+    // written while the next crosses to the store, and the batch after them verified meanwhile. A
+    // failure surfaces at the next flush.
+    const writing: Promise<void>[] = [];
     let writeError: unknown;
     const flush = async () => {
-      await writing;
+      while (writing.length >= WRITES_IN_FLIGHT) await writing.shift();
       if (writeError !== undefined) throw writeError;
       const written = batch;
       batch = [];
       batchTransactions = 0;
       batchStartedAtMs = Date.now();
-      writing = chain.write(written).then(
-        () => this.options.ingest.stored('backfill', written.length),
-        (error: unknown) => {
-          writeError ??= error;
-        },
+      writing.push(
+        chain.write(written, { inOrder: true }).then(
+          () => this.options.ingest.stored('backfill', written.length),
+          (error: unknown) => {
+            writeError ??= error;
+          },
+        ),
       );
     };
 
@@ -256,7 +262,7 @@ export class Backfill {
         if (replan || this.newerWork || this.abort.signal.aborted) break;
       }
       await flush();
-      await writing;
+      await Promise.all(writing);
       if (writeError !== undefined) throw writeError;
       // The gap is filled and linked to the stored ledger below it (or reaches the first ledger, or the store's floor).
       if (reachedBottom) health.linkedDownTo(gap.bottom);

@@ -12,6 +12,7 @@ import type { LedgerRange } from '../backfill/ranges';
 import { observeStage, secondsSince } from '../stage-timing';
 import { backoffDelayMs, sleep } from '@ledger-node/upstream';
 import type { StateStorePort } from '../state/download';
+import { LedgerBatchStream } from './batch-stream';
 
 /** What sync needs from the store; the tests of the planner give a fake. */
 export interface LedgerStorePort {
@@ -20,6 +21,11 @@ export interface LedgerStorePort {
   link(ledgerIndex: number): Promise<StoredLink | undefined>;
   /** Stores the ledgers, each atomically, in the order given; `onRetry` hears each failure that is retried (e.g. the store's "disk full"). */
   putLedgers(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void>;
+  /**
+   * putLedgers for batch after batch (backfill): each batch stored after every batch put this way
+   * before it, the next crossing to the store while the one before is written (PutLedgersStream).
+   */
+  putLedgersInOrder(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void>;
   /** A stored ledger with its transactions; undefined when it is not stored. */
   storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
   /**
@@ -85,10 +91,12 @@ function storeRangesOf(message: { completeRanges: LedgerRange[]; stateRange?: Le
 
 // The store restarting or briefly unreachable; any other error is the caller's to handle.
 const RETRIED_KINDS = new Set(['unavailable', 'upstream_unavailable']);
+const retried = (error: unknown) => isLedgerNodeError(error) && RETRIED_KINDS.has(error.kind);
 
 export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRangesPort {
   private readonly client;
   private readonly availability: DependencyLog;
+  private readonly batches: LedgerBatchStream;
 
   constructor(
     address: string,
@@ -101,9 +109,20 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRa
       idempotent: ['getStatus', 'getLedger', 'putLedgers', 'putStateChanges', 'listStateObjects'],
       serviceLabel: 'ledger-store',
     });
+    this.batches = new LedgerBatchStream({
+      open: () => this.client.putLedgersStream(),
+      retryable: retried,
+      onFailure: (error, delayMs) => {
+        const reason = (error as Error).message;
+        this.availability.failed(`ledger-store PutLedgersStream failed: ${reason}; retrying in ${delayMs} ms`, { operation: 'PutLedgersStream', reason, delayMs });
+      },
+      onAnswer: () => this.availability.answered(),
+      signal,
+    });
   }
 
   close(): void {
+    this.batches.close();
     this.client.close();
   }
 
@@ -150,6 +169,10 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRa
     const startedAtNs = process.hrtime.bigint();
     await this.retrying('PutLedgers', () => this.client.putLedgers({ ledgers }, { deadlineMs: 60_000 }), onRetry);
     observeStage('grpc', secondsSince(startedAtNs), ledgers.length);
+  }
+
+  async putLedgersInOrder(ledgers: LedgerWrite[], onRetry?: (error: unknown) => void): Promise<void> {
+    if (ledgers.length > 0) await this.batches.put(ledgers, onRetry);
   }
 
   async deleteLedger(write: LedgerWrite): Promise<boolean> {
@@ -220,8 +243,7 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRa
         this.availability.answered();
         return answer;
       } catch (error) {
-        const retryable = isLedgerNodeError(error) && RETRIED_KINDS.has(error.kind);
-        if (!retryable || this.signal.aborted) throw error;
+        if (!retried(error) || this.signal.aborted) throw error;
         onRetry?.(error);
         const delayMs = backoffDelayMs(attempt, 200, 5_000);
         const reason = (error as Error).message;

@@ -102,15 +102,18 @@ export class StoredChain {
     return link;
   }
 
-  /** Writes verified ledgers (each atomically, in the order given), then records them as stored. */
-  async write(writes: readonly { write: LedgerWrite; link: StoredLink }[]): Promise<void> {
+  /**
+   * Writes verified ledgers (each atomically, in the order given), then records them as stored.
+   * `inOrder`: after every batch written so before it, the next batch sent while this one is
+   * written (backfill's batches, LedgerStorePort.putLedgersInOrder).
+   */
+  async write(writes: readonly { write: LedgerWrite; link: StoredLink }[], options: { inOrder?: boolean } = {}): Promise<void> {
     if (writes.length === 0) return;
     try {
       // A store that answers it cannot write (disk full, read-only) is retried in putLedgers: the stop says why meanwhile.
-      await this.ledgerStore.putLedgers(
-        writes.map(({ write }) => write),
-        (error) => this.health.stopped(writes[0]!.link.ledgerIndex, error),
-      );
+      const ledgers = writes.map(({ write }) => write);
+      const onRetry = (error: unknown) => this.health.stopped(writes[0]!.link.ledgerIndex, error);
+      await (options.inOrder ? this.ledgerStore.putLedgersInOrder(ledgers, onRetry) : this.ledgerStore.putLedgers(ledgers, onRetry));
     } catch (error) {
       this.health.stopped(writes[0]!.link.ledgerIndex, error);
       throw new LedgerWriteFailed(writes[0]!.link.ledgerIndex, error);

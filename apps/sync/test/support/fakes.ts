@@ -28,6 +28,10 @@ export class MemoryLedgerStore implements LedgerStorePort {
     for (const ledger of ledgers) this.ledgers.set(ledger.ledgerIndex, ledger);
   }
 
+  putLedgersInOrder(ledgers: LedgerWrite[]): Promise<void> {
+    return this.putLedgers(ledgers);
+  }
+
   async storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined> {
     const write = this.ledgers.get(ledgerIndex);
     if (!write) return undefined;

@@ -7,9 +7,11 @@ import {
   type CallOptions,
   type ChannelCredentials,
   Client,
+  type ClientDuplexStream,
   type ClientOptions,
   type ClientReadableStream,
   type ClientUnaryCall,
+  type handleBidiStreamingCall,
   type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
@@ -424,6 +426,20 @@ export interface PutLedgersResponse {
   /** Number of ledgers newly stored (identical re-writes are not counted). */
   storedCount: number;
   /** Complete ledger ranges after the writes, ascending. */
+  completeRanges: LedgerRange[];
+}
+
+/** One batch of PutLedgersStream. */
+export interface PutLedgersStreamRequest {
+  /** The ledgers of the batch, stored in one atomic write as PutLedgers stores a call's. */
+  ledgers: LedgerWrite[];
+}
+
+/** The answer to one batch of PutLedgersStream, sent in the order the batches came. */
+export interface PutLedgersStreamResponse {
+  /** Number of the batch's ledgers newly stored (identical re-writes are not counted). */
+  storedCount: number;
+  /** Complete ledger ranges after the batch, ascending. */
   completeRanges: LedgerRange[];
 }
 
@@ -2578,6 +2594,168 @@ export const PutLedgersResponse: MessageFns<PutLedgersResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<PutLedgersResponse>, I>>(object: I): PutLedgersResponse {
     const message = createBasePutLedgersResponse();
+    message.storedCount = object.storedCount ?? 0;
+    message.completeRanges = object.completeRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePutLedgersStreamRequest(): PutLedgersStreamRequest {
+  return { ledgers: [] };
+}
+
+export const PutLedgersStreamRequest: MessageFns<PutLedgersStreamRequest> = {
+  encode(message: PutLedgersStreamRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ledgers) {
+      LedgerWrite.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutLedgersStreamRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutLedgersStreamRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ledgers.push(LedgerWrite.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutLedgersStreamRequest {
+    return {
+      ledgers: globalThis.Array.isArray(object?.ledgers) ? object.ledgers.map((e: any) => LedgerWrite.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: PutLedgersStreamRequest): unknown {
+    const obj: any = {};
+    if (message.ledgers?.length) {
+      obj.ledgers = message.ledgers.map((e) => LedgerWrite.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutLedgersStreamRequest>, I>>(base?: I): PutLedgersStreamRequest {
+    return PutLedgersStreamRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutLedgersStreamRequest>, I>>(object: I): PutLedgersStreamRequest {
+    const message = createBasePutLedgersStreamRequest();
+    message.ledgers = object.ledgers?.map((e) => LedgerWrite.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBasePutLedgersStreamResponse(): PutLedgersStreamResponse {
+  return { storedCount: 0, completeRanges: [] };
+}
+
+export const PutLedgersStreamResponse: MessageFns<PutLedgersStreamResponse> = {
+  encode(message: PutLedgersStreamResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.storedCount !== 0) {
+      writer.uint32(8).uint32(message.storedCount);
+    }
+    for (const v of message.completeRanges) {
+      LedgerRange.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutLedgersStreamResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutLedgersStreamResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.storedCount = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.completeRanges.push(LedgerRange.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutLedgersStreamResponse {
+    return {
+      storedCount: isSet(object.storedCount)
+        ? globalThis.Number(object.storedCount)
+        : isSet(object.stored_count)
+        ? globalThis.Number(object.stored_count)
+        : 0,
+      completeRanges: globalThis.Array.isArray(object?.completeRanges)
+        ? object.completeRanges.map((e: any) => LedgerRange.fromJSON(e))
+        : globalThis.Array.isArray(object?.complete_ranges)
+        ? object.complete_ranges.map((e: any) => LedgerRange.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PutLedgersStreamResponse): unknown {
+    const obj: any = {};
+    if (message.storedCount !== 0) {
+      obj.storedCount = Math.round(message.storedCount);
+    }
+    if (message.completeRanges?.length) {
+      obj.completeRanges = message.completeRanges.map((e) => LedgerRange.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutLedgersStreamResponse>, I>>(base?: I): PutLedgersStreamResponse {
+    return PutLedgersStreamResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutLedgersStreamResponse>, I>>(object: I): PutLedgersStreamResponse {
+    const message = createBasePutLedgersStreamResponse();
     message.storedCount = object.storedCount ?? 0;
     message.completeRanges = object.completeRanges?.map((e) => LedgerRange.fromPartial(e)) || [];
     return message;
@@ -7148,6 +7326,24 @@ export const LedgerStoreServiceService = {
     responseSerialize: (value: PutLedgersResponse): Buffer => Buffer.from(PutLedgersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): PutLedgersResponse => PutLedgersResponse.decode(value),
   },
+  /**
+   * PutLedgers for a writer that sends batch after batch (backfill): each request is one batch,
+   * stored as PutLedgers stores a call's ledgers, and answered in the order sent. The batches are
+   * written in that order; the next batch is received, decoded and checked while the one before is
+   * written. A batch that fails ends the stream with its status, and no batch after it is written.
+   * The store holds at most two batches at once and reads the next when one is answered.
+   */
+  putLedgersStream: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutLedgersStream" as const,
+    requestStream: true as const,
+    responseStream: true as const,
+    requestSerialize: (value: PutLedgersStreamRequest): Buffer =>
+      Buffer.from(PutLedgersStreamRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PutLedgersStreamRequest => PutLedgersStreamRequest.decode(value),
+    responseSerialize: (value: PutLedgersStreamResponse): Buffer =>
+      Buffer.from(PutLedgersStreamResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PutLedgersStreamResponse => PutLedgersStreamResponse.decode(value),
+  },
   /** Stores one page of the full state download at a ledger together with the marker reached, atomically. */
   putStateObjects: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/PutStateObjects" as const,
@@ -7400,6 +7596,14 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
    * when another hash is stored at a ledger's index (the ledgers before it in the call are stored).
    */
   putLedgers: handleUnaryCall<PutLedgersRequest, PutLedgersResponse>;
+  /**
+   * PutLedgers for a writer that sends batch after batch (backfill): each request is one batch,
+   * stored as PutLedgers stores a call's ledgers, and answered in the order sent. The batches are
+   * written in that order; the next batch is received, decoded and checked while the one before is
+   * written. A batch that fails ends the stream with its status, and no batch after it is written.
+   * The store holds at most two batches at once and reads the next when one is answered.
+   */
+  putLedgersStream: handleBidiStreamingCall<PutLedgersStreamRequest, PutLedgersStreamResponse>;
   /** Stores one page of the full state download at a ledger together with the marker reached, atomically. */
   putStateObjects: handleUnaryCall<PutStateObjectsRequest, PutStateObjectsResponse>;
   /**
@@ -7493,6 +7697,21 @@ export interface LedgerStoreServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PutLedgersResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * PutLedgers for a writer that sends batch after batch (backfill): each request is one batch,
+   * stored as PutLedgers stores a call's ledgers, and answered in the order sent. The batches are
+   * written in that order; the next batch is received, decoded and checked while the one before is
+   * written. A batch that fails ends the stream with its status, and no batch after it is written.
+   * The store holds at most two batches at once and reads the next when one is answered.
+   */
+  putLedgersStream(): ClientDuplexStream<PutLedgersStreamRequest, PutLedgersStreamResponse>;
+  putLedgersStream(
+    options: Partial<CallOptions>,
+  ): ClientDuplexStream<PutLedgersStreamRequest, PutLedgersStreamResponse>;
+  putLedgersStream(
+    metadata: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientDuplexStream<PutLedgersStreamRequest, PutLedgersStreamResponse>;
   /** Stores one page of the full state download at a ledger together with the marker reached, atomically. */
   putStateObjects(
     request: PutStateObjectsRequest,
