@@ -282,6 +282,30 @@ describe('LedgerStore over gRPC with the mainnet run 11119599..11119604', () => 
     expect((await client.getStatus({})).completeRanges).toEqual([{ first: 11119602, last: 11119602 }]);
   });
 
+  it('PutLedgersStream stores batch after batch, answered in order, and ends at a refused batch with nothing after it written', async () => {
+    const { client } = await serveStore(freshDataDir());
+    const answersOf = async (batches: number[][], refused?: { batch: number; write: ReturnType<typeof mainnetLedgerWrite> }) => {
+      const call = client.putLedgersStream();
+      batches.forEach((batch, position) => call.send({ ledgers: position === refused?.batch ? [refused.write] : batch.map(mainnetLedgerWrite) }));
+      call.end();
+      const answers: string[] = [];
+      try {
+        for await (const answer of call.responses) answers.push(`${answer.storedCount}:${answer.completeRanges.map(({ first, last }) => `${first}-${last}`).join(',')}`);
+      } catch (error) {
+        answers.push((error as LedgerNodeError).kind);
+      }
+      return answers;
+    };
+    // Backfill's order: the newest batch first, each batch descending.
+    expect(await answersOf([[11119604, 11119603], [11119602]])).toEqual(['2:11119603-11119604', '1:11119602-11119604']);
+    // A batch refused (another hash at a stored index) ends the stream; the batch sent after it is not written.
+    const conflicting = syntheticLedgerWrite(11119602);
+    expect(await answersOf([[11119601], [], [11119599]], { batch: 1, write: conflicting })).toEqual(['1:11119601-11119604', 'conflict']);
+    const status = await client.getStatus({});
+    expect(status.completeRanges).toEqual([{ first: 11119601, last: 11119604 }]);
+    expect(status.ledgerCount).toBe(4n);
+  });
+
   it('WatchLedgers replays stored ledgers in order with each outcome, then follows new ones', async () => {
     const { client, process } = await serveStore(freshDataDir());
     await client.putLedgers({ ledgers: [11119601, 11119599, 11119600].map(mainnetLedgerWrite) });
