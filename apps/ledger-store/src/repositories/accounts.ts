@@ -25,6 +25,14 @@ export function historyKeyRange(
  * followed by the transaction type (ASCII), so that direction and type filters page through the
  * index alone and transaction records are read only for the page returned.
  */
+/** An account index entry's value: the direction byte, then the transaction type (ASCII), in one allocation. */
+function directionAndType(direction: number, transactionType: string): Buffer {
+  const value = Buffer.allocUnsafe(1 + transactionType.length);
+  value[0] = direction;
+  value.write(transactionType, 1, 'ascii');
+  return value;
+}
+
 export class AccountTransactionRepository {
   constructor(private readonly kv: KeyValue) {}
 
@@ -32,7 +40,7 @@ export class AccountTransactionRepository {
     return {
       type: 'put',
       key: Keys.accountTransaction.encode(entry),
-      value: Buffer.concat([Buffer.of(entry.direction), Buffer.from(entry.transactionType ?? '', 'ascii')]),
+      value: directionAndType(entry.direction, entry.transactionType ?? ''),
     };
   }
 

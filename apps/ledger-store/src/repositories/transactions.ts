@@ -9,17 +9,19 @@ import type { StoredTransaction } from '../backend/records';
  * here only, once.
  */
 function encodeTransaction(tx: StoredTransaction): Buffer {
-  const engineResult = Buffer.from(tx.engineResult, 'ascii');
-  const transactionType = Buffer.from(tx.transactionType, 'ascii');
-  const fixed = Buffer.alloc(4 + 4 + 1 + engineResult.length + 1 + transactionType.length + 4);
-  let offset = fixed.writeUInt32BE(tx.ledgerIndex, 0);
-  offset = fixed.writeUInt32BE(tx.txIndex, offset);
-  offset = fixed.writeUInt8(engineResult.length, offset);
-  offset += engineResult.copy(fixed, offset);
-  offset = fixed.writeUInt8(transactionType.length, offset);
-  offset += transactionType.copy(fixed, offset);
-  fixed.writeUInt32BE(tx.txBlob.length, offset);
-  return Buffer.concat([fixed, tx.txBlob, tx.metaBlob]);
+  // Names are printable ASCII of at most 255 characters (ledgers/validate.ts): a character a byte.
+  const headerLength = 4 + 4 + 1 + tx.engineResult.length + 1 + tx.transactionType.length + 4;
+  const value = Buffer.allocUnsafe(headerLength + tx.txBlob.length + tx.metaBlob.length);
+  let offset = value.writeUInt32BE(tx.ledgerIndex, 0);
+  offset = value.writeUInt32BE(tx.txIndex, offset);
+  offset = value.writeUInt8(tx.engineResult.length, offset);
+  offset += value.write(tx.engineResult, offset, 'ascii');
+  offset = value.writeUInt8(tx.transactionType.length, offset);
+  offset += value.write(tx.transactionType, offset, 'ascii');
+  offset = value.writeUInt32BE(tx.txBlob.length, offset);
+  offset += tx.txBlob.copy(value, offset);
+  tx.metaBlob.copy(value, offset);
+  return value;
 }
 
 function decodeTransaction(hash: Buffer, value: Buffer): StoredTransaction {
