@@ -1174,7 +1174,8 @@ async function main(): Promise<void> {
     if (settings.only === 'sync') {
       figures.push(...syncFigures(syncedTransactions / syncSeconds, lastLedger / syncSeconds, raw && { transactions: syncedTransactions / raw.seconds, ledgers: lastLedger / raw.seconds }));
       printStageAlone(figures, { ...details, syncStages, syncProfiles });
-      process.stdout.write(`\n${stageTextTable(syncStages)}${syncProfileSections(syncProfiles, lastLedger).text}\n`);
+      // The stage table was logged with the sync; the CPU profile follows the figures (in the JSON, under syncProfiles).
+      if (!settings.json) process.stdout.write(`${syncProfileSections(syncProfiles, lastLedger).text}\n`);
       return;
     }
 
