@@ -95,7 +95,7 @@ const STAGE_NOTES: Record<(typeof SYNC_STAGES)[number], string> = {
   index: 'LedgerWrite: each transaction indexed (accounts, sender)',
   state: 'state prover: state changes derived and proven against account_hash',
   state_grpc: "state prover's GetLedger reads and PutStateChanges",
-  grpc: 'PutLedgers as sync sees it (serialisation, call, store write)',
+  grpc: 'a batch sent to the store until its answer (PutLedgersStream: two at once, overlapping)',
 };
 
 const SYNC_STAGE_HISTOGRAM = 'ledger_node_sync_stage_seconds';
@@ -120,7 +120,7 @@ export function stageRows({ sync, store, wallSeconds }: StageScrapes): StageRow[
   const grpc = histogramDelta(sync.before, sync.after, seriesKey(SYNC_STAGE_HISTOGRAM, { stage: 'grpc' }));
   const ledgerWrite = histogramDelta(store.before, store.after, seriesKey(STORE_WRITE_HISTOGRAM, { write: 'ledger' }));
   rows.push(
-    row('store_write', ledgerWrite, 'ledger-store: PutLedgers written, per ledger (one RocksDB batch per call)'),
+    row('store_write', ledgerWrite, 'ledger-store: a batch written, per ledger (one RocksDB batch per batch)'),
     row('grpc_overhead', { sum: grpc.sum - ledgerWrite.sum, count: grpc.count }, 'grpc − store_write'),
     row('store_state_write', histogramDelta(store.before, store.after, seriesKey(STORE_WRITE_HISTOGRAM, { write: 'state_changes' })), 'ledger-store: each PutStateChanges'),
   );

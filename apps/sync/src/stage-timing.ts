@@ -14,7 +14,9 @@ import { histogram } from '@ledger-node/telemetry';
  * - `state`: state derivation by the state prover: the ledger's state changes from its metadata, proven against
  *   its account_hash (with any ledger_entry reads it needs).
  * - `state_grpc`: the state prover's store calls for one ledger (GetLedger reads, PutStateChanges).
- * - `grpc`: PutLedgers as sync sees it (serialisation, the call, the store's write), per ledger of the batch.
+ * - `grpc`: a batch's write as sync sees it (serialisation, the call, the store's write), per ledger of the batch:
+ *   PutLedgers for a followed ledger, PutLedgersStream for backfill's batches (two at once, so their
+ *   times overlap: the stage can add up to more than the wall).
  */
 export const SYNC_STAGES = ['fetch', 'parse', 'verify', 'link', 'index', 'state', 'state_grpc', 'grpc'] as const;
 export type SyncStage = (typeof SYNC_STAGES)[number];
