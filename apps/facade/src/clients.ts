@@ -1,8 +1,16 @@
 import { KeystoreServiceService, LedgerStoreServiceService, SubmissionServiceService, SyncServiceService } from '@ledger-node/contracts';
-import { createGrpcClient } from '@ledger-node/grpc';
+import { LedgerNodeError } from '@ledger-node/errors';
+import { createGrpcClient, refusingClient } from '@ledger-node/grpc';
 
-/** The facade's gRPC clients, one per service it calls. */
-export function createClients(addresses: { ledgerStore: string; sync: string; keystore: string; submission: string }, keystoreToken?: string) {
+/** What every call to the keystore or submission answers on a read-only node (-read_only). */
+const readOnly = () =>
+  new LedgerNodeError('unimplemented', 'this node is read-only (-read_only): it holds no local accounts, and signs, sends, submits and forwards nothing');
+
+/**
+ * The facade's gRPC clients, one per service it calls; on a read-only node the keystore and
+ * submission clients refuse every call without dialling.
+ */
+export function createClients(addresses: { ledgerStore: string; sync: string; keystore: string; submission: string }, keystoreToken?: string, options: { readOnly?: boolean } = {}) {
   return {
     ledgerStore: createGrpcClient(LedgerStoreServiceService, addresses.ledgerStore, {
       serviceLabel: 'ledger-store',
@@ -21,10 +29,14 @@ export function createClients(addresses: { ledgerStore: string; sync: string; ke
       ],
     }),
     sync: createGrpcClient(SyncServiceService, addresses.sync, { serviceLabel: 'sync', deadlineMs: 3_000, idempotent: ['getSyncStatus'] }),
-    keystore: createGrpcClient(KeystoreServiceService, addresses.keystore, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: keystoreToken }),
+    keystore: options.readOnly
+      ? refusingClient(KeystoreServiceService, readOnly)
+      : createGrpcClient(KeystoreServiceService, addresses.keystore, { serviceLabel: 'keystore', deadlineMs: 10_000, idempotent: ['listAccounts'], authToken: keystoreToken }),
     // Sends are not retried: a payment sent again is signed again (another sequence), and a send
     // while submission is down answers its clear error at once rather than after every retry.
-    submission: createGrpcClient(SubmissionServiceService, addresses.submission, { serviceLabel: 'submission', deadlineMs: 30_000, idempotent: ['getSubmission', 'listSubmissions'] }),
+    submission: options.readOnly
+      ? refusingClient(SubmissionServiceService, readOnly)
+      : createGrpcClient(SubmissionServiceService, addresses.submission, { serviceLabel: 'submission', deadlineMs: 30_000, idempotent: ['getSubmission', 'listSubmissions'] }),
   };
 }
 

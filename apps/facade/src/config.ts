@@ -36,6 +36,8 @@ export interface FacadeConfig {
   trustedProxies: string[];
   /** -sync: whether a sync service runs at all. */
   syncEnabled: boolean;
+  /** -read_only: no keystore or submission runs, and their calls are refused (clients.ts). */
+  readOnly: boolean;
   profile: ChainProfile;
   /** -network_id, which the rippled API states; undefined states none. */
   networkId: number | undefined;
@@ -76,6 +78,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     corsOrigins: listValue(flags.string('rpc_cors_origins')),
     trustedProxies: listValue(flags.string('trusted_proxies')),
     syncEnabled: flags.boolean('sync'),
+    readOnly: flags.boolean('read_only'),
     profile: getProfile(flags.string('chain')!, { definitionsFile: flags.string('definitions') }),
     networkId: flags.integer('network_id'),
     logLevel: flags.string('log_level') as LogLevel,

@@ -41,6 +41,7 @@ export async function start(flags: ParsedFlags) {
   const clients = createClients(
     { ledgerStore: config.ledgerStoreAddress, sync: config.syncAddress, keystore: config.keystoreAddress, submission: config.submissionAddress },
     config.keystoreToken,
+    { readOnly: config.readOnly },
   );
   const tip = new TipCache(clients, logger);
   const syncStatus = new SyncStatusCache(clients, logger);

@@ -24,7 +24,7 @@ beforeAll(async () => {
   upstream = await connectUpstream(`ws://127.0.0.1:${devnetPort}`);
   await waitUntil(async () => ((await upstream.request('ledger_closed')).result.ledger_index as number) >= 25, 60_000, 'devnet history');
   node = startProcess([
-    cliEntry(), '-endpoint', `ws://127.0.0.1:${devnetPort}`, '-validators', devnetValidatorsFile(dir), '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4',
+    cliEntry(), '-endpoint', `ws://127.0.0.1:${devnetPort}`, '-validators', devnetValidatorsFile(dir), '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4',
   ]);
   await node.waitFor(/facade\s+ready/);
   call = rpcClient(rpcPort);

@@ -173,6 +173,8 @@ describe.concurrent('the replays', () => {
           ...(replay.oracle ? ['-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort)] : []),
           '-data_dir', path.join(dir, 'node'),
           '-start_ledger', String(first),
+          // Reads only: no keystore or submission to start.
+          '-read_only',
           '-log_level', 'warn',
         ]);
         started.push(node);

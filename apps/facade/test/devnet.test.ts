@@ -22,7 +22,7 @@ describe.each(STORE_KINDS)('on %s', (kind) => {
     node = startProcess(
       [
         cliEntry(), '-dev', '-close_ms', '250', '-load', '20', '-load_accounts', '4',
-        '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4', ...store.flags,
+        '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4', ...store.flags,
       ],
       { env: store.env },
     );

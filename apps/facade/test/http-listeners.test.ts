@@ -20,7 +20,7 @@ beforeAll(async () => {
   [rpcPort, apiPort, wsPort] = [await freePort(), await freePort(), await freePort()];
   const facade = startProcess([
     cliEntry(), 'serve', 'facade', '-sync=false', '-data_dir', dir, '-max_body_bytes', String(MAX_BODY_BYTES),
-    '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+    '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
     '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
   ]);

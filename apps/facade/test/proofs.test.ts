@@ -39,7 +39,7 @@ describe('transaction proofs served by a node following a devnet that plays a re
     node = startProcess(
       [
         cliEntry(), '-dev', '-close_ms', '250', '-idle_close_ms', '250', '-load', '20', '-load_accounts', '4',
-        '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
+        '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
         '-data_dir', dir, '-thread_count', '2',
       ],
       { env: { LEDGER_NODE_DEVNET_HISTORY: PREBUILT } },

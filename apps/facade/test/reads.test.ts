@@ -19,7 +19,7 @@ beforeAll(async () => {
   rpcPort = await freePort();
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '250', '-load', '20', '-load_accounts', '4',
-    '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4', '-listener_metrics',
+    '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4', '-listener_metrics',
   ]);
   await node.waitFor(/facade\s+ready/);
   call = rpcClient(rpcPort);

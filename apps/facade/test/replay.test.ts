@@ -37,7 +37,7 @@ beforeAll(async () => {
     cliEntry(),
     '-endpoint', `ws://127.0.0.1:${upstreamPort}`,
     '-validators', devnetValidatorsFile(dir),
-    '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+    '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
     '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-data_dir', path.join(dir, 'node'),
     '-start_ledger', String(first),

@@ -30,7 +30,7 @@ beforeAll(async () => {
   apiPort = await freePort();
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '250', '-load', '10', '-load_accounts', String(HOLDERS), '-proof_window', String(WINDOW), '-data_dir', dir.dir, '-thread_count', '4',
-    '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
+    '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
   ]);
   publisher = (await node.waitFor(/validator list publisher (ED[0-9A-F]{64}) at /, 60_000))[1]!;
   await node.waitFor(/facade\s+ready/, 60_000);

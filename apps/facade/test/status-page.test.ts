@@ -48,7 +48,7 @@ beforeAll(async () => {
   const [rpcPort, apiPort] = [await freePort(), await freePort()];
   const node = startProcess([
     cliEntry(), '-dev', '-close_ms', '400', '-load', '5', '-load_accounts', '3',
-    '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
+    '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
     '-api', '-apiaddr', '127.0.0.1', '-apiport', String(apiPort),
     '-data_dir', path.join(dir, 'node'), '-thread_count', '2',
   ]);

@@ -136,7 +136,7 @@ beforeAll(async () => {
   metricsUrl = `http://127.0.0.1:${rpcPort}/metrics`;
   node = startProcess([
     cliEntry(), '-endpoint', devnetUrl, '-validators', devnetValidatorsFile(dir), '-start_ledger', String(START_LEDGER),
-    '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
+    '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-ws', '-wsaddr', '127.0.0.1', '-wsport', String(wsPort),
     '-ws_queue_bytes', String(QUEUE_BYTES), '-data_dir', dir, '-thread_count', '2', '-network_id', '0',
     '-max_resume_ledgers', String(RESUME_WINDOW), '-resume_rate', String(RESUME_RATE), '-listener_metrics',
   ]);

@@ -34,6 +34,24 @@ describe('ledger-node (supervisor)', () => {
     expect(JSON.stringify(answer)).toBe('{"id":1,"jsonrpc":"2.0","result":0,"status":"success"}');
   });
 
+  it('with -read_only starts no keystore and no submission: reads answer, and what would sign or send says the node is read-only', async () => {
+    const { dir, remove } = tempDir();
+    cleanups.push(remove);
+    const [port, apiPort] = [await freePort(), await freePort()];
+    const node = startProcess([cliEntry(), '-rpc', '-api', '-sync=false', '-read_only', '-data_dir', dir, '-rpcaddr', '127.0.0.1', '-rpcport', String(port), '-apiaddr', '127.0.0.1', '-apiport', String(apiPort)]);
+    await node.waitFor(/facade\s+ready/);
+    expect([...childPids(node).keys()].sort()).toEqual(['facade', 'ledger-store']);
+    expect(await rpc(port, { jsonrpc: '2.0', method: 'jt_blockNumber', params: [], id: 1 })).toMatchObject({ result: 0 });
+    const readOnly = expect.stringContaining('this node is read-only (-read_only)');
+    expect(await rpc(port, { jsonrpc: '2.0', method: 'jt_accounts', params: [], id: 2 })).toMatchObject({ error: { message: readOnly } });
+    const payment = { from: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', to: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe', value: '1000' };
+    expect(await rpc(port, { jsonrpc: '2.0', method: 'jt_sendTransaction', params: [payment], id: 3 })).toMatchObject({ error: { message: readOnly } });
+    const submitted = await fetch(`http://127.0.0.1:${apiPort}/v1/transactions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx_blob: '1200' }) });
+    expect(submitted.status).toBe(501);
+    expect(await submitted.json()).toMatchObject({ error: { code: 'unimplemented', message: readOnly } });
+    expect(await node.stop('SIGTERM', 12_000)).toBe(0);
+  });
+
   it('starts each service as its own process and stops them all on SIGTERM, exiting 0', async () => {
     const { node } = await startNode();
     const pids = childPids(node);

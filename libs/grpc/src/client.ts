@@ -153,6 +153,23 @@ export function createGrpcClient<S extends AnyService>(
   return client as Client<S> & { close(): void };
 }
 
+/**
+ * A client of a service that is not there by design (a read-only node has no keystore): every call
+ * fails with `refusal()`, a stream as its reader starts it, and nothing is ever dialled.
+ */
+export function refusingClient<S extends AnyService>(definition: S, refusal: () => LedgerNodeError): Client<S> & { close(): void } {
+  const client: Record<PropertyKey, unknown> = { close: () => undefined };
+  for (const [methodName, method] of Object.entries(definition)) {
+    // A stream fails before its first answer.
+    client[methodName] = method.responseStream
+      ? async function* () {
+          throw refusal();
+        }
+      : () => Promise.reject(refusal());
+  }
+  return client as Client<S> & { close(): void };
+}
+
 /** `ledgernode.sync.v1.SyncService` from a method path `/ledgernode.sync.v1.SyncService/GetSyncStatus`. */
 function grpcServiceName(definition: AnyService): string {
   const path = Object.values(definition)[0]?.path ?? '';

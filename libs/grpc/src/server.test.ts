@@ -5,7 +5,7 @@ import { LedgerStoreServiceService, SyncServiceService } from '@ledger-node/cont
 import { InvalidParams, NotFound, NotImplemented, type LedgerNodeError } from '@ledger-node/errors';
 import { createLogger } from '@ledger-node/telemetry';
 import { rejectionOf, tempDir, waitUntil } from '@ledger-node/test-utils';
-import { checkHealth, createGrpcClient } from './client';
+import { checkHealth, createGrpcClient, refusingClient } from './client';
 import { HealthService, ServingStatus } from './health';
 import { withCallScope } from './call-scope';
 import { bindService, startGrpcServer, type GrpcServer } from './server';
@@ -333,5 +333,19 @@ describe('a caller gone or out of time', () => {
     // The call reached the server or not; either way it is over there too.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(streams.ended).toBe(streams.opened);
+  });
+});
+
+describe('refusingClient', () => {
+  it('refuses every call, a stream as it is read, without a server to dial', async () => {
+    const refused = () => new NotImplemented('signing here');
+    const client = refusingClient(LedgerStoreServiceService, refused);
+    await expect(client.getStatus({})).rejects.toMatchObject({ kind: 'unimplemented', message: 'signing here is not available in this version' });
+    const reading = (async () => {
+      for await (const _event of client.watchRanges({})) return 'read';
+      return 'ended';
+    })();
+    await expect(reading).rejects.toMatchObject({ kind: 'unimplemented' });
+    client.close();
   });
 });

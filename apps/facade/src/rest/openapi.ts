@@ -31,7 +31,7 @@ const errorExamples: Record<ErrorKind, string> = {
   unauthorized: 'missing or wrong token',
   unavailable: 'ledger-store unavailable: no answer before the deadline',
   conflict: 'transaction 38FA0226E27D0391DEE7F3B1A4D31BF1747EA6B77B0A92D779B37135F317DE14 conflicts with one already tracked',
-  unimplemented: 'this operation is not available in this version',
+  unimplemented: 'this node is read-only (-read_only): it holds no local accounts, and signs, sends, submits and forwards nothing',
   rate_limited: 'too many sends from this client: try again in 1000 ms',
   not_validated: 'transaction 38FA0226E27D0391DEE7F3B1A4D31BF1747EA6B77B0A92D779B37135F317DE14 not validated within 30 s: it is pending',
   internal: 'internal error',

@@ -12,7 +12,7 @@ export function servicePlan(flags: ParsedFlags): ServiceName[] {
   const plan: ServiceName[] = [];
   if (flags.boolean('dev')) plan.push('devnet');
   plan.push('ledger-store');
-  if (serving) plan.push('keystore', 'submission');
+  if (serving && !flags.boolean('read_only')) plan.push('keystore', 'submission');
   if (flags.boolean('sync')) plan.push('sync');
   if (serving) plan.push('facade');
   return plan;

@@ -40,6 +40,12 @@ export const nodeOptions: FlagGroup = {
       description: 'Start an embedded local devnet and sync from it (no network needed)',
       default: false,
     }),
+    booleanFlag({
+      name: 'read_only',
+      description:
+        'Serve the chain only: no keystore and no submission service is started (nor needed by the facade), and the methods that list local accounts, sign, send, submit or forward to the upstream answer that this node is read-only',
+      default: false,
+    }),
     logLevelFlag,
   ],
 };

@@ -24,7 +24,8 @@ export const localAccountRoutes = [
         }),
       ),
     }),
-    errors: {},
+    // A read-only node (-read_only) holds no keys.
+    errors: { unimplemented: 501 },
     example: { response: { accounts: [{ address: genesisSigned.address, nickname: 'treasury', key_type: 'secp256k1', created: '2026-03-02T10:12:45.031Z' }] } },
     async handler(_input, { clients }) {
       const { accounts } = await clients.keystore.listAccounts({});

@@ -8,7 +8,8 @@ import { defineRoute, noQuery, type RestErrorMap, type RestTag } from '../define
 import { hexHash } from '../schemas';
 
 const tag: RestTag = { name: 'submissions', description: 'Where the transactions this node sent stand.' };
-const errors: RestErrorMap = { not_found: 404 };
+// A read-only node (-read_only) has no submission service.
+const errors: RestErrorMap = { not_found: 404, unimplemented: 501 };
 
 const submissionSchema = z.object({
   id: z.string(),

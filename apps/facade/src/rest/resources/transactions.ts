@@ -69,7 +69,8 @@ export const transactionRoutes = [
       engine_result_message: z.string(),
       accepted: z.boolean().describe('whether it is or will be in a ledger (tesSUCCESS, tec…, terQUEUED)'),
     }),
-    errors,
+    // A read-only node (-read_only) submits nothing.
+    errors: { ...errors, unimplemented: 501 },
     example: {
       body: { tx_blob: genesisSigned.payment.blob },
       response: {
