@@ -89,8 +89,8 @@ export interface StageScrapes {
 
 const STAGE_NOTES: Record<(typeof SYNC_STAGES)[number], string> = {
   fetch: 'sending a `ledger` request until its answer arrives; requests overlap (-thread_count in flight)',
-  parse: 'UTF-8 + JSON.parse of the answer, schema checks',
-  verify: 'hex decoding of every blob, header hash, transaction hashes, tree root',
+  parse: 'UTF-8 + JSON.parse of the answer, schema checks, every blob hex-decoded once',
+  verify: 'header hash, transaction hashes, tree root, over the bytes',
   link: 'parent link to the verified neighbour',
   index: 'LedgerWrite: each transaction indexed (accounts, sender)',
   state: 'state prover: state changes derived and proven against account_hash',

@@ -205,9 +205,9 @@ describe('a devnet network with fast flag ledgers (-close_ms 20 -idle_close_ms 2
     const fetched = await ok({ command: 'ledger', ledger_index: ledgerIndex, transactions: true, expand: true, binary: true });
     const verification = verifyLedger({
       ledgerIndex,
-      headerHex: fetched.ledger.ledger_data,
+      headerBlob: Buffer.from(fetched.ledger.ledger_data, 'hex'),
       ledgerHash: fetched.ledger_hash,
-      transactions: fetched.ledger.transactions.map((tx: WsMessage) => ({ txBlobHex: tx.tx_blob, metaBlobHex: tx.meta })),
+      transactions: fetched.ledger.transactions.map((tx: WsMessage) => ({ txBlob: Buffer.from(tx.tx_blob, 'hex'), metaBlob: Buffer.from(tx.meta, 'hex') })),
     });
     expect(verification.ok, verification.ok ? '' : verification.failure.message).toBe(true);
     const state: { index: string; blob: string }[] = [];

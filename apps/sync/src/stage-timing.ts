@@ -7,8 +7,8 @@ import { histogram } from '@ledger-node/telemetry';
 
 /**
  * - `fetch`: from sending a `ledger` request until its answer's message event (8 in flight overlap).
- * - `parse`: UTF-8 and JSON.parse of the answer and its schema checks (zod).
- * - `verify`: verifyLedger: hex decoding of every blob, header hash, transaction hashes, tree root.
+ * - `parse`: UTF-8 and JSON.parse of the answer and its schema checks (zod), which decode every blob's hex once.
+ * - `verify`: verifyLedger over those bytes: header hash, transaction hashes, tree root.
  * - `link`: the parent link to the already verified neighbour (backfill's child, the follower's tip).
  * - `index`: the LedgerWrite of a verified ledger (each transaction's index: accounts touched, sender, type, result).
  * - `state`: state derivation by the state prover: the ledger's state changes from its metadata, proven against

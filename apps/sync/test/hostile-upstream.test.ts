@@ -422,7 +422,10 @@ describe('a hostile upstream beside a sane one', () => {
       if (position > 0 && decodeLedgerHeader(header.headerBlob).parentHash !== headers[position - 1]!.ledgerHash.toString('hex').toUpperCase()) brokenLinks++;
       const { ledger } = await clients.store.getLedger({ ledger: { selector: { $case: 'index', index: header.ledgerIndex } }, txDetail: TxDetail.FULL });
       const storedTransactions = (ledger?.transactions ?? []).map((tx) => `${tx.hash.toString('hex')}:${tx.txBlob.toString('hex')}:${tx.metaBlob.toString('hex')}`.toUpperCase()).sort();
-      const servedTransactions = (served.result.ledger.transactions as { tx_blob: string; meta: string }[]).map((tx) => `${hashTransaction(tx.tx_blob)}:${tx.tx_blob}:${tx.meta}`.toUpperCase()).sort();
+      // The client decodes each blob from the answer's hex.
+      const servedTransactions = (served.result.ledger.transactions as { tx_blob: Buffer; meta: Buffer }[])
+        .map((tx) => `${hashTransaction(tx.tx_blob)}:${tx.tx_blob.toString('hex')}:${tx.meta.toString('hex')}`.toUpperCase())
+        .sort();
       if (JSON.stringify(storedTransactions) !== JSON.stringify(servedTransactions)) wrongTransactions++;
     }
     // Nothing a forgery made up is in the store, not even under another index.

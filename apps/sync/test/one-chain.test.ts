@@ -84,13 +84,13 @@ describe('a forged stored ledger with account state stored at it', () => {
   /** The devnet's ledger as served in binary, verified; `closeTimeShift` re-hashes it with another close time, as a forger would. */
   async function servedLedger(upstream: WsClient, ledgerIndex: number, closeTimeShift = 0): Promise<VerifiedLedger> {
     const served = await upstream.request('ledger', { ledger_index: ledgerIndex, binary: true, transactions: true, expand: true });
-    const header = decodeLedgerHeader(Buffer.from(served.result.ledger.ledger_data, 'hex'));
+    const header = decodeLedgerHeader(served.result.ledger.ledger_data);
     const shifted = { ...header, closeTime: header.closeTime + closeTimeShift };
     const verified = verifyLedger({
       ledgerIndex,
-      headerHex: Buffer.from(encodeLedgerHeader(shifted)).toString('hex'),
+      headerBlob: encodeLedgerHeader(shifted),
       ledgerHash: hashLedgerHeader(shifted),
-      transactions: served.result.ledger.transactions.map((tx: { tx_blob: string; meta: string }) => ({ txBlobHex: tx.tx_blob, metaBlobHex: tx.meta })),
+      transactions: served.result.ledger.transactions.map((tx: { tx_blob: Buffer; meta: Buffer }) => ({ txBlob: tx.tx_blob, metaBlob: tx.meta })),
     });
     if (!verified.ok) throw new Error(verified.failure.message);
     return verified.ledger;

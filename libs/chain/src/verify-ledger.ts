@@ -8,18 +8,19 @@
  */
 import { HashPrefix, sha512Half } from './hash';
 import { decodeLedgerHeader, LEDGER_HEADER_LENGTH, type LedgerHeader } from './header';
-import { decodeHex, toHex } from './hex';
+import { toHex } from './hex';
 import { transactionTreeRoot } from './shamap';
 
 /** A ledger as the upstream served it (binary `ledger` answer), not yet trusted. */
 export interface FetchedLedger {
   /** The index that was asked for. */
   ledgerIndex: number;
-  /** Header bytes (rippled `ledger_data`), hex. */
-  headerHex: string;
+  /** Header bytes (rippled `ledger_data`), decoded from the answer's hex where it was read. */
+  headerBlob: Buffer;
   /** `ledger_hash` of the answer. */
   ledgerHash: string;
-  transactions: { txBlobHex: string; metaBlobHex: string; hash?: string }[];
+  /** Each transaction's blob and metadata blob, and the hash served with it. */
+  transactions: { txBlob: Buffer; metaBlob: Buffer; hash?: string }[];
 }
 
 export interface VerifiedTransaction {
@@ -75,8 +76,8 @@ const fail = (failure: VerificationFailure): { ok: false; failure: VerificationF
  */
 export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Verification<VerifiedLedger> {
   const ledgerIndex = fetched.ledgerIndex;
-  const headerBlob = decodeHex(fetched.headerHex);
-  if (headerBlob?.length !== LEDGER_HEADER_LENGTH) {
+  const headerBlob = fetched.headerBlob;
+  if (headerBlob.length !== LEDGER_HEADER_LENGTH) {
     return fail({ reason: 'malformed_header', ledgerIndex, message: `ledger_data is not a ${LEDGER_HEADER_LENGTH}-byte header` });
   }
   const header = decodeLedgerHeader(headerBlob);
@@ -107,10 +108,9 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
   const transactions: VerifiedTransaction[] = [];
   const seen = new Set<string>();
   for (const tx of fetched.transactions) {
-    const txBlob = decodeHex(tx.txBlobHex);
-    const metaBlob = decodeHex(tx.metaBlobHex);
-    if (!txBlob?.length || !metaBlob?.length) {
-      return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction that is not hex` });
+    const { txBlob, metaBlob } = tx;
+    if (txBlob.length === 0 || metaBlob.length === 0) {
+      return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction or metadata of no bytes` });
     }
     const hashBytes = sha512Half(HashPrefix.transactionId, txBlob);
     // Compared as bytes: 64 characters that are not all hex digits decode to fewer bytes, and fail.

@@ -96,9 +96,9 @@ describe('importStream', () => {
     const ledger = mainnetLedgerWrite(MAINNET_RUN[2]);
     const verification = verifyLedger({
       ledgerIndex: ledger.ledgerIndex,
-      headerHex: ledger.headerBlob.toString('hex'),
+      headerBlob: ledger.headerBlob,
       ledgerHash: ledger.ledgerHash.toString('hex'),
-      transactions: ledger.transactions.map((tx) => ({ txBlobHex: tx.txBlob.toString('hex'), metaBlobHex: tx.metaBlob.toString('hex') })),
+      transactions: ledger.transactions.map((tx) => ({ txBlob: tx.txBlob, metaBlob: tx.metaBlob })),
     });
     if (!verification.ok) throw new Error(verification.failure.message);
     const expected = verifiedLedgerWrite(verification.ledger, xrpl, () => undefined);

@@ -76,11 +76,11 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCas
 function fetchedLedgerOf(record: LedgerWrite): FetchedLedger {
   return {
     ledgerIndex: record.ledgerIndex,
-    headerHex: Buffer.from(record.headerBlob).toString('hex'),
+    headerBlob: record.headerBlob,
     ledgerHash: hex(record.ledgerHash),
     transactions: record.transactions.map((tx) => ({
-      txBlobHex: Buffer.from(tx.txBlob).toString('hex'),
-      metaBlobHex: Buffer.from(tx.metaBlob).toString('hex'),
+      txBlob: tx.txBlob,
+      metaBlob: tx.metaBlob,
       hash: hex(tx.hash),
     })),
   };

@@ -92,10 +92,10 @@ describe('an anchor must be proven the network\'s', () => {
   function forgedTip(): { ledgers: Map<number, FetchedLedger>; hash: string } {
     const ledgers = recordedLedgers();
     const real = ledgers.get(11119604)!;
-    const header = decodeLedgerHeader(Buffer.from(real.headerHex, 'hex'));
+    const header = decodeLedgerHeader(real.headerBlob);
     const forged = { ...header, closeTime: header.closeTime + 10 };
     const hash = hashLedgerHeader(forged);
-    ledgers.set(11119604, { ...real, headerHex: Buffer.from(encodeLedgerHeader(forged)).toString('hex'), ledgerHash: hash });
+    ledgers.set(11119604, { ...real, headerBlob: encodeLedgerHeader(forged), ledgerHash: hash });
     return { ledgers, hash };
   }
 
@@ -272,9 +272,9 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const tampered = recordedLedgers((ledger) => {
       if (ledger.ledgerIndex !== 11119602) return ledger;
       const [first, ...rest] = ledger.transactions;
-      const blob = Buffer.from(first!.txBlobHex, 'hex');
+      const blob = Buffer.from(first!.txBlob);
       blob[blob.length - 1] = blob[blob.length - 1]! ^ 1;
-      return { ...ledger, transactions: [{ ...first!, txBlobHex: blob.toString('hex') }, ...rest] };
+      return { ...ledger, transactions: [{ ...first!, txBlob: blob }, ...rest] };
     });
     const upstream = new RecordedUpstream(tampered);
     const sync = await startSync(store, upstream);
@@ -293,8 +293,8 @@ describe('anchor and backfill over the recorded mainnet run', () => {
     const { encodeLedgerHeader, decodeLedgerHeader, hashLedgerHeader } = await import('@ledger-node/chain');
     const forged = recordedLedgers((ledger) => {
       if (ledger.ledgerIndex !== 11119602) return ledger;
-      const header = { ...decodeLedgerHeader(ledger.headerHex), parentHash: 'AB'.repeat(32) };
-      return { ...ledger, headerHex: encodeLedgerHeader(header).toString('hex'), ledgerHash: hashLedgerHeader(header) };
+      const header = { ...decodeLedgerHeader(ledger.headerBlob), parentHash: 'AB'.repeat(32) };
+      return { ...ledger, headerBlob: encodeLedgerHeader(header), ledgerHash: hashLedgerHeader(header) };
     });
     const sync = await startSync(store, new RecordedUpstream(forged));
     sync.follower.announce({ ledgerIndex: 11119604, ledgerHash: hashOf(11119604), source: UPSTREAM });
@@ -306,9 +306,9 @@ describe('anchor and backfill over the recorded mainnet run', () => {
   /** The recorded ledger with its close time moved (and its parent, when given): self-consistent, not the network's. */
   function forgedWrite(ledgerIndex: number, parentHash?: string) {
     const real = recordedFetchedLedger(ledgerIndex);
-    const header = decodeLedgerHeader(Buffer.from(real.headerHex, 'hex'));
+    const header = decodeLedgerHeader(real.headerBlob);
     const forgedHeader = { ...header, closeTime: header.closeTime + 10, parentHash: parentHash ?? header.parentHash };
-    const forged = verifyLedger({ ...real, headerHex: Buffer.from(encodeLedgerHeader(forgedHeader)).toString('hex'), ledgerHash: hashLedgerHeader(forgedHeader) });
+    const forged = verifyLedger({ ...real, headerBlob: encodeLedgerHeader(forgedHeader), ledgerHash: hashLedgerHeader(forgedHeader) });
     if (!forged.ok) throw new Error(forged.failure.message);
     return ledgerWriteOf(forged.ledger, profile, new SyncHealth(logger));
   }

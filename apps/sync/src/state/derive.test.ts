@@ -28,11 +28,11 @@ const stateBlobs = new Map<string, string>(
 function ledger38129(): VerifiedLedger {
   return verified({
     ledgerIndex: 38129,
-    headerHex: encodeLedgerHeader(ledgerHeaderFromJson(fullState.ledger)).toString('hex'),
+    headerBlob: encodeLedgerHeader(ledgerHeaderFromJson(fullState.ledger)),
     ledgerHash: fullState.ledger_hash,
     transactions: fullState.ledger.transactions.map((tx) => {
       const binary = transactionFromLedgerJson(tx, xrpl);
-      return { txBlobHex: binary.txBlob, metaBlobHex: binary.metaBlob };
+      return { txBlob: Buffer.from(binary.txBlob, 'hex'), metaBlob: Buffer.from(binary.metaBlob, 'hex') };
     }),
   });
 }

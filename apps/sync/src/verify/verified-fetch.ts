@@ -33,11 +33,11 @@ export interface LedgerFetcher {
 export function fetchedLedgerOf(result: BinaryLedgerResult, requestedIndex: number): FetchedLedger {
   return {
     ledgerIndex: requestedIndex,
-    headerHex: result.ledger.ledger_data,
+    headerBlob: result.ledger.ledger_data,
     ledgerHash: result.ledger_hash,
     transactions: result.ledger.transactions.map((tx) => ({
-      txBlobHex: tx.tx_blob,
-      metaBlobHex: (tx.meta ?? tx.meta_blob)!,
+      txBlob: tx.tx_blob,
+      metaBlob: (tx.meta ?? tx.meta_blob)!,
       ...(tx.hash !== undefined ? { hash: tx.hash } : {}),
     })),
   };

@@ -13,9 +13,9 @@ function withChangedTransaction(fetched: FetchedLedger, position: number, change
   const codec = getProfile('xrpl').codec;
   const transactions = fetched.transactions.map((tx, index) => {
     if (index !== position) return tx;
-    const json = codec.decode(tx.txBlobHex);
+    const json = codec.decode(tx.txBlob);
     change(json);
-    return { ...tx, txBlobHex: codec.encode(json) };
+    return { ...tx, txBlob: Buffer.from(codec.encode(json), 'hex') };
   });
   return { ...fetched, transactions };
 }
@@ -48,9 +48,9 @@ describe('verifyLedger', () => {
   it('rejects a header with one byte changed: it no longer hashes to the served ledger_hash', () => {
     const fetched = recordedFetchedLedger(11119600);
     // Byte 116 is close_time_resolution (rippled addRaw layout).
-    const header = Buffer.from(fetched.headerHex, 'hex');
+    const header = Buffer.from(fetched.headerBlob);
     header[116] = header[116]! ^ 1;
-    const result = verifyLedger({ ...fetched, headerHex: header.toString('hex') });
+    const result = verifyLedger({ ...fetched, headerBlob: header });
     expect(result).toMatchObject({ ok: false, failure: { reason: 'header_hash_mismatch', expected: recordedLedgerFile(11119600).ledger_hash } });
   });
 
@@ -75,7 +75,7 @@ describe('verifyLedger', () => {
     const fetched = recordedFetchedLedger(11119599);
     const served = (hash: (real: string) => string) => ({
       ...fetched,
-      transactions: fetched.transactions.map((tx, index) => (index === 0 ? { ...tx, hash: hash(hashTransaction(tx.txBlobHex)) } : tx)),
+      transactions: fetched.transactions.map((tx, index) => (index === 0 ? { ...tx, hash: hash(hashTransaction(tx.txBlob)) } : tx)),
     });
     expect(verifyLedger(served((real) => real.toLowerCase())).ok).toBe(true);
     expect(verifyLedger(served((real) => real.toUpperCase())).ok).toBe(true);
@@ -88,9 +88,9 @@ describe('verifyLedger', () => {
     const fetched = recordedFetchedLedger(11119603);
     const codec = getProfile('xrpl').codec;
     const real = fetched.transactions[1]!;
-    const meta = codec.decode(real.metaBlobHex);
-    const forgedMeta = codec.encode({ ...meta, TransactionResult: meta.TransactionResult === 'tesSUCCESS' ? 'tecPATH_DRY' : 'tesSUCCESS' });
-    for (const extra of [{ ...real, metaBlobHex: forgedMeta }, real]) {
+    const meta = codec.decode(real.metaBlob);
+    const forgedMeta = Buffer.from(codec.encode({ ...meta, TransactionResult: meta.TransactionResult === 'tesSUCCESS' ? 'tecPATH_DRY' : 'tesSUCCESS' }), 'hex');
+    for (const extra of [{ ...real, metaBlob: forgedMeta }, real]) {
       // The extra copy comes first: a tree keeps the last leaf of a key, so its root still matches.
       const transactions = [extra, ...fetched.transactions];
       const result = verifyLedger({ ...fetched, transactions });
@@ -100,7 +100,7 @@ describe('verifyLedger', () => {
 
   it('rejects truncated header bytes as malformed', () => {
     const fetched = recordedFetchedLedger(11119599);
-    expect(verifyLedger({ ...fetched, headerHex: fetched.headerHex.slice(2) })).toMatchObject({ ok: false, failure: { reason: 'malformed_header' } });
+    expect(verifyLedger({ ...fetched, headerBlob: fetched.headerBlob.subarray(1) })).toMatchObject({ ok: false, failure: { reason: 'malformed_header' } });
   });
 });
 

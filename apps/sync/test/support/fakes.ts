@@ -124,7 +124,7 @@ export class ScriptedStoreRanges implements StoreRangesPort {
 /** The binary `ledger` answer rippled gives for a fetched ledger (API v1: `meta` holds the blob). */
 export function binaryAnswerOf(ledger: FetchedLedger): BinaryLedgerResult {
   return {
-    ledger: { ledger_data: ledger.headerHex, closed: true, transactions: ledger.transactions.map((tx) => ({ tx_blob: tx.txBlobHex, meta: tx.metaBlobHex })) },
+    ledger: { ledger_data: ledger.headerBlob, closed: true, transactions: ledger.transactions.map((tx) => ({ tx_blob: tx.txBlob, meta: tx.metaBlob })) },
     ledger_hash: ledger.ledgerHash,
     ledger_index: ledger.ledgerIndex,
     validated: true,

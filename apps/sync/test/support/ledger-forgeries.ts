@@ -56,9 +56,9 @@ export function randomHash(random: Random): string {
 
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-/** The header of `headerHex` with `change` applied, and the hash it has then. */
-export function changedHeader(headerHex: string, change: (header: LedgerHeader) => void): { headerHex: string; ledgerHash: string } {
-  const header = decodeLedgerHeader(headerHex);
+/** The header (bytes, or hex as an answer prints it) with `change` applied, as hex, and the hash it has then. */
+export function changedHeader(served: Uint8Array | string, change: (header: LedgerHeader) => void): { headerHex: string; ledgerHash: string } {
+  const header = decodeLedgerHeader(served);
   change(header);
   return { headerHex: encodeLedgerHeader(header).toString('hex').toUpperCase(), ledgerHash: hashLedgerHeader(header) };
 }
@@ -181,8 +181,8 @@ export function forgeStatePage(answer: Record<string, any>, context: { profile: 
 }
 
 /** A self-consistent ledger header other than the real one at its index: a fork, with the parent kept or changed. */
-export function forkHeader(headerHex: string, variant: 'same parent' | 'other parent', random: Random): { headerHex: string; ledgerHash: string } {
-  return changedHeader(headerHex, (header) => {
+export function forkHeader(served: Uint8Array | string, variant: 'same parent' | 'other parent', random: Random): { headerHex: string; ledgerHash: string } {
+  return changedHeader(served, (header) => {
     if (variant === 'same parent') header.closeTime += 1;
     else header.parentHash = randomHash(random);
   });

@@ -21,10 +21,10 @@ export function recordedFetchedLedger(ledgerIndex: number): FetchedLedger {
   const transactions = file.ledger.transactions
     .map((tx) => ({ binary: transactionFromLedgerJson(tx, profile), txIndex: tx.metaData.TransactionIndex as number }))
     .sort((a, b) => a.txIndex - b.txIndex)
-    .map(({ binary }) => ({ txBlobHex: binary.txBlob, metaBlobHex: binary.metaBlob }));
+    .map(({ binary }) => ({ txBlob: Buffer.from(binary.txBlob, 'hex'), metaBlob: Buffer.from(binary.metaBlob, 'hex') }));
   return {
     ledgerIndex,
-    headerHex: encodeLedgerHeader(ledgerHeaderFromJson(file.ledger)).toString('hex').toUpperCase(),
+    headerBlob: encodeLedgerHeader(ledgerHeaderFromJson(file.ledger)),
     ledgerHash: file.ledger_hash,
     transactions,
   };

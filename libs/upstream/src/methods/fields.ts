@@ -1,9 +1,16 @@
 /** Field shapes shared by the rippled answers (rippled API conventions: hashes and blobs as hex). */
 import { z } from 'zod';
-import { isHex } from '@ledger-node/chain';
+import { decodeHex, isHex } from '@ledger-node/chain';
 
 export const hash256 = z.string().regex(/^[0-9A-Fa-f]{64}$/);
 export const hex = z.string().refine(isHex, { message: 'expected hex bytes' });
+/** Hex text decoded to its bytes, once: where the bytes are what is kept (a ledger's header and blobs). */
+export const hexBytes = z.string().transform((text, ctx) => {
+  const bytes = decodeHex(text);
+  if (bytes !== undefined) return bytes;
+  ctx.issues.push({ code: 'custom', message: 'expected hex bytes', input: text });
+  return z.NEVER;
+});
 /** Older servers print ledger indexes as strings. */
 export const ledgerIndex = z
   .union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)])

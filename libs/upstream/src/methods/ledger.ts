@@ -4,7 +4,7 @@
  * transaction its blob and metadata blob: the form sync verifies.
  */
 import { z } from 'zod';
-import { hash256, hex, ledgerIndex, type CommonParams, type LedgerSelector } from './fields';
+import { hash256, hexBytes, ledgerIndex, type CommonParams, type LedgerSelector } from './fields';
 
 export interface LedgerParams extends CommonParams, LedgerSelector {
   transactions?: boolean;
@@ -12,9 +12,9 @@ export interface LedgerParams extends CommonParams, LedgerSelector {
   binary?: boolean;
 }
 
-/** One transaction of a binary, expanded `ledger` answer: API v1 `meta`, API v2 `meta_blob` and `hash`. */
+/** One transaction of a binary, expanded `ledger` answer: API v1 `meta`, API v2 `meta_blob` and `hash`; the blobs as bytes. */
 const binaryTransaction = z
-  .looseObject({ tx_blob: hex, meta: hex.optional(), meta_blob: hex.optional(), hash: hash256.optional() })
+  .looseObject({ tx_blob: hexBytes, meta: hexBytes.optional(), meta_blob: hexBytes.optional(), hash: hash256.optional() })
   .refine((tx) => tx.meta !== undefined || tx.meta_blob !== undefined, 'a transaction without metadata');
 
 /** A closed ledger's answer: `ledger` as asked for, with the ledger's hash and index. */
@@ -22,9 +22,9 @@ function closedLedgerAnswer<L extends z.ZodType>(ledger: L) {
   return z.looseObject({ ledger, ledger_hash: hash256, ledger_index: ledgerIndex, validated: z.boolean().optional() });
 }
 
-/** The serialized header (`ledger_data`) with the transactions in the form asked for. */
+/** The serialized header (`ledger_data`, as bytes) with the transactions in the form asked for. */
 function binaryLedger<T extends z.ZodType>(transactions: T) {
-  return z.looseObject({ ledger_data: hex, closed: z.boolean().optional(), transactions });
+  return z.looseObject({ ledger_data: hexBytes, closed: z.boolean().optional(), transactions });
 }
 
 /** `ledger` with `transactions`, `expand` and `binary`. */
