@@ -56,7 +56,7 @@ describe('stageRows', () => {
     const after = parseMetrics(syncExposition({ parse: [0.2, 400] }, 2, 2));
     const table = stageMarkdownTable(stageRows({ sync: { after }, store: { after: parseMetrics('') }, wallSeconds: 4 }));
     expect(table.split('\n')[0]).toBe('| stage | seconds | share of sync wall | per ledger | ledgers | what |');
-    expect(table).toContain('| `parse` | 0.20 s | 5.0 % | 0.50 ms | 400 | UTF-8 + JSON.parse of the answer, schema checks |');
+    expect(table).toContain('| `parse` | 0.20 s | 5.0 % | 0.50 ms | 400 | UTF-8 + JSON.parse of the answer, schema checks, every blob hex-decoded once |');
     expect(table).toContain('| `event_loop_busy.sync` | 2.00 s | 50.0 % | — | — |');
   });
 });

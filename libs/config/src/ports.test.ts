@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freeListenPort, parsePortRange } from './ports';
+import { bindable, freeListenPort, parsePortRange } from './ports';
 
 describe('-port_range', () => {
   it('reads LO-HI', () => {
@@ -35,6 +35,13 @@ describe('a free port to listen on', () => {
     await hold(first);
     const port = await freeListenPort(range, '127.0.0.1', new Set([first + 1]));
     expect(port).toBe(first + 2);
+  });
+
+  it('is never a port fetch refuses to connect to ("bad port"), which a range may hold', async () => {
+    // 10080 lies in the test workers' 10000-32767 slices; 10079 and 10081 around it are taken.
+    await Promise.all([10079, 10081].map(async (port) => (await bindable(port)) && hold(port)));
+    await expect(freeListenPort({ first: 10079, last: 10081 })).rejects.toThrow('no free port in 10079-10081');
+    await expect(fetch('http://127.0.0.1:10080/')).rejects.toMatchObject({ cause: { message: 'bad port' } });
   });
 
   it('says so when the range has none left', async () => {

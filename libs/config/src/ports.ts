@@ -39,21 +39,28 @@ export async function bindable(port: number, host = '127.0.0.1'): Promise<boolea
 }
 
 /**
+ * The ports of 1024 and above that the Fetch standard's "bad port" list blocks: a browser, and
+ * Node's own fetch, refuse to connect to them, so a listener there could not be reached over HTTP.
+ */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<number> = new Set([1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
+
+/**
  * A port that was free on `host` a moment ago, inside `range` when one is given (from a random
- * place in it, so that jobs sharing a range seldom pick the same), never one of `avoid`.
+ * place in it, so that jobs sharing a range seldom pick the same), never one of `avoid` nor one
+ * fetch refuses (FETCH_BLOCKED_PORTS).
  */
 export async function freeListenPort(range: PortRange | undefined, host = '127.0.0.1', avoid: ReadonlySet<number> = new Set()): Promise<number> {
   if (range === undefined) {
     for (;;) {
       const port = await bindOnce(0, host);
-      if (port !== undefined && !avoid.has(port)) return port;
+      if (port !== undefined && !avoid.has(port) && !FETCH_BLOCKED_PORTS.has(port)) return port;
     }
   }
   const size = range.last - range.first + 1;
   const start = Math.floor(Math.random() * size);
   for (let step = 0; step < size; step++) {
     const port = range.first + ((start + step) % size);
-    if (!avoid.has(port) && (await bindable(port, host))) return port;
+    if (!avoid.has(port) && !FETCH_BLOCKED_PORTS.has(port) && (await bindable(port, host))) return port;
   }
   throw new Error(`no free port in ${range.first}-${range.last} on ${host}`);
 }
