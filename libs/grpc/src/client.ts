@@ -158,14 +158,15 @@ export function createGrpcClient<S extends AnyService>(
  * fails with `refusal()`, a stream as its reader starts it, and nothing is ever dialled.
  */
 export function refusingClient<S extends AnyService>(definition: S, refusal: () => LedgerNodeError): Client<S> & { close(): void } {
+  // A stream fails before its first answer.
+  const refused = async function* (): AsyncIterable<never> {
+    throw refusal();
+  };
   const client: Record<PropertyKey, unknown> = { close: () => undefined };
   for (const [methodName, method] of Object.entries(definition)) {
-    // A stream fails before its first answer.
-    client[methodName] = method.responseStream
-      ? async function* () {
-          throw refusal();
-        }
-      : () => Promise.reject(refusal());
+    if (method.requestStream && method.responseStream) {
+      client[methodName] = (): DuplexCall<unknown, never> => ({ send: () => undefined, end: () => undefined, cancel: () => undefined, responses: refused() });
+    } else client[methodName] = method.responseStream ? refused : () => Promise.reject(refusal());
   }
   return client as Client<S> & { close(): void };
 }

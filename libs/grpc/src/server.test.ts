@@ -337,7 +337,7 @@ describe('a caller gone or out of time', () => {
 });
 
 describe('refusingClient', () => {
-  it('refuses every call, a stream as it is read, without a server to dial', async () => {
+  it('refuses every call, a stream as it is read (either kind), without a server to dial', async () => {
     const refused = () => new NotImplemented('signing here');
     const client = refusingClient(LedgerStoreServiceService, refused);
     await expect(client.getStatus({})).rejects.toMatchObject({ kind: 'unimplemented', message: 'signing here is not available in this version' });
@@ -346,6 +346,9 @@ describe('refusingClient', () => {
       return 'ended';
     })();
     await expect(reading).rejects.toMatchObject({ kind: 'unimplemented' });
+    const duplex = client.putLedgersStream();
+    duplex.send({ ledgers: [] });
+    await expect(duplex.responses[Symbol.asyncIterator]().next()).rejects.toMatchObject({ kind: 'unimplemented' });
     client.close();
   });
 });

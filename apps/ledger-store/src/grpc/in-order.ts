@@ -23,7 +23,8 @@ export async function* inOrder<Req, Res>(requests: AsyncIterable<Req>, held: num
   if (stop.aborted) stopped = true;
   else stop.addEventListener('abort', onStop, { once: true });
 
-  const reading = (async () => {
+  // The reader: not awaited by the answers (a client waiting for an answer sends nothing meanwhile).
+  void (async () => {
     try {
       for await (const request of requests) {
         if (stopped) break;
@@ -68,9 +69,8 @@ export async function* inOrder<Req, Res>(requests: AsyncIterable<Req>, held: num
       yield answer;
     }
   } finally {
-    // The reader stops at its next request, or when the call ends (not awaited: a client waiting for this answer sends none).
+    // The reader stops at its next request, or when the call ends.
     stop.removeEventListener('abort', onStop);
     onStop();
-    void reading;
   }
 }
