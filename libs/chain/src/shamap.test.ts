@@ -4,7 +4,7 @@ import { HashPrefix, sha512Half, ZERO_HASH } from './hash';
 import { hashLedgerHeader, ledgerHeaderFromJson } from './header';
 import { stateEntryFromLedgerJson, transactionFromLedgerJson } from './ledger-json';
 import { getProfile } from './profiles';
-import { flatProofPath, proofPathOfFlat, StateTree, stateTreeRoot, transactionTreeProof, transactionTreeRoot, variableLengthPrefix, type ProofPath } from './shamap';
+import { flatProofPath, proofPathOfFlat, StateTree, stateTreeRoot, transactionTreeProof, transactionTreeRoot, transactionTreeRootOf, variableLengthPrefix, type ProofPath } from './shamap';
 import { ledgerFixtures, type LedgerFixture } from './test-fixtures';
 
 const xrpl = getProfile('xrpl');
@@ -52,6 +52,17 @@ describe('transactionTreeRoot', () => {
     expect(transactionTreeRoot([...items, first])).toBe(fixture.ledger.transaction_hash);
     expect(transactionTreeRoot([otherMeta, ...items])).toBe(fixture.ledger.transaction_hash);
     expect(transactionTreeRoot([...items, otherMeta])).not.toBe(fixture.ledger.transaction_hash);
+  });
+
+  it('is the same root from bytes (transactionTreeRootOf), which names an id given twice instead of keeping one leaf', () => {
+    const asBytes = (item: { hash: string; txBlob: string; metaBlob: string }) => ({ hash: Buffer.from(item.hash, 'hex'), txBlob: Buffer.from(item.txBlob, 'hex'), metaBlob: Buffer.from(item.metaBlob, 'hex') });
+    for (const [, fixture] of ledgersWithTransactions) {
+      const items = fixture.ledger.transactions!.map((tx) => asBytes(transactionFromLedgerJson(tx, xrpl)));
+      const tree = transactionTreeRootOf(items);
+      expect('root' in tree && tree.root.toString('hex').toUpperCase()).toBe(fixture.ledger.transaction_hash);
+      expect(transactionTreeRootOf([...items, items.at(-1)!])).toEqual({ sameId: items.at(-1)!.hash });
+    }
+    expect(transactionTreeRootOf([])).toEqual({ root: Buffer.alloc(32) });
   });
 
   it('changes when one metadata byte changes', () => {

@@ -30,6 +30,8 @@ type TreeNode = LeafNode | InnerNode;
 const ZERO_BYTES = Buffer.alloc(32);
 const EMPTY_PAYLOAD = Buffer.alloc(0);
 const BRANCHES = 16;
+/** Nibbles of a 256-bit key. */
+const KEY_NIBBLES = 64;
 
 function nibble(key: Buffer, depth: number): number {
   const byte = key[depth >> 1]!;
@@ -49,17 +51,19 @@ function nodeHash(node: TreeNode | undefined): Buffer {
   if (node.kind === 'leaf') return node.hash;
   if (node.cachedHash === undefined) {
     // rippled SHAMapInnerNode::updateHash: a node with no branches hashes to zero.
-    node.cachedHash = node.leafCount === 0 ? ZERO_BYTES : innerNodeHash(node.children.map(nodeHash));
+    node.cachedHash = node.leafCount === 0 ? ZERO_BYTES : innerNodeHash(node.children);
   }
   return node.cachedHash;
 }
 
-/** SHA512Half('MIN\0' + the 16 child hashes), its input written in place. */
-function innerNodeHash(childHashes: readonly Buffer[]): Buffer {
+/** SHA512Half('MIN\0' + the 16 child hashes), its input written in place once every child's hash is known. */
+function innerNodeHash(children: ReadonlyArray<TreeNode | undefined>): Buffer {
+  // A child's own hash uses the same input buffer: each is computed (and cached) before writing.
+  for (const child of children) if (child?.kind === 'inner') nodeHash(child);
   const length = HashPrefix.innerNode.length + BRANCHES * 32;
   const input = gatherInto(length);
   let offset = HashPrefix.innerNode.copy(input, 0);
-  for (const childHash of childHashes) offset += childHash.copy(input, offset);
+  for (const child of children) offset += nodeHash(child).copy(input, offset);
   return sha512HalfGathered(length);
 }
 
@@ -223,9 +227,33 @@ function transactionTree(items: readonly TransactionItem[]): InnerNode {
  * one makes, without copying a path per key.
  */
 function treeOf(leaves: readonly LeafNode[], depth: number): InnerNode {
+  // Leaves still together below the 64th nibble have the same key.
+  if (depth === KEY_NIBBLES) throw new SameKey(leaves[0]!.key);
   const branches = new Array<LeafNode[] | undefined>(BRANCHES).fill(undefined);
   for (const leaf of leaves) (branches[nibble(leaf.key, depth)] ??= []).push(leaf);
   return makeInner(branches.map((below) => (below === undefined ? undefined : below.length === 1 ? below[0] : treeOf(below, depth + 1))));
+}
+
+/** Two leaves of one key given to treeOf: a list that is not a tree's leaves. */
+class SameKey extends Error {
+  constructor(readonly key: Buffer) {
+    super('two leaves have the same key');
+  }
+}
+
+/**
+ * The root of the transaction tree whose leaves are these transactions, each with its id as the
+ * caller computed it; `sameId` when two have the same id instead (a tree holds each key once, so
+ * inserting a copy would leave the root as it is: such a list is not the tree's leaves).
+ */
+export function transactionTreeRootOf(transactions: readonly { hash: Buffer; txBlob: Uint8Array; metaBlob: Uint8Array }[]): { root: Buffer } | { sameId: Buffer } {
+  const leaves = transactions.map((tx) => transactionLeaf(tx.hash, tx.txBlob, tx.metaBlob));
+  try {
+    return { root: nodeHash(treeOf(leaves, 0)) };
+  } catch (error) {
+    if (error instanceof SameKey) return { sameId: error.key };
+    throw error;
+  }
 }
 
 /** Root of a transaction tree (a ledger's `transaction_hash`); keys are the tx hashes (64 hex, or 32 bytes). */

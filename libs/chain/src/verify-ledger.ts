@@ -9,7 +9,17 @@
 import { HashPrefix, sha512Half } from './hash';
 import { decodeLedgerHeader, LEDGER_HEADER_LENGTH, type LedgerHeader } from './header';
 import { toHex } from './hex';
-import { transactionTreeRoot } from './shamap';
+import { transactionTreeRootOf } from './shamap';
+
+/** Where the header bytes hold transaction_hash (rippled `addRaw(LedgerInfo)`: after u32 seq, u64 drops, parent_hash). */
+const TRANSACTION_HASH_OFFSET = 4 + 8 + 32;
+/** Where a served transaction hash is decoded to be compared (one buffer, reused). */
+const servedHash = Buffer.alloc(32);
+
+/** A served hash (64 hex digits, either case) names these 32 bytes; 64 characters that are not all hex digits decode to fewer bytes, and do not. */
+function sameHash(served: string, hash: Buffer): boolean {
+  return served.length === 64 && servedHash.write(served, 'hex') === 32 && servedHash.equals(hash);
+}
 
 /** A ledger as the upstream served it (binary `ledger` answer), not yet trusted. */
 export interface FetchedLedger {
@@ -105,16 +115,15 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
     }
   }
 
-  const transactions: VerifiedTransaction[] = [];
-  const seen = new Set<string>();
-  for (const tx of fetched.transactions) {
+  const transactions: VerifiedTransaction[] = new Array(fetched.transactions.length);
+  for (let position = 0; position < fetched.transactions.length; position++) {
+    const tx = fetched.transactions[position]!;
     const { txBlob, metaBlob } = tx;
     if (txBlob.length === 0 || metaBlob.length === 0) {
       return fail({ reason: 'transaction_tree_mismatch', ledgerIndex, message: `ledger ${ledgerIndex} holds a transaction or metadata of no bytes` });
     }
     const hashBytes = sha512Half(HashPrefix.transactionId, txBlob);
-    // Compared as bytes: 64 characters that are not all hex digits decode to fewer bytes, and fail.
-    if (tx.hash !== undefined && (tx.hash.length !== 64 || !Buffer.from(tx.hash, 'hex').equals(hashBytes))) {
+    if (tx.hash !== undefined && !sameHash(tx.hash, hashBytes)) {
       const hash = toHex(hashBytes);
       return fail({
         reason: 'transaction_hash_mismatch',
@@ -124,17 +133,15 @@ export function verifyLedger(fetched: FetchedLedger, expectedHash?: string): Ver
         message: `a transaction of ledger ${ledgerIndex} served as ${tx.hash.toUpperCase()} hashes to ${hash}`,
       });
     }
-    // Inserting a key twice keeps one leaf, so a copy (with any metadata) would leave the root unchanged.
-    const key = hashBytes.toString('latin1');
-    if (seen.has(key)) {
-      const hash = toHex(hashBytes);
-      return fail({ reason: 'duplicate_transaction', ledgerIndex, actual: hash, message: `ledger ${ledgerIndex} lists transaction ${hash} more than once` });
-    }
-    seen.add(key);
-    transactions.push({ hash: hashBytes, txBlob, metaBlob });
+    transactions[position] = { hash: hashBytes, txBlob, metaBlob };
   }
-  const treeRoot = transactionTreeRoot(transactions);
-  if (treeRoot !== header.transactionHash) {
+  const tree = transactionTreeRootOf(transactions);
+  if ('sameId' in tree) {
+    const hash = toHex(tree.sameId);
+    return fail({ reason: 'duplicate_transaction', ledgerIndex, actual: hash, message: `ledger ${ledgerIndex} lists transaction ${hash} more than once` });
+  }
+  if (!tree.root.equals(headerBlob.subarray(TRANSACTION_HASH_OFFSET, TRANSACTION_HASH_OFFSET + 32))) {
+    const treeRoot = toHex(tree.root);
     return fail({
       reason: 'transaction_tree_mismatch',
       ledgerIndex,
