@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTextTable, comparisonVerdict, type StoreComparison } from './figures';
+import { comparisonTextTable, comparisonVerdict, tracingOverhead, type StoreComparison } from './figures';
 
 const bytes = (postgres: number | undefined): StoreComparison => ({ name: 'bytes_per_tx', unit: 'B', rocksdb: 632, postgres, goal: { atMost: 1.5 } });
 
@@ -20,5 +20,25 @@ describe('store comparisons', () => {
       '------------  -------  --------  ------------------  ------------  ------  ----',
       'bytes_per_tx  632 B    816 B     1.29                ratio ≤ 1.50  pass',
     ]);
+  });
+});
+
+describe('tracingOverhead', () => {
+  it('is one minus the median turn ratio, beside each side\'s median rate', () => {
+    const turns = [
+      { untraced: 1000, traced: 900 },
+      { untraced: 500, traced: 400 },
+      { untraced: 1100, traced: 1045 },
+    ];
+    const summary = tracingOverhead(turns);
+    expect(summary.untraced).toBe(1000);
+    expect(summary.traced).toBe(900);
+    // Ratios 0.9, 0.8 and 0.95: the median is the first turn's.
+    expect(summary.overhead).toBeCloseTo(0.1, 10);
+    expect(tracingOverhead([...turns, { untraced: 1000, traced: 1000 }]).overhead).toBeCloseTo(1 - (0.9 + 0.95) / 2, 10);
+  });
+
+  it('refuses no turns at all', () => {
+    expect(() => tracingOverhead([])).toThrow('no turn');
   });
 });

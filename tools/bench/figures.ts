@@ -156,3 +156,22 @@ export function comparisonTextTable(comparisons: readonly StoreComparison[]): st
 export function comparisonMarkdownTable(comparisons: readonly StoreComparison[]): string {
   return renderMarkdownTable(comparisonColumns, comparisonCells(comparisons));
 }
+
+/**
+ * `otel_overhead` from turns of the same load on an untraced and a traced node: the median of each
+ * turn's traced ÷ untraced rate (a turn's two loads run one after the other, so that a slow spell of
+ * the machine falls on both), one minus it; and each side's median rate.
+ */
+export function tracingOverhead(turns: readonly { untraced: number; traced: number }[]): { untraced: number; traced: number; overhead: number } {
+  if (turns.length === 0) throw new Error('no turn of the tracing loads was measured');
+  const median = (values: number[]) => {
+    const sorted = values.sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  return {
+    untraced: median(turns.map((turn) => turn.untraced)),
+    traced: median(turns.map((turn) => turn.traced)),
+    overhead: 1 - median(turns.map((turn) => turn.traced / turn.untraced)),
+  };
+}
