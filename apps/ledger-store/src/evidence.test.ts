@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { LedgerEvidence, LedgerSelector, LedgerWrite } from '@ledger-node/contracts';
+import { TxDetail, type LedgerEvidence, type LedgerSelector, type LedgerWrite } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type RunningPostgres } from '@ledger-node/test-utils';
 import { evidenceOf } from '../test/support/evidence';
@@ -101,6 +101,41 @@ describe.each(engines)('the evidence of ledgers on %s', (name, createEngine) => 
     // The list and the manifests are kept once for both ledgers, which the status counts.
     expect(await engine.shared(store.backend)).toEqual({ lists: 1, manifests: 5, records: 2 });
     expect((await store.status()).counters).toMatchObject({ ledgerCount: 3n, evidenceLedgerCount: 2n });
+  });
+
+  it('reads consecutive ledgers in one range, naming those with evidence, and ends the range before a ledger not stored', async () => {
+    const store = await openStore(await createEngine());
+    const writes = [20, 21, 22, 23, 24, 26].map((ledgerIndex) => syntheticLedgerWrite(ledgerIndex));
+    await store.putLedgers(writes.map((write) => (write.ledgerIndex === 21 || write.ledgerIndex === 23 || write.ledgerIndex === 26 ? { ...write, evidence: evidenceOf(write) } : write)));
+
+    const range = await store.getLedgerRange(20, 30, TxDetail.NONE);
+    expect(range.ledgers.map((ledger) => ledger.ledgerIndex)).toEqual([20, 21, 22, 23, 24]);
+    expect(range.ledgers.map((ledger) => ledger.ledgerHash)).toEqual(writes.slice(0, 5).map((write) => write.ledgerHash));
+    expect(range.ledgers.every((ledger) => ledger.transactions.length === 0)).toBe(true);
+    expect(range).toMatchObject({ truncated: false, evidenced: [21, 23] });
+    const full = await store.getLedgerRange(22, 22, TxDetail.FULL);
+    expect(full.ledgers).toHaveLength(1);
+    expect(full.ledgers[0]!.transactions.map((tx) => tx.txBlob)).toEqual(writes[2]!.transactions.map((tx) => tx.txBlob));
+    expect(full.evidenced).toEqual([]);
+    expect(await store.getLedgerRange(25, 40, TxDetail.NONE)).toEqual({ ledgers: [], truncated: false, evidenced: [] });
+    expect((await store.getLedgerRange(26, 26 + 255, TxDetail.HASHES)).evidenced).toEqual([26]);
+    // An answer past its size ends before the ledger that took it there (never before the first), and says so.
+    const oneLedger = await store.getLedgerRange(20, 24, TxDetail.FULL, 1);
+    expect(oneLedger).toMatchObject({ truncated: true, evidenced: [] });
+    expect(oneLedger.ledgers.map((ledger) => ledger.ledgerIndex)).toEqual([20]);
+    const twoLedgers = await store.getLedgerRange(21, 24, TxDetail.FULL, 2 * (await store.getLedgerRange(21, 21, TxDetail.FULL)).ledgers[0]!.transactions.reduce((sum, tx) => sum + tx.txBlob.length + tx.metaBlob.length + 96, 150));
+    expect(twoLedgers).toMatchObject({ truncated: true, evidenced: [21] });
+    expect(twoLedgers.ledgers.map((ledger) => ledger.ledgerIndex)).toEqual([21, 22]);
+
+    for (const [first, last, message] of [
+      [0, 10, 'first must be a ledger index (1 or more), got 0'],
+      [21, 20, 'last must be from first to first + 255 (21-276), got 20'],
+      [20, 20 + 256, 'last must be from first to first + 255 (20-275), got 276'],
+    ] as const) {
+      const refusal = await failure(store.getLedgerRange(first, last, TxDetail.NONE));
+      expect(refusal).toBeInstanceOf(InvalidParams);
+      expect(refusal.message).toBe(message);
+    }
   });
 
   it('refuses evidence that is not the ledger\'s, or not evidence, naming what is wrong, and stores nothing of the write', async () => {

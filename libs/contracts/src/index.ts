@@ -58,6 +58,8 @@ export {
   GetAccountTransactionsResponse,
   GetLedgerEvidenceRequest,
   GetLedgerEvidenceResponse,
+  GetLedgerRangeRequest,
+  GetLedgerRangeResponse,
   GetLedgerRequest,
   GetLedgerResponse,
   GetNftRequest,

@@ -37,8 +37,9 @@ export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> =
   getNftTransactions: STORE_READERS,
   listStateObjects: STORE_READERS,
   getStateObjects: STORE_READERS,
-  // The network's proof of a ledger, for the proofs the facade hands clients.
+  // The network's proof of a ledger, and the chain of headers up to one that has it, for the proofs the facade hands clients.
   getLedgerEvidence: ['facade'],
+  getLedgerRange: ['facade'],
   watchLedgers: STORE_READERS,
   // Sync keeps its view of the stored ledgers inside what the store holds.
   watchRanges: ['sync'],

@@ -106,7 +106,7 @@ describe('startGrpcServer + createGrpcClient', () => {
             throw new NotFound(`no transaction "${text}"`, { hash: text, list: Array.from({ length: 1_000 }, () => text) });
           },
           getTransactionByIndex: notYet, getAccountStates: notYet,
-          getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet, getStateObjects: notYet, getLedgerEvidence: notYet,
+          getAccountTransactions: notYet, getAccountTransactionCount: notYet, listStateObjects: notYet, getStateObjects: notYet, getLedgerEvidence: notYet, getLedgerRange: notYet,
           async *watchLedgers() {
             yield { ledgerIndex: 1, ledgerHash: Buffer.alloc(32, 1), closeTimeRippleEpoch: 0, transactions: [] };
             throw new InvalidParams('stream ended badly');

@@ -70,6 +70,17 @@ function queriesOver(ledgers: Map<number, StoredLedger>) {
       const stored = ledgers.get(indexOf(ledger));
       return { ledger: stored && { ledgerIndex: stored.header.ledgerIndex, headerBlob: encodeLedgerHeader(stored.header), transactions: stored.transactions } };
     }),
+    // ledgerstore.proto GetLedgerRange: consecutive from `first`, ending before a ledger not stored (at most 256).
+    getLedgerRange: vi.fn(async ({ first, last }: { first: number; last: number }) => {
+      expect(last - first).toBeLessThan(256);
+      const answered: StoredLedger[] = [];
+      for (let ledgerIndex = first; ledgerIndex <= last && ledgers.has(ledgerIndex); ledgerIndex++) answered.push(ledgers.get(ledgerIndex)!);
+      return {
+        ledgers: answered.map((stored) => ({ ledgerIndex: stored.header.ledgerIndex, headerBlob: encodeLedgerHeader(stored.header), transactions: [] })),
+        truncated: false,
+        evidenced: answered.filter((stored) => stored.evidence).map((stored) => stored.header.ledgerIndex),
+      };
+    }),
     getLedgerEvidence: vi.fn(async ({ ledger }: { ledger: LedgerSelector }) => {
       const stored = ledgers.get(indexOf(ledger));
       if (!stored) throw new NotFound(`ledger ${indexOf(ledger)} is not stored`);
@@ -124,9 +135,12 @@ describe('transactionProof', () => {
     // The validations are of the later ledger.
     const unchained = verified({ ...proof, ledger_proof: undefined });
     expect(unchained.ok).toBe(false);
-    // Not kept (a shorter proof may come), built again; the headers of the chain are read once.
+    // The headers of the chain in one read, not one read each; not kept (a shorter proof may come), built again.
+    expect(ledgerStore.getLedgerRange).toHaveBeenCalledTimes(1);
+    expect(ledgerStore.getLedgerRange).toHaveBeenCalledWith(expect.objectContaining({ first: provenIndex + 1 }));
     await transactionProof(txHash, queries, xrpl);
-    expect(ledgerStore.getLedger.mock.calls.filter(([{ ledger }]) => ledger.selector?.$case === 'index' && ledger.selector.index === provenIndex + 1)).toHaveLength(1);
+    expect(ledgerStore.getLedgerRange).toHaveBeenCalledTimes(2);
+    expect(ledgerStore.getLedger.mock.calls.filter(([{ ledger }]) => ledger.selector?.$case === 'index' && ledger.selector.index !== provenIndex)).toEqual([]);
   });
 
   it(`refuses a header chain longer than ${MAX_HEADER_CHAIN} headers without a skip list at hand (OutOfRange naming the bound)`, async () => {

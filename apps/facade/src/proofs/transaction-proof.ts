@@ -24,8 +24,6 @@ import type { RenderedJson } from '../queries/rendered-json';
  * LedgerHashes entry of the validated ledger) is the short one.
  */
 export const MAX_HEADER_CHAIN = 256;
-/** Ledgers asked for their evidence at once during that search. */
-const EVIDENCE_LOOKUPS_AT_ONCE = 32;
 
 /** rippled adds every 256th ledger's hash to the skip list of its 65 536 (keylet::skip(ledger)). */
 const SKIP_LIST_SPACING = 256;
@@ -122,9 +120,7 @@ function publishedList(evidence: LedgerEvidence, validatedIndex: number): Record
 async function laterLedger(header: LedgerHeader, queries: Queries, profile: ChainProfile, skipLists: SkipLists | undefined): Promise<ProvenBy> {
   const provenIndex = header.ledgerIndex;
   const nearest = await nearestEvidenced(provenIndex, Math.min(provenIndex + MAX_HEADER_CHAIN, await queries.highestLedgerIndex()), queries);
-  if (nearest !== undefined) {
-    return { evidence: nearest.evidence, validatedIndex: nearest.ledgerIndex, later: { kind: 'header_chain', headers: await headersAbove(provenIndex, nearest.ledgerIndex, queries) } };
-  }
+  if (nearest !== undefined) return { evidence: nearest.evidence, validatedIndex: nearest.ledgerIndex, later: { kind: 'header_chain', headers: nearest.headers } };
   const bySkipList = skipLists && (await skipListProof(header, queries, profile, skipLists));
   if (bySkipList) return bySkipList;
   throw new OutOfRange(
@@ -135,14 +131,13 @@ async function laterLedger(header: LedgerHeader, queries: Queries, profile: Chai
 }
 
 /** The stored headers from `provenIndex + 1` up to `last`, ascending; NotFound when one is no longer stored. */
-function headersAbove(provenIndex: number, last: number, queries: Queries): Promise<LedgerHeader[]> {
-  return Promise.all(
-    Array.from({ length: last - provenIndex }, async (_, offset) => {
-      const ledger = await queries.header(provenIndex + offset + 1);
-      if (ledger === undefined) throw new NotFound(`ledger ${provenIndex + offset + 1}, of the header chain proving ledger ${provenIndex}, is no longer stored`);
-      return decodeLedgerHeader(ledger.headerBlob);
-    }),
-  );
+async function headersAbove(provenIndex: number, last: number, queries: Queries): Promise<LedgerHeader[]> {
+  if (last <= provenIndex) return [];
+  const { ledgers } = await queries.ledgerRange(provenIndex + 1, last);
+  if (ledgers.length < last - provenIndex) {
+    throw new NotFound(`ledger ${provenIndex + ledgers.length + 1}, of the header chain proving ledger ${provenIndex}, is no longer stored`);
+  }
+  return ledgers.map((ledger) => decodeLedgerHeader(ledger.headerBlob));
 }
 
 /**
@@ -170,20 +165,17 @@ async function skipListProof(header: LedgerHeader, queries: Queries, profile: Ch
   return { evidence, validatedIndex: validated.ledgerIndex, later: { kind: 'skip_list', header: validated, headers, entry } };
 }
 
-/** The lowest stored ledger above `ledgerIndex`, up to `highest`, that has evidence; undefined when the stored chain ends (a gap, the tip) before one. */
-async function nearestEvidenced(ledgerIndex: number, highest: number, queries: Queries): Promise<{ ledgerIndex: number; evidence: LedgerEvidence } | undefined> {
-  for (let from = ledgerIndex + 1; from <= highest; from += EVIDENCE_LOOKUPS_AT_ONCE) {
-    const count = Math.min(EVIDENCE_LOOKUPS_AT_ONCE, highest - from + 1);
-    const answers = await Promise.all(Array.from({ length: count }, (_, offset) => queries.ledgerEvidence(from + offset).catch(undefinedWhenNotStored)));
-    for (const answer of answers) {
-      if (answer === undefined) return undefined;
-      if (answer.evidence) return { ledgerIndex: answer.ledgerIndex, evidence: answer.evidence };
-    }
-  }
-  return undefined;
-}
-
-function undefinedWhenNotStored(error: unknown): undefined {
-  if (isLedgerNodeError(error) && error.kind === 'not_found') return undefined;
-  throw error;
+/**
+ * The lowest stored ledger above `ledgerIndex`, up to `highest`, that has evidence, with the
+ * headers up to it (one GetLedgerRange for all); undefined when the stored chain ends (a gap, the
+ * tip) before one.
+ */
+async function nearestEvidenced(ledgerIndex: number, highest: number, queries: Queries): Promise<{ ledgerIndex: number; evidence: LedgerEvidence; headers: LedgerHeader[] } | undefined> {
+  if (highest <= ledgerIndex) return undefined;
+  const { ledgers, evidenced } = await queries.ledgerRange(ledgerIndex + 1, highest);
+  const [nearest] = evidenced;
+  if (nearest === undefined) return undefined;
+  const { evidence } = await queries.ledgerEvidence(nearest);
+  if (!evidence) return undefined;
+  return { ledgerIndex: nearest, evidence, headers: ledgers.slice(0, nearest - ledgerIndex).map((ledger) => decodeLedgerHeader(ledger.headerBlob)) };
 }

@@ -30,13 +30,10 @@ import { RenderedJson } from './rendered-json';
 const MAX_KEYS_PER_CALL = 1000;
 /** Ledgers read whole (and their evidence) kept for the proofs of their other transactions. */
 const RECENT_LEDGERS_KEPT = 8;
-/**
- * Headers kept for the proofs of ledgers stored without evidence (each reads up to 256 of those
- * above it; proofs of ledgers near each other read the same ones), and the ledgers known to have
- * no evidence of their own (a stored ledger's evidence comes with its first write or never).
- */
-const HEADERS_KEPT = 4096;
+/** The ledgers known to have no evidence of their own (a stored ledger's evidence comes with its first write or never). */
 const WITHOUT_EVIDENCE_KEPT = 65_536;
+/** Ledgers per GetLedgerRange call (ledgerstore.proto allows 256). */
+const MAX_LEDGERS_PER_RANGE = 256;
 
 const atIndex = (index: number): LedgerSelector => ({ selector: { $case: 'index', index } });
 
@@ -70,7 +67,6 @@ export class Queries {
   private readonly accountStates: Batcher<{ accountId: Buffer; ledger: LedgerSelector }, GetAccountStateResponse>;
   private readonly wholeLedgers = new LRUCache<number, Promise<LedgerRecord | undefined>>({ max: RECENT_LEDGERS_KEPT });
   private readonly evidences = new LRUCache<number, Promise<GetLedgerEvidenceResponse>>({ max: RECENT_LEDGERS_KEPT });
-  private readonly headers = new LRUCache<number, Promise<LedgerRecord | undefined>>({ max: HEADERS_KEPT });
   private readonly withoutEvidence = new LRUCache<number, GetLedgerEvidenceResponse>({ max: WITHOUT_EVIDENCE_KEPT });
 
   constructor(
@@ -122,9 +118,24 @@ export class Queries {
     });
   }
 
-  /** A stored ledger's header (no transactions), kept as wholeLedger is, more of them; undefined when it is not stored. */
-  header(ledgerIndex: number): Promise<LedgerRecord | undefined> {
-    return recent(this.headers, ledgerIndex, () => this.ledger(atIndex(ledgerIndex), TxDetail.NONE));
+  /**
+   * The stored ledgers' headers (no transactions) from `first` on, consecutive, up to `last`, in
+   * as few GetLedgerRange calls as their size allows, and which of them have evidence of their
+   * own; the list ends before a ledger that is not stored.
+   */
+  async ledgerRange(first: number, last: number): Promise<{ ledgers: LedgerRecord[]; evidenced: number[] }> {
+    const ledgers: LedgerRecord[] = [];
+    const evidenced: number[] = [];
+    for (let from = first; from <= last; ) {
+      const asked = Math.min(last, from + MAX_LEDGERS_PER_RANGE - 1);
+      const answer = await this.clients.ledgerStore.getLedgerRange({ first: from, last: asked, txDetail: TxDetail.NONE });
+      ledgers.push(...answer.ledgers);
+      evidenced.push(...answer.evidenced);
+      const next = from + answer.ledgers.length;
+      if (answer.ledgers.length === 0 || (next <= asked && !answer.truncated)) break;
+      from = next;
+    }
+    return { ledgers, evidenced };
   }
 
   /** A stored transaction by hash; undefined when it is not stored. */

@@ -127,6 +127,8 @@ export interface LedgerBackend {
   transactionHashAt(ledgerIndex: number, txIndex: number): Promise<Buffer | undefined>;
   /** The evidence stored with the ledger, with the lists and manifests it names; undefined when it has none. */
   ledgerEvidence(ledgerIndex: number): Promise<LedgerEvidence | undefined>;
+  /** The ledgers with `first <= index <= last` that have evidence stored, ascending. */
+  evidencedBetween(first: number, last: number): Promise<number[]>;
   /** Transactions by hash, in the order asked; absent ones undefined. */
   transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]>;
   /** The account's index entries in (ledger, tx index) order, or reverse. */

@@ -378,6 +378,10 @@ export class KvLedgerBackend implements LedgerBackend {
     return this.evidence.get(ledgerIndex);
   }
 
+  evidencedBetween(first: number, last: number): Promise<number[]> {
+    return this.evidence.ledgersBetween(first, last);
+  }
+
   transactions(hashes: Buffer[]): Promise<(StoredTransaction | undefined)[]> {
     return this.transactionRecords.getMany(hashes);
   }

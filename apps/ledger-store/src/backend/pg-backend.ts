@@ -244,6 +244,7 @@ const SQL = {
     text: 'SELECT object_key, blob FROM staged_state WHERE object_key > $1 AND object_key < $3 ORDER BY object_key LIMIT $2',
   },
   ledgerEvidence: { name: 'ledger_evidence', text: 'SELECT record FROM ledger_evidence WHERE ledger_index = $1' },
+  evidencedBetween: { name: 'evidenced_between', text: 'SELECT ledger_index FROM ledger_evidence WHERE ledger_index >= $1 AND ledger_index <= $2 ORDER BY ledger_index' },
   // Each list (manifest) of the keys $1, $2, in the order asked; NULL for a key not stored.
   validatorLists: {
     name: 'validator_lists',
@@ -913,6 +914,10 @@ export class PgLedgerBackend implements LedgerBackend {
 
   private hashesOf(ledgerIndex: number, group: GroupHashesRow): { txIndex: number; hash: Buffer }[] {
     return groupHashes(Number(group.first_tx_index), group.hashes, `ledger ${ledgerIndex} at tx ${group.first_tx_index} in ${this.location}`);
+  }
+
+  async evidencedBetween(first: number, last: number): Promise<number[]> {
+    return (await this.read<{ ledger_index: string | number }>(SQL.evidencedBetween, [first, last])).map((row) => Number(row.ledger_index));
   }
 
   async ledgerEvidence(ledgerIndex: number): Promise<LedgerEvidence | undefined> {

@@ -110,6 +110,9 @@ export function ledgerStoreHandlers(store: LedgerStore, stopping: AbortSignal): 
     async getLedger(request) {
       return { ledger: await store.getLedger(request.ledger, request.txDetail) };
     },
+    async getLedgerRange(request) {
+      return store.getLedgerRange(request.first, request.last, request.txDetail);
+    },
     async getTransaction(request) {
       return { transaction: await store.getTransaction(request.hash) };
     },

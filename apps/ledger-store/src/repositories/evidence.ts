@@ -156,6 +156,13 @@ export class EvidenceRepository {
     return { type: 'del', key: EvidenceRepository.recordKey(ledgerIndex) };
   }
 
+  /** The ledgers from `first` to `last` that have an evidence record, ascending. */
+  async ledgersBetween(first: number, last: number): Promise<number[]> {
+    const indexes: number[] = [];
+    for await (const [key] of this.kv.entries({ gte: EvidenceRepository.recordKey(first), lte: EvidenceRepository.recordKey(last) })) indexes.push(Keys.ledgerEvidence.decode(key).ledgerIndex);
+    return indexes;
+  }
+
   async get(ledgerIndex: number): Promise<LedgerEvidence | undefined> {
     const value = await this.kv.get(EvidenceRepository.recordKey(ledgerIndex));
     if (value === undefined) return undefined;

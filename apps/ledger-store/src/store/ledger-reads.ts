@@ -7,6 +7,17 @@ import type { Holdings } from './holdings';
 
 /** GetTransactions answers at most this many hashes per call (ledgerstore.proto). */
 export const MAX_TRANSACTIONS_PER_CALL = 1000;
+/** GetLedgerRange answers at most this many ledgers per call (ledgerstore.proto). */
+export const MAX_LEDGERS_PER_RANGE = 256;
+/** A GetLedgerRange answer stops before the ledger that would take its records past this (ledgerstore.proto). */
+export const MAX_RANGE_ANSWER_BYTES = 16 << 20;
+
+/** A stored ledger range's records, and which of them have evidence of their own (GetLedgerRange). */
+export interface LedgersRead {
+  ledgers: LedgerRecord[];
+  truncated: boolean;
+  evidenced: number[];
+}
 
 export class LedgerReads {
   constructor(
@@ -78,6 +89,33 @@ export class LedgerReads {
     return header && this.ledgerRecord(header, detail);
   }
 
+  /**
+   * The stored ledgers from `first` on, consecutive, up to `last` (at most MAX_LEDGERS_PER_RANGE):
+   * the answer ends before a ledger not stored (or not yet proven), or, truncated, before the one
+   * whose records would take it past `maxBytes` (always after the first).
+   */
+  async getLedgerRange(first: number, last: number, detail: TxDetail, maxBytes = MAX_RANGE_ANSWER_BYTES): Promise<LedgersRead> {
+    if (!Number.isInteger(first) || first < 1) throw new InvalidParams(`first must be a ledger index (1 or more), got ${first}`, 'first');
+    if (!Number.isInteger(last) || last < first || last - first >= MAX_LEDGERS_PER_RANGE) {
+      throw new InvalidParams(`last must be from first to first + ${MAX_LEDGERS_PER_RANGE - 1} (${first}-${first + MAX_LEDGERS_PER_RANGE - 1}), got ${last}`, 'last');
+    }
+    const ledgers: LedgerRecord[] = [];
+    let bytes = 0;
+    let truncated = false;
+    for (const header of await this.backend.headersBetween(first, last)) {
+      if (header.ledgerIndex !== first + ledgers.length || this.holdings.unproven(header.ledgerIndex)) break;
+      const record = await this.ledgerRecord(header, detail);
+      bytes += recordBytes(record);
+      if (ledgers.length > 0 && bytes > maxBytes) {
+        truncated = true;
+        break;
+      }
+      ledgers.push(record);
+    }
+    const evidenced = ledgers.length === 0 ? [] : await this.backend.evidencedBetween(first, first + ledgers.length - 1);
+    return { ledgers, truncated, evidenced };
+  }
+
   /** The evidence stored with the ledger a selector names (undefined: it was proven another way); NotFound when no ledger is stored there. */
   async getLedgerEvidence(selector: LedgerSelector | undefined): Promise<{ header: StoredHeader; evidence: LedgerEvidence | undefined }> {
     const header = await this.resolve(selector);
@@ -116,6 +154,13 @@ export class LedgerReads {
     const [tx] = await this.backend.transactions([hash]);
     return transactionRecord(requireStored(tx, header.ledgerIndex), header);
   }
+}
+
+/** About the bytes a ledger's record takes in an answer. */
+function recordBytes(record: LedgerRecord): number {
+  let bytes = record.headerBlob.length + record.ledgerHash.length + 32 * record.transactionHashes.length;
+  for (const tx of record.transactions) bytes += tx.hash.length + tx.txBlob.length + tx.metaBlob.length + 64;
+  return bytes;
 }
 
 /** A selector as a NotFound's data names it: the index, the hash in hex, or the tag. */

@@ -6,7 +6,7 @@ import type { LedgerRange } from '../ledgers/ranges';
 import { checkFormat, requireFormat } from './format';
 import { Holdings } from './holdings';
 import { StoreIdentity, type ChainOfStore } from './identity';
-import { LedgerReads } from './ledger-reads';
+import { LedgerReads, type LedgersRead } from './ledger-reads';
 import { Retention, type HistoryOptions } from './retention';
 import { StoreRoles, type FollowOptions, type StoreRole } from './roles';
 import { UnprovenLedgers, type IndexOf, type UnprovenOutcome } from './unproven';
@@ -231,6 +231,11 @@ export class LedgerStore<Backend extends LedgerBackend = LedgerBackend> {
 
   getLedger(selector: LedgerSelector | undefined, detail: TxDetail): Promise<LedgerRecord | undefined> {
     return this.reads.getLedger(selector, detail);
+  }
+
+  /** Consecutive stored ledgers from `first` up to `last`, and which have evidence (LedgerReads.getLedgerRange). */
+  getLedgerRange(first: number, last: number, detail: TxDetail, maxBytes?: number): Promise<LedgersRead> {
+    return this.reads.getLedgerRange(first, last, detail, maxBytes);
   }
 
   /** The evidence stored with the ledger a selector names (undefined: it was proven another way); NotFound when no ledger is stored there. */

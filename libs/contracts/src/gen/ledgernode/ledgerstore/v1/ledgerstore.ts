@@ -514,6 +514,36 @@ export interface GetLedgerResponse {
   ledger?: LedgerRecord | undefined;
 }
 
+/** Request of GetLedgerRange. */
+export interface GetLedgerRangeRequest {
+  /** The first ledger to read. */
+  first: number;
+  /** The last ledger to read: from first to first + 255, else INVALID_ARGUMENT. */
+  last: number;
+  /** How much of each ledger's transactions to return. */
+  txDetail: TxDetail;
+}
+
+/** Response of GetLedgerRange. */
+export interface GetLedgerRangeResponse {
+  /**
+   * The ledgers from first on, ascending and consecutive. The answer ends before the first ledger
+   * of the range that is not stored (or not yet proven), or before the one that would take it past
+   * 16 MiB of records (truncated); it holds at least one ledger when `first` is stored.
+   */
+  ledgers: LedgerRecord[];
+  /**
+   * The answer stopped for its size, not at a ledger that is not stored: ask again from the ledger
+   * after its last.
+   */
+  truncated: boolean;
+  /**
+   * The indexes, ascending, of the answered ledgers that have evidence of their own (what
+   * GetLedgerEvidence answers).
+   */
+  evidenced: number[];
+}
+
 /** Request of GetTransaction. */
 export interface GetTransactionRequest {
   /** 32-byte transaction hash. */
@@ -3460,6 +3490,230 @@ export const GetLedgerResponse: MessageFns<GetLedgerResponse> = {
     message.ledger = (object.ledger !== undefined && object.ledger !== null)
       ? LedgerRecord.fromPartial(object.ledger)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseGetLedgerRangeRequest(): GetLedgerRangeRequest {
+  return { first: 0, last: 0, txDetail: 0 };
+}
+
+export const GetLedgerRangeRequest: MessageFns<GetLedgerRangeRequest> = {
+  encode(message: GetLedgerRangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.first !== 0) {
+      writer.uint32(8).uint32(message.first);
+    }
+    if (message.last !== 0) {
+      writer.uint32(16).uint32(message.last);
+    }
+    if (message.txDetail !== 0) {
+      writer.uint32(24).int32(message.txDetail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLedgerRangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLedgerRangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.first = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.last = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.txDetail = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLedgerRangeRequest {
+    return {
+      first: isSet(object.first) ? globalThis.Number(object.first) : 0,
+      last: isSet(object.last) ? globalThis.Number(object.last) : 0,
+      txDetail: isSet(object.txDetail)
+        ? txDetailFromJSON(object.txDetail)
+        : isSet(object.tx_detail)
+        ? txDetailFromJSON(object.tx_detail)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetLedgerRangeRequest): unknown {
+    const obj: any = {};
+    if (message.first !== 0) {
+      obj.first = Math.round(message.first);
+    }
+    if (message.last !== 0) {
+      obj.last = Math.round(message.last);
+    }
+    if (message.txDetail !== 0) {
+      obj.txDetail = txDetailToJSON(message.txDetail);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLedgerRangeRequest>, I>>(base?: I): GetLedgerRangeRequest {
+    return GetLedgerRangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLedgerRangeRequest>, I>>(object: I): GetLedgerRangeRequest {
+    const message = createBaseGetLedgerRangeRequest();
+    message.first = object.first ?? 0;
+    message.last = object.last ?? 0;
+    message.txDetail = object.txDetail ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetLedgerRangeResponse(): GetLedgerRangeResponse {
+  return { ledgers: [], truncated: false, evidenced: [] };
+}
+
+export const GetLedgerRangeResponse: MessageFns<GetLedgerRangeResponse> = {
+  encode(message: GetLedgerRangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.ledgers) {
+      LedgerRecord.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.truncated !== false) {
+      writer.uint32(16).bool(message.truncated);
+    }
+    if (message.evidenced.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.evidenced) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetLedgerRangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetLedgerRangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ledgers.push(LedgerRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.truncated = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.evidenced.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.evidenced.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetLedgerRangeResponse {
+    return {
+      ledgers: globalThis.Array.isArray(object?.ledgers)
+        ? object.ledgers.map((e: any) => LedgerRecord.fromJSON(e))
+        : [],
+      truncated: isSet(object.truncated) ? globalThis.Boolean(object.truncated) : false,
+      evidenced: globalThis.Array.isArray(object?.evidenced)
+        ? object.evidenced.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetLedgerRangeResponse): unknown {
+    const obj: any = {};
+    if (message.ledgers?.length) {
+      obj.ledgers = message.ledgers.map((e) => LedgerRecord.toJSON(e));
+    }
+    if (message.truncated !== false) {
+      obj.truncated = message.truncated;
+    }
+    if (message.evidenced?.length) {
+      obj.evidenced = message.evidenced.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetLedgerRangeResponse>, I>>(base?: I): GetLedgerRangeResponse {
+    return GetLedgerRangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetLedgerRangeResponse>, I>>(object: I): GetLedgerRangeResponse {
+    const message = createBaseGetLedgerRangeResponse();
+    message.ledgers = object.ledgers?.map((e) => LedgerRecord.fromPartial(e)) || [];
+    message.truncated = object.truncated ?? false;
+    message.evidenced = object.evidenced?.map((e) => e) || [];
     return message;
   },
 };
@@ -7399,6 +7653,22 @@ export const LedgerStoreServiceService = {
     responseSerialize: (value: GetLedgerResponse): Buffer => Buffer.from(GetLedgerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetLedgerResponse => GetLedgerResponse.decode(value),
   },
+  /**
+   * Reads consecutive stored ledgers in one call, ascending, with the same detail as GetLedger and
+   * which of them have evidence of their own (a proof's chain of headers up to a ledger with
+   * evidence, the state prover's ledgers). At most 256 ledgers a call.
+   */
+  getLedgerRange: {
+    path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetLedgerRange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetLedgerRangeRequest): Buffer =>
+      Buffer.from(GetLedgerRangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetLedgerRangeRequest => GetLedgerRangeRequest.decode(value),
+    responseSerialize: (value: GetLedgerRangeResponse): Buffer =>
+      Buffer.from(GetLedgerRangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetLedgerRangeResponse => GetLedgerRangeResponse.decode(value),
+  },
   /** Reads one transaction by hash. */
   getTransaction: {
     path: "/ledgernode.ledgerstore.v1.LedgerStoreService/GetTransaction" as const,
@@ -7622,6 +7892,12 @@ export interface LedgerStoreServiceServer extends UntypedServiceImplementation {
   deleteLedger: handleUnaryCall<DeleteLedgerRequest, DeleteLedgerResponse>;
   /** Reads one ledger by index, hash or tag, with no transactions, their hashes, or full records. */
   getLedger: handleUnaryCall<GetLedgerRequest, GetLedgerResponse>;
+  /**
+   * Reads consecutive stored ledgers in one call, ascending, with the same detail as GetLedger and
+   * which of them have evidence of their own (a proof's chain of headers up to a ledger with
+   * evidence, the state prover's ledgers). At most 256 ledgers a call.
+   */
+  getLedgerRange: handleUnaryCall<GetLedgerRangeRequest, GetLedgerRangeResponse>;
   /** Reads one transaction by hash. */
   getTransaction: handleUnaryCall<GetTransactionRequest, GetTransactionResponse>;
   /** Reads several transactions by hash in one call (a caller's concurrent lookups gathered together). */
@@ -7785,6 +8061,26 @@ export interface LedgerStoreServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetLedgerResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Reads consecutive stored ledgers in one call, ascending, with the same detail as GetLedger and
+   * which of them have evidence of their own (a proof's chain of headers up to a ledger with
+   * evidence, the state prover's ledgers). At most 256 ledgers a call.
+   */
+  getLedgerRange(
+    request: GetLedgerRangeRequest,
+    callback: (error: ServiceError | null, response: GetLedgerRangeResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerRange(
+    request: GetLedgerRangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetLedgerRangeResponse) => void,
+  ): ClientUnaryCall;
+  getLedgerRange(
+    request: GetLedgerRangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetLedgerRangeResponse) => void,
   ): ClientUnaryCall;
   /** Reads one transaction by hash. */
   getTransaction(
