@@ -33,12 +33,19 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
 }
 
 /**
- * Runs `task` inside a new span (child of the active one) that ends when it settles; a throw
- * marks the span as an error with the error's name only, never its message (it may quote input).
+ * Runs `task` for one call a request carries: with `alone` (the request carries no other call), in
+ * the request's server span, active now, named `name` and given `attributes` (one span for the
+ * request and its call instead of two, each recorded and exported at a cost); else in a
+ * child span of its own, that ends when `task` settles. A throw marks the span as an error with
+ * the error's name only, never its message (it may quote input).
  */
-export function inSpan<T>(name: string, attributes: Attributes, task: (span: Span) => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+export function inCallSpan<T>(name: string, attributes: Attributes, alone: boolean, task: (span: Span) => Promise<T>): Promise<T> {
   if (!recording) return task(notRecorded);
-  return tracer.startActiveSpan(name, { kind, attributes }, (span) => runToEnd(span, task));
+  const serving = alone ? trace.getActiveSpan() : undefined;
+  if (serving === undefined) return tracer.startActiveSpan(name, { attributes }, (span) => runToEnd(span, task));
+  serving.updateName(name);
+  serving.setAttributes(attributes);
+  return task(serving);
 }
 
 /**

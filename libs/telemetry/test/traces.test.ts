@@ -98,14 +98,14 @@ describe('one jt_sendTransaction is one trace across the processes', () => {
     const ids = new Set(trace.map((span) => span.spanId));
     const roots = trace.filter((span) => span.parentSpanId === '');
     expect(roots).toHaveLength(1);
-    expect(roots[0]).toMatchObject({ service: 'ledger-node-facade', scope: 'ledger-node', name: 'POST /v1/jsonrpc', kind: 2 });
+    expect(roots[0]).toMatchObject({ service: 'ledger-node-facade', scope: 'ledger-node', name: 'jsonrpc jt_sendTransaction', kind: 2 });
     for (const span of trace) if (span.parentSpanId !== '') expect(ids.has(span.parentSpanId), `${span.service} ${span.name}`).toBe(true);
   });
 
-  it('has no span per Koa middleware in the facade: its request span and the JSON-RPC span cover them', () => {
+  it('has no span per Koa middleware in the facade: a request of one call is one span, the request\'s and the call\'s', () => {
     const facade = trace.filter((span) => span.service === 'ledger-node-facade' && span.kind !== 3);
-    expect(facade.map((span) => `${span.scope} ${span.name}`).sort()).toEqual(['ledger-node POST /v1/jsonrpc', 'ledger-node jsonrpc jt_sendTransaction']);
-    expect(facade.find((span) => span.kind === 2)!.attributes).toMatchObject({ 'http.route': '/v1/jsonrpc', 'http.response.status_code': 200 });
+    expect(facade.map((span) => `${span.scope} ${span.name} ${span.kind}`)).toEqual(['ledger-node jsonrpc jt_sendTransaction 2']);
+    expect(facade[0]!.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v1/jsonrpc', 'http.response.status_code': 200 });
   });
 
   it('names the JSON-RPC call and every gRPC hop with rpc.method, client spans parenting server spans across processes', () => {
@@ -180,7 +180,7 @@ describe('a trace begun in front of the node', () => {
     });
     expect(response.status).toBe(200);
     const request = await waitUntil(() => spans.find((span) => span.traceId === traceId && span.kind === 2), 20_000, 'the request span of the caller-begun trace');
-    expect(request).toMatchObject({ service: 'ledger-node-facade', name: 'POST /v1/jsonrpc', parentSpanId: callerSpanId });
+    expect(request).toMatchObject({ service: 'ledger-node-facade', name: 'jsonrpc jt_blockNumber', parentSpanId: callerSpanId, attributes: { 'http.route': '/v1/jsonrpc' } });
   });
 });
 
@@ -207,6 +207,10 @@ describe('reads gathered into one ledger-store call stay traceable', () => {
     );
     const parent = calls.find((span) => span.spanId === gathered.parentSpanId);
     expect(parent).toBeDefined();
+    // A batch's request span keeps its route's name; each of its calls has a span of its own below it.
+    const request = spans.find((span) => span.spanId === parent!.parentSpanId);
+    expect(request).toMatchObject({ name: 'POST /v1/jsonrpc', kind: 2 });
+    expect(calls.every((span) => span.parentSpanId === request!.spanId && span.kind === 1)).toBe(true);
     expect(new Set(gathered.links)).toEqual(new Set(calls.filter((span) => span !== parent).map((span) => span.spanId)));
     expect(server.attributes).toMatchObject({ 'rpc.service': 'ledgernode.ledgerstore.v1.LedgerStoreService', 'rpc.method': 'GetTransactions' });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import { isLedgerNodeError, Unauthorized } from '@ledger-node/errors';
-import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
+import { counter, histogram, inCallSpan, type Logger } from '@ledger-node/telemetry';
 import { parseParams, type MethodContext, type RpcMethod } from './method';
 import { RenderedJson } from '../queries/rendered-json';
 import { errorResponse, responseJson, RpcCode, rpcCodeByKind, successResponse, type RpcErrorObject, type RpcId } from './protocol';
@@ -83,11 +83,11 @@ export class Dispatcher {
    */
   async handle(body: unknown, caller: CallerContext = trusted): Promise<string | undefined> {
     const budget = new ResponseBudget(this.options.maxResponseBytes);
-    if (!Array.isArray(body)) return this.call(body, caller, budget);
+    if (!Array.isArray(body)) return this.call(body, caller, budget, true);
     const refusal = this.batchRefusal(body);
     if (refusal) return responseJson(errorResponse(null, { code: RpcCode.invalidRequest, message: `invalid request: ${refusal}` }));
     const limit = pLimit(BATCH_CONCURRENCY);
-    const responses = await Promise.all(body.map((request) => limit(() => this.call(request, caller, budget))));
+    const responses = await Promise.all(body.map((request) => limit(() => this.call(request, caller, budget, false))));
     const sent = responses.filter((response): response is string => response !== undefined);
     return sent.length > 0 ? `[${sent.join(',')}]` : undefined;
   }
@@ -112,15 +112,16 @@ export class Dispatcher {
   }
 
   /**
-   * One call as one span (`jsonrpc <method>`, parent of the gRPC calls it makes), counted and
-   * timed per method and outcome. Only registered method names become labels.
+   * One call as one span (`jsonrpc <method>`, parent of the gRPC calls it makes: the request's own
+   * span when the call is `alone` in it, a span of its own in a batch), counted and timed per
+   * method and outcome. Only registered method names become labels.
    */
-  private async call(request: unknown, caller: CallerContext, budget: ResponseBudget): Promise<string | undefined> {
+  private async call(request: unknown, caller: CallerContext, budget: ResponseBudget, alone: boolean): Promise<string | undefined> {
     const requested = typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
     const method = typeof requested === 'string' && this.options.methods.has(requested) ? requested : 'unknown';
     const startedAt = process.hrtime.bigint();
     const outcome = { code: 0 };
-    return inSpan(`jsonrpc ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method }, async (span) => {
+    return inCallSpan(`jsonrpc ${method}`, { 'rpc.system': 'jsonrpc', 'rpc.method': method }, alone, async (span) => {
       const response = await this.execute(request, caller, budget, outcome);
       const name = outcome.code === 0 ? 'success' : (rpcCodeNames.get(outcome.code) ?? String(outcome.code));
       if (outcome.code !== 0) span.setAttribute('rpc.jsonrpc.error_code', outcome.code);

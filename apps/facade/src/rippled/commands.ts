@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { envelopeErrors, errorFields, rpcErrors, type ApiVersion, type JsonObject } from '@ledger-node/rippled-api';
-import { counter, histogram, inSpan, type Logger } from '@ledger-node/telemetry';
+import { counter, histogram, inCallSpan, type Logger } from '@ledger-node/telemetry';
 import type { RippledContext, RippledHandler, RippledResult } from './method';
 import { rippledErrorOf } from './methods/errors';
 import type { RippledSubscriptions, SubscribeOutcome } from './streams';
@@ -111,7 +111,8 @@ export function commandRunner(options: CommandRunnerOptions): CommandRunner {
         return { error: { ...envelopeErrors.unknownCmd } };
       }
       const startedAt = process.hrtime.bigint();
-      return inSpan(`rippled ${command}`, { 'rpc.system': 'rippled', 'rpc.method': command }, async (span) => {
+      // One command a request or message: its span is the request's (inCallSpan).
+      return inCallSpan(`rippled ${command}`, { 'rpc.system': 'rippled', 'rpc.method': command }, true, async (span) => {
         let answer: CommandOutcome;
         try {
           answer = await execute(command, request, apiVersion, subscriptions, paths);
