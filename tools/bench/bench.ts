@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --only rpc|rocksdb-packages] [-- --store postgres]`: sync, JSON-RPC and storage figures of one
+ * `npm run bench [-- --json] [-- --only rpc|sync|tracing|rocksdb-packages|follow] [-- --store postgres]`: sync, JSON-RPC and storage figures of one
  * machine, each beside a baseline measured in the same run, on loopback only, bounded in time. See
  * docs/internals.md "Performance".
  *
@@ -8,7 +8,8 @@
  * /metrics (then the same ledgers fetched and dropped as sync fetches them, and the raw RocksDB
  * baseline over the same bytes, and the `rocksdb` package beside its fork `@nxtedition/rocksdb` on one raw workload);
  * verification alone against SHA-512Half of the same bytes; the node restarted for the JSON-RPC
- * figures and jt_sendTransaction; once more with tracing exported to a local sink. With `--store
+ * figures and jt_sendTransaction; an untraced and a traced node (spans exported to a local sink)
+ * in turns. With `--store
  * postgres`, a second fresh node on a PostgreSQL server the run starts syncs the same history and
  * answers the same JSON-RPC loads, each figure printed beside RocksDB's.
  */
@@ -51,14 +52,15 @@ function option(name: string, fallback: number): number {
 /**
  * `--only rpc`: only what the JSON-RPC and tracing figures need (history, sync, the RPC loads, tracing).
  * `--only sync`: only the sync figures against raw RocksDB, with where sync's time goes (a minute or two).
+ * `--only tracing`: only otel_overhead (tracingStage) on the synced history, with the traced node's profile (some three minutes).
  * `--only rocksdb-packages`: only `rocksdb` 5.2.1 beside `@nxtedition/rocksdb` (rocksdb-packages.ts), a few seconds.
  * `--only follow`: only the live-follow latency (live-follow.ts), about a minute.
  */
-function onlyOption(): 'rpc' | 'sync' | 'rocksdb-packages' | 'follow' | undefined {
+function onlyOption(): 'rpc' | 'sync' | 'tracing' | 'rocksdb-packages' | 'follow' | undefined {
   const position = argv.indexOf('--only');
   if (position < 0) return undefined;
   const only = argv[position + 1];
-  if (only !== 'rpc' && only !== 'sync' && only !== 'rocksdb-packages' && only !== 'follow') throw new Error('--only takes rpc, sync, rocksdb-packages or follow');
+  if (only !== 'rpc' && only !== 'sync' && only !== 'tracing' && only !== 'rocksdb-packages' && only !== 'follow') throw new Error('--only takes rpc, sync, tracing, rocksdb-packages or follow');
   return only;
 }
 
@@ -563,8 +565,8 @@ const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2
 /**
  * `otel_overhead`: the jt_getTransactionByHash load on two nodes of the same synced store (a copy
  * of it for the second), one exporting every span to a local OTLP sink, measured in turns, the
- * untraced node first each time: the overhead is one minus the median of each turn's traced ÷
- * untraced rate. One load on each, minutes apart, moved by more than the overhead from run to run.
+ * untraced node first each time, after a turn of each not counted: the overhead is one minus the
+ * median of each turn's traced ÷ untraced rate. One load on each, minutes apart, moved by more than the overhead from run to run.
  * A profile of the traced node's facade and ledger-store follows (where tracing's time goes).
  */
 async function tracingStage(syncDir: string, scratch: string, devnetUrl: string, lastLedger: number, history: History, peaks: Map<string, number>) {
@@ -590,6 +592,8 @@ async function tracingStage(syncDir: string, scratch: string, devnetUrl: string,
     nextBody: () => call('jt_getTransactionByHash', [pick(history.txHashes)]),
     check: isSuccess,
   });
+  // A first turn of each, not counted: the answer caches and RocksDB's blocks of both nodes warm.
+  for (const node of [untracedNode, tracedNode]) await runLoad(loadOf(node));
   const rounds: { untraced: LoadResult; traced: LoadResult }[] = [];
   for (let round = 0; round < settings.tracingRounds; round++) {
     const untraced = await runLoad(loadOf(untracedNode));
@@ -619,6 +623,10 @@ type ProfiledService = 'facade' | 'ledger-store' | 'sync';
 
 type ReadProfiles = Record<string, Partial<Record<ProfiledService, LayerRow[]>>>;
 
+/** LEDGER_NODE_BENCH_KEEP_PROFILES=DIR keeps every CPU profile the bench takes there (`<service>-<n>.cpuprofile`, for DevTools), as well as summing it up. */
+const keptProfiles = process.env.LEDGER_NODE_BENCH_KEEP_PROFILES || undefined;
+let profilesKept = 0;
+
 /** CPU profiles of the named services of a node (cpu-profile-hook.cjs): started now, and stopped and read by the function answered. */
 function startProfiles(node: NodeRun, services: readonly ProfiledService[]): (units: number) => Promise<Partial<Record<ProfiledService, LayerRow[]>>> {
   const pids = servicesOf(node.process);
@@ -639,6 +647,7 @@ function startProfiles(node: NodeRun, services: readonly ProfiledService[]): (un
         `the ${service} CPU profile`,
       );
       const profile = JSON.parse(readFileSync(path.join(node.profiles, file), 'utf8')) as CpuProfile;
+      if (keptProfiles) copyFileSync(path.join(node.profiles, file), path.join(keptProfiles, `${service}-${++profilesKept}.cpuprofile`));
       rmSync(path.join(node.profiles, file));
       layers[service] = summarize(profileLayers(profile, units));
     }
@@ -1039,6 +1048,22 @@ function printStageAlone(figures: Figure[], details: Record<string, unknown>): v
   process.stdout.write(settings.json ? `${JSON.stringify({ figures, details })}\n` : `\n${textTable(figures)}\n`);
 }
 
+/** `rpc_get_tx_traced_rps` beside the untraced node's rate, and `otel_overhead` (tracingStage). */
+function tracingFigures({ traced, untraced, overhead }: { traced: number; untraced: number; overhead: number }): Figure[] {
+  return [
+    {
+      name: 'rpc_get_tx_traced_rps',
+      value: traced,
+      unit: 'req/s',
+      baselineName: 'rpc_get_tx_untraced_rps',
+      baseline: untraced,
+      ratio: ratioOf(traced, untraced),
+      note: `OTEL_TRACES_EXPORTER=otlp to a local sink; medians of ${settings.tracingRounds} turns of each node, ${settings.tracingSeconds} s each`,
+    },
+    { name: 'otel_overhead', value: overhead, unit: '%', note: '1 − the median of traced ÷ untraced over the turns', goal: { text: '≤ 15 %', met: atMost(overhead, 0.15) } },
+  ];
+}
+
 function liveFollowFigures(liveFollow: LiveFollowResult | undefined): Figure[] {
   return [
     {
@@ -1227,6 +1252,14 @@ async function main(): Promise<void> {
       return;
     }
 
+    if (settings.only === 'tracing') {
+      const tracing = await tracingStage(syncDir, scratch, devnetUrl, lastLedger, await fetchHistory(devnet, lastLedger), peaks);
+      figures.push(...tracingFigures(tracing));
+      printStageAlone(figures, { rounds: tracing.rounds, sink: tracing.sink, readProfiles: tracing.profiles });
+      if (!settings.json) process.stdout.write(`${profileSections(tracing.profiles).text}\n`);
+      return;
+    }
+
     // The HTTP stack's own rate, with the history devnets idle.
     log(`koa_echo_rps: bare Koa + @koa/bodyparser echo, ${settings.connections} connections, ${settings.rpcSeconds} s`);
     const koa = await koaEchoBaseline();
@@ -1302,7 +1335,6 @@ async function main(): Promise<void> {
     const upstreamTxPerSecond = upstream && upstream.transactions / upstream.seconds;
     const upstreamLedgersPerSecond = upstream && upstream.ledgers / upstream.seconds;
     const bytesPerTx = storeBytes / syncedTransactions;
-    const { traced, untraced, overhead: otelOverhead } = tracing;
     figures.push(
       ...syncFigures(syncTxPerSecond, syncLedgersPerSecond, raw && { transactions: syncedTransactions / raw.seconds, ledgers: lastLedger / raw.seconds }),
       {
@@ -1364,16 +1396,7 @@ async function main(): Promise<void> {
       },
       { name: 'rpc_batch_100_rps', value: batch.requestsPerSecond * settings.batchSize, unit: 'calls/s', note: `${settings.batchConnections} connections, ${settings.batchSize} calls per batch` },
       ...moreReadFigures(moreReads, koa, getTx),
-      {
-        name: 'rpc_get_tx_traced_rps',
-        value: traced,
-        unit: 'req/s',
-        baselineName: 'rpc_get_tx_untraced_rps',
-        baseline: untraced,
-        ratio: ratioOf(traced, untraced),
-        note: `OTEL_TRACES_EXPORTER=otlp to a local sink; medians of ${settings.tracingRounds} turns of each node, ${settings.tracingSeconds} s each`,
-      },
-      { name: 'otel_overhead', value: otelOverhead, unit: '%', note: '1 − the median of traced ÷ untraced over the turns', goal: { text: '≤ 15 %', met: atMost(otelOverhead, 0.15) } },
+      ...tracingFigures(tracing),
       {
         name: 'bytes_per_tx',
         value: bytesPerTx,
