@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonTextTable, comparisonVerdict, tracingOverhead, type StoreComparison } from './figures';
+import { comparisonTextTable, comparisonVerdict, turnsRatio, type StoreComparison } from './figures';
 
 const bytes = (postgres: number | undefined): StoreComparison => ({ name: 'bytes_per_tx', unit: 'B', rocksdb: 632, postgres, goal: { atMost: 1.5 } });
 
@@ -23,22 +23,22 @@ describe('store comparisons', () => {
   });
 });
 
-describe('tracingOverhead', () => {
-  it('is one minus the median turn ratio, beside each side\'s median rate', () => {
+describe('turnsRatio', () => {
+  it("is the median of the turns' ratios, beside each side's median rate", () => {
     const turns = [
-      { untraced: 1000, traced: 900 },
-      { untraced: 500, traced: 400 },
-      { untraced: 1100, traced: 1045 },
+      { baseline: 1000, value: 900 },
+      { baseline: 500, value: 400 },
+      { baseline: 1100, value: 1045 },
     ];
-    const summary = tracingOverhead(turns);
-    expect(summary.untraced).toBe(1000);
-    expect(summary.traced).toBe(900);
+    const summary = turnsRatio(turns);
+    expect(summary.baseline).toBe(1000);
+    expect(summary.value).toBe(900);
     // Ratios 0.9, 0.8 and 0.95: the median is the first turn's.
-    expect(summary.overhead).toBeCloseTo(0.1, 10);
-    expect(tracingOverhead([...turns, { untraced: 1000, traced: 1000 }]).overhead).toBeCloseTo(1 - (0.9 + 0.95) / 2, 10);
+    expect(summary.ratio).toBeCloseTo(0.9, 10);
+    expect(turnsRatio([...turns, { baseline: 1000, value: 1000 }]).ratio).toBeCloseTo((0.9 + 0.95) / 2, 10);
   });
 
   it('refuses no turns at all', () => {
-    expect(() => tracingOverhead([])).toThrow('no turn');
+    expect(() => turnsRatio([])).toThrow('no turn');
   });
 });

@@ -158,20 +158,20 @@ export function comparisonMarkdownTable(comparisons: readonly StoreComparison[])
 }
 
 /**
- * `otel_overhead` from turns of the same load on an untraced and a traced node: the median of each
- * turn's traced ÷ untraced rate (a turn's two loads run one after the other, so that a slow spell of
- * the machine falls on both), one minus it; and each side's median rate.
+ * Two loads measured in turns (each turn the baseline's load, then the compared one's, so that a
+ * slow spell of the machine falls on both): each side's median rate, and the median of the turns'
+ * value ÷ baseline ratios. One load of each minutes apart moved by more than the difference measured.
  */
-export function tracingOverhead(turns: readonly { untraced: number; traced: number }[]): { untraced: number; traced: number; overhead: number } {
-  if (turns.length === 0) throw new Error('no turn of the tracing loads was measured');
+export function turnsRatio(turns: readonly { baseline: number; value: number }[]): { baseline: number; value: number; ratio: number } {
+  if (turns.length === 0) throw new Error('no turn of the compared loads was measured');
   const median = (values: number[]) => {
     const sorted = values.sort((a, b) => a - b);
     const middle = sorted.length >> 1;
     return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
   };
   return {
-    untraced: median(turns.map((turn) => turn.untraced)),
-    traced: median(turns.map((turn) => turn.traced)),
-    overhead: 1 - median(turns.map((turn) => turn.traced / turn.untraced)),
+    baseline: median(turns.map((turn) => turn.baseline)),
+    value: median(turns.map((turn) => turn.value)),
+    ratio: median(turns.map((turn) => turn.value / turn.baseline)),
   };
 }
