@@ -94,7 +94,7 @@ const STAGE_NOTES: Record<(typeof SYNC_STAGES)[number], string> = {
   link: 'parent link to the verified neighbour',
   index: 'LedgerWrite: each transaction indexed (accounts, sender)',
   state: 'state prover: state changes derived and proven against account_hash',
-  state_grpc: "state prover's GetLedger reads and PutStateChanges",
+  state_grpc: "state prover's reads (GetLedger, GetLedgerRange) and PutStateChanges",
   grpc: 'a batch sent to the store until its answer (PutLedgersStream: two at once, overlapping)',
 };
 

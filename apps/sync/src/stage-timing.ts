@@ -13,7 +13,7 @@ import { histogram } from '@ledger-node/telemetry';
  * - `index`: the LedgerWrite of a verified ledger (each transaction's index: accounts touched, sender, type, result).
  * - `state`: state derivation by the state prover: the ledger's state changes from its metadata, proven against
  *   its account_hash (with any ledger_entry reads it needs).
- * - `state_grpc`: the state prover's store calls for one ledger (GetLedger reads, PutStateChanges).
+ * - `state_grpc`: the state prover's store calls for one ledger (its reads, PutStateChanges; a read of the ledgers below counts once, in the step that made it).
  * - `grpc`: a batch's write as sync sees it (serialisation, the call, the store's write), per ledger of the batch:
  *   PutLedgers for a followed ledger, PutLedgersStream for backfill's batches (two at once, so their
  *   times overlap: the stage can add up to more than the wall).

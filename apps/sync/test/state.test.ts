@@ -92,10 +92,11 @@ describe('account state synced from a loaded devnet', () => {
     const devnet = await startDevnet(['-load', '15', '-load_accounts', '6', '-close_ms', '150']);
     const upstream = await WsClient.open(devnet.url);
     cleanups.push(() => upstream.close());
-    // History before the node starts, so the download ledger is above genesis and backfill runs below it.
+    // History before the node starts, so the download ledger is above genesis and backfill runs below
+    // it, more ledgers than the state prover reads at once on its way down (READ_AHEAD).
     await waitUntil(async () => {
       const closed = await upstream.request('ledger_closed');
-      return closed.result.ledger_index >= 30 ? closed : undefined;
+      return closed.result.ledger_index >= 40 ? closed : undefined;
     }, 60_000, 'devnet history', 200);
 
     const dataDir = scratchDir(cleanups);

@@ -37,9 +37,10 @@ export const LEDGER_STORE_CALLERS: CallersOf<typeof LedgerStoreServiceService> =
   getNftTransactions: STORE_READERS,
   listStateObjects: STORE_READERS,
   getStateObjects: STORE_READERS,
-  // The network's proof of a ledger, and the chain of headers up to one that has it, for the proofs the facade hands clients.
+  // The network's proof of a ledger, for the proofs the facade hands clients.
   getLedgerEvidence: ['facade'],
-  getLedgerRange: ['facade'],
+  // Consecutive ledgers in one read: a proof's chain of headers (facade), the state prover's ledgers (sync).
+  getLedgerRange: ['facade', 'sync'],
   watchLedgers: STORE_READERS,
   // Sync keeps its view of the stored ledgers inside what the store holds.
   watchRanges: ['sync'],

@@ -29,6 +29,7 @@ function storeWith(stored: { header?: LedgerHeader }): StateProverStore {
     listStateObjects: async () => ({ objects, nextAfterKey: Buffer.alloc(0) }),
     header: async () => (stored.header ? { ledgerHash: Buffer.alloc(32), header: stored.header } : undefined),
     storedLedger: async () => undefined,
+    storedLedgers: async () => [],
     putStateChanges: async () => undefined,
   };
 }

@@ -36,6 +36,8 @@ export interface StateProverStore {
   listStateObjects(ledgerIndex: number, afterKey: Buffer, limit: number): Promise<{ objects: { key: Buffer; blob: Buffer }[]; nextAfterKey: Buffer }>;
   header(ledgerIndex: number): Promise<{ ledgerHash: Buffer; header: LedgerHeader } | undefined>;
   storedLedger(ledgerIndex: number): Promise<VerifiedLedger | undefined>;
+  /** Stored ledgers from `first` up to `last` (at most 256 of them), ascending and consecutive, ending before one not stored. */
+  storedLedgers(first: number, last: number): Promise<VerifiedLedger[]>;
   putStateChanges(ledgerIndex: number, ledgerHash: Buffer, changes: StateObjectChange[]): Promise<LedgerRange | undefined>;
 }
 
@@ -60,6 +62,8 @@ interface ProvenState {
 const IDLE_MS = 1_000;
 /** Failures in a row after which the state is said to have stopped (one is an upstream's hiccup). */
 const STALLED_AFTER = 3;
+/** Ledgers read at once below the downward tree (GetLedgerRange): one read for this many steps down instead of two each. */
+const READ_AHEAD = 32;
 /** Most entries one state proof names: each path is up to 64 inner nodes of 512 bytes, 6 or 7 on mainnet. */
 const MAX_PROOF_KEYS = 256;
 
@@ -68,6 +72,8 @@ export class StateProver {
   private downward: ProvenState | undefined;
   /** Below this ledger there is nothing to prove (the first ledger is done). */
   private downwardDone = false;
+  /** Stored ledgers read ahead for the downward steps, by index (dropped when a step fails or the state is set aside). */
+  private below = new Map<number, VerifiedLedger>();
   /** Failures in a row of each loop, for its pause and where it reads next, and the latest one. */
   private readonly failuresOf = new Map<string, { count: number; last?: string }>();
   private readonly abort = new AbortController();
@@ -151,6 +157,7 @@ export class StateProver {
     this.forward = undefined;
     this.downward = undefined;
     this.downwardDone = false;
+    this.below.clear();
     this.window.clear();
     this.pause.wake();
   }
@@ -295,26 +302,56 @@ export class StateProver {
    * before-images its parent's root proves; false when there is nothing below to prove.
    */
   private async stepDown(generation: number): Promise<boolean> {
-    const { chain, store } = this.options;
+    try {
+      return await this.proveBelow(generation);
+    } catch (error) {
+      // What the failed step read is read again.
+      this.forgetBelow();
+      throw error;
+    }
+  }
+
+  private async proveBelow(generation: number): Promise<boolean> {
+    const { chain } = this.options;
     const downward = this.downward!;
     const down = downward.ledgerIndex;
     // Below the ledgers the store holds (what bounded history removed left the ranges) there is nothing to prove.
     if (this.downwardDone || !chain.ranges.has(down) || (down > 1 && !chain.ranges.has(down - 1))) return false;
     const readStartedAtNs = process.hrtime.bigint();
-    const ledger = await store.storedLedger(down);
-    const parent = down > 1 ? await store.header(down - 1) : undefined;
+    const { ledger, parent } = await this.ledgerAndParent(down);
     // Bounded history removes the lowest ledgers: one may go between the look at the ranges and the read.
-    if (!ledger || (down > 1 && !parent)) return false;
+    if (!ledger || (down > 1 && !parent)) return this.forgetBelow();
     const readSeconds = secondsSince(readStartedAtNs);
     const proof = await this.prove(ledger, downward, 'after', parent?.header.accountHash, this.failuresOf.get('proving downwards')!.count > 0);
     if (generation !== this.generation) return false;
     const writeStartedAtNs = process.hrtime.bigint();
-    if (!(await this.putProvenChanges(down, ledger, proof.changes))) return false;
+    if (!(await this.putProvenChanges(down, ledger, proof.changes))) return this.forgetBelow();
     observeStage('state_grpc', readSeconds + secondsSince(writeStartedAtNs));
     if (generation !== this.generation) return false;
     if (down > 1) this.downward = { tree: proof.tree, ledgerIndex: down - 1 };
     else this.downwardDone = true;
+    this.below.delete(down);
     return true;
+  }
+
+  /** Drops the ledgers read ahead (the next step reads the store again); false: no step made. */
+  private forgetBelow(): false {
+    this.below.clear();
+    return false;
+  }
+
+  /**
+   * The stored ledger `down` and its parent (none for ledger 1), from the ledgers read ahead, or read
+   * with up to READ_AHEAD below them in one call when either is not there yet (from as low as the
+   * complete range holding `down` goes). A step that fails, or finds a ledger gone, forgets them
+   * (forgetBelow): the next reads the store again.
+   */
+  private async ledgerAndParent(down: number): Promise<{ ledger?: VerifiedLedger; parent?: VerifiedLedger }> {
+    if (!this.below.has(down) || (down > 1 && !this.below.has(down - 1))) {
+      const lowest = Math.max(1, down - READ_AHEAD, this.options.chain.ranges.rangeOf(down)?.first ?? down);
+      this.below = new Map((await this.options.store.storedLedgers(lowest, down)).map((ledger) => [ledger.ledgerIndex, ledger]));
+    }
+    return { ledger: this.below.get(down), parent: down > 1 ? this.below.get(down - 1) : undefined };
   }
 
   /**

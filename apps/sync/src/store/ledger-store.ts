@@ -4,7 +4,7 @@
  * pauses sync instead of failing it.
  */
 import { decodeLedgerHeader, type LedgerHeader, type StoredLink, type VerifiedLedger } from '@ledger-node/chain';
-import { LedgerStoreServiceService, RangesChange, StoreRole, TxDetail, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
+import { LedgerStoreServiceService, RangesChange, StoreRole, TxDetail, type LedgerRecord, type LedgerWrite, type PutStateObjectsRequest, type StateDownload, type StateObjectChange } from '@ledger-node/contracts';
 import { isLedgerNodeError } from '@ledger-node/errors';
 import { createGrpcClient } from '@ledger-node/grpc';
 import { DependencyLog, type Logger } from '@ledger-node/telemetry';
@@ -205,15 +205,23 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRa
     const answer = await this.retrying('GetLedger', () =>
       this.client.getLedger({ ledger: { selector: { $case: 'index', index: ledgerIndex } }, txDetail: TxDetail.FULL }, { deadlineMs: 60_000 }),
     );
-    const record = answer.ledger;
-    if (!record) return this.notHeld(ledgerIndex);
-    return {
-      ledgerIndex: record.ledgerIndex,
-      ledgerHash: Buffer.from(record.ledgerHash),
-      header: decodeLedgerHeader(record.headerBlob),
-      headerBlob: Buffer.from(record.headerBlob),
-      transactions: record.transactions.map((tx) => ({ hash: Buffer.from(tx.hash), txBlob: Buffer.from(tx.txBlob), metaBlob: Buffer.from(tx.metaBlob) })),
-    };
+    return answer.ledger ? verifiedLedgerOf(answer.ledger) : this.notHeld(ledgerIndex);
+  }
+
+  /**
+   * Stored ledgers from `first` up to `last` (at most 256) with their transactions, ascending and
+   * consecutive, in one call (GetLedgerRange, as many more as its size needs): the list ends before
+   * a ledger that is not stored.
+   */
+  async storedLedgers(first: number, last: number): Promise<VerifiedLedger[]> {
+    const ledgers: VerifiedLedger[] = [];
+    for (let from = first; from <= last; ) {
+      const answer = await this.retrying('GetLedgerRange', () => this.client.getLedgerRange({ first: from, last, txDetail: TxDetail.FULL }, { deadlineMs: 60_000 }));
+      ledgers.push(...answer.ledgers.map(verifiedLedgerOf));
+      if (!answer.truncated || answer.ledgers.length === 0) break;
+      from += answer.ledgers.length;
+    }
+    return ledgers;
   }
 
   async putStateChanges(ledgerIndex: number, ledgerHash: Buffer, stateChanges: StateObjectChange[]): Promise<LedgerRange | undefined> {
@@ -252,4 +260,15 @@ export class GrpcLedgerStore implements LedgerStorePort, StateStorePort, StoreRa
       }
     }
   }
+}
+
+/** A stored ledger's record as the ledger it was verified as. */
+function verifiedLedgerOf(record: LedgerRecord): VerifiedLedger {
+  return {
+    ledgerIndex: record.ledgerIndex,
+    ledgerHash: Buffer.from(record.ledgerHash),
+    header: decodeLedgerHeader(record.headerBlob),
+    headerBlob: Buffer.from(record.headerBlob),
+    transactions: record.transactions.map((tx) => ({ hash: Buffer.from(tx.hash), txBlob: Buffer.from(tx.txBlob), metaBlob: Buffer.from(tx.metaBlob) })),
+  };
 }
