@@ -104,7 +104,7 @@ const settings = {
   /** Keys each RocksDB package writes, reads and scans in the package comparison. */
   rocksdbPackageKeys: option('rocksdb-package-keys', 100_000),
   /** The whole run is stopped (and fails) past this. */
-  hardTimeoutMs: option('timeout-seconds', 600) * 1000,
+  hardTimeoutMs: option('timeout-seconds', 900) * 1000,
 };
 
 const root = workspaceRoot();
