@@ -1044,6 +1044,7 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
       await untilExited(node, waitUntil(async () => (await rpc(node.rpcUrl, 'jt_syncing')) === false, 120_000, 'the following node caught up'));
       measured = await measureLiveFollow(devnetUrl, node.rpcUrl, settings.followSeconds);
       log(`live follow: ${measured.answered} of ${measured.validated} ledgers served, p50 ${measured.p50Ms.toFixed(0)} ms, p99 ${measured.p99Ms.toFixed(0)} ms, max ${measured.maxMs.toFixed(0)} ms`);
+      log(`slowest: ${measured.slowest.map(({ ledgerIndex, ms, position }) => `ledger ${ledgerIndex} ${ms.toFixed(0)} ms (${position} of ${measured.answered})`).join(', ')}`);
     } finally {
       await stopNode(node, peaks);
     }

@@ -17,6 +17,8 @@ export interface LiveFollowResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The slowest ledgers, slowest first: which ledger, its latency, and its place in the measured run (1: the first ledger measured). */
+  slowest: { ledgerIndex: number; ms: number; position: number }[];
 }
 
 async function blockServed(rpcUrl: string, ledgerIndex: number): Promise<boolean> {
@@ -33,6 +35,7 @@ async function blockServed(rpcUrl: string, ledgerIndex: number): Promise<boolean
 export async function measureLiveFollow(devnetUrl: string, rpcUrl: string, seconds: number, pollMs = 5): Promise<LiveFollowResult> {
   const validatedAt = new Map<number, number>();
   const latencies: number[] = [];
+  const answered: { ledgerIndex: number; ms: number; position: number }[] = [];
   let measuring = true;
   const connection = await UpstreamConnection.open({
     url: devnetUrl,
@@ -56,7 +59,9 @@ export async function measureLiveFollow(devnetUrl: string, rpcUrl: string, secon
       if (waiting === undefined) {
         if (!measuring || now >= givesUpAt) break;
       } else if (await blockServed(rpcUrl, waiting)) {
-        latencies.push(performance.now() - validatedAt.get(waiting)!);
+        const ms = performance.now() - validatedAt.get(waiting)!;
+        latencies.push(ms);
+        answered.push({ ledgerIndex: waiting, ms, position: answered.length + 1 });
         validatedAt.delete(waiting);
         continue;
       }
@@ -73,5 +78,6 @@ export async function measureLiveFollow(devnetUrl: string, rpcUrl: string, secon
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
     maxMs: sorted.at(-1) ?? Number.NaN,
+    slowest: answered.sort((a, b) => b.ms - a.ms).slice(0, 3),
   };
 }
