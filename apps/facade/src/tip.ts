@@ -11,6 +11,9 @@ export class TipCache {
   private live = false;
   private follower: { stop(): void } | undefined;
 
+  /** Told of each ledger that becomes the tip while the stream is up (the hot set renders its answers). */
+  onNewTip: ((ledgerIndex: number) => void) | undefined;
+
   constructor(
     private readonly clients: Clients,
     private readonly logger: Logger,
@@ -27,7 +30,9 @@ export class TipCache {
       },
       onMessage: (event) => {
         this.live = true;
-        if (this.highest === undefined || event.ledgerIndex > this.highest) this.highest = event.ledgerIndex;
+        if (this.highest !== undefined && event.ledgerIndex <= this.highest) return;
+        this.highest = event.ledgerIndex;
+        this.onNewTip?.(event.ledgerIndex);
       },
       onInterrupted: (error) => {
         this.live = false;

@@ -4,9 +4,18 @@ import { LRUCache } from 'lru-cache';
 /** Cache, key string and Buffer object overhead of one entry beyond its bytes, roughly (V8, 64-bit). */
 const ENTRY_OVERHEAD_BYTES = 160;
 
-const lookups = counter('ledger_node_facade_answer_cache_lookups_total', 'Lookups in the cache of answers that never change, by result (hit or miss)', ['result']);
-const hits = lookups.labels('hit');
-const misses = lookups.labels('miss');
+/** The metrics of one cache: its lookups by result, and its bytes; `what` says which cache in their help. */
+export interface AnswerCacheMetrics {
+  lookups: string;
+  bytes: string;
+  what: string;
+}
+
+const ANSWERS: AnswerCacheMetrics = {
+  lookups: 'ledger_node_facade_answer_cache_lookups_total',
+  bytes: 'ledger_node_facade_answer_cache_bytes',
+  what: 'the cache of answers that never change',
+};
 
 /**
  * Answers that never change, kept as rendered JSON: a validated transaction by hash, an account's
@@ -21,19 +30,24 @@ const misses = lookups.labels('miss');
 export class AnswerCache {
   /** Absent with a bound of 0: lru-cache wants a positive maxSize. */
   private readonly entries: LRUCache<string, Buffer> | undefined;
+  private readonly hits: { inc(): void };
+  private readonly misses: { inc(): void };
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, metrics: AnswerCacheMetrics = ANSWERS) {
     this.entries = maxBytes > 0 ? new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (kept, key) => entrySize(key, kept.length) }) : undefined;
-    observedGauge('ledger_node_facade_answer_cache_bytes', 'Bytes held by the cache of answers that never change', () => this.entries?.calculatedSize ?? 0);
+    const lookups = counter(metrics.lookups, `Lookups in ${metrics.what}, by result (hit or miss)`, ['result']);
+    this.hits = lookups.labels('hit');
+    this.misses = lookups.labels('miss');
+    observedGauge(metrics.bytes, `Bytes held by ${metrics.what}`, () => this.entries?.calculatedSize ?? 0);
   }
 
   get(key: string): string | undefined {
     const kept = this.entries?.get(key);
     if (kept === undefined) {
-      misses.inc();
+      this.misses.inc();
       return undefined;
     }
-    hits.inc();
+    this.hits.inc();
     return kept.toString('utf8');
   }
 

@@ -73,6 +73,8 @@ export class Queries {
     private readonly clients: Clients,
     private readonly tip: TipCache,
     private readonly answers: AnswerCache,
+    /** Answers rendered ahead for the newest ledgers (hot-set.ts), looked up after `answers`. */
+    readonly hot?: AnswerCache,
   ) {
     const store = clients.ledgerStore;
     this.transactions = new Batcher<Buffer, TransactionRecord | undefined>('ledger-store GetTransactions', MAX_KEYS_PER_CALL, async (hashes) => {
@@ -202,6 +204,12 @@ export class Queries {
   async kept<T>(key: string, render: () => Promise<T | undefined>, keep: (value: T) => boolean = () => true): Promise<RenderedJson<T> | undefined> {
     const cached = this.answers.get(key);
     if (cached !== undefined) return new RenderedJson<T>(cached);
+    const ahead = this.hot?.get(key);
+    if (ahead !== undefined) {
+      // Asked for: kept with the answers asked for, past the few newest ledgers the hot set holds.
+      this.answers.set(key, ahead);
+      return new RenderedJson<T>(ahead);
+    }
     const value = await render();
     if (value === undefined) return undefined;
     const answer = RenderedJson.of(value);

@@ -14,6 +14,6 @@ export const limitOptions: FlagGroup = {
     integerFlag({ name: 'max_page_size', description: 'Most transactions in one page of jt_account or REST account history (error beyond)', default: 1000, min: 1, max: 1000, valueName: 'N' }),
     integerFlag({ name: 'send_rate', description: 'Most sends (jt_sendTransaction, jt_sendRawTransaction, REST POST /transactions, and submit and submit_multisigned on the rippled API) one client may make a second, by its address (-32013 / HTTP 429 / slowDown beyond; 0: no limit); clients on this host are not counted unless -send_rate_local', default: 10, min: 0, max: 100_000, valueName: 'N' }),
     booleanFlag({ name: 'send_rate_local', description: 'Count the sends of clients on this host (loopback connections) against -send_rate too; by default a local backend is not limited, as rippled lets local connections through', default: false }),
-    integerFlag({ name: 'answer_cache_mb', description: 'Memory the facade keeps answers that never change in (validated transactions and receipts by hash, through every API; balances at a ledger index), in MiB (0: none)', default: 64, min: 0, max: 4096, valueName: 'MIB' }),
+    integerFlag({ name: 'answer_cache_mb', description: 'Memory the facade keeps answers that never change in (validated transactions and receipts by hash, through every API; balances at a ledger index), in MiB, and a quarter of it more (at most 8 MiB) for the transactions of the newest ledgers rendered ahead (0: none)', default: 64, min: 0, max: 4096, valueName: 'MIB' }),
   ],
 };

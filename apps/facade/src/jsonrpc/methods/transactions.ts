@@ -3,13 +3,18 @@ import type { MethodContext } from '../method';
 import type { RenderedJson } from '../../queries/rendered-json';
 import { transactionObject } from '../../format/records';
 
+/** The answer cache's key of a transaction's answer of `kind` (answerByHash, and the hot set that renders them ahead). */
+export function answerKey(kind: string, hash: Buffer): string {
+  return `${kind}:${hash.toString('hex')}`;
+}
+
 /**
  * A stored transaction's answer by hash (`kind` names which: its object or its receipt), rendered
  * once and then served from the answer cache: a stored transaction is validated and never changes.
  * Null when it is not stored.
  */
 export async function answerByHash<R>(kind: string, hash: Buffer, { queries }: MethodContext, render: (record: TransactionRecord) => R): Promise<RenderedJson<R> | null> {
-  const answer = await queries.kept(`${kind}:${hash.toString('hex')}`, async () => {
+  const answer = await queries.kept(answerKey(kind, hash), async () => {
     const record = await queries.transaction(hash);
     return record && render(record);
   });
