@@ -58,6 +58,8 @@ export interface FacadeConfig {
   sendRateLocal: boolean;
   /** Bound of the cache of answers that never change (-answer_cache_mb). */
   answerCacheBytes: number;
+  /** -hot_set_mb: the hot set's bound (queries/hot-set.ts); 0: none. */
+  hotSetBytes: number;
 }
 
 export function facadeConfig(flags: ParsedFlags): FacadeConfig {
@@ -90,6 +92,7 @@ export function facadeConfig(flags: ParsedFlags): FacadeConfig {
     sendRate: flags.integer('send_rate')!,
     sendRateLocal: flags.boolean('send_rate_local'),
     answerCacheBytes: flags.integer('answer_cache_mb')! * 1_048_576,
+    hotSetBytes: flags.integer('hot_set_mb')! * 1_048_576,
   };
 }
 

@@ -13,7 +13,7 @@ import { jsonErrorBodies, restErrorBody } from './error-bodies';
 import { probeRoutes, readiness, type ReadinessOptions } from './probes';
 import { requestSpans } from './request-spans';
 import { AnswerCache } from './queries/answer-cache';
-import { HOT_SET_MAX_BYTES, HOT_SET_METRICS, HotSet } from './queries/hot-set';
+import { HOT_SET_METRICS, HotSet } from './queries/hot-set';
 import { Queries } from './queries/queries';
 import { signingPolicy } from './jsonrpc/signing-policy';
 import { restErrors, restMetrics } from './rest/define';
@@ -53,9 +53,8 @@ export async function start(flags: ParsedFlags) {
   const guard = httpGuard({ allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const callerIdentity = callerIdentities(config.trustedProxies);
   let metricsServer: MetricsServer | undefined;
-  // The newest ledgers' transaction answers, rendered as each is stored: a quarter of the answer cache's memory, at most 8 MiB (none without an answer cache).
-  const hotSetBytes = Math.min(HOT_SET_MAX_BYTES, Math.floor(config.answerCacheBytes / 4));
-  const hotAnswers = new AnswerCache(hotSetBytes, HOT_SET_METRICS);
+  // The newest ledgers' transaction answers, rendered as each is stored (-hot_set_mb).
+  const hotAnswers = new AnswerCache(config.hotSetBytes, HOT_SET_METRICS);
   const context: MethodContext = {
     clients,
     profile: config.profile,
@@ -158,7 +157,7 @@ export async function start(flags: ParsedFlags) {
     await shutdown();
     throw error;
   }
-  if (hotSetBytes > 0) {
+  if (config.hotSetBytes > 0) {
     const hotSet = new HotSet(context.queries, hotAnswers, config.profile, logger);
     tip.onNewTip = (ledgerIndex) => void hotSet.ledgerStored(ledgerIndex);
   }

@@ -20,6 +20,8 @@ beforeAll(async () => {
   node = startProcess([
     cliEntry(), '-dev', '-close_ms', '250', '-load', '20', '-load_accounts', '4',
     '-read_only', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort), '-data_dir', dir, '-thread_count', '4', '-listener_metrics',
+    // The reads of the store itself are tested here: no answers rendered ahead (test/hot-set.test.ts has those).
+    '-hot_set_mb', '0',
   ]);
   await node.waitFor(/facade\s+ready/);
   call = rpcClient(rpcPort);

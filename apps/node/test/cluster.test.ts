@@ -241,14 +241,15 @@ describe('the dev overlay as processes on one machine', () => {
     expect(receipt.TransactionResult ?? receipt.meta?.TransactionResult).toBe('tesSUCCESS');
   }, 120_000);
 
-  it('traces jt_getTransactionByHash from the facade into ledger-store, one trace across the mutual-TLS hop', async () => {
-    const answer = await call('jt_getTransactionByHash', [sentHash]);
-    expect(answer.result?.hash, JSON.stringify(answer)).toBe(sentHash);
-    const trace = await receiver.traceOf('jt_getTransactionByHash', ['ledger-node-facade', 'ledger-node-ledger-store'], 30_000);
+  it('traces jt_getBlockByNumber from the facade into ledger-store, one trace across the mutual-TLS hop', async () => {
+    const { ledger_index: ledgerIndex } = (await call('jt_getTransactionByHash', [sentHash])).result;
+    const answer = await call('jt_getBlockByNumber', [String(ledgerIndex), false]);
+    expect(answer.result?.ledger.transactions, JSON.stringify(answer)).toContain(sentHash);
+    const trace = await receiver.traceOf('jt_getBlockByNumber', ['ledger-node-facade', 'ledger-node-ledger-store'], 30_000);
     const server = trace.find((span) => span.service === 'ledger-node-ledger-store' && span.kind === 2)!;
     const client = trace.find((span) => span.spanId === server.parentSpanId)!;
     expect(client.service).toBe('ledger-node-facade');
     expect(client.kind).toBe(3);
-    expect(server.name).toMatch(/LedgerStoreService\/GetTransaction/);
+    expect(server.name).toMatch(/LedgerStoreService\/GetLedger/);
   }, 60_000);
 });

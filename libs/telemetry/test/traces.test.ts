@@ -50,6 +50,8 @@ beforeAll(async () => {
     [
       cliEntry(), '-dev', '-close_ms', '300', '-rpc', '-rpcaddr', '127.0.0.1', '-rpcport', String(rpcPort),
       '-data_dir', dir, '-password_file', path.join(dir, 'password'), '-thread_count', '2', '-slow_ms', '1',
+      // Reads traced into the ledger-store, not answered from the answers rendered ahead.
+      '-hot_set_mb', '0',
     ],
     {
       env: {

@@ -2,9 +2,9 @@
  * The newest ledgers' answers rendered as each ledger is stored: a client that asks for a
  * transaction just validated (a wallet after sending, a payment watcher) finds its
  * jt_getTransactionByHash and jt_getTransactionReceipt answers rendered, without a read of the
- * store. They are kept apart from the answer cache, in a cache of their own bounded in bytes (the
- * oldest first out), so that answers rendered for no one never push out answers clients asked
- * for; one that is asked for moves into the answer cache (Queries.kept).
+ * store. They are kept apart from the answer cache, in a cache of their own bounded in bytes
+ * (-hot_set_mb, the oldest first out), so that answers rendered for no one never push out answers
+ * clients asked for; one that is asked for moves into the answer cache (Queries.kept).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ChainProfile } from '@ledger-node/chain';
@@ -15,9 +15,6 @@ import { answerKey } from '../jsonrpc/methods/transactions';
 import type { AnswerCache, AnswerCacheMetrics } from './answer-cache';
 import type { Queries } from './queries';
 import { RenderedJson } from './rendered-json';
-
-/** The hot set's bound: a quarter of the answer cache's, at most this. */
-export const HOT_SET_MAX_BYTES = 8 << 20;
 
 export const HOT_SET_METRICS: AnswerCacheMetrics = {
   lookups: 'ledger_node_facade_hot_set_lookups_total',
