@@ -7,7 +7,6 @@
  * is read with the fees in force at it (one point read of its FeeSettings object).
  */
 import type { ChainProfile } from '@ledger-node/chain';
-import { TxDetail } from '@ledger-node/contracts';
 import { followStream } from '@ledger-node/grpc';
 import { formatRanges, type LedgerRange } from '@ledger-node/rippled-api';
 import type { Logger } from '@ledger-node/telemetry';
@@ -141,7 +140,8 @@ export class LedgerFollower implements FollowedLedgers<StreamLedger> {
   }
 
   private async read(ledgerIndex: number): Promise<StreamLedger | undefined> {
-    const record = await this.queries.ledger({ selector: { $case: 'index', index: ledgerIndex } }, TxDetail.FULL);
+    // The same read as the hot set's of a ledger just stored (Queries.wholeLedger: one read for both).
+    const record = await this.queries.wholeLedger(ledgerIndex);
     if (!record) return undefined;
     const [ranges, fees] = await Promise.all([
       this.storedRanges(ledgerIndex),

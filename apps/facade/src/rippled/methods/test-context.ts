@@ -179,6 +179,9 @@ export class TestChain {
         const stored = chain.find(selector);
         return stored && withDetail(stored.record, detail);
       },
+      async wholeLedger(ledgerIndex: number) {
+        return chain.find({ selector: { $case: 'index', index: ledgerIndex } })?.record;
+      },
       async transaction(hash: Buffer) {
         return chain.allTransactions().find((tx) => tx.hash.equals(hash));
       },
