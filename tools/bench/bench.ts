@@ -84,9 +84,9 @@ const settings = {
   historyCloseMs: 100,
   connections: 50,
   rpcSeconds: option('seconds', 15),
-  /** otel_overhead and rippled_tx_rps: turns of the two loads compared, each this long. */
-  tracingRounds: option('tracing-rounds', 3),
-  tracingSeconds: option('tracing-seconds', 8),
+  /** otel_overhead and rippled_tx_rps: turns of the two loads compared (loadsInTurns), each load this long. */
+  turns: option('turns', 3),
+  turnSeconds: option('turn-seconds', 8),
   /** The profiled pass after a measured read load (request-profile.ts). */
   profileSeconds: option('profile-seconds', 5),
   batchConnections: 10,
@@ -562,6 +562,26 @@ async function untilExited<T>(node: NodeRun, waiting: Promise<T>): Promise<T> {
 const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
 const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
 
+/** A load of `settings.turnSeconds` at `url` for one turn of loadsInTurns. */
+function turnLoad(url: string, nextBody: () => string): LoadOptions {
+  return { url, connections: settings.connections, durationMs: settings.turnSeconds * 1000, nextBody, check: isSuccess };
+}
+
+/**
+ * Two loads measured in `settings.turns` turns, the baseline's first in each, every turn logged:
+ * the turns, each side's median rate and the median of the turns' ratios (turnsRatio).
+ */
+async function loadsInTurns(what: string, baseline: { name: string; load: LoadOptions }, compared: { name: string; load: LoadOptions }) {
+  const turns: { baseline: LoadResult; value: LoadResult }[] = [];
+  for (let turn = 1; turn <= settings.turns; turn++) {
+    const baselineResult = await runLoad(baseline.load);
+    const value = await runLoad(compared.load);
+    log(`${what} turn ${turn}: ${loadSummary(baseline.name, baselineResult)}; ${loadSummary(compared.name, value)}`);
+    turns.push({ baseline: baselineResult, value });
+  }
+  return { turns, ...turnsRatio(turns.map((turn) => ({ baseline: turn.baseline.requestsPerSecond, value: turn.value.requestsPerSecond }))) };
+}
+
 /**
  * `otel_overhead`: the jt_getTransactionByHash load on two nodes of the same synced store (a copy
  * of it for the second), one exporting every span to a local OTLP sink, measured in turns, the
@@ -570,7 +590,7 @@ const call = (method: string, params: unknown[]) => JSON.stringify({ jsonrpc: '2
  * A profile of the traced node's facade and ledger-store follows (where tracing's time goes).
  */
 async function tracingStage(syncDir: string, scratch: string, devnetUrl: string, lastLedger: number, history: History, peaks: Map<string, number>) {
-  log(`otel_overhead: an untraced and a traced node (OTEL_TRACES_EXPORTER=otlp to a local sink) on copies of the synced store, ${settings.tracingRounds} turns of ${settings.tracingSeconds} s each`);
+  log(`otel_overhead: an untraced and a traced node (OTEL_TRACES_EXPORTER=otlp to a local sink) on copies of the synced store, ${settings.turns} turns of ${settings.turnSeconds} s each`);
   const tracedDir = path.join(scratch, 'node-traced');
   cpSync(syncDir, tracedDir, { recursive: true, filter: (source) => !source.startsWith(path.join(syncDir, 'run')) && !path.basename(source).startsWith('profiles-') });
   const sink = start([benchServer('otlp-sink.mjs'), String(await freePort())]);
@@ -585,22 +605,10 @@ async function tracingStage(syncDir: string, scratch: string, devnetUrl: string,
     await untilExited(node, node.process.waitFor(/facade\s+ready/, 60_000));
     await waitUntil(async () => (await rpc(node.rpcUrl, 'jt_blockNumber')) >= lastLedger, 60_000, 'the node to answer');
   }
-  const loadOf = (node: NodeRun): LoadOptions => ({
-    url: node.rpcUrl,
-    connections: settings.connections,
-    durationMs: settings.tracingSeconds * 1000,
-    nextBody: () => call('jt_getTransactionByHash', [pick(history.txHashes)]),
-    check: isSuccess,
-  });
+  const loadOf = (node: NodeRun) => turnLoad(node.rpcUrl, () => call('jt_getTransactionByHash', [pick(history.txHashes)]));
   // A first turn of each, not counted: the answer caches and RocksDB's blocks of both nodes warm.
   for (const node of [untracedNode, tracedNode]) await runLoad(loadOf(node));
-  const rounds: { untraced: LoadResult; traced: LoadResult }[] = [];
-  for (let round = 0; round < settings.tracingRounds; round++) {
-    const untraced = await runLoad(loadOf(untracedNode));
-    const traced = await runLoad(loadOf(tracedNode));
-    log(`turn ${round + 1}: ${loadSummary('untraced', untraced)}; ${loadSummary('traced', traced)}`);
-    rounds.push({ untraced, traced });
-  }
+  const turns = await loadsInTurns('tracing', { name: 'untraced', load: loadOf(untracedNode) }, { name: 'traced', load: loadOf(tracedNode) });
   const profiles: ReadProfiles = { 'rpc_get_tx traced': await profileRead(tracedNode, loadOf(tracedNode), ['facade', 'ledger-store']) };
   log(`where a traced rpc_get_tx's time goes:${Object.entries(profiles['rpc_get_tx traced']!).map(([service, rows]) => `\n${service}\n${layerTextTable(rows!)}`).join('')}`);
   await stopNode(untracedNode, peaks);
@@ -609,8 +617,7 @@ async function tracingStage(syncDir: string, scratch: string, devnetUrl: string,
   const exported = /received (\d+) exports, (\d+) bytes/.exec(sink.output());
   const sinkReceived = { exports: Number(exported?.[1] ?? 0), bytes: Number(exported?.[2] ?? 0) };
   log(`otlp sink: ${sinkReceived.exports} exports, ${sinkReceived.bytes} bytes`);
-  const { baseline: untraced, value: traced, ratio } = turnsRatio(rounds.map((round) => ({ baseline: round.untraced.requestsPerSecond, value: round.traced.requestsPerSecond })));
-  return { untraced, traced, overhead: 1 - ratio, rounds, profiles, sink: sinkReceived };
+  return { untraced: turns.baseline, traced: turns.value, overhead: 1 - turns.ratio, rounds: turns.turns, profiles, sink: sinkReceived };
 }
 
 type ReadLoads = Awaited<ReturnType<typeof readLoads>>;
@@ -731,17 +738,13 @@ async function readLoads(node: NodeRun, history: History, lastLedger: number, de
   const rippledLedger = await load('rippled_ledger', () => rippledCall('ledger', { ledger_index: ledgerBetween(2, lastLedger) }), rippled);
   const rippledAccountInfo = await load('rippled_account_info', () => rippledCall('account_info', { account: pick(history.addresses), ledger_index: ledgerBetween(balanceFrom, balanceTo) }), rippled);
   const rippledAccountTx = await load('rippled_account_tx', () => rippledCall('account_tx', { account: pick(history.addresses), limit: 10 }), rippled);
-  // The rippled API's tx against jt_getTransactionByHash of the same hashes, in turns (turnsRatio): both warm by now.
-  const txTurns: { jt: LoadResult; rippled: LoadResult }[] = [];
-  for (let round = 0; round < settings.tracingRounds; round++) {
-    const turnOf = (url: string, nextBody: () => string) => runLoad({ url, connections: settings.connections, durationMs: settings.tracingSeconds * 1000, nextBody, check: isSuccess });
-    const jt = await turnOf(node.rpcUrl, () => call('jt_getTransactionByHash', [pick(history.txHashes)]));
-    const rippledAnswer = await turnOf(node.rippledUrl, () => rippledCall('tx', { transaction: pick(history.txHashes) }));
-    log(`tx turn ${round + 1}: ${loadSummary('jt_getTransactionByHash', jt)}; ${loadSummary('rippled tx', rippledAnswer)}`);
-    txTurns.push({ jt, rippled: rippledAnswer });
-  }
-  details[`${prefix}rippled_tx_turns`] = txTurns;
-  const rippledTxTurns = turnsRatio(txTurns.map((turn) => ({ baseline: turn.jt.requestsPerSecond, value: turn.rippled.requestsPerSecond })));
+  // The rippled API's tx against jt_getTransactionByHash of the same hashes, in turns: both warm by now.
+  const rippledTxTurns = await loadsInTurns(
+    'tx',
+    { name: 'jt_getTransactionByHash', load: turnLoad(node.rpcUrl, () => call('jt_getTransactionByHash', [pick(history.txHashes)])) },
+    { name: 'rippled tx', load: turnLoad(node.rippledUrl, () => rippledCall('tx', { transaction: pick(history.txHashes) })) },
+  );
+  details[`${prefix}rippled_tx_turns`] = rippledTxTurns.turns;
   return { getTx, blockNumber, balance, batch, more: { receipt, fullBlock, rippledTx, rippledTxTurns, rippledLedger, rippledAccountInfo, rippledAccountTx, profiles } };
 }
 
@@ -964,7 +967,7 @@ function moreReadFigures(more: ReadLoads['more'], koa: LoadResult, getTx: LoadRe
       baselineName: 'rpc_get_tx_turns_rps',
       baseline: more.rippledTxTurns.baseline,
       ratio: more.rippledTxTurns.ratio,
-      note: `the rippled API's tx of the same hashes; medians of ${settings.tracingRounds} turns of each, ${settings.tracingSeconds} s each`,
+      note: `the rippled API's tx of the same hashes; medians of ${settings.turns} turns of each, ${settings.turnSeconds} s each`,
       goal: { text: 'ratio ≥ 0.90', met: atLeast(more.rippledTxTurns.ratio, 0.9) && more.rippledTx.errors === 0 },
     },
     { name: 'rippled_tx_p99_ms', value: more.rippledTx.p99Ms, unit: 'ms', baselineName: 'rpc_get_tx_p99_ms', baseline: getTx.p99Ms },
@@ -1070,7 +1073,7 @@ function tracingFigures({ traced, untraced, overhead }: { traced: number; untrac
       baselineName: 'rpc_get_tx_untraced_rps',
       baseline: untraced,
       ratio: ratioOf(traced, untraced),
-      note: `OTEL_TRACES_EXPORTER=otlp to a local sink; medians of ${settings.tracingRounds} turns of each node, ${settings.tracingSeconds} s each`,
+      note: `OTEL_TRACES_EXPORTER=otlp to a local sink; medians of ${settings.turns} turns of each node, ${settings.turnSeconds} s each`,
     },
     { name: 'otel_overhead', value: overhead, unit: '%', note: '1 − the median of traced ÷ untraced over the turns', goal: { text: '≤ 15 %', met: atMost(overhead, 0.15) } },
   ];
