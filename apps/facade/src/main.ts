@@ -53,8 +53,8 @@ export async function start(flags: ParsedFlags) {
   const guard = httpGuard({ allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins });
   const callerIdentity = callerIdentities(config.trustedProxies);
   let metricsServer: MetricsServer | undefined;
-  // The newest ledgers' transaction answers, rendered as each is stored (-hot_set_mb).
-  const hotAnswers = new AnswerCache(config.hotSetBytes, HOT_SET_METRICS);
+  // The newest ledgers' transaction answers, rendered as each is stored (-hot_set_mb; 0: none, nothing looked up there).
+  const hotAnswers = config.hotSetBytes > 0 ? new AnswerCache(config.hotSetBytes, HOT_SET_METRICS) : undefined;
   const context: MethodContext = {
     clients,
     profile: config.profile,
@@ -157,7 +157,7 @@ export async function start(flags: ParsedFlags) {
     await shutdown();
     throw error;
   }
-  if (config.hotSetBytes > 0) {
+  if (hotAnswers) {
     const hotSet = new HotSet(context.queries, hotAnswers, config.profile, logger);
     tip.onNewTip = (ledgerIndex) => void hotSet.ledgerStored(ledgerIndex);
   }
