@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `ledger-node` command of a checkout (`npx ledger-node`, `npm start`): the JavaScript bundle of
 // `npm run build` in dist/, run by plain Node with no TypeScript loader, as the container image runs
-// it. A checkout with no bundle yet (a fresh `npm ci`), or whose sources changed since it was built,
-// is built first (esbuild, under a second). The tests run the sources instead (ledger-node-sources.js).
+// it. A checkout with no bundle yet (a fresh `npm ci`), or whose sources or installed packages changed
+// since it was built, is built first (esbuild, under a second). The tests run the sources instead (ledger-node-sources.js).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,9 +14,16 @@ const entry = path.join(dist, 'ledger-node.mjs');
 /** Written last by the build: its time is the build's. */
 const metafile = path.join(dist, 'meta.json');
 
-/** The newest modification time of the files the bundle is built from (apps/*\/src, libs/*\/src; tests aside). */
+/**
+ * The newest modification time of what the bundle is built from: the sources (apps/*\/src,
+ * libs/*\/src; tests aside), and the npm packages it holds — the lock file, and what was installed
+ * from it (npm writes node_modules/.package-lock.json at each install).
+ */
 function newestSourceMs() {
   let newest = 0;
+  for (const file of ['package-lock.json', 'node_modules/.package-lock.json']) {
+    if (existsSync(path.join(root, file))) newest = Math.max(newest, statSync(path.join(root, file)).mtimeMs);
+  }
   for (const top of ['apps', 'libs']) {
     for (const project of readdirSync(path.join(root, top))) {
       const sources = path.join(root, top, project, 'src');
@@ -72,7 +79,7 @@ function build(reason) {
 }
 
 if (!existsSync(entry) || !existsSync(metafile)) build('no bundle yet');
-else if (newestSourceMs() > statSync(metafile).mtimeMs) build('the sources changed since the bundle was built');
+else if (newestSourceMs() > statSync(metafile).mtimeMs) build('the sources or the installed packages changed since the bundle was built');
 // The services and the transient keystore this command starts are forked from the bundle itself (src/cli-entry.ts).
 process.argv[1] = entry;
 await import(pathToFileURL(entry).href);

@@ -1,8 +1,8 @@
 /**
  * The `ledger-node` command of a checkout (apps/node/bin/ledger-node.js, what `npx ledger-node` and
- * `npm start` run): the bundle of `npm run build`, built when there is none or the sources changed,
- * run with no TypeScript loader, services included. It runs here in a copy of a checkout laid out
- * in a temporary folder (its own dist/; the sources, node_modules and the build script linked or
+ * `npm start` run): the bundle of `npm run build`, built when there is none or the sources or the
+ * installed packages changed, run with no TypeScript loader, services included. It runs here in a
+ * copy of a checkout laid out in a temporary folder (its own dist/; the sources, node_modules and the build script linked or
  * copied from the workspace), so that the workspace's own dist/ is never touched.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,7 +33,7 @@ beforeAll(() => {
   mkdirSync(path.join(checkout.dir, 'tools/build'), { recursive: true });
   copyFileSync(path.join(root, 'tools/build/build.mjs'), path.join(checkout.dir, 'tools/build/build.mjs'));
   mkdirSync(path.join(checkout.dir, 'node_modules'));
-  for (const file of ['package.json', 'tsconfig.base.json', 'tsconfig.json']) copyFileSync(path.join(root, file), path.join(checkout.dir, file));
+  for (const file of ['package.json', 'package-lock.json', 'tsconfig.base.json', 'tsconfig.json']) copyFileSync(path.join(root, file), path.join(checkout.dir, file));
   // node_modules of its own (the command builds in node_modules/.cache, beside the checkout's dist/), its packages the workspace's.
   for (const name of readdirSync(path.join(root, 'node_modules')).filter((each) => each !== '.cache')) {
     symlinkSync(path.join(root, 'node_modules', name), path.join(checkout.dir, 'node_modules', name));
@@ -52,7 +52,7 @@ afterEach(async () => {
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: checkout.dir, env: { ...process.env, ...plainNode } });
 
 describe('the ledger-node command of a checkout', () => {
-  it('builds the bundle when there is none, runs it, and builds it again only when the sources changed', () => {
+  it('builds the bundle when there is none, runs it, and builds it again only when the sources or the installed packages changed', () => {
     const dist = path.join(checkout.dir, 'dist');
     expect(existsSync(dist)).toBe(false);
     const first = run('--help');
@@ -70,8 +70,16 @@ describe('the ledger-node command of a checkout', () => {
     utimesSync(path.join(dist, 'meta.json'), new Date(0), new Date(0));
     const rebuilt = run('--help');
     expect(rebuilt.status, rebuilt.stderr).toBe(0);
-    expect(rebuilt.stderr).toMatch(/^ledger-node: the sources changed since the bundle was built: built dist\/ledger-node\.mjs /);
+    expect(rebuilt.stderr).toMatch(/^ledger-node: the sources or the installed packages changed since the bundle was built: built dist\/ledger-node\.mjs /);
     expect(statSync(path.join(dist, 'meta.json')).mtimeMs).toBeGreaterThan(0);
+
+    // The bundle holds npm packages too: a lock file newer than it (as after `npm ci` of another lock) builds it again.
+    const lockFile = path.join(checkout.dir, 'package-lock.json');
+    const later = new Date(statSync(path.join(dist, 'meta.json')).mtimeMs + 60_000);
+    utimesSync(lockFile, later, later);
+    const afterInstall = run('--help');
+    expect(afterInstall.status, afterInstall.stderr).toBe(0);
+    expect(afterInstall.stderr).toMatch(/^ledger-node: the sources or the installed packages changed since the bundle was built: /);
   });
 
   it('starts every service from the bundle with plain node: no TypeScript loader in any process', async () => {
