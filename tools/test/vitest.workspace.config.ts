@@ -7,7 +7,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * `npm test` (tools/test/run.mjs): one vitest run per tier over every project of the workspace, so
  * that files of all projects share one pool of workers instead of one project at a time.
  *
- * - LEDGER_NODE_TEST_TIER=unit: `src/**` tests (each of one module, in this process) and tools/;
+ * - LEDGER_NODE_TEST_TIER=unit: `src/**` tests (each of one module, in this process, starting no
+ *   other: no-processes.ts) and tools/;
  *   files in parallel, one worker per core, each worker keeping the modules it loaded from file to
  *   file (isolate off: a test reads process-wide state, such as the metrics registry, from its own
  *   start).
@@ -44,13 +45,15 @@ const projects: TestProjectInlineConfiguration[] = projectDirs
       name: path.basename(dir),
       root: dir,
       include: [tier === 'unit' ? 'src/**/*.test.ts' : 'test/**/*.test.ts'],
-      setupFiles: tier === 'e2e' ? [path.join(import.meta.dirname, 'worker-ports.ts')] : [],
+      setupFiles: [path.join(import.meta.dirname, tier === 'e2e' ? 'worker-ports.ts' : 'no-processes.ts')],
       isolate: false,
     },
   }));
 // tools/ is no Nx project: its tests (the bench's pure parts) run with the unit tier.
 if (tier === 'unit' && only === undefined) {
-  projects.push({ test: { ...shared, name: 'tools', root: path.join(root, 'tools'), include: ['**/*.test.ts'], exclude: ['**/node_modules/**'] } });
+  projects.push({
+    test: { ...shared, name: 'tools', root: path.join(root, 'tools'), include: ['**/*.test.ts'], exclude: ['**/node_modules/**'], setupFiles: [path.join(import.meta.dirname, 'no-processes.ts')] },
+  });
 }
 
 export default defineConfig({

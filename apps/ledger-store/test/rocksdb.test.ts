@@ -3,9 +3,9 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, sta
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Keys } from './buckets';
-import type { KeyValue } from './kv';
-import { openRocksDb, TEST_WRITE_BUFFER_ENV } from './rocksdb';
+import { Keys } from '../src/storage/buckets';
+import type { KeyValue } from '../src/storage/kv';
+import { openRocksDb, TEST_WRITE_BUFFER_ENV } from '../src/storage/rocksdb';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startPostgres, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
-import { describeDatabase } from './database';
-import { findHost, NoHostError, parseDatabaseUrl, type DatabaseHost } from './hosts';
-import { WriterLock } from './writer-lock';
+import { describeDatabase } from '../src/database';
+import { findHost, NoHostError, parseDatabaseUrl, type DatabaseHost } from '../src/hosts';
+import { WriterLock } from '../src/writer-lock';
 
 describe('parseDatabaseUrl', () => {
   it('reads a libpq list of hosts, each with its port (5432 when none), and target_session_attrs', () => {

@@ -3,14 +3,14 @@ import pg from 'pg';
 import { TxDetail, type LedgerEvidence, type LedgerSelector, type LedgerWrite } from '@ledger-node/contracts';
 import { InvalidParams, NotFound, type LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, tempDir, waitUntil, type RunningPostgres } from '@ledger-node/test-utils';
-import { evidenceOf } from '../test/support/evidence';
-import { syntheticLedgerWrite } from '../test/support/ledgerWrites';
-import { openRocksDb } from './storage/rocksdb';
-import { Bucket, bucketRange, type BucketId } from './storage/buckets';
-import type { LedgerBackend } from './backend/backend';
-import { KvLedgerBackend } from './backend/kv-backend';
-import { PgLedgerBackend } from './backend/pg-backend';
-import { LedgerStore } from './store';
+import { evidenceOf } from './support/evidence';
+import { syntheticLedgerWrite } from './support/ledgerWrites';
+import { openRocksDb } from '../src/storage/rocksdb';
+import { Bucket, bucketRange, type BucketId } from '../src/storage/buckets';
+import type { LedgerBackend } from '../src/backend/backend';
+import { KvLedgerBackend } from '../src/backend/kv-backend';
+import { PgLedgerBackend } from '../src/backend/pg-backend';
+import { LedgerStore } from '../src/store';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreTarget } from '@ledger-node/config';
 import { startPostgres, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
-import { mainnetLedgerWrite } from '../test/support/ledgerWrites';
-import { PgLedgerBackend } from './backend/pg-backend';
-import { openBackend } from './open';
-import { LedgerStore } from './store';
+import { mainnetLedgerWrite } from './support/ledgerWrites';
+import { PgLedgerBackend } from '../src/backend/pg-backend';
+import { openBackend } from '../src/open';
+import { LedgerStore } from '../src/store';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {

@@ -2,13 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TxDetail } from '@ledger-node/contracts';
 import type { LedgerNodeError } from '@ledger-node/errors';
 import { rejectionOf, startPostgres, waitUntil, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
-import { syntheticLedgerWrite } from '../test/support/ledgerWrites';
-import { PgLedgerBackend } from './backend/pg-backend';
-import type { LedgerEvent, RangesEvent } from './ledgers/events';
-import type { LedgerRange } from './ledgers/ranges';
-import { missingFrom, rangesIntersection, rangesWithout } from './ledgers/follow';
-import { readerRefusal, standbyRefusal } from './open';
-import { LedgerStore, STORE_FORMAT_VERSION } from './store';
+import { syntheticLedgerWrite } from './support/ledgerWrites';
+import { PgLedgerBackend } from '../src/backend/pg-backend';
+import type { LedgerEvent, RangesEvent } from '../src/ledgers/events';
+import type { LedgerRange } from '../src/ledgers/ranges';
+import { missingFrom, rangesIntersection, rangesWithout } from '../src/ledgers/follow';
+import { readerRefusal, standbyRefusal } from '../src/open';
+import { LedgerStore, STORE_FORMAT_VERSION } from '../src/store';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {

@@ -2,10 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { LedgerTag, TxDetail, type LedgerSelector, type LedgerWrite } from '@ledger-node/contracts';
 import { rejectionOf, startPostgres, type PostgresConnection, type RunningPostgres } from '@ledger-node/test-utils';
-import { syntheticLedgerWrite } from '../../test/support/ledgerWrites';
-import { LedgerStore } from '../store';
-import { accountSides, ZERO_COUNTERS } from './records';
-import { LEDGERS_PER_PARTITION, PgLedgerBackend } from './pg-backend';
+import { syntheticLedgerWrite } from './support/ledgerWrites';
+import { LedgerStore } from '../src/store';
+import { accountSides, ZERO_COUNTERS } from '../src/backend/records';
+import { LEDGERS_PER_PARTITION, PgLedgerBackend } from '../src/backend/pg-backend';
 
 /** The tables partitioned by ledger range (pg/001_initial.sql, pg/002_evidence.sql, pg/005_account_numbers.sql, pg/006_transaction_groups.sql). */
 const PARTITIONED = ['account_ledger_entries', 'account_sent_by_ledger', 'ledger_evidence', 'ledger_transactions', 'ledgers', 'state_versions', 'transaction_groups'];

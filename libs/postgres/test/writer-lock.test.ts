@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, waitUntil, type RunningPostgres } from '@ledger-node/test-utils';
-import { connectionConfig, describeDatabase } from './database';
-import { lockHolder, WriterLock, type LockHolder } from './writer-lock';
+import { connectionConfig, describeDatabase } from '../src/database';
+import { lockHolder, WriterLock, type LockHolder } from '../src/writer-lock';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {

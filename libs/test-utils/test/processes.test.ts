@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startProcess, stopAll } from './processes';
+import { startProcess, stopAll } from '../src/processes';
 
 afterEach(() => stopAll());
 

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceRoot } from '@ledger-node/test-utils';
-import { buildInfo, buildVersion } from './build-info';
-import { initMetrics, metricsText } from './metrics';
+import { buildInfo, buildVersion } from '../src/build-info';
+import { initMetrics, metricsText } from '../src/metrics';
 
 /** The checkout's HEAD as git tells it, or undefined where git cannot. */
 function gitHead(): string | undefined {

@@ -1,3 +1,0 @@
-import { storeSpecification } from './store.spec';
-
-storeSpecification('PostgreSQL');

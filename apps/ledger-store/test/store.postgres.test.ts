@@ -1,0 +1,3 @@
+import { storeSpecification } from '../src/store.spec';
+
+storeSpecification('PostgreSQL');
