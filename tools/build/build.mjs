@@ -91,7 +91,9 @@ const nodeModulesImports = {
       const inNodeModules = resolved.path.lastIndexOf(nodeModules);
       if (inNodeModules < 0) return { errors: [{ text: `${args.path} resolves outside node_modules: ${resolved.path}` }] };
       const packageDir = resolved.path.slice(0, inNodeModules + nodeModules.length + name.length);
-      if (!leftToNodeModules(name) && production.has(path.relative(root, packageDir).split(path.sep).join('/'))) return undefined;
+      // The lock file's key of the package: its path from the first node_modules on (a checkout may link node_modules elsewhere).
+      const lockKey = packageDir.slice(packageDir.indexOf(nodeModules) + 1).split(path.sep).join('/');
+      if (!leftToNodeModules(name) && production.has(lockKey)) return undefined;
       if (subpath === '') return { path: args.path, external: true };
       const { exports } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
       const file = path.relative(packageDir, resolved.path).split(path.sep).join('/');
