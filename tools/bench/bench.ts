@@ -101,6 +101,8 @@ const settings = {
   followCloseMs: 300,
   followLoad: 100,
   followSeconds: option('follow-seconds', 30),
+  /** Live follow is measured once the node, in sync, has followed the devnet this long: its steady state, not its first seconds. */
+  followSettleSeconds: option('follow-settle-seconds', 10),
   /** Keys each RocksDB package writes, reads and scans in the package comparison. */
   rocksdbPackageKeys: option('rocksdb-package-keys', 100_000),
   /** The whole run is stopped (and fails) past this. */
@@ -1035,7 +1037,9 @@ function mainnetStageSection(mainnet: MainnetSync | undefined): { text: string; 
  * `followLoad` payments a second, and a fresh node following it once it has caught up.
  */
 async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promise<LiveFollowResult & { shares: Awaited<ReturnType<typeof storeShares>> }> {
-  log(`live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s`);
+  log(
+    `live_follow: a devnet closing a ledger every ${settings.followCloseMs} ms under ${settings.followLoad} payments/s, a fresh node following it, ${settings.followSeconds} s after ${settings.followSettleSeconds} s in sync`,
+  );
   const devnet = startCli(['devnet', '-port', '0', '-close_ms', String(settings.followCloseMs), '-load', String(settings.followLoad), '-load_accounts', '20', '-log_level', 'info']);
   try {
     const devnetUrl = (await devnet.waitFor(/devnet listening on (ws:\/\/[^\s"]+)/, 60_000))[1]!;
@@ -1045,6 +1049,7 @@ async function liveFollowRun(scratch: string, peaks: Map<string, number>): Promi
     let measured: LiveFollowResult;
     try {
       await untilExited(node, waitUntil(async () => (await rpc(node.rpcUrl, 'jt_syncing')) === false, 120_000, 'the following node caught up'));
+      await untilExited(node, sleep(settings.followSettleSeconds * 1000));
       measured = await measureLiveFollow(devnetUrl, node.rpcUrl, settings.followSeconds);
       log(`live follow: ${measured.answered} of ${measured.validated} ledgers served, p50 ${measured.p50Ms.toFixed(0)} ms, p99 ${measured.p99Ms.toFixed(0)} ms, max ${measured.maxMs.toFixed(0)} ms`);
       log(`slowest: ${measured.slowest.map(({ ledgerIndex, ms, position }) => `ledger ${ledgerIndex} ${ms.toFixed(0)} ms (${position} of ${measured.answered})`).join(', ')}`);
