@@ -75,8 +75,9 @@ export interface PostgresOptions {
 
 /**
  * Starts a PostgreSQL server on a free loopback port (never 7544/7545), in a fresh temporary
- * folder, with a random password; no Unix socket, and no fsync (a test's data need not survive a
- * power cut). Stop it in `afterAll` (it is also stopped when the process exits).
+ * folder (a copy of a cluster initialized once per process: its superuser's password is random,
+ * and the same for every server of the process); no Unix socket, and no fsync (a test's data need
+ * not survive a power cut). Stop it in `afterAll` (it is also stopped when the process exits).
  */
 export async function startPostgres(options: PostgresOptions = {}): Promise<RunningPostgres> {
   const binaries = await serverBinaries();
@@ -278,8 +279,57 @@ function readableByAll(dir: string): void {
   }
 }
 
+/** A cluster initdb made, with its superuser's password. */
+interface Cluster {
+  dataDir: string;
+  password: string;
+}
+
+let initialized: Promise<Cluster> | undefined;
+
+/**
+ * The cluster each new server's data folder is copied from: initdb runs once per process (about a
+ * second and a half of CPU), a copy takes a tenth of that. Its superuser has a random password,
+ * the same for every server this process starts; the folder goes when the process exits or a
+ * signal stops it.
+ */
+function initializedCluster(binaries: ServerBinaries): Promise<Cluster> {
+  initialized ??= initialize(binaries);
+  // A failure is not kept: the next start tries again.
+  initialized.catch(() => (initialized = undefined));
+  return initialized;
+}
+
+async function initialize({ initdb, runAs }: ServerBinaries): Promise<Cluster> {
+  const { dir, remove } = tempDir('ledger-node-pg-cluster-');
+  const printed: string[] = [];
+  try {
+    chmodSync(dir, 0o755);
+    const cluster = { dataDir: path.join(dir, 'data'), password: randomBytes(16).toString('hex') };
+    mkdirSync(cluster.dataDir, { mode: 0o700 });
+    const passwordFile = path.join(dir, 'password');
+    writeFileSync(passwordFile, `${cluster.password}\n`, { mode: 0o600 });
+    if (runAs !== undefined) for (const owned of [cluster.dataDir, passwordFile]) chownSync(owned, runAs.uid, runAs.gid);
+    await runToEnd(
+      initdb,
+      [`--pgdata=${cluster.dataDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--lc-messages=C', '--no-sync', '--encoding=UTF8'],
+      runAs,
+      (message) => printed.push(message.trimEnd()),
+    );
+    rmSync(passwordFile);
+    clusterDirs.add(dir);
+    stopAtExit();
+    return cluster;
+  } catch (error) {
+    remove();
+    throw new Error(`${(error as Error).message}\n${printed.join('\n')}`);
+  }
+}
+
 /** Servers running, and their folders: stopped and removed should the process exit without stopping them. */
 const running = new Map<ChildProcess, string>();
+/** The folder of the initialized cluster, removed as the process exits (or is stopped by a signal). */
+const clusterDirs = new Set<string>();
 let exitHooked = false;
 
 function stopAtExit(): void {
@@ -296,6 +346,8 @@ function stopAtExit(): void {
       }
     }
     running.clear();
+    for (const dir of clusterDirs) rmSync(dir, { recursive: true, force: true });
+    clusterDirs.clear();
   };
   process.once('exit', stopAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -329,8 +381,8 @@ async function startOnce(binaries: ServerBinaries, port: number, options: Postgr
     log.push(...message.trimEnd().split('\n'));
     log.splice(0, Math.max(0, log.length - LOG_LINES_KEPT));
   };
-  // A standby has its primary's roles, and so its password.
-  const connection: PostgresConnection = { host: '127.0.0.1', port, user: 'postgres', password: standbyOf?.connection.password ?? randomBytes(16).toString('hex'), database: 'postgres' };
+  // A standby has its primary's roles, and so its password; a new server, the initialized cluster's.
+  const connection: PostgresConnection = { host: '127.0.0.1', port, user: 'postgres', password: standbyOf?.connection.password ?? '', database: 'postgres' };
   const dataDir = path.join(dir, 'data');
   let server: ChildProcess | undefined;
   try {
@@ -339,16 +391,10 @@ async function startOnce(binaries: ServerBinaries, port: number, options: Postgr
     mkdirSync(dataDir, { mode: 0o700 });
     if (standbyOf !== undefined) await baseBackup(standbyOf, dataDir, runAs);
     else {
-      const passwordFile = path.join(dir, 'password');
-      writeFileSync(passwordFile, `${connection.password}\n`, { mode: 0o600 });
-      if (runAs !== undefined) for (const owned of [dataDir, passwordFile]) chownSync(owned, runAs.uid, runAs.gid);
-      await runToEnd(
-        binaries.initdb,
-        [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${connection.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--no-sync', '--encoding=UTF8'],
-        runAs,
-        keep,
-      );
-      rmSync(passwordFile);
+      const cluster = await initializedCluster(binaries);
+      connection.password = cluster.password;
+      cpSync(cluster.dataDir, dataDir, { recursive: true });
+      if (runAs !== undefined) chownTree(dataDir, runAs);
     }
     const args = [
       ...['-D', dataDir, '-p', String(port)],
