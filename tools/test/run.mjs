@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: lint (module boundaries), type check, contract drift, then the tests of every project
-// in two tiers, each one vitest run over all projects (tools/test/vitest.workspace.config.ts) —
-// unit tests (src/**, and tools/**), then end-to-end tests (test/**, real processes, two files at a
-// time: LEDGER_NODE_TEST_WORKERS) — ending with one summary line `tests: N passed, N failed, N
-// skipped`. `--tier unit` or `--tier e2e` runs one tier (`npm run test:unit`, `npm run test:e2e`);
-// other arguments name projects.
-import { spawnSync } from 'node:child_process';
+// `npm test`: lint (module boundaries), type check and contract drift (at once), then the tests of
+// every project in two tiers, each one vitest run over all projects
+// (tools/test/vitest.workspace.config.ts) — unit tests (src/**, and tools/**), then end-to-end
+// tests (test/**, real processes, two files at a time: LEDGER_NODE_TEST_WORKERS) — ending with one
+// summary line `tests: N passed, N failed, N skipped`. `--tier unit` or `--tier e2e` runs one tier
+// (`npm run test:unit`, `npm run test:e2e`); other arguments name projects.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,34 @@ function step(title, command, args, env = {}) {
 const chromiumPath = '/usr/bin/chromium';
 const ensureChromium = () => ensureDebianPackages('browser', ['chromium'], () => existsSync(chromiumPath));
 
+/**
+ * Steps that need nothing of each other, run at once (each single-threaded: together they take the
+ * longest one's time on two cores), each one's output printed whole, in the order given, as it ends.
+ */
+async function stepsAtOnce(steps) {
+  const runs = steps.map(({ title, command, args }) => {
+    const started = Date.now();
+    let output = '';
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const ended = new Promise((resolve) => {
+      child.once('error', (error) => resolve({ code: error.message }));
+      child.once('close', (code, signal) => resolve({ code: code ?? signal }));
+    });
+    return { title, command, args, started, ended, output: () => output };
+  });
+  const failed = [];
+  for (const run of runs) {
+    const { code } = await run.ended;
+    const seconds = ((Date.now() - run.started) / 1000).toFixed(1);
+    process.stdout.write(`\n== ${run.title}: ${[path.basename(run.command), ...run.args].join(' ')}\n${run.output()}`);
+    process.stdout.write(`== ${run.title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s\n`);
+    if (code !== 0) failed.push(run.title);
+  }
+  return failed;
+}
+
 const failedSteps = [];
 rmSync(outputDir, { recursive: true, force: true });
 // Only the end-to-end tier drives a browser.
@@ -46,9 +74,13 @@ if (tiers.includes('e2e') && !ensureChromium()) failedSteps.push('browser');
 
 // Nx must see every project before the boundary rule runs.
 if (!step('projects', bin('nx'), ['show', 'projects'])) failedSteps.push('projects');
-if (!step('lint', bin('eslint'), ['.'])) failedSteps.push('lint');
-if (!step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'])) failedSteps.push('typecheck');
-if (!step('contract drift', process.execPath, ['tools/gen/check.mjs'])) failedSteps.push('contract drift');
+failedSteps.push(
+  ...(await stepsAtOnce([
+    { title: 'lint', command: bin('eslint'), args: ['.'] },
+    { title: 'typecheck', command: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
+    { title: 'contract drift', command: process.execPath, args: ['tools/gen/check.mjs'] },
+  ])),
+);
 const projectsEnv = extraArgs.length > 0 ? { LEDGER_NODE_TEST_PROJECTS: extraArgs.join(',') } : {};
 // The processes the end-to-end tests start run the sources bundled once here (libs/test-utils
 // cliEntry), as the container image runs them, rather than each through tsx's loader: a node's six
