@@ -51,15 +51,15 @@ async function stepsAtOnce(steps) {
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const ended = new Promise((resolve) => {
-      child.once('error', (error) => resolve({ code: error.message }));
-      child.once('close', (code, signal) => resolve({ code: code ?? signal }));
+      child.once('error', (error) => resolve({ code: error.message, endedAt: Date.now() }));
+      child.once('close', (code, signal) => resolve({ code: code ?? signal, endedAt: Date.now() }));
     });
     return { title, command, args, started, ended, output: () => output };
   });
   const failed = [];
   for (const run of runs) {
-    const { code } = await run.ended;
-    const seconds = ((Date.now() - run.started) / 1000).toFixed(1);
+    const { code, endedAt } = await run.ended;
+    const seconds = ((endedAt - run.started) / 1000).toFixed(1);
     process.stdout.write(`\n== ${run.title}: ${[path.basename(run.command), ...run.args].join(' ')}\n${run.output()}`);
     process.stdout.write(`== ${run.title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s\n`);
     if (code !== 0) failed.push(run.title);
