@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The `ledger-node` command of a checkout (`npx ledger-node`, `npm start`): the JavaScript bundle of
 // `npm run build` in dist/, run by plain Node with no TypeScript loader, as the container image runs
-// it. A checkout with no bundle yet (a fresh `npm ci`), or whose sources or installed packages changed
-// since it was built, is built first (esbuild, under a second). The tests run the sources instead (ledger-node-sources.js).
+// it. A checkout with no bundle yet (a fresh `npm ci`), or whose sources or installed packages
+// changed since it was built, is built first (esbuild, under a second). The tests run the sources
+// instead (ledger-node-sources.js).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
