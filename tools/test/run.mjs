@@ -24,14 +24,19 @@ if (tierAt >= 0 && onlyTier !== 'unit' && onlyTier !== 'e2e') {
 const extraArgs = tierAt >= 0 ? args.filter((_, position) => position !== tierAt && position !== tierAt + 1) : args;
 const tiers = onlyTier ? [onlyTier] : ['unit', 'e2e'];
 
+/** A step's environment: the caller's, Nx without its daemon and cloud, and `env`. */
+const stepEnv = (env = {}) => ({ ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', ...env });
+/** The line a step starts with: its title and command. */
+const stepHeader = (title, command, args) => `\n== ${title}: ${[path.basename(command), ...args].join(' ')}\n`;
+/** The line a step ends with: ok or how it failed (`code`: exit code or signal), and how long it took. */
+const stepFooter = (title, code, startedAt, endedAt) => `== ${title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((endedAt - startedAt) / 1000).toFixed(1)} s\n`;
+
 function step(title, command, args, env = {}) {
-  process.stdout.write(`\n== ${title}: ${[path.basename(command), ...args].join(' ')}\n`);
+  process.stdout.write(stepHeader(title, command, args));
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = result.status === 0;
-  process.stdout.write(`== ${title}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s\n`);
-  return ok;
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: stepEnv(env) });
+  process.stdout.write(stepFooter(title, result.status ?? result.signal, started, Date.now()));
+  return result.status === 0;
 }
 
 // The facade's status-page test drives Debian's chromium through playwright-core (which never downloads
@@ -47,7 +52,7 @@ async function stepsAtOnce(steps) {
   const runs = steps.map(({ title, command, args }) => {
     const started = Date.now();
     let output = '';
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: stepEnv() });
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const ended = new Promise((resolve) => {
@@ -59,9 +64,7 @@ async function stepsAtOnce(steps) {
   const failed = [];
   for (const run of runs) {
     const { code, endedAt } = await run.ended;
-    const seconds = ((endedAt - run.started) / 1000).toFixed(1);
-    process.stdout.write(`\n== ${run.title}: ${[path.basename(run.command), ...run.args].join(' ')}\n${run.output()}`);
-    process.stdout.write(`== ${run.title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s\n`);
+    process.stdout.write(`${stepHeader(run.title, run.command, run.args)}${run.output()}${stepFooter(run.title, code, run.started, endedAt)}`);
     if (code !== 0) failed.push(run.title);
   }
   return failed;
