@@ -317,7 +317,7 @@ async function initialize({ initdb, runAs }: ServerBinaries): Promise<Cluster> {
       (message) => printed.push(message.trimEnd()),
     );
     rmSync(passwordFile);
-    clusterDirs.add(dir);
+    clusterDir = dir;
     stopAtExit();
     return cluster;
   } catch (error) {
@@ -329,7 +329,7 @@ async function initialize({ initdb, runAs }: ServerBinaries): Promise<Cluster> {
 /** Servers running, and their folders: stopped and removed should the process exit without stopping them. */
 const running = new Map<ChildProcess, string>();
 /** The folder of the initialized cluster, removed as the process exits (or is stopped by a signal). */
-const clusterDirs = new Set<string>();
+let clusterDir: string | undefined;
 let exitHooked = false;
 
 function stopAtExit(): void {
@@ -346,8 +346,8 @@ function stopAtExit(): void {
       }
     }
     running.clear();
-    for (const dir of clusterDirs) rmSync(dir, { recursive: true, force: true });
-    clusterDirs.clear();
+    if (clusterDir !== undefined) rmSync(clusterDir, { recursive: true, force: true });
+    clusterDir = undefined;
   };
   process.once('exit', stopAll);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
