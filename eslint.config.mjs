@@ -23,7 +23,8 @@ const testFiles = ['**/*.test.ts', '**/test/**/*.ts', '**/src/**/test-*.ts'];
 
 export default [
   ...nx.configs['flat/base'],
-  { ignores: ['**/node_modules/**', 'libs/contracts/src/gen/**', '.nx/**', 'test-output/**', 'bench/results/**'] },
+  // dist/ is the bundle `npm start` builds (its npm packages' own eslint comments included): output, not source.
+  { ignores: ['**/node_modules/**', 'libs/contracts/src/gen/**', '.nx/**', 'test-output/**', 'bench/results/**', 'dist/**'] },
   {
     files: ['**/*.ts', '**/*.mts'],
     languageOptions: { parser: tsParser, parserOptions: { ecmaVersion: 'latest', sourceType: 'module' } },
