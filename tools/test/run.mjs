@@ -2,10 +2,11 @@
 // `npm test`: lint (module boundaries), type check and contract drift (at once), then the tests of
 // every project in two tiers, each one vitest run over all projects
 // (tools/test/vitest.workspace.config.ts) — unit tests (src/**, and tools/**), then end-to-end
-// tests (test/**, real processes, two files at a time: LEDGER_NODE_TEST_WORKERS) — ending with one
+// tests (test/**, real processes, two files at a time: LEDGER_NODE_TEST_WORKERS, and beside them the
+// files that mostly wait, one at a time: LEDGER_NODE_TEST_LANE) — ending with one
 // summary line `tests: N passed, N failed, N skipped`. `--tier unit` or `--tier e2e` runs one tier
 // (`npm run test:unit`, `npm run test:e2e`); other arguments name projects.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,12 +32,17 @@ const stepHeader = (title, command, args) => `\n== ${title}: ${[path.basename(co
 /** The line a step ends with: ok or how it failed (`code`: exit code or signal), and how long it took. */
 const stepFooter = (title, code, startedAt, endedAt) => `== ${title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((endedAt - startedAt) / 1000).toFixed(1)} s\n`;
 
-function step(title, command, args, env = {}) {
+/** Runs one step, its output as it comes, and says whether it passed; other steps may run meanwhile (`startHeld`). */
+async function step(title, command, args, env = {}) {
   process.stdout.write(stepHeader(title, command, args));
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: stepEnv(env) });
-  process.stdout.write(stepFooter(title, result.status ?? result.signal, started, Date.now()));
-  return result.status === 0;
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: stepEnv(env) });
+  const code = await new Promise((resolve) => {
+    child.once('error', (error) => resolve(error.message));
+    child.once('close', (exitCode, signal) => resolve(exitCode ?? signal));
+  });
+  process.stdout.write(stepFooter(title, code, started, Date.now()));
+  return code === 0;
 }
 
 // The facade's status-page test drives Debian's chromium through playwright-core (which never downloads
@@ -44,29 +50,36 @@ function step(title, command, args, env = {}) {
 const chromiumPath = '/usr/bin/chromium';
 const ensureChromium = () => ensureDebianPackages('browser', ['chromium'], () => existsSync(chromiumPath));
 
+/** A step started with its output held (`printHeld` prints it whole once it ends), so that other steps run meanwhile. */
+function startHeld({ title, command, args, env }) {
+  const started = Date.now();
+  let output = '';
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: stepEnv(env) });
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const ended = new Promise((resolve) => {
+    child.once('error', (error) => resolve({ code: error.message, endedAt: Date.now() }));
+    child.once('close', (code, signal) => resolve({ code: code ?? signal, endedAt: Date.now() }));
+  });
+  return { title, command, args, started, ended, output: () => output };
+}
+
+/** Waits for a step of `startHeld` to end, prints its output whole, and says whether it passed. */
+async function printHeld(run) {
+  const { code, endedAt } = await run.ended;
+  process.stdout.write(`${stepHeader(run.title, run.command, run.args)}${run.output()}${stepFooter(run.title, code, run.started, endedAt)}`);
+  return code === 0;
+}
+
 /**
  * Steps that need nothing of each other, run at once (each single-threaded: together they take the
  * longest one's time on two cores), each one's output printed whole, in the order given, as it ends.
+ * Answers the titles of those that failed.
  */
 async function stepsAtOnce(steps) {
-  const runs = steps.map(({ title, command, args }) => {
-    const started = Date.now();
-    let output = '';
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: stepEnv() });
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const ended = new Promise((resolve) => {
-      child.once('error', (error) => resolve({ code: error.message, endedAt: Date.now() }));
-      child.once('close', (code, signal) => resolve({ code: code ?? signal, endedAt: Date.now() }));
-    });
-    return { title, command, args, started, ended, output: () => output };
-  });
+  const runs = steps.map(startHeld);
   const failed = [];
-  for (const run of runs) {
-    const { code, endedAt } = await run.ended;
-    process.stdout.write(`${stepHeader(run.title, run.command, run.args)}${run.output()}${stepFooter(run.title, code, run.started, endedAt)}`);
-    if (code !== 0) failed.push(run.title);
-  }
+  for (const run of runs) if (!(await printHeld(run))) failed.push(run.title);
   return failed;
 }
 
@@ -76,7 +89,7 @@ rmSync(outputDir, { recursive: true, force: true });
 if (tiers.includes('e2e') && !ensureChromium()) failedSteps.push('browser');
 
 // Nx must see every project before the boundary rule runs.
-if (!step('projects', bin('nx'), ['show', 'projects'])) failedSteps.push('projects');
+if (!(await step('projects', bin('nx'), ['show', 'projects']))) failedSteps.push('projects');
 failedSteps.push(
   ...(await stepsAtOnce([
     { title: 'lint', command: bin('eslint'), args: ['.'] },
@@ -92,13 +105,22 @@ const testBundle = path.join(root, 'node_modules/.cache/ledger-node/test-bundle'
 for (const tier of tiers) {
   const env = { LEDGER_NODE_TEST_TIER: tier, ...projectsEnv };
   if (tier === 'e2e') {
-    if (!step('bundle for the end-to-end tests', process.execPath, ['tools/build/build.mjs', '--outdir', testBundle])) {
+    if (!(await step('bundle for the end-to-end tests', process.execPath, ['tools/build/build.mjs', '--outdir', testBundle]))) {
       failedSteps.push('bundle');
       continue;
     }
     env.LEDGER_NODE_TEST_CLI = path.join(testBundle, 'ledger-node.mjs');
   }
-  if (!step(`${tier} tests`, bin('vitest'), ['run', '--config', 'tools/test/vitest.workspace.config.ts'], env)) failedSteps.push(`${tier} tests`);
+  const vitestArgs = ['run', '--config', 'tools/test/vitest.workspace.config.ts'];
+  if (tier === 'unit') {
+    if (!(await step(`${tier} tests`, bin('vitest'), vitestArgs, env))) failedSteps.push(`${tier} tests`);
+    continue;
+  }
+  // The end-to-end tier in two lanes at once (vitest.workspace.config.ts): the waiting files one at
+  // a time beside the others, its output printed whole when it ends, after the main lane's.
+  const waiting = startHeld({ title: 'e2e tests, waiting lane', command: bin('vitest'), args: vitestArgs, env: { ...env, LEDGER_NODE_TEST_LANE: 'waiting' } });
+  if (!(await step('e2e tests', bin('vitest'), vitestArgs, { ...env, LEDGER_NODE_TEST_LANE: 'main' }))) failedSteps.push('e2e tests');
+  if (!(await printHeld(waiting))) failedSteps.push(waiting.title);
 }
 
 let passed = 0;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * `npm test` (tools/test/run.mjs): one vitest run per tier over every project of the workspace, so
@@ -13,12 +13,16 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  *   file (isolate off: a test reads process-wide state, such as the metrics registry, from its own
  *   start).
  * - LEDGER_NODE_TEST_TIER=e2e: `test/**` tests, which start real processes; LEDGER_NODE_TEST_WORKERS
- *   files at a time (default 2: the tier keeps two cores busy, and a third file at once only slows
- *   the others past their time limits). Each file already has its own ports and data directories;
+ *   files at a time (default 2: the tier keeps two cores busy, and a third such file at once only
+ *   slows the others past their time limits), and the files that mostly wait beside them (below). Each file already has its own ports and data directories;
  *   each worker also gets a port range of its own (worker-ports.ts), so that two files never pick
  *   the same free port at the same moment. A worker keeps the modules it loaded from file to file
  *   too (test-utils and the libraries it imports: some seconds of CPU a file when each file loaded
  *   its own).
+ * - LEDGER_NODE_TEST_LANE (e2e only) splits the tier in two vitest runs that npm test runs at once:
+ *   `main`, every end-to-end file but the waiting ones, LEDGER_NODE_TEST_WORKERS at a time, and
+ *   `waiting`, the files of WAITING_FILES one at a time (output `e2e-waiting.json`). Unset: every
+ *   file in one run. The waiting lane's worker takes a port slice after the main lane's.
  *
  * LEDGER_NODE_TEST_PROJECTS (comma-separated project names) limits the run. A project's own
  * `vitest run --config ../../tools/test/vitest.config.ts` (its `test` target) runs it alone.
@@ -29,14 +33,43 @@ const tier = process.env.LEDGER_NODE_TEST_TIER;
 if (tier !== 'unit' && tier !== 'e2e') throw new Error(`LEDGER_NODE_TEST_TIER must be unit or e2e, got ${tier}`);
 const workers = Number(process.env.LEDGER_NODE_TEST_WORKERS ?? 2);
 if (!Number.isInteger(workers) || workers < 1) throw new Error(`LEDGER_NODE_TEST_WORKERS must be a positive integer, got ${process.env.LEDGER_NODE_TEST_WORKERS}`);
+const lane = tier === 'e2e' ? (process.env.LEDGER_NODE_TEST_LANE ?? 'all') : 'all';
+if (lane !== 'all' && lane !== 'main' && lane !== 'waiting') throw new Error(`LEDGER_NODE_TEST_LANE must be main or waiting, got ${lane}`);
 const only = process.env.LEDGER_NODE_TEST_PROJECTS ? new Set(process.env.LEDGER_NODE_TEST_PROJECTS.split(',')) : undefined;
 
-const shared = { testTimeout: 60_000, hookTimeout: 60_000 };
+/**
+ * End-to-end files whose time is mostly waiting (list expiries, reconnects, retry backoffs, paced
+ * loads, a devnet closing ledgers at its pace): measured on two cores, 0.2–0.65 s of CPU a second
+ * of their wall time, where the others keep a core busy or nearly. Beside two files of the main
+ * lane they leave no core idle (docs/internals.md, "Start-up, and the test suite's time").
+ */
+const WAITING_FILES = [
+  'apps/devnet/test/network.test.ts',
+  'apps/facade/test/fuzz.test.ts',
+  'apps/facade/test/streams.test.ts',
+  'apps/ledger-store/test/disk-faults.test.ts',
+  'apps/node/test/ledger-history.test.ts',
+  'apps/node/test/logs.test.ts',
+  'apps/submission/test/send.test.ts',
+  'apps/sync/test/evidence.test.ts',
+  'apps/sync/test/hostile-upstream.test.ts',
+  'apps/sync/test/live.test.ts',
+  'apps/sync/test/one-chain.test.ts',
+  'apps/sync/test/reconnect.test.ts',
+  'apps/sync/test/trust.test.ts',
+];
+/** Files at a time: one in the waiting lane, LEDGER_NODE_TEST_WORKERS in the others. */
+const laneWorkers = lane === 'waiting' ? 1 : workers;
+// Port slices (worker-ports.ts): the main lane's workers first, then the waiting lane's.
+const portSlices = { LEDGER_NODE_TEST_LANE_WORKERS: String(laneWorkers), LEDGER_NODE_TEST_PORT_SLICES: String(lane === 'all' ? workers : workers + 1), LEDGER_NODE_TEST_FIRST_SLICE: String(lane === 'waiting' ? workers : 0) };
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, ...(tier === 'e2e' ? { env: portSlices } : {}) };
 const projectDirs = ['apps', 'libs'].flatMap((top) =>
   readdirSync(path.join(root, top))
     .map((name) => path.join(root, top, name))
     .filter((dir) => existsSync(path.join(dir, 'project.json'))),
 );
+/** A project's waiting files, relative to its folder. */
+const waitingIn = (dir: string) => WAITING_FILES.filter((file) => path.join(root, file).startsWith(`${dir}${path.sep}`)).map((file) => path.relative(dir, path.join(root, file)));
 const projects: TestProjectInlineConfiguration[] = projectDirs
   .filter((dir) => only === undefined || only.has(path.basename(dir)))
   .map((dir) => ({
@@ -44,7 +77,8 @@ const projects: TestProjectInlineConfiguration[] = projectDirs
       ...shared,
       name: path.basename(dir),
       root: dir,
-      include: [tier === 'unit' ? 'src/**/*.test.ts' : 'test/**/*.test.ts'],
+      include: tier === 'unit' ? ['src/**/*.test.ts'] : lane === 'waiting' ? waitingIn(dir) : ['test/**/*.test.ts'],
+      exclude: lane === 'main' ? [...configDefaults.exclude, ...waitingIn(dir)] : configDefaults.exclude,
       setupFiles: [path.join(import.meta.dirname, tier === 'e2e' ? 'worker-ports.ts' : 'no-processes.ts')],
       isolate: false,
     },
@@ -57,14 +91,16 @@ if (tier === 'unit' && only === undefined) {
 }
 
 export default defineConfig({
+  // Each lane keeps its own record of file durations (vitest runs the longest known first), as both write it at once.
+  ...(lane === 'waiting' ? { cacheDir: path.join(root, 'node_modules/.vite/e2e-waiting') } : {}),
   test: {
     root,
     projects,
     fileParallelism: true,
     // vitest's own default leaves a core free (one worker on two cores): unit files take every core.
-    maxWorkers: tier === 'e2e' ? workers : availableParallelism(),
+    maxWorkers: tier === 'e2e' ? laneWorkers : availableParallelism(),
     reporters: ['default', 'json'],
-    outputFile: { json: path.join(outputDir, `${tier}.json`) },
+    outputFile: { json: path.join(outputDir, `${tier}${lane === 'waiting' ? '-waiting' : ''}.json`) },
     passWithNoTests: true,
   },
 });

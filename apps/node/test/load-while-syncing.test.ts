@@ -58,7 +58,7 @@ const NOT_FOUND_CODES = new Set([-32003, -32009]);
  */
 const SIZE = soaking()
   ? { historyLedgers: 3000, rpcConnections: 160, restConnections: 40, rpcRequests: 800_000, restRequests: 200_000, maxLoadMs: 120_000 }
-  : { historyLedgers: 800, rpcConnections: 40, restConnections: 10, rpcRequests: 80_000, restRequests: 20_000, maxLoadMs: 30_000 };
+  : { historyLedgers: 800, rpcConnections: 40, restConnections: 10, rpcRequests: 80_000, restRequests: 20_000, maxLoadMs: 15_000 };
 
 /** How often lag and memory are sampled during the load. */
 const SAMPLE_EVERY_MS = 250;

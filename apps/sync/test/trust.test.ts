@@ -68,7 +68,10 @@ describe('a devnet that plays a real network, trusted by its publisher key alone
     expect(status.anchorProof).toMatch(/^ledger \d+ validated by 5 of 5 trusted validators \(quorum 4\)$/);
     expect(status.validatorList).toMatchObject({ publisher: net.publisher, sequence: 1, validators: 5, quorum: 4, state: 'accepted', origin: 'the command line' });
     // Only the endpoint and the key were given: the list came from the endpoint, where rippled serves the lists it holds.
-    expect(status.validatorList!.publishers).toEqual([expect.objectContaining({ publisher: net.publisher, site: `${net.devnet.url.replace('ws://', 'http://')}/vl/${net.publisher}`, state: 'available', validators: 5, lastOutcome: 'accepted' })]);
+    // Its last outcome is `accepted`, or `same_sequence` once it was fetched again (each second at most) before ledger 10.
+    expect(status.validatorList!.publishers).toEqual([
+      expect.objectContaining({ publisher: net.publisher, site: `${net.devnet.url.replace('ws://', 'http://')}/vl/${net.publisher}`, state: 'available', validators: 5, lastOutcome: expect.stringMatching(/^(accepted|same_sequence)$/) }),
+    ]);
     expect(status.verificationFailureCount).toBe(0n);
   });
 
