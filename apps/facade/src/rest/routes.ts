@@ -21,8 +21,10 @@ export const restRouteDefinitions: readonly RestRoute[] = [
 
 export function restRoutes(context: MethodContext, maxBodyBytes = 1024 * 1024): Router {
   const router = mountRoutes(restRouteDefinitions, context, maxBodyBytes);
-  const document = openApiDocument(restRouteDefinitions);
+  // Built by the first request for it (some 30 ms), not by every start of the facade.
+  let document: ReturnType<typeof openApiDocument> | undefined;
   router.get('/openapi.json', (ctx) => {
+    document ??= openApiDocument(restRouteDefinitions);
     ctx.body = document;
   });
   return router;
