@@ -32,16 +32,19 @@ const stepHeader = (title, command, args) => `\n== ${title}: ${[path.basename(co
 /** The line a step ends with: ok or how it failed (`code`: exit code or signal), and how long it took. */
 const stepFooter = (title, code, startedAt, endedAt) => `== ${title}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((endedAt - startedAt) / 1000).toFixed(1)} s\n`;
 
+/** How a step's process ended (`code`: exit code, signal, or why it could not start) and when. */
+const childEnded = (child) =>
+  new Promise((resolve) => {
+    child.once('error', (error) => resolve({ code: error.message, endedAt: Date.now() }));
+    child.once('close', (code, signal) => resolve({ code: code ?? signal, endedAt: Date.now() }));
+  });
+
 /** Runs one step, its output as it comes, and says whether it passed; other steps may run meanwhile (`startHeld`). */
 async function step(title, command, args, env = {}) {
   process.stdout.write(stepHeader(title, command, args));
   const started = Date.now();
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: stepEnv(env) });
-  const code = await new Promise((resolve) => {
-    child.once('error', (error) => resolve(error.message));
-    child.once('close', (exitCode, signal) => resolve(exitCode ?? signal));
-  });
-  process.stdout.write(stepFooter(title, code, started, Date.now()));
+  const { code, endedAt } = await childEnded(spawn(command, args, { cwd: root, stdio: 'inherit', env: stepEnv(env) }));
+  process.stdout.write(stepFooter(title, code, started, endedAt));
   return code === 0;
 }
 
@@ -57,11 +60,7 @@ function startHeld({ title, command, args, env }) {
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: stepEnv(env) });
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const ended = new Promise((resolve) => {
-    child.once('error', (error) => resolve({ code: error.message, endedAt: Date.now() }));
-    child.once('close', (code, signal) => resolve({ code: code ?? signal, endedAt: Date.now() }));
-  });
-  return { title, command, args, started, ended, output: () => output };
+  return { title, command, args, started, ended: childEnded(child), output: () => output };
 }
 
 /** Waits for a step of `startHeld` to end, prints its output whole, and says whether it passed. */

@@ -14,8 +14,8 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
  *   start).
  * - LEDGER_NODE_TEST_TIER=e2e: `test/**` tests, which start real processes; LEDGER_NODE_TEST_WORKERS
  *   files at a time (default 2: the tier keeps two cores busy, and a third such file at once only
- *   slows the others past their time limits), and the files that mostly wait beside them (below). Each file already has its own ports and data directories;
- *   each worker also gets a port range of its own (worker-ports.ts), so that two files never pick
+ *   slows the others past their time limits), and the files that mostly wait beside them (below).
+ *   Each file already has its own ports and data directories; each worker also gets a port range of its own (worker-ports.ts), so that two files never pick
  *   the same free port at the same moment. A worker keeps the modules it loaded from file to file
  *   too (test-utils and the libraries it imports: some seconds of CPU a file when each file loaded
  *   its own).
