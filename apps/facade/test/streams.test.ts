@@ -346,6 +346,11 @@ describe('jt_subscribe over /v1/ws', () => {
 describe('what a resume may cost (-max_resume_ledgers, -resume_rate)', () => {
   it('refuses a resume further back than -max_resume_ledgers before any read: lgrNotFound on rippled, -32002 on /v1/ws, each naming the earliest allowed', async () => {
     await waitUntil(async () => (await tip()) >= START_LEDGER + RESUME_WINDOW + 10, 60_000, 'a stored range longer than the window');
+    // The follower reads each new ledger while anyone subscribes: earlier tests' subscriptions are
+    // let go, and one ledger passes after, so that no read of theirs is still on its way.
+    await waitUntil(async () => (await metric('ledger_node_stream_subscribers')) === 0, 30_000, 'no subscription left from earlier tests');
+    const quietFrom = await tip();
+    await waitUntil(async () => (await tip()) > quietFrom, 30_000, 'a ledger with no subscriber');
     const rippled = rippledRequester(await connect(rippledUrl));
     const jsonRpc = jsonRpcRequester(await connect(jsonRpcWsUrl));
     const [refusedBefore, readsBefore] = [await metric('ledger_node_stream_resumes_refused_total', 'reason="window"'), await storeCalls('GetLedger')];
