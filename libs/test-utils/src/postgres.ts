@@ -279,6 +279,75 @@ function readableByAll(dir: string): void {
   }
 }
 
+const CLUSTER_PREFIX = 'ledger-node-pg-cluster-';
+const SERVER_PREFIX = 'ledger-node-pg-';
+const OWNED_FOLDER = /^ledger-node-pg-(?:cluster-)?(\d+)-/;
+
+/** A temporary folder named after this process (`<prefix><pid>-…`), so that a later process knows whether its maker still runs. */
+function ownedTempDir(prefix: string): { dir: string; remove: () => void } {
+  return tempDir(`${prefix}${process.pid}-`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The server a left-over data folder's postmaster.pid names, if that process is still a PostgreSQL
+ * server of this folder (its command line names the folder): a pid the system gave to another
+ * process since is left alone.
+ */
+function serverOfFolder(dataDir: string): number | undefined {
+  let pid: number;
+  let commandLine: string;
+  try {
+    pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(pid) && pid > 0 && commandLine.split('\0').includes(dataDir) ? pid : undefined;
+}
+
+/**
+ * What test processes killed before their exit hooks ran (a vitest worker ended with SIGKILL) left in
+ * the temporary folder: the servers they started, stopped, and their folders and cluster templates,
+ * removed. A folder whose maker still runs is not touched.
+ */
+export function removeLeftoverServers(folder = tmpdir()): { stopped: number; removed: number } {
+  let [stopped, removed] = [0, 0];
+  for (const entry of readdirSync(folder)) {
+    const owner = OWNED_FOLDER.exec(entry)?.[1];
+    if (owner === undefined || isRunning(Number(owner))) continue;
+    const dir = path.join(folder, entry);
+    const server = serverOfFolder(path.join(dir, 'data'));
+    if (server !== undefined) {
+      try {
+        process.kill(server, 'SIGQUIT');
+        stopped++;
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    removed++;
+  }
+  return { stopped, removed };
+}
+
+let leftoversRemoved = false;
+function removeLeftoversOnce(): void {
+  if (leftoversRemoved) return;
+  leftoversRemoved = true;
+  removeLeftoverServers();
+}
+
 /** A cluster initdb made, with its superuser's password. */
 interface Cluster {
   dataDir: string;
@@ -301,7 +370,7 @@ function initializedCluster(binaries: ServerBinaries): Promise<Cluster> {
 }
 
 async function initialize({ initdb, runAs }: ServerBinaries): Promise<Cluster> {
-  const { dir, remove } = tempDir('ledger-node-pg-cluster-');
+  const { dir, remove } = ownedTempDir(CLUSTER_PREFIX);
   const printed: string[] = [];
   try {
     chmodSync(dir, 0o755);
@@ -375,7 +444,8 @@ function runToEnd(binary: string, args: string[], runAs: RunAs | undefined, keep
 
 async function startOnce(binaries: ServerBinaries, port: number, options: PostgresOptions, standbyOf: StandbySource | undefined): Promise<{ server: RunningPostgres } | { failure: Error }> {
   const { runAs } = binaries;
-  const { dir, remove: removeDir } = tempDir('ledger-node-pg-');
+  removeLeftoversOnce();
+  const { dir, remove: removeDir } = ownedTempDir(SERVER_PREFIX);
   const log: string[] = [];
   const keep = (message: string) => {
     log.push(...message.trimEnd().split('\n'));
